@@ -1,0 +1,143 @@
+"""The toolgen command line. Exit codes: 0 ok, 1 findings (diagnostics, drift), 2 usage or environment."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import keyword
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+from .config import Config, load_config
+from .diagnostics import has_errors, render
+from .pipeline import build, check_specs
+from .spec import spec_schema_text
+from .write import apply, diff, plan
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"toolgen: {message}", err=True)
+    sys.exit(code)
+
+
+def _config(**flags: Any) -> Config:
+    try:
+        config = load_config().override(**flags)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    if not config.package.isidentifier() or keyword.iskeyword(config.package):
+        _fail(f"package name {config.package!r} is not a Python identifier")
+    return config
+
+
+def _target_options(function: F) -> F:
+    function = click.option("--package", help="Import name of the generated package.")(function)
+    function = click.option("--out", type=click.Path(file_okay=False), help="Output directory.")(function)
+    function = click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")(function)
+    return function
+
+
+def _build(config: Config) -> Any:
+    try:
+        result = build(config.specs, config.package, config.templates)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    if result.diagnostics:
+        click.echo(render(result.diagnostics), err=True)
+    if not result.ok:
+        sys.exit(1)
+    return result
+
+
+@click.group()
+@click.version_option(__version__, prog_name="toolgen")
+def main() -> None:
+    """toolgen: typed, validated, provider-portable tool packages from tool specs."""
+
+
+@main.command()
+@_target_options
+def generate(specs: str | None, out: str | None, package: str | None) -> None:
+    """Write the package to OUT/PACKAGE and OUT/pyproject.toml."""
+    config = _config(specs=specs, out=out, package=package)
+    result = _build(config)
+    config.out.mkdir(parents=True, exist_ok=True)
+    changes = plan(config.out, result.files, config.package)
+    apply(config.out, changes)
+    written = len(changes.changed) + len(changes.missing)
+    click.echo(f"{len(result.package.tools)} tools -> {config.out / config.package} "
+               f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)")
+
+
+@main.command()
+@_target_options
+def check(specs: str | None, out: str | None, package: str | None) -> None:
+    """Exit 0 when the output on disk is exactly what generate would write."""
+    config = _config(specs=specs, out=out, package=package)
+    result = _build(config)
+    changes = plan(config.out, result.files, config.package)
+    if changes.clean:
+        click.echo(f"{config.out / config.package} is up to date ({len(result.files)} files)")
+        return
+    for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
+        for path in sorted(paths):
+            click.echo(f"{label}: {path}")
+    click.echo(diff(config.out, changes))
+    click.echo("run `toolgen generate` to update the generated files", err=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+def lint(specs: str | None, fmt: str) -> None:
+    """Check specs; exit 1 on errors."""
+    config = _config(specs=specs)
+    try:
+        diagnostics, tools = check_specs(config.specs)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    output = render(diagnostics, fmt)
+    if output:
+        click.echo(output)
+    elif fmt == "text":
+        click.echo(f"{len(tools)} tools, no problems")
+    sys.exit(1 if has_errors(diagnostics) else 0)
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of the spec format (for editors: yaml-language-server)."""
+    click.echo(spec_schema_text(), nl=False)
+
+
+@main.command()
+@click.argument("name")
+@click.argument("arguments", default="{}")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the generated package is.")
+@click.option("--package", help="Import name of the generated package.")
+@click.option("--implementations", help="module:attribute of a Registry, or of a function returning one.")
+def call(name: str, arguments: str, out: str | None, package: str | None, implementations: str | None) -> None:
+    """Run one tool through the generated registry and print its result as JSON."""
+    config = _config(out=out, package=package, implementations=implementations)
+    if not config.implementations:
+        _fail("no implementations configured: set [tool.toolgen] implementations = 'module:attribute'")
+    for path in (str(config.out), str(config.root)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    module_name, _, attribute = config.implementations.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attribute or "registry")
+    except (ImportError, AttributeError) as exc:
+        _fail(f"cannot load implementations {config.implementations!r}: {exc}")
+    registry = target() if callable(target) else target
+    result = registry.call(name, arguments)
+    click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    sys.exit(0 if result.ok else 1)

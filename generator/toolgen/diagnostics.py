@@ -1,0 +1,68 @@
+"""Diagnostics are data: every check returns them, one printer shows them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One finding about a spec, located in its source file.
+
+    Ordering (file, line, col, rule, ...) makes printed output deterministic.
+    """
+
+    file: str
+    line: int
+    col: int
+    rule: str
+    severity: Severity
+    message: str
+    pointer: str = ""
+    hint: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def text(self) -> str:
+        out = f"{self.file}:{self.line}:{self.col}: {self.severity.value}[{self.rule}]: {self.message}"
+        if self.hint:
+            out += f"\n  hint: {self.hint}"
+        return out
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+def render(diagnostics: Sequence[Diagnostic], fmt: str = "text") -> str:
+    """Render diagnostics as `text`, `json` or `github` (Actions workflow commands)."""
+    ordered = sorted(diagnostics)
+    if fmt == "json":
+        rows = [{**asdict(d), "severity": d.severity.value} for d in ordered]
+        return json.dumps(rows, indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return "\n".join(_github_line(d) for d in ordered)
+    lines = [d.text() for d in ordered]
+    errors = sum(d.is_error for d in ordered)
+    warnings = len(ordered) - errors
+    if ordered:
+        lines.append(f"{errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)
+
+
+def _github_line(d: Diagnostic) -> str:
+    # Workflow commands need %, CR and LF escaped in the message.
+    message = f"[{d.rule}] {d.message}" + (f" (hint: {d.hint})" if d.hint else "")
+    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    level = "error" if d.is_error else "warning"
+    return f"::{level} file={d.file},line={d.line},col={d.col}::{message}"

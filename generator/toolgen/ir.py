@@ -1,0 +1,100 @@
+"""The intermediate representation: everything the renderer and exporters need, resolved once.
+
+Frozen dataclasses; Python names are final here. Schemas are kept as bundled JSON
+(self-contained, every `$ref` local) for exporters and the runtime.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+MISSING: Any = object()  # no default
+
+
+@dataclass(frozen=True)
+class FieldIR:
+    wire_name: str
+    python_name: str
+    annotation: str  # a Python type expression
+    required: bool
+    nullable: bool
+    default: Any = MISSING  # a JSON value, or MISSING
+    description: str | None = None
+    secret: bool = False
+
+    @property
+    def aliased(self) -> bool:
+        return self.wire_name != self.python_name
+
+
+@dataclass(frozen=True)
+class ModelIR:
+    """One pydantic class. `root` set means a RootModel over that annotation."""
+
+    class_name: str
+    description: str | None
+    fields: tuple[FieldIR, ...]
+    extra: str  # "forbid" | "allow" | "ignore"
+    strict: bool
+    root: str | None = None
+    python_regex: bool = False  # a pattern the default (Rust) engine cannot compile
+
+
+@dataclass(frozen=True)
+class ErrorKindIR:
+    kind: str
+    description: str
+    retryable: bool
+
+
+@dataclass(frozen=True)
+class ToolIR:
+    name: str  # canonical, as in the spec
+    module: str  # Python module under tools/
+    prefix: str  # CamelCase stem of its classes
+    description: str
+    title: str | None
+    category: str | None
+    kind: str | None
+    stability: str
+    version: str | None
+    timeout_s: float | None
+    flags: tuple[str, ...]
+    annotations: tuple[tuple[str, bool], ...]
+    errors: tuple[ErrorKindIR, ...]
+    examples: tuple[dict[str, Any], ...]
+    parameters: dict[str, Any]  # bundled JSON Schema of the model-visible arguments
+    returns: dict[str, Any] | None
+    injected: tuple[FieldIR, ...]
+    models: tuple[ModelIR, ...]  # dependency order: a class comes after the classes it uses
+    recursive: tuple[str, ...]  # classes that need model_rebuild()
+    provider_name: str
+    source: str  # spec file, relative to the specs root
+
+    @property
+    def arguments_class(self) -> str:
+        return f"{self.prefix}Arguments"
+
+    @property
+    def result_class(self) -> str:
+        return f"{self.prefix}Result"
+
+    @property
+    def injected_class(self) -> str:
+        return f"{self.prefix}Injected"
+
+    @property
+    def interface_class(self) -> str:
+        return f"{self.prefix}Tool"
+
+    @property
+    def secret_paths(self) -> tuple[str, ...]:
+        return tuple(f.wire_name for f in self.injected if f.secret)
+
+
+@dataclass(frozen=True)
+class PackageIR:
+    name: str  # the import name of the generated package
+    toolgen_version: str
+    tools: tuple[ToolIR, ...]  # sorted by canonical name

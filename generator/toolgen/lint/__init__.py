@@ -1,0 +1,109 @@
+"""Checks on loaded specs. One rule per module: ID, SUMMARY, check(context) -> diagnostics.
+
+The envelope (spec format) and `$ref` bundling run first: rules after them see only
+well-formed tool entries with self-contained schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from ..diagnostics import Diagnostic, Severity
+from ..load import Document
+from ..refs import RefError, RefIndex, bundle, schema_roots
+from ..runtime.suggest import nearest
+from ..specs import SpecSet, ToolSource
+
+
+@dataclass
+class CheckedTool:
+    source: ToolSource
+    schemas: dict[str, Any] = field(default_factory=dict)  # pointer -> bundled schema
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.source.data
+
+    @property
+    def doc(self) -> Document:
+        return self.source.doc
+
+    def schema(self, key: str) -> Any:
+        return self.schemas.get(self.source.at(f"/{key}"))
+
+
+@dataclass
+class Context:
+    specs: SpecSet
+    tools: list[CheckedTool]
+
+
+Check = Callable[[Context], Iterable[Diagnostic]]
+
+
+def suggestion(word: str, candidates: Iterable[str]) -> str:
+    guess = nearest(word, candidates)
+    return f"did you mean {guess!r}?" if guess else ""
+
+
+def walk_schemas(schema: Any, pointer: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every subschema (pointer, dict) of a JSON Schema, in document order."""
+    if not isinstance(schema, dict):
+        return
+    yield pointer, schema
+    for key, value in schema.items():
+        if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from walk_schemas(sub, f"{pointer}/{key}/{_escape(name)}")
+        elif key in ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
+                     "unevaluatedItems", "unevaluatedProperties", "additionalItems"):
+            yield from walk_schemas(value, f"{pointer}/{key}")
+        elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from walk_schemas(sub, f"{pointer}/{key}/{i}")
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def rules() -> list[ModuleType]:
+    """The semantic rules, in the order they run (imported late: they import this module)."""
+    from . import defaults, descriptions, examples, keywords, meta_schema, names, required
+
+    return [meta_schema, keywords, required, defaults, examples, descriptions, names]
+
+
+def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    """All diagnostics for a spec set, plus its tools with bundled schemas."""
+    from . import envelope
+
+    diagnostics = list(specs.diagnostics)
+    for doc in specs.documents:
+        diagnostics.extend(envelope.check_document(doc))
+    bad_docs = {d.file for d in diagnostics if d.is_error}
+    valid = [t for t in specs.tools if t.doc.display not in bad_docs]
+
+    index = RefIndex.build(specs)
+    tools: list[CheckedTool] = []
+    for source in valid:
+        checked = CheckedTool(source)
+        try:
+            for pointer, schema in schema_roots(source):
+                checked.schemas[pointer] = bundle(index, source, pointer, schema)
+        except RefError as exc:
+            diagnostics.append(exc.doc.diagnostic(exc.pointer, exc.rule, exc.message, hint=exc.hint))
+            continue
+        tools.append(checked)
+
+    context = Context(specs, tools)
+    for rule in rules():
+        diagnostics.extend(rule.check(context))
+    return sorted(set(diagnostics)), tools
+
+
+def warn(doc: Document, pointer: str, rule: str, message: str, hint: str = "", key: bool = False) -> Diagnostic:
+    return doc.diagnostic(pointer, rule, message, hint=hint, key=key, severity=Severity.WARNING)

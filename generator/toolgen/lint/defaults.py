@@ -1,0 +1,47 @@
+"""default-invalid: a `default`, `example` or `examples` value satisfies the schema it sits in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+
+from ..diagnostics import Diagnostic
+from ..refs import schema_roots
+from . import Context, walk_schemas
+
+ID = "default-invalid"
+SUMMARY = "Defaults and schema examples are valid against their own schema."
+
+
+def _has_ref(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "$ref" in node or any(_has_ref(v) for k, v in node.items() if k not in ("default", "examples", "example"))
+    if isinstance(node, list):
+        return any(_has_ref(v) for v in node)
+    return False
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    for tool in context.tools:
+        for root, schema in schema_roots(tool.source):
+            for pointer, node in walk_schemas(schema, root):
+                samples: list[tuple[str, Any]] = []
+                if "default" in node:
+                    samples.append(("default", node["default"]))
+                if "example" in node:
+                    samples.append(("example", node["example"]))
+                if isinstance(node.get("examples"), list):
+                    samples.extend((f"examples/{i}", v) for i, v in enumerate(node["examples"]))
+                if not samples or _has_ref(node):
+                    continue  # referenced parts are checked where they are defined
+                subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+                validator = jsonschema.Draft202012Validator(subject)
+                for where, value in samples:
+                    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+                    if error is not None:
+                        yield tool.doc.diagnostic(
+                            f"{pointer}/{where}", ID, f"{where.split('/')[0]} {value!r} is not valid here: {error.message}",
+                            hint="fix the value, or make the schema allow it (a null default needs a nullable type)",
+                        )

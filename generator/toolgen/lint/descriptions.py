@@ -1,0 +1,25 @@
+"""description-missing: tools need a description (models read it; Bedrock requires it); properties should have one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic
+from . import Context, walk_schemas, warn
+
+ID = "description-missing"
+SUMMARY = "Every tool has a description; every parameter should."
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    for tool in context.tools:
+        text = tool.data.get("description")
+        if not isinstance(text, str) or not text.strip():
+            yield tool.doc.diagnostic(tool.source.at("/name"), ID, f"tool {tool.data.get('name')!r} has no description",
+                                      hint="say what the tool does and when to use it")
+        params = tool.data.get("parameters")
+        for pointer, node in walk_schemas(params, tool.source.at("/parameters")):
+            for name, sub in (node.get("properties") or {}).items():
+                if isinstance(sub, dict) and not str(sub.get("description", "")).strip() and "$ref" not in sub:
+                    yield warn(tool.doc, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}", ID,
+                               f"parameter {name!r} has no description", key=True)

@@ -1,0 +1,74 @@
+"""spec-format, unknown-key: a file is one tool or a `tools:` list, with the keys of format v1."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import jsonschema
+import referencing
+
+from ..diagnostics import Diagnostic
+from ..load import Document, child_pointer
+from ..spec import JSON_SCHEMA_DIALECT, spec_schema
+from . import suggestion
+
+ID = "spec-format"
+SUMMARY = "A spec file is one tool or a `tools:` list with the keys of spec format v1."
+
+
+@cache
+def _validator(definition: str) -> jsonschema.protocols.Validator:
+    schema = spec_schema()
+    # Schemas inside a spec are checked by the meta-schema rule, with better locations.
+    registry: referencing.Registry[Any] = referencing.Registry().with_resource(
+        JSON_SCHEMA_DIALECT, referencing.jsonschema.DRAFT202012.create_resource(True)
+    )
+    root = {**schema, "$ref": f"#/$defs/{definition}"}
+    del root["oneOf"]
+    return jsonschema.Draft202012Validator(root, registry=registry)
+
+
+def check_document(doc: Document) -> list[Diagnostic]:
+    data = doc.data
+    if not isinstance(data, dict):
+        return [doc.diagnostic("", ID, "a spec file must be a mapping (one tool) or hold a `tools:` list")]
+    if "name" not in data and "tools" not in data and "parameters" not in data:
+        return []  # a file of shared $defs only
+    validator = _validator("toolList" if "tools" in data else "tool")
+    out: list[Diagnostic] = []
+    for error in validator.iter_errors(data):
+        out.extend(_diagnose(doc, error))
+    return out
+
+
+def _pointer(path: Any) -> str:
+    pointer = ""
+    for part in path:
+        pointer = child_pointer(pointer, part)
+    return pointer
+
+
+def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnostic]:
+    pointer = _pointer(error.absolute_path)
+    where = pointer.rsplit("/", 1)[-1] or "the file"
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        return [
+            doc.diagnostic(child_pointer(pointer, key), "unknown-key", f"unknown key {key!r}",
+                           hint=suggestion(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
+            for key in error.instance
+            if key not in allowed
+        ]
+    if error.validator == "required":
+        return [doc.diagnostic(pointer, ID, error.message.replace("is a required property", "is required"))]
+    if error.validator == "enum":
+        allowed = [str(v) for v in error.validator_value]
+        hint = suggestion(str(error.instance), allowed) or f"one of: {', '.join(allowed)}"
+        return [doc.diagnostic(pointer, ID, f"{error.instance!r} is not a valid {where}", hint=hint)]
+    if error.validator == "pattern" and where == "name":
+        return [doc.diagnostic(pointer, "name-invalid", f"tool name {error.instance!r} has characters a tool name cannot have",
+                               hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'")]
+    if error.validator == "type":
+        return [doc.diagnostic(pointer, ID, f"{where} must be of type {error.validator_value}")]
+    return [doc.diagnostic(pointer, ID, f"{where}: {error.message}")]

@@ -1,0 +1,27 @@
+"""required-missing-property: every name in `required` is a declared property."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic
+from ..refs import schema_roots
+from . import Context, suggestion, walk_schemas
+
+ID = "required-missing-property"
+SUMMARY = "Names in `required` are declared in `properties` (toolgen closes objects that declare properties)."
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    for tool in context.tools:
+        for root, schema in schema_roots(tool.source):
+            for pointer, node in walk_schemas(schema, root):
+                required, properties = node.get("required"), node.get("properties")
+                if not isinstance(required, list) or not isinstance(properties, dict):
+                    continue
+                for i, name in enumerate(required):
+                    if isinstance(name, str) and name not in properties:
+                        yield tool.doc.diagnostic(
+                            f"{pointer}/required/{i}", ID, f"required property {name!r} is not declared",
+                            hint=suggestion(name, properties) or "declare it under properties, or remove it",
+                        )

@@ -1,0 +1,95 @@
+"""Names: any wire name becomes a safe, stable Python or provider identifier.
+
+Wire names (what a model sends) never change; Python names are derived once, here,
+and the generated models map between them with aliases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import keyword
+import re
+import unicodedata
+from collections.abc import Iterable
+
+# Attributes of pydantic's BaseModel (and RootModel): a field with one of these names
+# would shadow pydantic's API. Kept literal so output does not depend on the installed
+# pydantic; tests check it covers the installed one.
+PYDANTIC_RESERVED = frozenset(
+    """construct copy dict from_orm json model_computed_fields model_config model_construct model_copy
+    model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
+    model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
+    model_validate_strings parse_file parse_obj parse_raw schema schema_json update_forward_refs validate
+    root""".split()
+)
+# Names the generated modules use in annotations and class bodies: a field with one of
+# these names would shadow them for the fields after it.
+MODULE_NAMES = frozenset(
+    """Annotated Any BaseModel ClassVar ConfigDict Field Literal RootModel Awaitable None True False
+    bool bytes dict float int list str object tuple type abc typing pydantic""".split()
+)
+_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+", re.UNICODE)
+
+
+def _identifier(text: str, prefix: str) -> str:
+    """Replace what cannot be in an identifier; never starts with a digit."""
+    name = _NON_WORD.sub("_", unicodedata.normalize("NFKC", text)).strip("_") or prefix
+    if not name.isidentifier():  # starts with a digit, or a character only valid inside
+        name = f"{prefix}_{name}"
+    return name
+
+
+def field_name(wire: str) -> str:
+    """The Python attribute for a property: `from` -> `from_`, `Content-Type` -> `Content_Type`."""
+    name = _identifier(wire, "field")
+    if keyword.iskeyword(name) or name in PYDANTIC_RESERVED or name in MODULE_NAMES or name.startswith("model_"):
+        name += "_"
+    return name
+
+
+def module_name(tool: str) -> str:
+    """The module of a tool: `math.factorial` -> `math_factorial`; lower case, so case-insensitive file systems agree."""
+    name = _identifier(tool, "tool").lower()
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+def class_name(*parts: str) -> str:
+    """CamelCase from any text: (`get_weather`, `Arguments`) -> `GetWeatherArguments`."""
+    words: list[str] = []
+    for part in parts:
+        normalized = unicodedata.normalize("NFKC", part)
+        words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(normalized))
+    name = "".join(words) or "Model"
+    if not name.isidentifier() or name[0].isdigit():
+        name = "T" + name
+    return name
+
+
+def unique(names: Iterable[str]) -> list[str]:
+    """Make names distinct in order: the second `x` becomes `x_2`."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        candidate, n = name, 2
+        while candidate in seen:
+            candidate, n = f"{name}_{n}", n + 1
+        seen.add(candidate)
+        out.append(candidate)
+    return out
+
+
+PROVIDER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+
+
+def provider_name(tool: str) -> str:
+    """A name every provider accepts (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`); stable, with a hash when shortened."""
+    if PROVIDER_NAME.match(tool):
+        return tool
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", tool)
+    if not re.match(r"[A-Za-z_]", name):
+        name = "t_" + name
+    if len(name) > 64:
+        digest = hashlib.sha256(tool.encode()).hexdigest()[:8]
+        name = f"{name[:55]}_{digest}"
+    return name

@@ -1,0 +1,169 @@
+"""`$ref` resolution and bundling with `referencing`.
+
+Every schema root in a tool (parameters, returns, each injected entry) is its own
+resource, so `#/...` means what it means once that schema is sent to a provider. When
+a local `#/$defs/X` is not in the schema itself, the file's shared `$defs` are tried.
+Other files are reached by relative path and must lie under the specs root. Nothing is
+ever retrieved from anywhere else.
+
+Bundling rewrites every reference to `#/$defs/<Name>` inside one self-contained
+schema, which is what the renderer and the provider exporters consume.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
+
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+
+from .load import Document, child_pointer
+from .specs import SpecSet, ToolSource
+
+ROOT_URI = "file:///specs/"
+UNSUPPORTED_KEYWORDS = ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
+
+
+class RefError(Exception):
+    """A `$ref` that cannot be followed; `pointer` locates it in its document."""
+
+    def __init__(self, doc: Document, pointer: str, rule: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.doc, self.pointer, self.rule, self.message, self.hint = doc, pointer, rule, message, hint
+
+
+def document_uri(doc: Document) -> str:
+    return ROOT_URI + quote(doc.display)
+
+
+def schema_uri(doc: Document, pointer: str) -> str:
+    # A query string keeps relative file references resolving against the document's folder.
+    return f"{document_uri(doc)}?schema={quote(pointer, safe='')}"
+
+
+@dataclass
+class RefIndex:
+    """All documents and schema roots of a spec set, as one `referencing` registry."""
+
+    registry: referencing.Registry[Any]
+    documents: dict[str, Document]
+
+    @classmethod
+    def build(cls, specs: SpecSet) -> RefIndex:
+        resources: list[tuple[str, referencing.Resource[Any]]] = []
+        documents: dict[str, Document] = {}
+        spec = referencing.jsonschema.DRAFT202012
+        for doc in specs.documents:
+            documents[document_uri(doc)] = doc
+            resources.append((document_uri(doc), spec.create_resource(doc.data)))
+        for tool in specs.tools:
+            for pointer, schema in schema_roots(tool):
+                uri = schema_uri(tool.doc, pointer)
+                documents[uri] = tool.doc
+                resources.append((uri, spec.create_resource(schema)))
+
+        def refuse(uri: str) -> referencing.Resource[Any]:
+            raise referencing.exceptions.NoSuchResource(ref=uri)
+
+        registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)  # type: ignore[call-arg]
+        return cls(registry.with_resources(resources), documents)
+
+
+def schema_roots(tool: ToolSource) -> list[tuple[str, Any]]:
+    """(pointer, schema) of every schema root in a tool entry, in document order."""
+    roots: list[tuple[str, Any]] = []
+    for key in ("parameters", "returns"):
+        if key in tool.data:
+            roots.append((tool.at(f"/{key}"), tool.data[key]))
+    injected = tool.data.get("injected")
+    if isinstance(injected, dict):
+        for name, schema in injected.items():
+            roots.append((child_pointer(tool.at("/injected"), name), schema))
+    return roots
+
+
+@dataclass
+class _Bundle:
+    index: RefIndex
+    doc: Document
+    defs: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
+
+    def def_name(self, target: str) -> str:
+        fragment = unquote(urldefrag(target)[1])
+        base = fragment.rstrip("/").rsplit("/", 1)[-1] if fragment else urlsplit(target).path.rsplit("/", 1)[-1]
+        base = re.sub(r"\.(ya?ml|json)$", "", base) or "Schema"
+        name, n = base, 2
+        while name in self.defs or name in self.names.values():
+            name, n = f"{base}{n}", n + 1
+        return name
+
+    def follow(self, ref: str, base: str, pointer: str) -> str:
+        """Resolve one `$ref` found at `pointer`; returns the local `#/$defs/<Name>`."""
+        scheme = urlsplit(ref).scheme
+        if scheme and scheme != "file" or ref.startswith("//"):
+            raise RefError(self.doc, pointer, "ref-remote", f"remote reference {ref!r} is not allowed",
+                           "copy the schema under the specs root and reference it by relative path")
+        target = urljoin(base, ref)
+        if not target.startswith(ROOT_URI):
+            raise RefError(self.doc, pointer, "ref-outside-root", f"reference {ref!r} leaves the specs root")
+        resolved = self._lookup(target, base)
+        if resolved is None:
+            raise RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r} does not resolve")
+        target, contents = resolved
+        if target not in self.names:
+            name = self.def_name(target)
+            self.names[target] = name
+            self.defs[name] = None  # reserve: recursion meets the name, not the body
+            self.defs[name] = self.walk(contents, urldefrag(target)[0], pointer)
+        return f"#/$defs/{self.names[target]}"
+
+    def _lookup(self, target: str, base: str) -> tuple[str, Any] | None:
+        candidates = [target]
+        uri, fragment = urldefrag(target)
+        if "?schema=" in uri and fragment.startswith("/$defs/"):
+            candidates.append(f"{uri.split('?', 1)[0]}#{fragment}")  # the file's shared $defs
+        resolver = self.index.registry.resolver(base)
+        for candidate in candidates:
+            try:
+                return candidate, resolver.lookup(candidate).contents
+            except (referencing.exceptions.Unresolvable, KeyError, IndexError, TypeError):
+                continue
+        return None
+
+    def walk(self, schema: Any, base: str, pointer: str) -> Any:
+        if isinstance(schema, list):
+            return [self.walk(item, base, child_pointer(pointer, i)) for i, item in enumerate(schema)]
+        if not isinstance(schema, dict):
+            return schema
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            here = child_pointer(pointer, key)
+            if key in UNSUPPORTED_KEYWORDS:
+                raise RefError(self.doc, here, "unsupported-keyword", f"{key} is not supported in tool schemas",
+                               "use $defs and $ref with relative paths")
+            if key == "$ref" and isinstance(value, str):
+                out[key] = self.follow(value, base, here)
+            elif key == "$defs":
+                continue  # definitions are re-collected as they are referenced
+            elif key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+                out[key] = {k: self.walk(v, base, child_pointer(here, k)) for k, v in value.items()}
+            elif key in ("const", "enum", "default", "examples", "example"):
+                out[key] = copy.deepcopy(value)  # data, not schemas
+            else:
+                out[key] = self.walk(value, base, here)
+        return out
+
+
+def bundle(index: RefIndex, tool: ToolSource, pointer: str, schema: Any) -> Any:
+    """A self-contained copy of the schema at `pointer`: every `$ref` points into its own `$defs`."""
+    state = _Bundle(index, tool.doc)
+    body = state.walk(schema, schema_uri(tool.doc, pointer), pointer)
+    if state.defs and isinstance(body, dict):
+        body["$defs"] = dict(sorted(state.defs.items()))
+    return body

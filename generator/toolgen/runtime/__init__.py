@@ -1,0 +1,20 @@
+"""The runtime of generated tool packages: validation, errors, results, registry.
+
+Copied verbatim into each generated package as `_runtime`; depends on pydantic only.
+"""
+
+from .errors import ArgumentIssue, ToolArgumentsError, ToolError, UnknownToolError
+from .registry import Registry, ToolFailure, ToolInfo, ToolResult
+from .validation import validate
+
+__all__ = [
+    "ArgumentIssue",
+    "Registry",
+    "ToolArgumentsError",
+    "ToolError",
+    "ToolFailure",
+    "ToolInfo",
+    "ToolResult",
+    "UnknownToolError",
+    "validate",
+]
