@@ -19,14 +19,13 @@ PYDANTIC_RESERVED = frozenset(
     """construct copy dict from_orm json model_computed_fields model_config model_construct model_copy
     model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
     model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
-    model_validate_strings parse_file parse_obj parse_raw schema schema_json update_forward_refs validate
-    root""".split()
+    model_validate_strings parse_file parse_obj parse_raw schema schema_json update_forward_refs validate""".split()
 )
 # Names the generated modules use in annotations and class bodies: a field with one of
 # these names would shadow them for the fields after it.
 MODULE_NAMES = frozenset(
-    """Annotated Any BaseModel ClassVar ConfigDict Field Literal RootModel Awaitable None True False
-    bool bytes dict float int list str object tuple type abc typing pydantic""".split()
+    """Annotated Any BaseModel ClassVar ConfigDict Field Literal RootModel Awaitable ToolInfo None True
+    False bool dict float int list str abc""".split()
 )
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+", re.UNICODE)

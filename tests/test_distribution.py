@@ -1,0 +1,78 @@
+"""The generated package as a product: deterministic, installable alone, usable without toolgen."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pydantic
+
+from conftest import REPO, tree
+
+CASES = REPO / "tests" / "cases"
+
+
+def _toolgen(*args: str, cwd: Path, seed: str = "0") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONHASHSEED": seed, "TOOLGEN_NO_CACHE": "1"}
+    return subprocess.run([sys.executable, "-m", "toolgen", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_same_specs_give_identical_trees_whatever_the_hash_seed_and_file_order(tmp_path: Path) -> None:
+    sources = [p for case in ("library", "refs", "weather") for p in sorted((CASES / case / "specs").glob("*"))]
+    outputs = []
+    for seed, order in (("1", sources), ("4242", list(reversed(sources)))):
+        specs = tmp_path / f"specs-{seed}"
+        specs.mkdir()
+        for source in order:  # created in a different order each time
+            shutil.copy(source, specs / source.name)
+        out = tmp_path / f"out-{seed}"
+        result = _toolgen("generate", "--specs", str(specs), "--out", str(out), "--package", "pkg", cwd=tmp_path, seed=seed)
+        assert result.returncode == 0, result.stderr
+        outputs.append(tree(out))
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) > 10
+
+
+def test_generate_works_from_any_directory_with_templates_from_the_installed_package(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "somewhere" / "else"
+    elsewhere.mkdir(parents=True)
+    result = _toolgen("generate", "--specs", str(CASES / "weather" / "specs"), "--out", "out", "--package", "weather", cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    assert tree(elsewhere / "out") == tree(CASES / "weather" / "expected")
+
+
+def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Path) -> None:
+    """An isolated interpreter whose path holds only pydantic (and its dependencies) and the package."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for module in ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection"):
+        spec = __import__(module)
+        location = Path(spec.__file__)
+        source = location.parent if location.name == "__init__.py" else location
+        (site / source.name).symlink_to(source)
+    script = (
+        "import sys\n"
+        "try:\n    import toolgen\nexcept ImportError:\n    pass\nelse:\n    sys.exit('toolgen is importable')\n"
+        "import library\n"
+        "from library.tools.send_email import SendEmailArguments, SendEmailResult, SendEmailTool\n"
+        "class Send(SendEmailTool):\n"
+        "    def run(self, arguments, injected):\n"
+        "        assert injected.smtp_password == 's3cret'\n"
+        "        return SendEmailResult(message_id='<1@x>')\n"
+        "r = library.build_registry(Send())\n"
+        "ok = r.call('send-email', '{\"to\": [\"a@b.c\"], \"subject\": \"s\", \"body\": \"b\"}', injected={'smtp_password': 's3cret'})\n"
+        "assert ok.ok and ok.to_dict() == {'ok': True, 'result': {'message_id': '<1@x>'}}, ok\n"
+        "bad = r.call('send-email', '{\"to\": [], \"subjet\": \"s\", \"body\": \"b\"}', injected={'smtp_password': 's3cret'})\n"
+        "assert not bad.ok and \"did you mean 'subject'\" in bad.text() and 's3cret' not in bad.text(), bad.text()\n"
+        "assert library.tool_definitions('openai')[0]['function']['name'] == 'done'\n"
+        "print('ok')\n"
+    )
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(CASES / "library" / "expected")]), "PATH": os.environ.get("PATH", ""),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "ok"
+    assert pydantic.VERSION  # the symlinked pydantic is the one toolgen's tests run with
