@@ -6,6 +6,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from toolgen_builtin import ToolError
 from toolgen_builtin.tools.list_directory import (
@@ -16,6 +17,8 @@ from toolgen_builtin.tools.list_directory import (
 )
 from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult, ReadFileTool
 from toolgen_builtin.tools.write_file import WriteFileArguments, WriteFileResult, WriteFileTool
+
+EntryType = Literal["file", "directory", "symlink", "other"]
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,10 @@ class ListDirectory(ListDirectoryTool):
             if child.name.startswith(".") and not arguments.include_hidden:
                 continue
             mode = child.lstat().st_mode
-            kind = ("symlink" if stat.S_ISLNK(mode) else "directory" if stat.S_ISDIR(mode)
-                    else "file" if stat.S_ISREG(mode) else "other")
+            kind: EntryType = (
+                "symlink" if stat.S_ISLNK(mode) else "directory" if stat.S_ISDIR(mode)
+                else "file" if stat.S_ISREG(mode) else "other"
+            )
             size = child.lstat().st_size if kind == "file" else None
             entries.append(ListDirectoryResultEntry(name=child.name, type=kind, size=size))
         return ListDirectoryResult(path=arguments.path, entries=entries)

@@ -39,6 +39,7 @@ class ModelIR:
     strict: bool
     root: str | None = None
     python_regex: bool = False  # a pattern the default (Rust) engine cannot compile
+    extra_values: str | None = None  # the type of undeclared keys' values (additionalProperties schema)
 
 
 @dataclass(frozen=True)

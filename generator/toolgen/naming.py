@@ -27,16 +27,33 @@ MODULE_NAMES = frozenset(
     """Annotated Any BaseModel ClassVar ConfigDict Field Literal RootModel Awaitable ToolInfo None True
     False bool dict float int list str abc""".split()
 )
-_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+", re.UNICODE)
+_GAPS = re.compile("\0+")
+
+
+def _identifier_chars(text: str, gap: str) -> str:
+    """NFKC (what Python does to identifiers), then `gap` for each run of characters no identifier may hold.
+
+    `\\w` is not enough: numerics such as `৴` (U+09F4) match it but cannot be in a name.
+    """
+    normalized = unicodedata.normalize("NFKC", text)
+    kept = "".join(ch if f"a{ch}".isidentifier() else "\0" for ch in normalized)
+    return _GAPS.sub(gap, kept)
+
+
+def _stable(name: str, fallback: str) -> str:
+    """`name` if Python reads it as exactly this identifier (NFKC-stable), else a hashed fallback."""
+    if name.isidentifier() and unicodedata.is_normalized("NFKC", name):
+        return name
+    return f"{fallback}_{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
 
 
 def _identifier(text: str, prefix: str) -> str:
     """Replace what cannot be in an identifier; never starts with a digit."""
-    name = _NON_WORD.sub("_", unicodedata.normalize("NFKC", text)).strip("_") or prefix
+    name = _identifier_chars(text, "_").strip("_") or prefix
     if not name.isidentifier():  # starts with a digit, or a character only valid inside
         name = f"{prefix}_{name}"
-    return name
+    return _stable(name, prefix)
 
 
 def field_name(wire: str) -> str:
@@ -57,12 +74,11 @@ def class_name(*parts: str) -> str:
     """CamelCase from any text: (`get_weather`, `Arguments`) -> `GetWeatherArguments`."""
     words: list[str] = []
     for part in parts:
-        normalized = unicodedata.normalize("NFKC", part)
-        words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(normalized))
-    name = "".join(words) or "Model"
+        words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
+    name = unicodedata.normalize("NFKC", "".join(words)) or "Model"  # upper() may denormalize
     if not name.isidentifier() or name[0].isdigit():
         name = "T" + name
-    return name
+    return _stable(name, "Model")
 
 
 def unique(names: Iterable[str]) -> list[str]:

@@ -23,6 +23,7 @@ import referencing.exceptions
 import referencing.jsonschema
 
 from .load import Document, child_pointer
+from .runtime.suggest import nearest
 from .specs import SpecSet, ToolSource
 
 ROOT_URI = "file:///specs/"
@@ -68,7 +69,7 @@ class RefIndex:
                 resources.append((uri, spec.create_resource(schema)))
 
         def refuse(uri: str) -> referencing.Resource[Any]:
-            raise referencing.exceptions.NoSuchResource(ref=uri)
+            raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs class
 
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)  # type: ignore[call-arg]
         return cls(registry.with_resources(resources), documents)
@@ -111,10 +112,11 @@ class _Bundle:
                            "copy the schema under the specs root and reference it by relative path")
         target = urljoin(base, ref)
         if not target.startswith(ROOT_URI):
-            raise RefError(self.doc, pointer, "ref-outside-root", f"reference {ref!r} leaves the specs root")
+            raise RefError(self.doc, pointer, "ref-outside-root", f"reference {ref!r} leaves the specs root",
+                           "move the referenced file under the specs root")
         resolved = self._lookup(target, base)
         if resolved is None:
-            raise RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r} does not resolve")
+            raise self._unresolved(ref, target, pointer)
         target, contents = resolved
         if target not in self.names:
             name = self.def_name(target)
@@ -122,6 +124,25 @@ class _Bundle:
             self.defs[name] = None  # reserve: recursion meets the name, not the body
             self.defs[name] = self.walk(contents, urldefrag(target)[0], pointer)
         return f"#/$defs/{self.names[target]}"
+
+    def _unresolved(self, ref: str, target: str, pointer: str) -> RefError:
+        document = urldefrag(target)[0].split("?", 1)[0]
+        if document not in self.index.documents:
+            path = unquote(document[len(ROOT_URI):])
+            return RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r}: spec file {path!r} not found",
+                            "paths are relative to the referencing file, within the specs root")
+        uri, fragment = urldefrag(target)
+        fragment = unquote(fragment)
+        names: list[str] = []
+        for resource in dict.fromkeys((uri, document)):  # the schema's own $defs, then the file's
+            contents = self.index.registry.contents(resource) if resource in self.index.documents else None
+            defs = contents.get("$defs") if isinstance(contents, dict) else None
+            if isinstance(defs, dict) and fragment.startswith("/$defs/"):
+                names += [name for name in defs if name not in names]
+        guess = nearest(fragment.rsplit("/", 1)[-1], names)
+        hint = f"did you mean '#/$defs/{guess}'?" if guess else (
+            f"defined: {', '.join(names)}" if names else "define it under $defs, or fix the path")
+        return RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r} does not resolve", hint)
 
     def _lookup(self, target: str, base: str) -> tuple[str, Any] | None:
         candidates = [target]

@@ -8,7 +8,7 @@ removing another tool never renames anything here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pydantic_core
@@ -20,6 +20,10 @@ from .render.literals import py_literal
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ANY = "Any"
+# Defined by the tool module's template, only where used (render._imports looks for them).
+ONE_OF = "_one_of"  # enum/const membership with JSON equality (True is not 1)
+INTEGER = "_Integer"  # int that also takes 2.0, as JSON Schema does
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,7 @@ class Annotation:
 
     parts: tuple[str, ...]
     forward: bool = False  # mentions a class defined later (recursion): quote the whole annotation
+    accepts_null: bool = False  # a Literal or enum that lists null
 
     @classmethod
     def of(cls, text: str, forward: bool = False) -> Annotation:
@@ -39,7 +44,13 @@ class Annotation:
 
     @property
     def nullable(self) -> bool:
-        return "None" in self.parts or any(p.startswith("Literal[") and "None" in p for p in self.parts)
+        return "None" in self.parts or self.accepts_null
+
+
+def _literal_ok(value: Any) -> bool:
+    if isinstance(value, str):
+        return not _SURROGATE.search(value)
+    return isinstance(value, LITERAL_TYPES)
 
 
 def _rust_regex_ok(pattern: str) -> bool:
@@ -86,18 +97,40 @@ class TypeMapper:
         saved, self.python_regex = self.python_regex, False
         properties: dict[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or [])
-        python_names = unique(field_name(wire) for wire in properties)
-        fields = tuple(
-            self.field(wire, python, sub, wire in required, name)
-            for (wire, sub), python in zip(properties.items(), python_names, strict=True)
-        )
-        additional = schema.get("additionalProperties", False)
-        extra = "allow" if additional not in (False, None) and self.extra == "forbid" else self.extra
+        built = [self.field(wire, "", sub, wire in required, name) for wire, sub in properties.items()]
+        extra, extra_values = self.extras(schema, name)
+        # Python names are chosen once the nested classes exist: a field named like a class
+        # would shadow it for the annotations after it in the class body.
+        classes = sorted(self.taken)
+        python_names = unique([*classes, *(field_name(wire) for wire in properties)])[len(classes):]
+        fields = tuple(replace(f, python_name=python) for f, python in zip(built, python_names, strict=True))
         description = schema.get("description") if isinstance(schema.get("description"), str) else None
-        self.models.append(ModelIR(name, description, fields, extra, self.strict, python_regex=self.python_regex))
+        self.models.append(ModelIR(name, description, fields, extra, self.strict, python_regex=self.python_regex,
+                                   extra_values=extra_values))
         self.python_regex = saved
         self.building.discard(name)
         return name
+
+    def extras(self, schema: dict[str, Any], name: str) -> tuple[str, str | None]:
+        """How a model treats undeclared keys: pydantic's `extra`, and the type of their values."""
+        additional = schema.get("additionalProperties", False)  # lower.closed() made absence explicit
+        patterns = schema.get("patternProperties")
+        if self.extra != "forbid" or (additional is False and not patterns):
+            return self.extra, None
+        values: Annotation | None = None
+        key = "str"
+        if isinstance(patterns, dict) and patterns:
+            if len(patterns) == 1 and additional is False:  # keys must match the one pattern
+                ((pattern, sub),) = patterns.items()
+                key = self.constrained("str", {"pattern": pattern}, {"pattern": "pattern"}).text
+                values = self.annotation(sub, f"{name}Value")
+            # else: several patterns, or patterns and other keys: taken as they come (a superset)
+        elif isinstance(additional, dict) and additional:
+            values = self.annotation(additional, f"{name}Value")
+        if values is None:
+            return "allow", None
+        text = f"dict[{key}, {values.text}]"
+        return "allow", repr(text) if values.forward else text
 
     def field(self, wire: str, python: str, schema: Any, required: bool, owner: str) -> FieldIR:
         annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
@@ -142,7 +175,9 @@ class TypeMapper:
             return self.constrained("str", schema, {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"})
         if kind in ("integer", "number"):
             keys = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
-            return self.constrained("int" if kind == "integer" else "float", schema, keys)
+            # Strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends).
+            integer = INTEGER if self.strict else "int"
+            return self.constrained(integer if kind == "integer" else "float", schema, keys)
         if kind == "boolean":
             return Annotation.of("bool")
         if kind == "null":
@@ -158,7 +193,9 @@ class TypeMapper:
     def object(self, schema: dict[str, Any], hint: str) -> Annotation:
         properties = schema.get("properties")
         additional = schema.get("additionalProperties", True)
-        if properties or additional is False:
+        if properties or additional is False or schema.get("patternProperties"):
+            if not properties:  # only patterns: other keys are allowed (with properties, absent means closed)
+                schema = {**schema, "additionalProperties": additional}
             return Annotation.of(self.object_model(schema, self.new_class_name(hint)))
         if isinstance(additional, dict) and additional:
             value = self.annotation(additional, f"{hint}Value")
@@ -191,9 +228,18 @@ class TypeMapper:
             self.building.discard(name)
 
     def literal(self, values: list[Any]) -> Annotation:
-        if not values or not all(isinstance(v, LITERAL_TYPES) for v in values):
-            return Annotation.of(ANY)  # floats, arrays or objects in an enum: checked by the runtime
-        return Annotation.of("Literal[" + ", ".join(py_literal(v) for v in values) + "]")
+        """An enum or const. Literal where it can hold the values; else a JSON-equality check."""
+        listed = ", ".join(py_literal(v) for v in values)
+        accepts_null = None in values
+        if values and all(_literal_ok(v) for v in values):
+            literal = f"Literal[{listed}]"
+            if any(isinstance(v, (int, bool)) for v in values):
+                # Literal compares with Python's ==, where True == 1 == 1.0: check JSON equality first.
+                literal = f"Annotated[{literal}, {ONE_OF}({listed})]"
+            return Annotation((literal,), accepts_null=accepts_null)
+        # Floats (type checkers refuse them in Literal), arrays, objects, strings pydantic-core
+        # cannot hold (lone surrogates), or no value at all (nothing is valid).
+        return Annotation((f"Annotated[{ANY}, {ONE_OF}({listed})]",), accepts_null=accepts_null)
 
     def union(self, parts: list[Annotation]) -> Annotation:
         texts: list[str] = []
@@ -203,7 +249,7 @@ class TypeMapper:
             return Annotation.of(ANY)
         if "None" in texts:  # None last reads best
             texts = [t for t in texts if t != "None"] + ["None"]
-        return Annotation(tuple(texts), any(p.forward for p in parts))
+        return Annotation(tuple(texts), any(p.forward for p in parts), any(p.accepts_null for p in parts))
 
     def all_of(self, schema: dict[str, Any], hint: str) -> Annotation:
         branches = [self._resolve(b) for b in schema["allOf"]]

@@ -3,15 +3,25 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .._runtime import ToolInfo
 
 NAME = "read_file"
 DESCRIPTION = "Read a UTF-8 text file under the workspace root. Returns numbered lines; use start_line and end_line to read a range of a large file."
 SOURCE = "files/read_file.yaml"
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema counts 2.0 as an integer (and some providers send every number as a float)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+_Integer = Annotated[int, BeforeValidator(_whole)]
 
 
 class ReadFileArguments(BaseModel):
@@ -28,10 +38,10 @@ class ReadFileArguments(BaseModel):
     path: Annotated[str, Field(min_length=1)] = Field(
         description="Path relative to the workspace root, e.g. src/main.py"
     )
-    start_line: Annotated[int, Field(ge=1)] = Field(
+    start_line: Annotated[_Integer, Field(ge=1)] = Field(
         default=1, description="First line to return (1-based)."
     )
-    end_line: Annotated[int, Field(ge=1)] | None = Field(
+    end_line: Annotated[_Integer, Field(ge=1)] | None = Field(
         default=None, description="Last line to return (inclusive); null reads to the end."
     )
 

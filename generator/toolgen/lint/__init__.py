@@ -6,10 +6,13 @@ well-formed tool entries with self-contained schemas.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
+
+import jsonschema
 
 from ..diagnostics import Diagnostic, Severity
 from ..load import Document
@@ -49,6 +52,32 @@ def suggestion(word: str, candidates: Iterable[str]) -> str:
     return f"did you mean {guess!r}?" if guess else ""
 
 
+def show(value: Any, limit: int = 60) -> str:
+    """A value as the spec's author wrote it: JSON (`null`, `true`), not Python (`None`, `True`)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe(error: jsonschema.ValidationError) -> str:
+    """jsonschema's message, with values shown as JSON."""
+    if error.validator == "type":
+        expected = error.validator_value
+        types = " or ".join(expected) if isinstance(expected, list) else expected
+        return f"{show(error.instance)} is not of type {types}"
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        return f"{show(error.instance)} is not one of {', '.join(show(v) for v in error.validator_value)}"
+    if error.validator == "const":
+        return f"{show(error.instance)} is not {show(error.validator_value)}"
+    return str(error.message)
+
+
+def enum_hint(error: jsonschema.ValidationError) -> str:
+    """'did you mean ...?' for a string that is close to one of an enum's strings."""
+    if error.validator != "enum" or not isinstance(error.instance, str) or not isinstance(error.validator_value, list):
+        return ""
+    return suggestion(error.instance, [v for v in error.validator_value if isinstance(v, str)])
+
+
 def walk_schemas(schema: Any, pointer: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every subschema (pointer, dict) of a JSON Schema, in document order."""
     if not isinstance(schema, dict):
@@ -72,9 +101,9 @@ def _escape(token: str) -> str:
 
 def rules() -> list[ModuleType]:
     """The semantic rules, in the order they run (imported late: they import this module)."""
-    from . import defaults, descriptions, examples, keywords, meta_schema, names, required
+    from . import defaults, descriptions, examples, keywords, meta_schema, names, property_names, required
 
-    return [meta_schema, keywords, required, defaults, examples, descriptions, names]
+    return [meta_schema, keywords, property_names, required, defaults, examples, descriptions, names]
 
 
 def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:

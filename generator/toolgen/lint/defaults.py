@@ -9,7 +9,7 @@ import jsonschema
 
 from ..diagnostics import Diagnostic
 from ..refs import schema_roots
-from . import Context, walk_schemas
+from . import Context, describe, enum_hint, show, walk_schemas
 
 ID = "default-invalid"
 SUMMARY = "Defaults and schema examples are valid against their own schema."
@@ -42,6 +42,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
                     if error is not None:
                         yield tool.doc.diagnostic(
-                            f"{pointer}/{where}", ID, f"{where.split('/')[0]} {value!r} is not valid here: {error.message}",
-                            hint="fix the value, or make the schema allow it (a null default needs a nullable type)",
+                            f"{pointer}/{where}", ID,
+                            f"{where.split('/')[0]} {show(value)} is not valid here: {describe(error)}",
+                            hint=enum_hint(error) or _hint(value),
                         )
+
+
+def _hint(value: Any) -> str:
+    if value is None:
+        return "a null default needs a nullable type (type: [string, 'null']); or remove the default"
+    return "fix the value, or make the schema allow it"

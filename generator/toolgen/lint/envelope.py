@@ -32,7 +32,8 @@ def _validator(definition: str) -> jsonschema.protocols.Validator:
 def check_document(doc: Document) -> list[Diagnostic]:
     data = doc.data
     if not isinstance(data, dict):
-        return [doc.diagnostic("", ID, "a spec file must be a mapping (one tool) or hold a `tools:` list")]
+        hint = "put the list under a `tools:` key" if isinstance(data, list) else "start with `name:`"
+        return [doc.diagnostic("", ID, "a spec file must be a mapping (one tool) or hold a `tools:` list", hint=hint)]
     if "name" not in data and "tools" not in data and "parameters" not in data:
         return []  # a file of shared $defs only
     validator = _validator("toolList" if "tools" in data else "tool")

@@ -1,20 +1,28 @@
-"""example-invalid: every tool example's arguments (and result) satisfy the tool's schemas."""
+"""example-invalid: every tool example's arguments (and result) satisfy the tool's schemas.
+
+Arguments are checked the way the generated models check them: objects that declare
+properties are closed, so a misspelt argument in an example is an error here too.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import Any
 
 import jsonschema
 
 from ..diagnostics import Diagnostic
 from ..load import child_pointer
-from . import Context
+from . import CheckedTool, Context, describe, enum_hint, suggestion
 
 ID = "example-invalid"
 SUMMARY = "Tool examples are valid against `parameters` and `returns`."
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
+    from ..lower import closed  # lower imports lint: import late
+
     for tool in context.tools:
         examples = tool.data.get("examples") or []
         for i, example in enumerate(examples):
@@ -22,8 +30,29 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 schema = tool.schema(schema_key)
                 if key not in example or schema is None:
                     continue
+                if key == "arguments":
+                    schema = closed(schema)
                 for error in jsonschema.Draft202012Validator(schema).iter_errors(example[key]):
-                    pointer = tool.source.at(f"/examples/{i}/{key}")
-                    for part in error.absolute_path:
-                        pointer = child_pointer(pointer, part)
-                    yield tool.doc.diagnostic(pointer, ID, f"example {key} do not match the {schema_key}: {error.message}")
+                    yield from _diagnose(tool, tool.source.at(f"/examples/{i}/{key}"), key, schema_key, error)
+
+
+def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
+              error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
+    for part in error.absolute_path:
+        pointer = child_pointer(pointer, part)
+    closed = error.validator == "additionalProperties" and error.validator_value is False
+    if closed and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        for name in _extra(error.instance, error.schema):
+            yield tool.doc.diagnostic(
+                child_pointer(pointer, name), ID, f"example {key} have an unknown argument {name!r}",
+                hint=suggestion(name, allowed) or f"allowed: {', '.join(allowed)}", key=True,
+            )
+        return
+    yield tool.doc.diagnostic(pointer, ID, f"example {key} do not match the {schema_key}: {describe(error)}",
+                              hint=enum_hint(error))
+
+
+def _extra(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    properties, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    return [k for k in instance if k not in properties and not any(re.search(p, k) for p in patterns)]

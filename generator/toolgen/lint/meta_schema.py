@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cache
 
@@ -11,7 +12,7 @@ from ..diagnostics import Diagnostic
 from ..load import child_pointer
 from ..refs import schema_roots
 from ..runtime.suggest import nearest
-from . import Context
+from . import Context, describe, show
 
 ID = "json-schema"
 SUMMARY = "Schemas are valid JSON Schema (Draft 2020-12); parameters is an object schema."
@@ -46,9 +47,21 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         hint = f"did you mean {guess!r}?" if guess else f"use one of: {', '.join(JSON_TYPES)}"
                         yield doc.diagnostic(here, "unknown-type", f"unknown type {value!r}", hint=hint)
                         continue
-                yield doc.diagnostic(here, ID, f"invalid schema: {error.message}")
+                yield doc.diagnostic(here, ID, f"invalid schema: {describe(error)}", hint=_hint(error))
         params = tool.data.get("parameters")
         if isinstance(params, dict) and params.get("type", "object") != "object":
+            kind = params["type"] if isinstance(params["type"], str) else show(params["type"])
             yield doc.diagnostic(tool.source.at("/parameters/type"), "parameters-not-object",
                                  "parameters must be an object schema (`type: object`)",
-                                 hint="wrap the value in an object property")
+                                 hint=f"make the value a property: type: object, properties: {{value: {{type: {kind}}}}}")
+
+
+def _hint(error: jsonschema.ValidationError) -> str:
+    """The fix for the common slips: a quoted number, a single name where a list belongs."""
+    if error.validator != "type" or not isinstance(error.instance, str):
+        return ""
+    if error.validator_value in ("integer", "number") and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", error.instance):
+        return f"write {error.instance} without quotes"
+    if error.validator_value == "array":
+        return f"write a list: [{error.instance}]"
+    return ""

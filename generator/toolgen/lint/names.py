@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
 from ..naming import class_name, module_name, provider_name
-from . import Context
+from . import CheckedTool, Context
 
 ID = "name-collision"
 SUMMARY = "Tool names are unique, also once turned into Python modules, classes and provider names."
@@ -19,18 +19,25 @@ DERIVED = (
 )
 
 
+def _where(tool: CheckedTool) -> str:
+    line, col = tool.doc.source.position(tool.source.at("/name"))
+    return f"{tool.doc.display}:{line}:{col}"
+
+
 def check(context: Context) -> Iterator[Diagnostic]:
     for label, derive in DERIVED:
-        first: dict[str, str] = {}
+        first: dict[str, CheckedTool] = {}
         for tool in context.tools:
             name = tool.data.get("name")
             if not isinstance(name, str):
                 continue
             key = derive(name)
-            if key in first and first[key] != name or key in first and label == "name":
-                yield tool.doc.diagnostic(
-                    tool.source.at("/name"), ID,
-                    f"tool {name!r} collides with tool {first[key]!r}" + ("" if label == "name" else f" as {label} {key!r}"),
-                    hint="rename one of them",
-                )
-            first.setdefault(key, name)
+            other = first.setdefault(key, tool)
+            if other is tool or label != "name" and other.data["name"] == name:
+                continue  # the same name is reported once, as a name
+            if label == "name":
+                message = f"tool name {name!r} is already used at {_where(other)}"
+            else:
+                message = (f"tool {name!r} collides with tool {other.data['name']!r} ({_where(other)}) "
+                           f"as {label} {key!r}")
+            yield tool.doc.diagnostic(tool.source.at("/name"), ID, message, hint="rename one of them")

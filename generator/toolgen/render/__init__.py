@@ -58,7 +58,9 @@ def environment(override: str | None = None) -> jinja2.Environment:
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:
     if model.description:
-        return py_docstring(model.description)
+        # pydantic encodes class docstrings as UTF-8, which lone surrogates break (the field
+        # descriptions and DESCRIPTION keep the exact text).
+        return py_docstring(_SURROGATE.sub("\ufffd", model.description))
     role = {
         tool.arguments_class: f"Arguments of {tool.name}, as a model sends them.",
         tool.result_class: f"The result of {tool.name}.",
@@ -73,8 +75,9 @@ def model_config(model: ModelIR) -> str:
         parts.append(f"extra={model.extra!r}")
     if model.strict:
         parts.append("strict=True")
-    if model.extra == "forbid" and model.root is None:
-        # Only wire names are accepted from a model; Python names are for Python code.
+    if (model.extra == "forbid" or model.strict) and model.root is None:
+        # Only wire names are accepted from a model (arguments are strict, open objects too:
+        # there `from_` is an undeclared key, not the field `from`); Python names are for Python code.
         parts.append("validate_by_name=False")
     else:
         parts.append("validate_by_name=True")
@@ -82,6 +85,9 @@ def model_config(model: ModelIR) -> str:
     parts.append("serialize_by_alias=True")
     if model.python_regex:
         parts.append('regex_engine="python-re"')
+    if any(f.python_name.startswith("model_") for f in model.fields):
+        # `model_x_` shadows nothing (naming.py adds the `_`), but pydantic warns on import.
+        parts.append("protected_namespaces=()")
     return ", ".join(parts)
 
 
@@ -94,7 +100,7 @@ def field_declaration(field: FieldIR) -> str:
     if field.aliased:
         arguments.append(f"validation_alias={py_literal(field.wire_name)}")
         arguments.append(f"serialization_alias={py_literal(field.wire_name)}")
-    if field.description:
+    if field.description is not None:
         arguments.append(f"description={py_literal(field.description)}")
     if not arguments:
         return f"{field.python_name}: {field.annotation}"
@@ -106,12 +112,30 @@ def field_declaration(field: FieldIR) -> str:
 def _imports(tool: ToolIR) -> dict[str, Any]:
     """Exactly the names a tool module uses."""
     code = "\n".join(field_declaration(f) for m in tool.models for f in m.fields)
-    code += "\n".join(m.root or "" for m in tool.models)
+    code += "\n" + "\n".join(m.root or "" for m in tool.models)
+    code += "\n" + "\n".join(f"{m.extra_values} = Field(init=False)" for m in tool.models if m.extra_values)
     used = set(re.findall(r"\b(Annotated|Any|Literal|Field)\b", code))
     typing_names = sorted({"ClassVar", *(used - {"Field"})})
     pydantic_names = {"ConfigDict"} | ({"Field"} & used)
     pydantic_names |= {"RootModel" if m.root is not None else "BaseModel" for m in tool.models}
-    return {"typing": typing_names, "pydantic": sorted(pydantic_names), "awaitable": True}
+    # Helpers the template defines where used (typemap.ONE_OF, typemap.INTEGER).
+    one_of = bool(re.search(r"\b_one_of\(", code))
+    integer = bool(re.search(r"\b_Integer\b", code))
+    if one_of or integer:
+        typing_names = sorted({*typing_names, "Annotated", "Any"})
+        pydantic_names.add("BeforeValidator")
+    return {"typing": typing_names, "pydantic": sorted(pydantic_names), "awaitable": True,
+            "one_of": one_of, "integer": integer}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(document: Any) -> str:
+    """Readable JSON (non-ASCII kept) that is always valid UTF-8: lone surrogates, which JSON
+    strings may carry but UTF-8 cannot, stay `\\uXXXX` escapes."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _with_header(text: str) -> str:
@@ -152,5 +176,5 @@ def render_package(package: PackageIR, *, templates: str | None = None, version:
         files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
     for provider in PROVIDERS:
         document = {"_comment": HEADER, "provider": provider, "definitions": definitions(provider, package.tools)}
-        files[f"{root}/definitions/{provider}.json"] = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        files[f"{root}/definitions/{provider}.json"] = json_text(document)
     return dict(sorted(files.items()))

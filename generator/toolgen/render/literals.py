@@ -42,4 +42,5 @@ def py_docstring(text: str) -> str:
     )
     if unsafe:
         return py_literal(body)
-    return f'"""{body}"""' if "\n" not in body else f'"""{body}\n"""'
+    # No newline before the closing quotes: the value is exactly the stripped text.
+    return f'"""{body}"""'

@@ -3,15 +3,57 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel
+from pydantic_core import PydanticCustomError
 
 from .._runtime import ToolInfo
 
 NAME = "math.tree_sum"
 DESCRIPTION = "Sum a tree of numbers; shows recursion, unions, nullables, maps, const and allOf."
 SOURCE = "tree.yaml"
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema counts 2.0 as an integer (and some providers send every number as a float)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+_Integer = Annotated[int, BeforeValidator(_whole)]
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+def _one_of(*allowed: Any) -> BeforeValidator:
+    """An enum or const, with JSON equality (Literal alone takes true for 1, and holds no floats)."""
+    listed = [repr(v) for v in allowed]
+    expected = (
+        " or ".join([", ".join(listed[:-1]), listed[-1]] if len(listed) > 1 else listed)
+        or "nothing"
+    )
+
+    def check(value: Any) -> Any:
+        if any(_json_equal(value, a) for a in allowed):
+            return value
+        raise PydanticCustomError(
+            "literal_error", "Input should be {expected}", {"expected": expected}
+        )
+
+    return BeforeValidator(check)
 
 
 class MathTreeSumArgumentsNode(BaseModel):
@@ -55,8 +97,8 @@ class MathTreeSumArgumentsWindow(BaseModel):
         serialize_by_alias=True,
     )
 
-    start: int = Field(description="Start")
-    end: int | None = Field(default=None, description="End")
+    start: _Integer = Field(description="Start")
+    end: _Integer | None = Field(default=None, description="End")
 
 
 class MathTreeSumArguments(BaseModel):
@@ -74,10 +116,14 @@ class MathTreeSumArguments(BaseModel):
     price: MathTreeSumArgumentsMoney | None = None
     mode: Literal["strict"] | None = Field(default=None, description="Only one mode")
     weights: dict[str, float] | None = Field(default=None, description="Per-label weights")
-    label: str | int | None = Field(default=None, description="A string, an integer or null")
-    flags: Annotated[list[Literal[1, 2, "three", True, None]], Field(max_length=3)] | None = Field(
-        default=None, description="Mixed enum"
-    )
+    label: str | _Integer | None = Field(default=None, description="A string, an integer or null")
+    flags: (
+        Annotated[
+            list[Annotated[Literal[1, 2, "three", True, None], _one_of(1, 2, "three", True, None)]],
+            Field(max_length=3),
+        ]
+        | None
+    ) = Field(default=None, description="Mixed enum")
     window: MathTreeSumArgumentsWindow | None = Field(default=None, description="Merged with allOf")
 
 

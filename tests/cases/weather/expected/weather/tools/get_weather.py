@@ -3,15 +3,25 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .._runtime import ToolInfo
 
 NAME = "get_weather"
 DESCRIPTION = "Get the current weather for a city."
 SOURCE = "get_weather.yaml"
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema counts 2.0 as an integer (and some providers send every number as a float)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+_Integer = Annotated[int, BeforeValidator(_whole)]
 
 
 class GetWeatherArgumentsAddress(BaseModel):
@@ -49,7 +59,7 @@ class GetWeatherArguments(BaseModel):
     unit: Literal["celsius", "fahrenheit"] = Field(
         default="celsius", description="Temperature unit"
     )
-    days: Annotated[int, Field(ge=1, le=14)] | None = Field(
+    days: Annotated[_Integer, Field(ge=1, le=14)] | None = Field(
         default=None, description="Number of forecast days"
     )
     from_: str | None = Field(

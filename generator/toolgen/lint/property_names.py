@@ -1,0 +1,38 @@
+"""property-name-invalid: a property name must be text a model can send back (valid Unicode)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic
+from ..load import child_pointer
+from ..refs import schema_roots
+from . import Context, walk_schemas
+
+ID = "property-name-invalid"
+SUMMARY = "Property names are valid Unicode (no lone surrogates from JSON escapes)."
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    for tool in context.tools:
+        for root, schema in schema_roots(tool.source):
+            for pointer, node in walk_schemas(schema, root):
+                properties = node.get("properties")
+                if not isinstance(properties, dict):
+                    continue
+                for name in properties:
+                    if not _encodable(name):
+                        shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+                        yield tool.doc.diagnostic(
+                            child_pointer(f"{pointer}/properties", name), ID,
+                            f"property name {shown!r} is not valid Unicode (a lone surrogate)",
+                            hint="escape whole characters: a surrogate pair, or the character itself", key=True,
+                        )
