@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +17,8 @@ from toolgen.pipeline import build
 from toolgen.write import apply, plan
 
 REPO = Path(__file__).resolve().parents[1]
+# Tests never read or fill the user's cache; subprocesses inherit this.
+os.environ.setdefault("TOOLGEN_CACHE_DIR", tempfile.mkdtemp(prefix="toolgen-test-cache-"))
 UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
 
 

@@ -72,7 +72,7 @@ def generate(specs: str | None, out: str | None, package: str | None) -> None:
     changes = plan(config.out, result.files, config.package)
     apply(config.out, changes)
     written = len(changes.changed) + len(changes.missing)
-    click.echo(f"{len(result.package.tools)} tools -> {config.out / config.package} "
+    click.echo(f"{len(result.tools)} tools -> {config.out / config.package} "
                f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)")
 
 

@@ -1,40 +1,57 @@
-"""The pipeline, end to end: load -> check -> lower -> render -> format. Writing is the caller's."""
+"""The pipeline, end to end: load -> check -> lower -> render -> format. Writing is the caller's.
+
+A successful build is cached whole (see buildcache.py): when no input changed, `build`
+is a hash of the inputs and one read, and the stages below are not even imported.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import lint
+from . import buildcache
 from .diagnostics import Diagnostic, has_errors
-from .format import format_files
-from .ir import PackageIR
-from .lower import lower
-from .render import render_package
-from .specs import load_specs
+
+if TYPE_CHECKING:
+    from .lint import CheckedTool
 
 
 @dataclass
 class Build:
     diagnostics: list[Diagnostic]
-    package: PackageIR | None  # None when there are errors
+    tools: tuple[str, ...] | None  # canonical names of the tools built; None when there are errors
     files: dict[str, str]  # relative path -> formatted text; empty when there are errors
 
     @property
     def ok(self) -> bool:
-        return self.package is not None
+        return self.tools is not None
 
 
-def check_specs(specs: Path) -> tuple[list[Diagnostic], list[lint.CheckedTool]]:
+def check_specs(specs: Path) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    from . import lint
+    from .specs import load_specs
+
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
     return lint.run(load_specs(specs))
 
 
 def build(specs: Path, package: str, templates: Path | None = None) -> Build:
+    key, cached = buildcache.load(specs, package, templates)
+    if cached is not None:
+        return Build(*cached)
     diagnostics, tools = check_specs(specs)
     if has_errors(diagnostics):
         return Build(diagnostics, None, {})
+
+    from .format import format_files
+    from .lower import lower
+    from .render import render_package
+
     ir = lower(tools, package)
     files = format_files(render_package(ir, templates=str(templates) if templates else None))
-    return Build(diagnostics, ir, files)
+    names = tuple(t.name for t in ir.tools)
+    if key is not None:
+        buildcache.store(specs, package, templates, key, (diagnostics, names, files))
+    return Build(diagnostics, names, files)

@@ -1,0 +1,181 @@
+"""Time `toolgen generate` and `toolgen check` on 10, 100 and 1000 synthetic tools, against
+datamodel-code-generator (dcg) on the same parameter schemas, measured in the same run.
+
+Every measurement is a fresh process (`python -m toolgen ...`, or a dcg process), with
+bytecode compiled for toolgen and its dependencies (as after a wheel install; kept in a
+temporary PYTHONPYCACHEPREFIX). Wall times are medians of the repeats; CPU is user+sys of
+the process and its children (the formatter's worker processes included).
+
+toolgen rows:
+  cold                 empty output folder and an empty cache folder (TOOLGEN_CACHE_DIR)
+  cold, TOOLGEN_JOBS=1 the same with black in the main process only (no worker pool)
+  cold, warm format    empty output folder; black's cache warm, the build cache cleared
+  unchanged            a second run with nothing changed (everything warm)
+  unchanged, no build cache   nothing changed, build cache cleared: the whole pipeline runs,
+                       black answers from its cache, nothing is written
+  check                `toolgen check` on the unchanged output (everything warm)
+dcg rows (the baselines):
+  in process, <fmt>    one process calling generate() once per tool, writing one module each
+  in process, combined one generate() call on one schema holding every tool under $defs,
+                       naming_strategy=parent-prefixed, builtin formatter, one module
+  CLI, one call        `datamodel-codegen --input <dir of N schemas> --output <dir>`
+  CLI --check          the same call with --check on the unchanged output
+
+    python benchmarks/generate.py [--sizes 10,100,1000] [--repeats 3] [--large-repeats 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _util import BIN, PYTHON, Timing, bench_env, load, machine, ratio, run, seconds, table  # noqa: E402
+from dcg import CLI_FLAGS  # noqa: E402
+from synthetic import write_parameter_schemas, write_specs  # noqa: E402
+
+DCG_WORKER = str(Path(__file__).resolve().parent / "dcg.py")
+
+
+def toolgen(command: str, specs: Path, out: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    wall, cpu, _ = run([PYTHON, "-m", "toolgen", command, "--specs", str(specs), "--out", str(out), "--package", "bench"],
+                       env, cwd=specs.parent, ok=ok)
+    return wall, cpu
+
+
+def measure(n: int, work: Path, pycache: Path, repeats: int) -> dict[str, dict[str, float]]:
+    specs, schemas = work / "specs", work / "schemas"
+    tools = write_specs(specs, n)
+    write_parameter_schemas(schemas, tools)
+    results: dict[str, Timing] = {}
+
+    def record(label: str, wall: float, cpu: float) -> None:
+        results.setdefault(label, Timing()).add(wall, cpu)
+
+    cache = work / "cache"
+    out = work / "out"
+    for i in range(repeats):  # cold: nothing on disk, nothing cached
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+        record("toolgen generate, cold", *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))))
+    for i in range(repeats):  # the same, black in this process only (no worker pool)
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+        record("toolgen generate, cold, TOOLGEN_JOBS=1",
+               *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache), TOOLGEN_JOBS="1")))
+    env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))
+    for i in range(3):
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(cache / "builds", ignore_errors=True)
+        record("toolgen generate, cold process + warm format cache", *toolgen("generate", specs, out, env))
+    for i in range(3):
+        shutil.rmtree(cache / "builds", ignore_errors=True)
+        record("toolgen generate, unchanged, no build cache", *toolgen("generate", specs, out, env))
+    toolgen("generate", specs, out, env)  # the build cache is warm again
+    for i in range(5):
+        record("toolgen generate, unchanged", *toolgen("generate", specs, out, env))
+    for i in range(5):
+        record("toolgen check, unchanged", *toolgen("check", specs, out, env))
+
+    dcg_env = bench_env(pycache)
+    for formatter in ("builtin", "black"):
+        for i in range(repeats):
+            target = work / f"dcg-{formatter}"
+            shutil.rmtree(target, ignore_errors=True)
+            wall, cpu, stdout = run([PYTHON, DCG_WORKER, str(schemas), str(target), formatter], dcg_env)
+            record(f"dcg in process, {formatter}", wall, cpu)
+            per_call = json.loads(stdout.strip().splitlines()[-1])["per_call_ms"]
+            results.setdefault(f"dcg per call ms, {formatter}", Timing()).add(per_call, per_call)
+    for i in range(repeats):
+        target = work / "dcg-combined"
+        shutil.rmtree(target, ignore_errors=True)
+        wall, cpu, _ = run([PYTHON, DCG_WORKER, str(schemas), str(target), "combined"], dcg_env)
+        record("dcg in process, one combined schema (parent-prefixed), builtin", wall, cpu)
+    cli = [str(BIN / "datamodel-codegen"), "--input", str(schemas), "--output", str(work / "dcg-cli"), *CLI_FLAGS,
+           "--formatters", "builtin"]
+    for i in range(repeats):
+        shutil.rmtree(work / "dcg-cli", ignore_errors=True)
+        wall, cpu, _ = run(cli, dcg_env)
+        record("dcg CLI, one call, builtin", wall, cpu)
+    for i in range(repeats):
+        wall, cpu, _ = run([*cli, "--check"], dcg_env)
+        record("dcg CLI --check, unchanged", wall, cpu)
+    return {label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()}
+
+
+def report(n: int, r: dict[str, dict[str, float]]) -> str:
+    black = r["dcg in process, black"]["wall"]
+    builtin = r["dcg in process, builtin"]["wall"]
+    cli = r["dcg CLI, one call, builtin"]["wall"]
+    check = r["dcg CLI --check, unchanged"]["wall"]
+    rows = []
+    for label, value in r.items():
+        if label.startswith("dcg per call"):
+            continue
+        wall = value["wall"]
+        baseline = ratio(wall, check) if "check" in label else f"{ratio(wall, black)} / {ratio(wall, builtin)} / {ratio(wall, cli)}"
+        rows.append([label, str(value["runs"]), seconds(wall), seconds(value["cpu"]), f"{wall / n * 1000:.1f}", baseline])
+    per_call = (f"dcg generate() per call, warm: {r['dcg per call ms, builtin']['wall']:.1f} ms (builtin), "
+                f"{r['dcg per call ms, black']['wall']:.1f} ms (black)")
+    return (f"### {n} tools\n\n"
+            + table(["measurement", "runs", "wall s (median)", "CPU s", "ms/tool",
+                     "÷ dcg in-process black / builtin / CLI (check rows: ÷ dcg --check)"], rows)
+            + f"\n\n{per_call}\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats of the expensive rows below 1000 tools")
+    parser.add_argument("--large-repeats", type=int, default=1, help="repeats of the expensive rows at 1000+ tools")
+    parser.add_argument("--json", type=Path, help="also write the raw results here")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    print(f"machine: {machine()}")
+    print(f"before: {load()}")
+    everything: dict[int, dict[str, dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="toolgen-bench-") as tmp:
+        base = Path(tmp)
+        pycache = base / "pycache"
+        warm = base / "warmup"  # compile bytecode for toolgen, its dependencies and dcg once
+        write_parameter_schemas(warm / "schemas", write_specs(warm / "specs", 3))
+        env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(warm / "cache"))
+        toolgen("generate", warm / "specs", warm / "out", env)
+        toolgen("check", warm / "specs", warm / "out", env)
+        for formatter in ("builtin", "black", "combined"):
+            run([PYTHON, DCG_WORKER, str(warm / "schemas"), str(warm / f"dcg-{formatter}"), formatter], env)
+        run([str(BIN / "datamodel-codegen"), "--input", str(warm / "schemas"), "--output", str(warm / "dcg-cli"),
+             *CLI_FLAGS, "--formatters", "builtin"], env)
+        for n in sizes:
+            repeats = args.large_repeats if n >= 1000 else args.repeats
+            everything[n] = measure(n, base / f"n{n}", pycache, repeats)
+            print()
+            print(report(n, everything[n]), flush=True)
+            print(f"after {n} tools: {load()}")
+    print(f"after: {load()}")
+    print()
+    summary = []
+    for n, r in everything.items():
+        summary.append([str(n), seconds(r["toolgen generate, cold"]["wall"]),
+                        seconds(r["toolgen generate, cold process + warm format cache"]["wall"]),
+                        seconds(r["toolgen generate, unchanged"]["wall"]), seconds(r["toolgen check, unchanged"]["wall"]),
+                        seconds(r["dcg in process, black"]["wall"]), seconds(r["dcg in process, builtin"]["wall"]),
+                        seconds(r["dcg in process, one combined schema (parent-prefixed), builtin"]["wall"]),
+                        seconds(r["dcg CLI, one call, builtin"]["wall"]),
+                        ratio(r["toolgen generate, cold"]["wall"], r["dcg in process, black"]["wall"]),
+                        ratio(r["toolgen generate, unchanged"]["wall"], r["dcg CLI --check, unchanged"]["wall"])])
+    print(table(["tools", "toolgen cold", "toolgen warm format cache", "toolgen unchanged", "toolgen check",
+                 "dcg in-process black", "dcg in-process builtin", "dcg combined builtin", "dcg CLI builtin",
+                 "cold ÷ dcg in-process black", "unchanged ÷ dcg CLI --check"], summary))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "results": everything}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""Whole-build cache: when no input changed, a build is one hash and one read.
+
+The key covers everything a build reads: every spec file under the root (the same
+`discover` that loading uses; `$ref` cannot leave the root), the package name and
+template override, toolgen's own files (sources, runtime, templates, spec schema),
+the Python version, and the installed files of the libraries whose behaviour shows in
+the output (black, libyaml/PyYAML, jsonschema, referencing, jinja2, pydantic-core).
+Same key, same build: the cache only skips work, never changes an answer.
+
+One slot per (specs root, package, templates) holds the latest successful build, so
+the cache stays bounded. It lives next to the format cache (TOOLGEN_CACHE_DIR
+overrides the folder; TOOLGEN_NO_CACHE=1 disables both).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .diagnostics import Diagnostic, Severity
+
+FORMAT = 2  # bump when the stored layout changes
+# Top-level modules whose installed files are part of the key (an upgrade changes the output).
+DEPENDENCIES = ("black", "blib2to3", "yaml", "_yaml", "jsonschema", "jsonschema_specifications",
+                "referencing", "jinja2", "markupsafe", "pydantic_core")
+
+
+def cache_root() -> Path | None:
+    """The toolgen cache folder, or None when caching is disabled."""
+    if os.environ.get("TOOLGEN_NO_CACHE"):
+        return None
+    base = os.environ.get("TOOLGEN_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "toolgen"
+    )
+    return Path(base)
+
+
+def _tree(digest: Any, label: str, root: Path) -> None:
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(f"\0{label}/{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+
+
+def _installed(digest: Any, module: str) -> None:
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    origin = spec.origin if spec is not None else None
+    if origin and os.path.exists(origin):
+        stat = os.stat(origin)
+        digest.update(f"\0dep/{module}\0{origin}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    else:
+        digest.update(f"\0dep/{module}\0absent".encode())
+
+
+def build_key(specs: Path, package: str, templates: Path | None) -> str:
+    from .render import templates_dir
+    from .specs import discover
+
+    digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{package}".encode())
+    _tree(digest, "toolgen", Path(__file__).resolve().parent)
+    _tree(digest, "templates", templates_dir())
+    if templates is not None:
+        digest.update(f"\0override\0{templates.resolve()}".encode())
+        if templates.is_dir():
+            _tree(digest, "override", templates)
+    for module in DEPENDENCIES:
+        _installed(digest, module)
+    root = specs.resolve()
+    digest.update(f"\0specs\0{root}".encode())
+    for path in discover(root):
+        digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _slot(specs: Path, package: str, templates: Path | None) -> Path | None:
+    root = cache_root()
+    if root is None:
+        return None
+    name = hashlib.sha256(f"{specs.resolve()}\0{package}\0{templates}".encode()).hexdigest()[:32]
+    return root / "builds" / f"{name}.json"
+
+
+Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics, tool names, files
+
+
+def load(specs: Path, package: str, templates: Path | None) -> tuple[str | None, Stored | None]:
+    """(key, stored build) on a hit; (key, None) on a miss; (None, None) when disabled.
+
+    Stored as JSON, never pickle: the cache folder must not be a way to run code.
+    """
+    slot = _slot(specs, package, templates)
+    if slot is None or not specs.is_dir():
+        return None, None
+    key = build_key(specs, package, templates)
+    try:
+        data = json.loads(slot.read_text("utf-8"))
+        if data["format"] != FORMAT or data["key"] != key:
+            return key, None
+        diagnostics = [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in data["diagnostics"]]
+        return key, (diagnostics, tuple(data["tools"]), dict(data["files"]))
+    except (OSError, ValueError, KeyError, TypeError):  # missing, truncated or another layout: a miss
+        return key, None
+
+
+def store(specs: Path, package: str, templates: Path | None, key: str, build: Stored) -> None:
+    slot = _slot(specs, package, templates)
+    if slot is None:
+        return
+    diagnostics, tools, files = build
+    rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
+    text = json.dumps({"format": FORMAT, "key": key, "diagnostics": rows, "tools": list(tools), "files": files})
+    try:
+        slot.parent.mkdir(parents=True, exist_ok=True)
+        tmp = slot.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, slot)
+    except OSError:
+        pass  # a read-only cache only costs speed
