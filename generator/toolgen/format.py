@@ -1,7 +1,13 @@
 """Format generated Python with the pinned black, in process.
 
-black is deterministic but costs milliseconds per file (about 12 ms per pass over a
-100-line tool module, two passes when the input is not already black-stable), so:
+toolgen's templates emit black's layout (render/layout.py, render/literals.py): a file
+whose every line is within the line length, or is a long line black cannot shorten (a
+lone string, a docstring line), is already what black would write and skips black.
+Tests hold that claim: every generated file must be unchanged by black.
+
+For the rest (long annotations, the copied runtime, user template overrides) black is
+deterministic but costs milliseconds per file (about 12 ms per pass over a 100-line
+tool module, two passes when the input is not already black-stable), so:
 - results are cached by content: unchanged input costs one hash and one read. The
   cache lives in the user's cache folder (TOOLGEN_CACHE_DIR overrides;
   TOOLGEN_NO_CACHE=1 disables it);
@@ -15,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import re
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,11 +31,37 @@ import black
 from black.mode import Mode, TargetVersion
 
 from .buildcache import cache_root
+from .render.layout import width
 
 MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
 BLACK_VERSION: str = getattr(black, "__version__")  # not re-exported for type checkers
 # Below this many cache misses a pool costs more than it saves (fork + result transfer).
 PARALLEL_MIN = 24
+
+
+# A long line black leaves as it is: one string (maybe after `NAME = ` or `key=`, maybe
+# with a trailing comma), or a one-line docstring.
+_LONG_BUT_STABLE = re.compile(
+    r"""\s*(?:[A-Za-z_]\w* = |[A-Za-z_]\w*=)?(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'),?"""
+    r'|\s*""".*"""'
+)
+TRIPLE = '"""'
+
+
+def in_black_layout(source: str) -> bool:
+    """True when a module rendered from toolgen's templates needs no black pass."""
+    in_docstring = False
+    for line in source.split("\n"):
+        stripped = line.strip()
+        if in_docstring:
+            in_docstring = stripped != TRIPLE  # lines inside a docstring are left as they are
+            continue
+        if stripped.startswith(TRIPLE) and not (len(stripped) > 3 and stripped.endswith(TRIPLE)):
+            in_docstring = True
+            continue
+        if width(line) > MODE.line_length and not _LONG_BUT_STABLE.fullmatch(line):
+            return False
+    return True
 
 
 def cache_dir() -> Path | None:
@@ -98,12 +131,14 @@ def _format_many(batch: Sequence[tuple[str, Path | None]]) -> list[str]:
         return list(pool.map(_format_and_store, batch, chunksize=max(1, len(batch) // (workers * 8))))
 
 
-def format_files(files: dict[str, str]) -> dict[str, str]:
+def format_files(files: dict[str, str], laid_out: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Formatted files. `laid_out` names the files rendered in black's layout: they skip
+    black when `in_black_layout` agrees."""
     cache = cache_dir()
     out: dict[str, str] = {}
     misses: dict[str, tuple[str, Path | None]] = {}
     for path, text in files.items():
-        if not path.endswith(".py"):
+        if not path.endswith(".py") or (path in laid_out and in_black_layout(text)):
             out[path] = text
             continue
         entry = _entry(text, cache)

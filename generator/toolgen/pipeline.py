@@ -47,10 +47,12 @@ def build(specs: Path, package: str, templates: Path | None = None) -> Build:
 
     from .format import format_files
     from .lower import lower
-    from .render import render_package
+    from .render import from_templates, render_package
 
     ir = lower(tools, package)
-    files = format_files(render_package(ir, templates=str(templates) if templates else None))
+    rendered = render_package(ir, templates=str(templates) if templates else None)
+    # Our own templates emit black's layout; an override or the copied runtime may not.
+    files = format_files(rendered, frozenset() if templates else from_templates(rendered))
     names = tuple(t.name for t in ir.tools)
     if key is not None:
         buildcache.store(specs, package, templates, key, (diagnostics, names, files))

@@ -1,6 +1,8 @@
 """The one way spec text reaches Python source: as inert literals.
 
-Property-tested against `ast.parse` and `ast.literal_eval` with arbitrary text.
+Literals come out in black's own form (quotes, escapes, docstring indentation), so a
+generated module needs no formatter pass to be black-stable. Property-tested against
+`ast.parse`, `ast.literal_eval` and black with arbitrary text.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ def py_literal(value: Any) -> str:
             raise ValueError("JSON has no NaN or infinity")
         return repr(value)
     if isinstance(value, str):
-        # repr escapes quotes, backslashes, control characters, lone surrogates and
-        # non-printable code points; what remains is printable text.
-        return repr(value)
+        return py_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(py_literal(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -30,17 +30,56 @@ def py_literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
-def py_docstring(text: str) -> str:
-    """A docstring statement for `text`: triple-quoted when that is safe, else a plain literal."""
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def py_string(text: str) -> str:
+    """A string literal as black writes it: double quotes unless the text has more `"` than `'`.
+
+    Backslashes, the chosen quote, control characters, lone surrogates and every
+    non-printable code point are escaped (lowercase hex, as repr and black write them).
+    """
+    quote = "'" if text.count('"') > text.count("'") else '"'
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch == quote:
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(repr(ch)[1:-1])  # \xNN, \uNNNN or \UNNNNNNNN
+    return quote + "".join(out) + quote
+
+
+def py_docstring(text: str, indent: int = 0) -> str:
+    """A docstring for `text` at `indent`, laid out as black lays docstrings out.
+
+    Triple-quoted when that is safe, else a plain literal. A multi-line docstring has its
+    continuation lines dedented, re-indented to `indent` and right-stripped, and the
+    closing quotes on a line of their own, which is what black leaves unchanged.
+    """
     body = text.strip()
     unsafe = (
         not body
         or "\\" in body
         or '"""' in body
+        or body.startswith('"')
         or body.endswith('"')
         or any(not (ch.isprintable() or ch == "\n") for ch in body)
     )
+    if not body:
+        return '""""""'  # black writes an empty docstring this way
     if unsafe:
-        return py_literal(body)
-    # No newline before the closing quotes: the value is exactly the stripped text.
-    return f'"""{body}"""'
+        literal = py_string(body)
+        if literal[-2] == literal[0]:  # content ends with an escaped quote: black adds a space
+            literal = f"{literal[:-1]} {literal[-1]}"
+        return literal
+    first, *rest = body.split("\n")
+    if not rest:
+        return f'"""{first}"""'
+    common = min((len(line) - len(line.lstrip(" ")) for line in rest if line.strip()), default=0)
+    pad = " " * indent
+    lines = [first.strip(), *((pad + line[common:].rstrip()) if line.strip() else "" for line in rest)]
+    return '"""' + "\n".join(lines) + "\n" + pad + '"""'
