@@ -111,4 +111,4 @@ def test_call_runs_a_builtin_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 0, out
     assert json.loads(out)["result"]["content"] == "2\ttwo"
     code, out, _ = run("call", "read_file", '{"path": "hello.txt", "strat_line": 2}')
-    assert code == 1 and "did you mean 'start_line'?" in json.loads(out)["error"]["message"]
+    assert code == 1 and 'did you mean "start_line"?' in json.loads(out)["error"]["message"]

@@ -354,11 +354,11 @@ def test_annotation_texts_for_simple_types() -> None:
     m = mapper()
     assert m.annotation({"type": "string"}, "X").text == "str"
     assert m.annotation({"type": ["string", "null"]}, "X").text == "str | None"
-    assert m.annotation({"anyOf": [{"type": "null"}, {"type": "integer"}]}, "X").text == "_Integer | None"
+    assert m.annotation({"anyOf": [{"type": "null"}, {"type": "integer"}]}, "X").text == "Annotated[int, _types.Integer()] | None"
     assert m.annotation({"enum": ["a", None]}, "X").nullable
     assert not m.annotation({"enum": ["None"]}, "X").nullable
     assert m.annotation({"type": "object"}, "X").text == "dict[str, Any]"
-    assert m.annotation({"type": "object", "additionalProperties": {"type": "integer"}}, "X").text == "dict[str, _Integer]"
+    assert m.annotation({"type": "object", "additionalProperties": {"type": "integer"}}, "X").text == "dict[str, Annotated[int, _types.Integer()]]"
 
 
 def test_nested_class_names_are_unique_and_local() -> None:

@@ -22,6 +22,7 @@ class FieldIR:
     default: Any = MISSING  # a JSON value, or MISSING
     description: str | None = None
     secret: bool = False
+    constraints: tuple[str, ...] = ()  # Field(...) arguments on the field's own type, e.g. `max_length=3`
 
     @property
     def aliased(self) -> bool:

@@ -7,8 +7,10 @@ removing another tool never renames anything here.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import pydantic_core
@@ -16,13 +18,16 @@ from pydantic_core import core_schema
 
 from .ir import MISSING, FieldIR, ModelIR
 from .naming import class_name, field_name, unique
-from .render.literals import py_literal
+from .render.literals import py_literal, py_string
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ANY = "Any"
-# Defined by the tool module's template, only where used (render._imports looks for them).
-ONE_OF = "_one_of"  # enum/const membership with JSON equality (True is not 1)
-INTEGER = "_Integer"  # int that also takes 2.0, as JSON Schema does
+# The runtime's JSON Schema types (runtime/types.py), imported by tool modules as `_types`:
+# an underscore name, so no field or class can shadow it.
+TYPES = "_types"
+ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
+INTEGER = f"{TYPES}.Integer"  # int that also takes 2.0, as JSON Schema does
+COERCIONS = ("numbers", "booleans", "json")  # what `x-coerce` may declare
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -33,6 +38,10 @@ class Annotation:
     parts: tuple[str, ...]
     forward: bool = False  # mentions a class defined later (recursion): quote the whole annotation
     accepts_null: bool = False  # a Literal or enum that lists null
+    # When one part is `Annotated[bare, Field(constraints)]`, a field may write `bare` and move
+    # the constraints into its own Field(...): the same validation, a short annotation.
+    bare: str | None = None
+    constraints: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, text: str, forward: bool = False) -> Annotation:
@@ -81,6 +90,8 @@ class TypeMapper:
     building: set[str] = field(default_factory=set)
     recursive: set[str] = field(default_factory=set)
     python_regex: bool = False
+    coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
+    root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
 
     # --- classes ---------------------------------------------------------------
 
@@ -95,6 +106,9 @@ class TypeMapper:
         """Emit a class for an object schema with declared properties; returns its name."""
         self.building.add(name)
         saved, self.python_regex = self.python_regex, False
+        saved_coerce, self.coerce = self.coerce, declared_coercions(schema, self.coerce)
+        if name == self.prefix:
+            self.root_coerce = self.coerce
         properties: dict[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or [])
         built = [self.field(wire, "", sub, wire in required, name) for wire, sub in properties.items()]
@@ -108,6 +122,7 @@ class TypeMapper:
         self.models.append(ModelIR(name, description, fields, extra, self.strict, python_regex=self.python_regex,
                                    extra_values=extra_values))
         self.python_regex = saved
+        self.coerce = saved_coerce
         self.building.discard(name)
         return name
 
@@ -130,24 +145,41 @@ class TypeMapper:
         if values is None:
             return "allow", None
         text = f"dict[{key}, {values.text}]"
-        return "allow", repr(text) if values.forward else text
+        return "allow", py_string(text) if values.forward else text
 
     def field(self, wire: str, python: str, schema: Any, required: bool, owner: str) -> FieldIR:
         annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
         nullable = annotation.nullable
-        default = schema.get("default", MISSING) if isinstance(schema, dict) else MISSING
-        text = annotation.text
+        # A required key must be sent, default or not (JSON Schema's `default` only annotates).
+        default = schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
+        text, constraints = annotation.text, ()
+        if isinstance(schema, dict) and schema.get("x-secret") is True and self.extra == "forbid":
+            text = f"Annotated[{text}, {TYPES}.SECRET]"  # never shown in error text
+        elif annotation.constraints and annotation.bare is not None:
+            constrained = next(p for p in annotation.parts if p != "None")
+            text = " | ".join(annotation.bare if p == constrained else p for p in annotation.parts)
+            constraints = annotation.constraints
         if not required and default is MISSING and not nullable:
             text = f"{text} | None"  # absent reads as None; an explicit null means absent too
         if annotation.forward:
-            text = repr(text)
+            text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
-        return FieldIR(wire, python, text, required, nullable, default, description if isinstance(description, str) else None, secret)
+        return FieldIR(wire, python, text, required, nullable, default, description if isinstance(description, str) else None,
+                       secret, constraints)
 
     # --- annotations ------------------------------------------------------------
 
     def annotation(self, schema: Any, hint: str) -> Annotation:
+        if isinstance(schema, dict) and "x-coerce" in schema:
+            saved, self.coerce = self.coerce, declared_coercions(schema, self.coerce)
+            try:
+                return self._annotation(schema, hint)
+            finally:
+                self.coerce = saved
+        return self._annotation(schema, hint)
+
+    def _annotation(self, schema: Any, hint: str) -> Annotation:
         if not isinstance(schema, dict):
             return Annotation.of(ANY)
         if "$ref" in schema:
@@ -173,22 +205,38 @@ class TypeMapper:
     def typed(self, kind: str | None, schema: dict[str, Any], hint: str) -> Annotation:
         if kind == "string":
             return self.constrained("str", schema, {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"})
-        if kind in ("integer", "number"):
+        if kind == "integer":
+            return self.coerced(self.integer(schema), "numbers")
+        if kind == "number":
             keys = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
-            # Strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends).
-            integer = INTEGER if self.strict else "int"
-            return self.constrained(integer if kind == "integer" else "float", schema, keys)
+            return self.coerced(self.constrained("float", schema, keys), "numbers")
         if kind == "boolean":
-            return Annotation.of("bool")
+            return self.coerced(Annotation.of("bool"), "booleans")
         if kind == "null":
             return Annotation.of("None")
         if kind == "array":
             items = schema.get("items")
             inner = self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema else Annotation.of(ANY)
-            return self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"}, inner.forward)
+            array = self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"}, inner.forward)
+            return self.coerced(array, "json")
         if kind == "object":
-            return self.object(schema, hint)
+            return self.coerced(self.object(schema, hint), "json")
         return Annotation.of(ANY)
+
+    def integer(self, schema: dict[str, Any]) -> Annotation:
+        """Bounds as integers (`minimum: 0.5` is `ge=1`); in arguments, JSON Schema's integer (2.0 too)."""
+        bounds = integer_bounds(schema)
+        listed = ", ".join(f"{key}={value}" for key, value in bounds.items())
+        if self.strict:  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
+            return Annotation.of(f"Annotated[int, {INTEGER}({listed})]")
+        return Annotation.of(f"Annotated[int, Field({listed})]" if bounds else "int")
+
+    def coerced(self, annotation: Annotation, kind: str) -> Annotation:
+        """Mark a position where the spec declared this coercion (applied only after strict validation fails)."""
+        if kind not in self.coerce or self.extra != "forbid" or len(annotation.parts) != 1:
+            return annotation
+        return replace(annotation, parts=(f"Annotated[{annotation.text}, {TYPES}.Coerce({py_literal(kind)})]",),
+                       bare=None, constraints=())
 
     def object(self, schema: dict[str, Any], hint: str) -> Annotation:
         properties = schema.get("properties")
@@ -217,7 +265,7 @@ class TypeMapper:
         if is_object and (target.get("properties") or target.get("additionalProperties") is False):
             cls = self.new_class_name(class_name(self.prefix, name))
             self.def_classes[name] = cls
-            self.object_model(target, cls)
+            self.definition(target, cls)
             return Annotation.of(cls)
         if name in self.building:  # a recursive non-object definition
             return Annotation.of(ANY)
@@ -226,6 +274,14 @@ class TypeMapper:
             return self.annotation(target, hint)
         finally:
             self.building.discard(name)
+
+    def definition(self, target: dict[str, Any], cls: str) -> None:
+        """A `$defs` class is shared by every use: it takes the root's coercions, and its own."""
+        saved, self.coerce = self.coerce, self.root_coerce
+        try:
+            self.object_model(target, cls)
+        finally:
+            self.coerce = saved
 
     def literal(self, values: list[Any]) -> Annotation:
         """An enum or const. Literal where it can hold the values; else a JSON-equality check."""
@@ -249,6 +305,10 @@ class TypeMapper:
             return Annotation.of(ANY)
         if "None" in texts:  # None last reads best
             texts = [t for t in texts if t != "None"] + ["None"]
+        liftable = [p for p in parts if p.constraints]
+        if len(liftable) == 1 and all(t == "None" or t == liftable[0].text for t in texts):
+            lifted = liftable[0]  # `T | None` keeps T's constraints liftable
+            return Annotation(tuple(texts), lifted.forward, lifted.accepts_null, lifted.bare, lifted.constraints)
         return Annotation(tuple(texts), any(p.forward for p in parts), any(p.accepts_null for p in parts))
 
     def all_of(self, schema: dict[str, Any], hint: str) -> Annotation:
@@ -286,4 +346,38 @@ class TypeMapper:
             args.append(f"{argument}={py_literal(value)}")
         if not args:
             return Annotation.of(base, forward)
-        return Annotation.of(f"Annotated[{base}, Field({', '.join(args)})]", forward)
+        text = f"Annotated[{base}, Field({', '.join(args)})]"
+        return Annotation((text,), forward, bare=base, constraints=tuple(args))
+
+
+def declared_coercions(schema: dict[str, Any], inherited: frozenset[str]) -> frozenset[str]:
+    """`x-coerce: true | false | [numbers, booleans, json]` (the spec format checks the values)."""
+    declared = schema.get("x-coerce", None)
+    if declared is True:
+        return frozenset(COERCIONS)
+    if declared is False:
+        return frozenset()
+    if isinstance(declared, list):
+        return frozenset(k for k in declared if k in COERCIONS)
+    return inherited
+
+
+def integer_bounds(schema: dict[str, Any]) -> dict[str, int]:
+    """JSON Schema's numeric bounds of an integer as integer bounds pydantic-core takes."""
+    out: dict[str, int] = {}
+    for key, argument, whole in (("minimum", "ge", math.ceil), ("maximum", "le", math.floor),
+                                 ("exclusiveMinimum", "ge", lambda v: math.floor(v) + 1),
+                                 ("exclusiveMaximum", "le", lambda v: math.ceil(v) - 1)):
+        value = schema.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            continue
+        bound = int(whole(value))
+        if argument not in out or (bound > out[argument] if argument == "ge" else bound < out[argument]):
+            out[argument] = bound
+    step = schema.get("multipleOf")
+    if isinstance(step, (int, float)) and not isinstance(step, bool) and math.isfinite(step) and step > 0:
+        # An integer is a multiple of p/q (lowest terms) exactly when it is a multiple of p.
+        numerator = Fraction(str(step)).numerator
+        if numerator != 1:
+            out["multiple_of"] = numerator
+    return out

@@ -1,0 +1,146 @@
+"""Arguments as JSON text: the limits checked before parsing, and what to say about broken JSON."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ArgumentIssue
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = {ord("["): "\x02", ord("{"): "\x02", ord("]"): "\x00", ord("}"): "\x00"}
+_POSITION = re.compile(r" at line (\d+) column (\d+)$")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a call may send. Text beyond these gets a `limit` issue, never a parse."""
+
+    max_bytes: int = 1_000_000  # length of JSON text (characters or bytes)
+    max_depth: int = 64  # nesting of arrays and objects in JSON text
+    max_issues: int = 20  # issues listed; `ToolArgumentsError.total` counts them all
+
+    def __post_init__(self) -> None:
+        if min(self.max_bytes, self.max_depth, self.max_issues) < 1:
+            raise ValueError("limits must be positive")
+
+
+LIMITS = Limits()
+
+
+def check(text: str | bytes | bytearray, limits: Limits) -> ArgumentIssue | None:
+    """A `limit` issue for text too large or too deeply nested to parse, else None. Cheap when small."""
+    if len(text) > limits.max_bytes:
+        return ArgumentIssue("", "limit", f"{len(text)} characters long; the limit is {limits.max_bytes}",
+                             suggestion="send less data")
+    if isinstance(text, str):
+        opens = text.count("{") + text.count("[")
+    else:
+        opens = text.count(b"{") + text.count(b"[")
+    if opens > limits.max_depth and depth(text) > limits.max_depth:
+        return ArgumentIssue("", "limit", f"nested more than {limits.max_depth} levels deep",
+                             suggestion="flatten the structure")
+    return None
+
+
+def depth(text: str | bytes | bytearray) -> int:
+    """How deeply arrays and objects nest in JSON text (brackets inside strings do not count)."""
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", "replace")
+    skeleton = _STRINGS.sub("", text)
+    ups = _only(skeleton)
+    steps = map(operator.sub, ups.encode("latin-1"), itertools.repeat(1))
+    return max(itertools.accumulate(steps), default=0)
+
+
+def _only(skeleton: str) -> str:
+    """Brackets as \\x02 (open) and \\x00 (close); everything else removed."""
+    kept = re.sub(r"[^\[\]{}]+", "", skeleton)
+    return kept.translate(_BRACKETS)
+
+
+def blank(text: str | bytes | bytearray) -> bool:
+    """No arguments at all, as some models send them: "", whitespace, or null."""
+    stripped = text.strip()
+    return not stripped or stripped in ("null", b"null")
+
+
+def json_issue(message: str, text: str | bytes | bytearray) -> ArgumentIssue:
+    """An issue for invalid JSON, from pydantic-core's message (`... at line 1 column 9`)."""
+    message = message.removeprefix("Invalid JSON: ")
+    found = _POSITION.search(message)
+    line, column = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    what = _POSITION.sub("", message)
+    if what.startswith("recursion limit exceeded"):
+        return ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")
+    source = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+    where = f" at line {line}, column {column}" if found else ""
+    return ArgumentIssue("", "json", f"invalid JSON{where}: {_plain(what)}", suggestion=_hint(what, source, line, column))
+
+
+# The parser's words for what went wrong, as a model reads them.
+_PLAIN = (("expected ident", "unexpected word"), ("expected value", "expected a value"),
+          ("EOF while parsing a", "the text ends inside a"),  # "a value", "an object"
+          ("trailing characters", "more text after the JSON value"), ("expected `,` or `}`", "expected , or }"),
+          ("expected `,` or `]`", "expected , or ]"), ("expected `:`", "expected :"))
+
+
+def _plain(what: str) -> str:
+    for parser, plain in _PLAIN:
+        if what.startswith(parser):
+            return plain + what[len(parser):]
+    return what
+
+
+def _hint(what: str, text: str, line: int, column: int) -> str | None:
+    lines = text.splitlines() or [""]
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    near = row[max(0, column - 1):column + 10]
+    around = row[max(0, column - 6):column + 6]  # the parser may stop inside a word
+    start = text.lstrip()[:3]
+    if start == "```":
+        return "send only the JSON object, without a Markdown code fence"
+    if start[:2] in ("//", "/*"):
+        return "JSON has no comments; remove them"
+    if what.startswith("trailing comma"):
+        return "remove the comma before the closing bracket"
+    if what.startswith("key must be a string"):
+        return "use double quotes, not single quotes" if near.startswith("'") else "put every key in double quotes"
+    if what.startswith(("expected value", "expected ident")):
+        for python, json_word in (("None", "null"), ("True", "true"), ("False", "false")):
+            if python in around:
+                return f"write {json_word}, not {python}"
+        if near.startswith("'"):
+            return "use double quotes, not single quotes"
+        if near.startswith(("NaN", "Infinity", "undefined")):
+            return "JSON has no NaN, Infinity or undefined; send a number or null"
+        return None
+    if what.startswith("EOF while parsing"):
+        return "the JSON is cut off: close every string, array and object"
+    if what.startswith("trailing characters"):
+        return "send exactly one JSON object and nothing after it"
+    if what.startswith("expected `,`"):
+        return "separate members with a comma"
+    if what.startswith("control character"):
+        return "escape line breaks and tabs inside strings as \\n and \\t"
+    if what.startswith("invalid escape"):
+        return "escape a backslash as \\\\"
+    if what.startswith("invalid number"):
+        return "write numbers without leading zeros, quotes or a trailing dot"
+    return None
+
+
+def not_an_object(value: Any) -> ArgumentIssue:
+    """Valid JSON that is not an object: an array, a number, or an object's JSON inside a string."""
+    from .errors import preview
+
+    if isinstance(value, str) and value.strip().startswith("{"):
+        return ArgumentIssue("", "type", "expected an object, got a string holding its JSON", preview(value),
+                             "an object", "send the object itself, not a string of JSON")
+    kind = {list: "an array", str: "a string", bool: "true or false", int: "a number", float: "a number"}.get(
+        type(value), "another value")
+    return ArgumentIssue("", "type", f"expected an object, got {kind}", preview(value), "an object",
+                         'send the arguments as one object: {"key": value, ...}')
