@@ -101,9 +101,9 @@ def _escape(token: str) -> str:
 
 def rules() -> list[ModuleType]:
     """The semantic rules, in the order they run (imported late: they import this module)."""
-    from . import defaults, descriptions, examples, keywords, meta_schema, names, property_names, required
+    from . import defaults, descriptions, examples, keywords, meta_schema, names, property_names, providers, required
 
-    return [meta_schema, keywords, property_names, required, defaults, examples, descriptions, names]
+    return [meta_schema, keywords, property_names, required, defaults, examples, descriptions, names, providers]
 
 
 def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:

@@ -1,20 +1,79 @@
-"""Provider tool definitions: pure functions from the IR to each provider's JSON."""
+"""Provider tool definitions: pure functions from the IR to each provider's JSON.
+
+Each target has options (say `strict`); every combination is a variant, and generated
+packages carry every variant precomputed. Exporters never emit a definition their
+target rejects: where a spec cannot be expressed they take a documented fallback and
+say so in a `Note`, which lint turns into a warning (lint/providers.py).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from ..ir import ToolIR
-from . import mcp, openai
+from . import anthropic, gemini, mcp, openai
+from .base import Export, Note, ToolLike, Tools
 
-EXPORTERS: dict[str, Callable[[ToolIR], dict[str, Any]]] = {
-    "openai": openai.chat_tool,
-    "mcp": mcp.tool,
+__all__ = ["PROVIDERS", "TARGETS", "Export", "Note", "ToolLike", "definitions", "export", "notes", "variants"]
+
+
+@dataclass(frozen=True)
+class Target:
+    export: Callable[..., Export]
+    options: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # (option, values); the first value is the default
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return {name: values[0] for name, values in self.options}
+
+
+TARGETS: dict[str, Target] = {
+    "openai": Target(openai.chat, (("strict", (False, True)),)),
+    "openai-responses": Target(openai.responses, (("strict", (True, False)),)),
+    "anthropic": Target(anthropic.messages, (("strict", (False, True)),)),
+    "gemini": Target(gemini.declarations, (("openapi", (False, True)),)),
+    "mcp": Target(mcp.tools),
+    "bedrock": Target(anthropic.bedrock, (("strict", (False, True)),)),
 }
-PROVIDERS: tuple[str, ...] = tuple(EXPORTERS)
+PROVIDERS: tuple[str, ...] = tuple(TARGETS)
 
 
-def definitions(provider: str, tools: Sequence[ToolIR]) -> list[dict[str, Any]]:
-    export = EXPORTERS[provider]
-    return [export(tool) for tool in tools]
+def variants(provider: str) -> list[dict[str, Any]]:
+    """Every combination of a provider's options, the default first."""
+    target = TARGETS[provider]
+    names = [name for name, _ in target.options]
+    return [dict(zip(names, combo)) for combo in itertools.product(*(values for _, values in target.options))]
+
+
+def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options with defaults filled in; ValueError for an unknown option or value."""
+    if provider not in TARGETS:
+        raise ValueError(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")
+    target = TARGETS[provider]
+    allowed = dict(target.options)
+    for name, value in options.items():
+        if name not in allowed:
+            known = ", ".join(allowed) or "none"
+            raise ValueError(f"provider {provider!r} has no option {name!r} (options: {known})")
+        if value not in allowed[name] or not isinstance(value, type(allowed[name][0])):
+            raise ValueError(f"option {name!r} of {provider!r} is one of {list(allowed[name])}, not {value!r}")
+    return {**target.defaults, **options}
+
+
+def export(provider: str, tools: Tools, **options: Any) -> Export:
+    return TARGETS[provider].export(tools, **options_of(provider, options))
+
+
+def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, Any]]:
+    return export(provider, tools, **options).definitions
+
+
+def notes(tools: Tools) -> list[Note]:
+    """Every note of every variant of every provider, once each."""
+    found: set[Note] = set()
+    for provider in PROVIDERS:
+        for option in variants(provider):
+            found.update(export(provider, tools, **option).notes)
+    return sorted(found)

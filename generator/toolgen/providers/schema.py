@@ -1,14 +1,30 @@
-"""Schema clean-up shared by exporters."""
+"""JSON Schema helpers shared by the exporters: walking, references, nullability.
+
+Schemas here are the IR's bundled schemas: every `$ref` is `#/$defs/<Name>` into the
+root's own `$defs`. Nothing is mutated: every function returns new dicts.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 DATA_KEYWORDS = ("const", "enum", "default", "examples", "example")
+SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_VALUES = ("items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties",
+                 "not", "contains", "propertyNames", "if", "then", "else", "contentSchema")
+JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+# Keywords that only annotate: dropped where a target does not take them (nothing to enforce).
+ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
+                         "deprecated", "propertyOrdering", "nullable"})
+
+Node = dict[str, Any]
 
 
 def public(schema: Any) -> Any:
-    """The schema a provider sees: toolgen's own `x-` keywords removed."""
+    """The schema a provider sees: toolgen's own `x-` keywords and `$schema` removed."""
     if isinstance(schema, list):
         return [public(s) for s in schema]
     if not isinstance(schema, dict):
@@ -18,3 +34,170 @@ def public(schema: Any) -> Any:
         for k, v in schema.items()
         if not k.startswith("x-") and k != "$schema"
     }
+
+
+def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> Any:
+    """Rebuild a schema bottom-up: children first, then `fn(node, path)` on each subschema."""
+    if not isinstance(schema, dict):
+        return schema
+    out: Node = {}
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: transform(sub, fn, f"{path}/{key}/{escape(name)}") for name, sub in value.items()}
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [transform(sub, fn, f"{path}/{key}/{i}") for i, sub in enumerate(value)]
+        elif key in SCHEMA_VALUES and isinstance(value, dict):
+            out[key] = transform(value, fn, f"{path}/{key}")
+        else:
+            out[key] = value
+    return fn(out, path)
+
+
+def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
+    """Every subschema with its JSON pointer, parents first."""
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from walk(sub, f"{path}/{key}/{escape(name)}")
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from walk(sub, f"{path}/{key}/{i}")
+        elif key in SCHEMA_VALUES:
+            yield from walk(value, f"{path}/{key}")
+
+
+def escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def ref_name(ref: str) -> str:
+    return ref.removeprefix("#/$defs/").replace("~1", "/").replace("~0", "~")
+
+
+def references(schema: Any) -> set[str]:
+    """Names of the definitions a schema refers to directly (not through other definitions)."""
+    found = set()
+    for _, node in walk({k: v for k, v in schema.items() if k != "$defs"} if isinstance(schema, dict) else schema):
+        if isinstance(node.get("$ref"), str):
+            found.add(ref_name(node["$ref"]))
+    return found
+
+
+def reachable(schema: Node) -> list[str]:
+    """The definitions the body of `schema` uses, directly or through other definitions, in `$defs` order."""
+    defs = schema.get("$defs") or {}
+    seen: set[str] = set()
+    stack = list(references(schema))
+    while stack:
+        name = stack.pop()
+        if name in seen or name not in defs:
+            continue
+        seen.add(name)
+        stack.extend(references(defs[name]))
+    return [name for name in defs if name in seen]
+
+
+def recursive(schema: Node) -> set[str]:
+    """Definitions that reach themselves through `$ref`."""
+    defs = schema.get("$defs") or {}
+    edges = {name: references(body) for name, body in defs.items()}
+    out = set()
+    for start in edges:
+        seen: set[str] = set()
+        stack = list(edges[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                out.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(edges.get(name, ()))
+    return out
+
+
+def prune_defs(schema: Node) -> Node:
+    """Drop the definitions nothing uses any more (and `$defs` itself when empty)."""
+    if "$defs" not in schema:
+        return schema
+    used = reachable(schema)
+    out = {k: v for k, v in schema.items() if k != "$defs"}
+    if used:
+        out["$defs"] = {name: schema["$defs"][name] for name in used}
+    return out
+
+
+def accepts_null(schema: Any, defs: Node, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether null is a valid instance (the spec made it nullable, as opposed to optional)."""
+    if not isinstance(schema, dict):
+        return schema is True
+    if isinstance(schema.get("$ref"), str):
+        name = ref_name(schema["$ref"])
+        if name in seen or not accepts_null(defs.get(name), defs, seen | {name}):
+            return False
+    kind = schema.get("type")
+    if kind is not None and "null" not in (kind if isinstance(kind, list) else [kind]):
+        return False
+    if "enum" in schema and None not in schema["enum"]:
+        return False
+    if "const" in schema and schema["const"] is not None:
+        return False
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and not any(accepts_null(s, defs, seen) for s in schema[key]):
+            return False
+    if isinstance(schema.get("allOf"), list) and not all(accepts_null(s, defs, seen) for s in schema["allOf"]):
+        return False
+    return True
+
+
+def is_any(schema: Any) -> bool:
+    """A schema that says nothing about its instances' type (`{}`, `true`, only annotations)."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    return not ({"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"} & set(schema))
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a JSON value (integers before numbers)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def compact(value: Any, limit: int = 300) -> str:
+    """A JSON value as short text for a description."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def types_of(schema: Node) -> list[str]:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return [t for t in kind if isinstance(t, str)]
+    return [kind] if isinstance(kind, str) else []

@@ -1,0 +1,94 @@
+"""provider-fallback, provider-lossy, provider-refused, description-too-long: what each provider gets instead.
+
+The exporters decide, and this rule reports their notes: a spec a target cannot express
+(a map under OpenAI strict, recursion under Anthropic strict or Gemini `parameters`)
+gets a warning naming the target and the reason, and the fallback taken. The notes come
+from running the exporters themselves on the checked specs, so lint and the generated
+definitions cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..naming import provider_name
+from . import CheckedTool, Context, warn
+from .meta_schema import is_valid_schema
+
+ID = "provider-fallback"
+SUMMARY = "Every provider gets a definition it accepts; where that means a fallback, say which and why."
+HINTS = {
+    "provider-fallback": "the other providers and variants are unaffected (docs/providers.md lists the fallbacks)",
+    "provider-lossy": "the runtime still enforces the spec; only that provider's model is told less",
+    "provider-refused": "the tool is missing from that variant's definitions (docs/providers.md)",
+    "description-too-long": "shorten the description; the full text stays in the generated module",
+}
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """A checked spec as the exporters see a ToolIR (lint runs before lowering)."""
+
+    name: str
+    provider_name: str
+    description: str
+    title: str | None
+    parameters: dict[str, Any]
+    returns: dict[str, Any] | None
+    annotations: tuple[tuple[str, bool], ...]
+
+
+def view(tool: CheckedTool) -> ToolView:
+    """What `lower.lower_tool` puts in the IR fields the exporters read."""
+    from ..lower import ANNOTATION_ORDER, EMPTY_PARAMETERS, closed  # lower imports lint: import late
+
+    data = tool.data
+    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
+    parameters.setdefault("properties", {})
+    annotations = data.get("annotations") or {}
+    return ToolView(
+        name=data["name"],
+        provider_name=provider_name(data["name"]),
+        description=str(data.get("description", "")),
+        title=data.get("title"),
+        parameters=parameters,
+        returns=tool.schema("returns"),
+        annotations=tuple((k, bool(annotations[k])) for k in ANNOTATION_ORDER if k in annotations),
+    )
+
+
+def _exportable(tool: CheckedTool) -> bool:
+    """Tools other rules find broken are left to them (an export of a broken schema says nothing)."""
+    data = tool.data
+    if not isinstance(data.get("name"), str):
+        return False
+    for key in ("parameters", "returns"):
+        schema = tool.schema(key)
+        if schema is not None and not (is_valid_schema(schema) and _unicode(schema)):
+            return False
+    params = tool.schema("parameters")
+    return params is None or isinstance(params, dict) and params.get("type", "object") == "object"
+
+
+def _unicode(schema: Any) -> bool:
+    """No lone surrogates (property-name-invalid reports them)."""
+    try:
+        json.dumps(schema, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    from ..providers import notes
+
+    tools = sorted((t for t in context.tools if _exportable(t)), key=lambda t: t.data["name"])
+    by_name = {t.data["name"]: t for t in tools}
+    for note in notes([view(t) for t in tools]):
+        tool = by_name[note.tool]
+        pointer = tool.source.at("/parameters" + note.path) if note.path else tool.source.at("/name")
+        yield warn(tool.doc, pointer, note.rule, note.text(), HINTS[note.rule])

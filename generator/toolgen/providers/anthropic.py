@@ -1,0 +1,93 @@
+"""Anthropic Messages `tools[]`, and the same schemas in Bedrock Converse's `toolSpec`.
+
+Strict tool use has per-request budgets (20 strict tools, 24 optional parameters, 16
+unions): tools take strict mode in name order while the budget lasts; the rest, and
+tools strict mode cannot express (maps, recursion, any-typed values), go non-strict
+with a lint note.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
+from .lowering import inline_refs, portable
+from .strict import anthropic_budget, anthropic_strict
+
+MAX_STRICT_TOOLS, MAX_OPTIONAL, MAX_UNIONS = 20, 24, 16
+
+
+class Budget:
+    """What is left of one request's strict budget."""
+
+    def __init__(self) -> None:
+        self.tools, self.optional, self.unions = MAX_STRICT_TOOLS, MAX_OPTIONAL, MAX_UNIONS
+
+    def spend(self, schema: dict[str, Any]) -> str:
+        """'' when the schema fits (and is spent), else the limit it would break."""
+        optional, unions = anthropic_budget(schema)
+        if optional > MAX_OPTIONAL:  # too much for any request, alone
+            return f"{optional} optional parameters (strict tool use allows {MAX_OPTIONAL} per request)"
+        if unions > MAX_UNIONS:
+            return f"{unions} union-typed parameters (strict tool use allows {MAX_UNIONS} per request)"
+        if self.tools < 1:
+            return f"more than {MAX_STRICT_TOOLS} strict tools in one request"
+        if optional > self.optional:
+            return f"more than {MAX_OPTIONAL} optional parameters across the strict tools of one request"
+        if unions > self.unions:
+            return f"more than {MAX_UNIONS} union-typed parameters across the strict tools of one request"
+        self.tools, self.optional, self.unions = self.tools - 1, self.optional - optional, self.unions - unions
+        return ""
+
+
+def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]) -> dict[str, Any] | None:
+    """The tool's strict input schema, or None (with a note) when it cannot be or does not fit."""
+    try:
+        schema = anthropic_strict(tool.parameters)
+    except Inexpressible as exc:
+        notes.append(Note(tool.name, target, FALLBACK, f"cannot express {exc.reason}; the tool is sent non-strict",
+                          exc.path))
+        return None
+    over = budget.spend(schema)
+    if over:
+        notes.append(Note(tool.name, target, FALLBACK, f"{over}; the tool is sent non-strict"))
+        return None
+    return schema
+
+
+def messages(tools: Tools, *, strict: bool = False) -> Export:
+    """`ToolParam`s: name, description, input_schema, and `strict: true` where it holds."""
+    out = Export()
+    budget = Budget()
+    for tool in tools:
+        schema = strict_schema(tool, budget, "anthropic strict", out.notes) if strict else None
+        definition: dict[str, Any] = {"name": tool.provider_name}
+        if tool.description:
+            definition["description"] = tool.description
+        definition["input_schema"] = schema if schema is not None else portable(tool.parameters)
+        if schema is not None:
+            definition["strict"] = True
+        out.definitions.append(definition)
+    return out
+
+
+def bedrock(tools: Tools, *, strict: bool = False) -> Export:
+    """Converse `toolConfig.tools[]` entries: `{"toolSpec": {...}}`, references inlined.
+
+    Bedrock hands the schema to the model's vendor; the Anthropic rules are the common
+    ground (Claude), and `$ref` is inlined (not every vendor resolves it) except where
+    a definition is recursive. `strict` follows Anthropic's strict rules.
+    """
+    out = Export()
+    budget = Budget()
+    for tool in tools:
+        schema = strict_schema(tool, budget, "bedrock strict", out.notes) if strict else None
+        spec: dict[str, Any] = {"name": tool.provider_name}
+        if tool.description:
+            spec["description"] = tool.description  # Bedrock: min length 1, so never ""
+        body = schema if schema is not None else portable(tool.parameters)
+        spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
+        if schema is not None:
+            spec["strict"] = True
+        out.definitions.append({"toolSpec": spec})
+    return out

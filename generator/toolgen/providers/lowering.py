@@ -1,0 +1,376 @@
+"""Lowering rules every model-facing target shares (reference/providers.md section 8, rule 5).
+
+`portable` rewrites a bundled parameters schema into the form the targets have in common:
+`oneOf` as `anyOf`, `allOf` merged, `const` as a one-value `enum`, tuples as `items`, and
+no `$ref` with siblings. `restrict` keeps the keywords a target takes and moves the rest
+into the description, where a model still reads them and the runtime still enforces them.
+`inline_refs` removes `$ref` for targets without references.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from .base import Inexpressible
+from .schema import (
+    ANNOTATIONS,
+    Node,
+    accepts_null,
+    compact,
+    json_equal,
+    json_type,
+    prune_defs,
+    public,
+    recursive,
+    ref_name,
+    transform,
+    types_of,
+)
+
+MINIMA = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+MAXIMA = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+FIRST_WINS = ("description", "title", "default", "examples", "example", "$comment", "deprecated")
+MERGE_ROUNDS = 8
+
+PHRASES: dict[str, Callable[[Any], str]] = {
+    "minimum": lambda v: f"at least {compact(v)}",
+    "maximum": lambda v: f"at most {compact(v)}",
+    "exclusiveMinimum": lambda v: f"greater than {compact(v)}",
+    "exclusiveMaximum": lambda v: f"less than {compact(v)}",
+    "multipleOf": lambda v: f"a multiple of {compact(v)}",
+    "minLength": lambda v: f"at least {compact(v)} character{'' if v == 1 else 's'}",
+    "maxLength": lambda v: f"at most {compact(v)} character{'' if v == 1 else 's'}",
+    "pattern": lambda v: f"matches the regular expression {compact(v)}",
+    "format": lambda v: f"format {compact(v)}",
+    "minItems": lambda v: f"at least {compact(v)} item{'' if v == 1 else 's'}",
+    "maxItems": lambda v: f"at most {compact(v)} item{'' if v == 1 else 's'}",
+    "uniqueItems": lambda v: "items are unique" if v else "items may repeat",
+    "minProperties": lambda v: f"at least {compact(v)} key{'' if v == 1 else 's'}",
+    "maxProperties": lambda v: f"at most {compact(v)} key{'' if v == 1 else 's'}",
+    "default": lambda v: f"default {compact(v)}",
+    "examples": lambda v: f"examples {compact(v)}",
+    "example": lambda v: f"example {compact(v)}",
+    "prefixItems": lambda v: f"items in this order: {compact(v)}",
+    "enum": lambda v: f"one of {compact(v)}",
+    "additionalProperties": lambda v: f"values: {compact(v)}",
+}
+
+
+def describe(node: Node, moved: dict[str, Any]) -> Node:
+    """`node` with the moved keywords written at the end of its description."""
+    if not moved:
+        return node
+    phrases = "; ".join(PHRASES.get(k, lambda v, k=k: f"{k}: {compact(v)}")(v) for k, v in moved.items())
+    text = node.get("description")
+    out = dict(node)
+    out["description"] = f"{text}\n\n({phrases})" if isinstance(text, str) and text else f"({phrases})"
+    return out
+
+
+# -- the portable form ----------------------------------------------------------------------------
+
+def portable(parameters: Node) -> Node:
+    """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings)."""
+    schema = transform(public(copy.deepcopy(parameters)), _local)
+    defs = dict(schema.get("$defs") or {})
+    for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
+        merged = {name: _resolve_node(body, defs, f"/$defs/{name}") for name, body in defs.items()}
+        if merged == defs:
+            break
+        defs = merged
+    body = _resolve_node({k: v for k, v in schema.items() if k != "$defs"}, defs, "")
+    if defs:
+        body["$defs"] = defs
+    return prune_defs(object_root(body))
+
+
+ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired")
+
+
+def object_root(schema: Node) -> Node:
+    """Rule 2: a plain object at the root (`type`, `properties`), no combinators there."""
+    moved = {k: schema[k] for k in ROOT_COMBINATORS if k in schema}
+    out = {"type": "object", **{k: v for k, v in schema.items() if k not in moved and k != "type"}}
+    out.setdefault("properties", {})
+    return describe(out, moved)
+
+
+def _local(node: Node, path: str) -> Node:
+    """Rewrites that need no reference: oneOf, const, prefixItems."""
+    moved: dict[str, Any] = {}
+    out = dict(node)
+    if isinstance(out.get("oneOf"), list):
+        if "anyOf" in out:
+            moved["oneOf"] = out.pop("oneOf")
+        else:
+            out = _replace_key(out, "oneOf", "anyOf", out["oneOf"])
+    if "const" in out:
+        const = out.pop("const")
+        if isinstance(out.get("enum"), list):
+            out["enum"] = [v for v in out["enum"] if json_equal(v, const)]
+        else:
+            out["enum"] = [const]
+    if isinstance(out.get("prefixItems"), list):
+        prefix = out.pop("prefixItems")
+        rest = out.get("items")
+        branches = [*prefix, *([rest] if isinstance(rest, dict) else [])]
+        unique = [b for i, b in enumerate(branches) if not any(json_equal(b, c) for c in branches[:i])]
+        out["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
+        if rest is False:
+            out["maxItems"] = min(len(prefix), out.get("maxItems", len(prefix)))
+        moved["prefixItems"] = prefix
+    return describe(out, moved)
+
+
+def _replace_key(node: Node, old: str, new: str, value: Any) -> Node:
+    """`node` with `old` renamed to `new` in place (key order kept: output stays readable)."""
+    return {(new if k == old else k): (value if k == old else v) for k, v in node.items()}
+
+
+def _resolve_node(schema: Any, defs: Node, path: str) -> Any:
+    """Merge `allOf` and inline `$ref`s that carry siblings, everywhere below `schema`."""
+    return transform(schema, lambda node, here: _resolve(node, defs, path + here))
+
+
+def _resolve(node: Node, defs: Node, path: str) -> Node:
+    for _ in range(MERGE_ROUNDS):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and len(node) > 1 and isinstance(defs.get(ref_name(ref)), dict):
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            merged = merge(siblings, defs[ref_name(ref)])
+            if merged is None:
+                return node  # contradicting siblings: left for the targets that take them (MCP-like)
+            node = merged
+        elif isinstance(node.get("allOf"), list):
+            parent = {k: v for k, v in node.items() if k != "allOf"}
+            out: Node | None = parent
+            for branch in node["allOf"]:
+                if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and ref_name(branch["$ref"]) in defs:
+                    siblings = {k: v for k, v in branch.items() if k != "$ref"}
+                    branch = merge(siblings, defs[ref_name(branch["$ref"])])
+                out = merge(out, branch) if out is not None and isinstance(branch, dict) else None
+            if out is None:
+                return node
+            if "properties" in out and "additionalProperties" not in out:
+                out["additionalProperties"] = False  # the generated model of a merged allOf is closed
+            node = out
+        else:
+            return node
+    return node
+
+
+def merge(a: Node, b: Node | None) -> Node | None:
+    """Both schemas at once (an `allOf` of two), or None where they cannot be written as one."""
+    if b is None:
+        return None
+    out = dict(a)
+    for key, other in b.items():
+        if key not in out:
+            out[key] = other
+            continue
+        mine = out[key]
+        if key in FIRST_WINS or json_equal(mine, other):
+            continue
+        if key == "properties" and isinstance(mine, dict) and isinstance(other, dict):
+            properties = dict(mine)
+            for name, sub in other.items():
+                if name in properties:
+                    both = merge(properties[name], sub) if isinstance(properties[name], dict) and \
+                        isinstance(sub, dict) and "$ref" not in properties[name] and "$ref" not in sub else None
+                    if both is None:
+                        return None
+                    properties[name] = both
+                else:
+                    properties[name] = sub
+            out[key] = properties
+        elif key == "required" and isinstance(mine, list) and isinstance(other, list):
+            out[key] = list(dict.fromkeys([*mine, *other]))
+        elif key == "type":
+            common = _type_intersection(mine, other)
+            if not common:
+                return None
+            out[key] = common[0] if len(common) == 1 else common
+        elif key == "enum" and isinstance(mine, list) and isinstance(other, list):
+            out[key] = [v for v in mine if any(json_equal(v, w) for w in other)]
+            if not out[key]:
+                return None
+        elif key in MINIMA and _numbers(mine, other):
+            out[key] = max(mine, other)
+        elif key in MAXIMA and _numbers(mine, other):
+            out[key] = min(mine, other)
+        elif key == "additionalProperties" and (mine is False or other is False):
+            out[key] = False
+        elif key == "items" and isinstance(mine, dict) and isinstance(other, dict):
+            both = merge(mine, other)
+            if both is None:
+                return None
+            out[key] = both
+        elif key == "uniqueItems":
+            out[key] = bool(mine or other)
+        else:
+            return None
+    return out
+
+
+def _numbers(a: Any, b: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+
+
+def _type_intersection(a: Any, b: Any) -> list[str]:
+    left = a if isinstance(a, list) else [a]
+    right = b if isinstance(b, list) else [b]
+    out = [t for t in left if t in right]
+    out += [t for t in ("integer",) if t not in out and (t in left and "number" in right or t in right and "number" in left)]
+    return out
+
+
+# -- per-target keyword sets ----------------------------------------------------------------------
+
+def restrict(schema: Node, allowed: frozenset[str], formats: frozenset[str] | None = None,
+             moved_first: Callable[[Node], dict[str, Any]] | None = None) -> Node:
+    """Keep the `allowed` keywords; move the other constraints into the description; drop annotations.
+
+    `formats` limits `format` values (None: any). `moved_first`, when given, picks further
+    keywords of a node to move (say, `minItems` above 1) before the allow-list applies.
+    """
+
+    def one(node: Node, path: str) -> Node:
+        root = path == ""
+        moved = dict(moved_first(node)) if moved_first else {}
+        out: Node = {}
+        for key, value in node.items():
+            if key in moved:
+                continue
+            if key == "$defs" and root:
+                out[key] = value
+            elif key == "format" and formats is not None and value not in formats:
+                moved[key] = value
+            elif key in allowed:
+                out[key] = value
+            elif key not in ANNOTATIONS and not key.startswith("$comment"):
+                moved[key] = value
+        return describe(out, moved)
+
+    out: Node = transform(schema, one)
+    return out
+
+
+def inline_refs(schema: Node, keep_recursive: bool) -> Node:
+    """Every `$ref` replaced by its definition; recursive ones kept (or refused) as the target allows."""
+    defs = schema.get("$defs") or {}
+    cycles = recursive(schema)
+    if cycles and not keep_recursive:
+        name = sorted(cycles)[0]
+        raise Inexpressible(f"/$defs/{name}", f"a recursive definition ({name!r})")
+
+    def expand(node: Any, stack: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [expand(item, stack) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref_name(ref) in defs and ref_name(ref) not in cycles:
+            name = ref_name(ref)
+            body = expand(defs[name], (*stack, name))
+            siblings = {k: expand(v, stack) for k, v in node.items() if k != "$ref"}
+            return {**body, **siblings} if siblings else body
+        return {k: (v if k in ("const", "enum", "default", "examples", "example") else expand(v, stack))
+                for k, v in node.items() if k != "$defs"}
+
+    body = expand(schema, ())
+    if cycles:
+        body["$defs"] = {name: expand(defs[name], (name,)) for name in defs if name in cycles}
+    return prune_defs(body)
+
+
+def type_arrays_to_any_of(schema: Node) -> Node:
+    """`type: [string, null]` as `anyOf` (for targets that take one type per schema)."""
+
+    def one(node: Node, path: str) -> Node:
+        kinds = node.get("type")
+        if not isinstance(kinds, list):
+            return node
+        if len(kinds) == 1:
+            return {**node, "type": kinds[0]}
+        if isinstance(node.get("enum"), list):  # the values say which types: the enum alone is enough
+            return {k: v for k, v in node.items() if k != "type"}
+        rest = {k: v for k, v in node.items() if k not in ("type", "description", "title", "default")}
+        keep = {k: v for k, v in node.items() if k in ("description", "title", "default")}
+        branches = []
+        for kind in kinds:
+            branch: Node = {"type": kind}
+            for key, value in rest.items():
+                if _applies(key, kind):
+                    branch[key] = value
+            if "enum" in branch:
+                branch["enum"] = [v for v in branch["enum"] if _matches(v, kind)]
+                if not branch["enum"]:
+                    continue
+            branches.append(branch)
+        return {"anyOf": branches, **keep}
+
+    out: Node = transform(schema, one)
+    return out
+
+
+KEYWORDS_BY_TYPE = {
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+    "array": {"items", "minItems", "maxItems", "uniqueItems", "contains", "prefixItems"},
+    "object": {"properties", "required", "additionalProperties", "patternProperties", "minProperties",
+               "maxProperties", "propertyNames", "dependentRequired"},
+}
+KEYWORDS_BY_TYPE["integer"] = KEYWORDS_BY_TYPE["number"]
+
+
+def _applies(keyword: str, kind: str) -> bool:
+    owners = [t for t, keys in KEYWORDS_BY_TYPE.items() if keyword in keys]
+    return not owners or kind in owners
+
+
+def _matches(value: Any, kind: str) -> bool:
+    actual = json_type(value)
+    return actual == kind or kind == "number" and actual == "integer"
+
+
+def typed_enums(schema: Node) -> Node:
+    """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums."""
+
+    def one(node: Node, path: str) -> Node:
+        values = node.get("enum")
+        if not isinstance(values, list) or not values or types_of(node) or "anyOf" in node:
+            return node
+        kinds = list(dict.fromkeys(json_type(v) for v in values))
+        if len(kinds) == 1:
+            return {"type": kinds[0], **node}
+        rest = {k: v for k, v in node.items() if k != "enum"}
+        branches = []
+        for kind in kinds:
+            members = [v for v in values if json_type(v) == kind]
+            branches.append({"type": "null"} if kind == "null" else {"type": kind, "enum": members})
+        return {"anyOf": branches, **rest}
+
+    out: Node = transform(schema, one)
+    return out
+
+
+def nullable(schema: Node, defs: Node) -> Node:
+    """`schema` that also accepts null (how OpenAI strict says "optional")."""
+    if accepts_null(schema, defs):
+        return schema
+    kinds = schema.get("type")
+    plain = not ({"$ref", "anyOf", "allOf", "oneOf", "not"} & set(schema))
+    if plain and isinstance(kinds, str):
+        out = {**schema, "type": [kinds, "null"]}
+        if isinstance(out.get("enum"), list):
+            out["enum"] = [*out["enum"], None]
+        return out
+    if plain and isinstance(kinds, list):
+        return {**schema, "type": [*kinds, "null"]}
+    if isinstance(schema.get("anyOf"), list) and "$ref" not in schema:
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
+    outer = {k: v for k, v in schema.items() if k in ("description", "title")}
+    inner = {k: v for k, v in schema.items() if k not in ("description", "title")}
+    return {"anyOf": [inner, {"type": "null"}], **outer}
