@@ -15,6 +15,7 @@ import click
 from . import __version__
 from .config import Config, load_config
 from .diagnostics import has_errors, render
+from .importers import FORMAT_NAMES as IMPORT_FORMATS
 from .pipeline import build, check_specs
 from .spec import spec_schema_text
 from .write import apply, diff, plan
@@ -116,6 +117,49 @@ def lint(specs: str | None, fmt: str) -> None:
 def schema() -> None:
     """Print the JSON Schema of the spec format (for editors: yaml-language-server)."""
     click.echo(spec_schema_text(), nl=False)
+
+
+@main.command("import")
+@click.option("--from", "fmt", type=click.Choice(IMPORT_FORMATS), required=True, help="Format of FILE.")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--out", type=click.Path(file_okay=False), help="Where to write the specs (default: the specs directory).")
+@click.option("--force", is_flag=True, help="Replace spec files that already exist.")
+def import_(fmt: str, file: str, out: str | None, force: bool) -> None:
+    """Write one spec per tool from existing definitions (a JSON list, or JSON Lines)."""
+    from .importers.command import run_import
+
+    config = _config(specs=out)
+    sys.exit(run_import(fmt, file, config.specs, force, click.echo))
+
+
+@main.command()
+@click.option("--provider", required=True, help="openai, openai-responses, anthropic, gemini, mcp or bedrock.")
+@click.option("--strict/--no-strict", default=None, help="Strict schemas (openai, openai-responses, anthropic, bedrock).")
+@click.option("--openapi", is_flag=True, default=None, help="Gemini: OpenAPI-subset `parameters`.")
+@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
+def export(provider: str, strict: bool | None, openapi: bool | None, specs: str | None) -> None:
+    """Print the tool definitions for one provider as JSON; fallbacks taken go to stderr."""
+    from .lower import lower
+    from .providers import PROVIDERS, export as export_definitions
+
+    if provider not in PROVIDERS:
+        _fail(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")
+    options = {k: v for k, v in (("strict", strict), ("openapi", openapi)) if v is not None}
+    config = _config(specs=specs)
+    try:
+        diagnostics, tools = check_specs(config.specs)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    if has_errors(diagnostics):
+        click.echo(render([d for d in diagnostics if d.is_error]), err=True)
+        sys.exit(1)
+    try:
+        result = export_definitions(provider, lower(tools, config.package).tools, **options)
+    except ValueError as exc:
+        _fail(str(exc))
+    for note in result.notes:
+        click.echo(f"toolgen: warning[{note.rule}]: {note.tool}: {note.text()}", err=True)
+    click.echo(json.dumps(result.definitions, indent=2, ensure_ascii=False))
 
 
 @main.command()

@@ -1,0 +1,50 @@
+"""`toolgen import`: read the file, import, write, and say what happened (exit 0, or 1 when
+anything was refused or left alone because its file exists)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from .run import ImportFileError, ImportResult, existing_names, import_text, write_specs
+
+
+def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., None]) -> int:
+    source = "<stdin>" if file == "-" else Path(file).name
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        echo(f"toolgen: cannot read {file}: {exc}", err=True)
+        return 2
+    try:
+        result = import_text(text, fmt, taken=existing_names(out))
+    except ImportFileError as exc:
+        echo(f"toolgen: {file}: {exc}", err=True)
+        return 2
+    written, skipped = write_specs(result, out, fmt, source, force=force)
+    for line in summary(result, written, skipped, fmt, source, out):
+        echo(line)
+    for refused in result.refused:
+        label = f" ({refused.name})" if refused.name else ""
+        echo(f"refused: {source} {refused.origin}{label}: {refused.reason}", err=True)
+    for relative in skipped:
+        echo(f"skipped: {out / relative} exists (--force replaces it)", err=True)
+    return 1 if result.refused or skipped else 0
+
+
+def summary(result: ImportResult, written: list[str], skipped: list[str], fmt: str, source: str,
+            out: Path) -> list[str]:
+    changed = [i for i in result.imported if i.notes]
+    notes = sum(len(i.notes) for i in changed)
+    found = len(result.imported) + len(result.refused) + len(result.duplicates)
+    lines = [
+        f"{source} ({fmt}): {found} tool{'s' if found != 1 else ''}: {len(written)} written to {out}, "
+        f"{len(skipped)} skipped, {len(result.refused)} refused"
+        + (f", {len(result.duplicates)} identical repeats left out" if result.duplicates else ""),
+        f"  {len(result.imported) - len(changed)} imported unchanged, {len(changed)} with changes "
+        f"({notes} noted as comments in the spec files)",
+    ]
+    if written:
+        lines.append(f"next: toolgen lint --specs {out}")
+    return lines
