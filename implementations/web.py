@@ -1,0 +1,221 @@
+"""fetch_url: an HTTP GET bounded in hosts, time and size, with HTML turned into Markdown or text.
+
+- Hosts: only those on the policy's allow-list ("docs.python.org" exactly; "*.python.org" any
+  subdomain). Every redirect target is checked again before it is contacted. URLs carrying a
+  user name or password are refused. No proxy is used (the environment's proxies are ignored).
+- Time: one deadline for the whole fetch, redirects included. Each socket operation waits at
+  most the time left, and a timer shuts the socket down at the deadline, so a server that
+  dribbles bytes cannot stretch it.
+- Size: the body is read in chunks up to the limit, then the connection is dropped
+  (`truncated: true`); memory stays bounded whatever the server sends or announces.
+"""
+
+from __future__ import annotations
+
+import codecs
+import http.client
+import re
+import socket
+import ssl
+import threading
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+from urllib.parse import SplitResult, quote, urljoin, urlsplit
+
+from toolgen_builtin import ToolError
+from toolgen_builtin.tools.fetch_url import FetchUrlArguments, FetchUrlResult, FetchUrlTool
+
+from .html_markdown import convert
+
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+TEXT_TYPES = frozenset({
+    "application/json", "application/xml", "application/javascript", "application/x-javascript",
+    "application/ecmascript", "application/xhtml+xml", "application/x-yaml", "application/yaml",
+    "application/toml", "application/x-sh", "application/sql", "application/csv", "image/svg+xml",
+    "application/x-ndjson", "application/graphql",
+})
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
+_SAFE_URL_CHARS = "/%:@!$&'()*+,;=-._~?"
+_CHUNK = 65536
+_SHOWN_HOSTS = 10
+
+
+@dataclass(frozen=True)
+class WebPolicy:
+    """What a host allows fetch_url: hosts, and ceilings on the model's size and time arguments."""
+
+    allow_hosts: tuple[str, ...] = ()  # empty: every URL is refused (host_not_allowed)
+    max_bytes: int = 2_000_000
+    max_timeout_s: float = 30.0
+    max_redirects: int = 5
+    user_agent: str = "toolgen-fetch_url/0.1"
+
+    def allows(self, host: str) -> bool:
+        for entry in self.allow_hosts:
+            entry = entry.lower().rstrip(".")
+            if host == entry or (entry.startswith("*.") and host.endswith(entry[1:])):
+                return True
+        return False
+
+
+class _Target(NamedTuple):
+    https: bool
+    host: str
+    port: int | None
+    path: str  # path and query, percent-encoded
+
+
+def check_url(url: str, policy: WebPolicy) -> _Target:
+    """The parts of an allowed URL, or ToolError(invalid_url | host_not_allowed)."""
+    try:
+        parts: SplitResult = urlsplit(url.strip())
+        port = parts.port
+        host = (parts.hostname or "").rstrip(".")
+        host = host.encode("idna").decode("ascii").lower() if host and not host.isascii() else host.lower()
+    except (ValueError, UnicodeError) as exc:
+        raise ToolError("invalid_url", f"{url!r} is not a valid URL: {exc}") from None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        raise ToolError("invalid_url", f"{url!r} is not an absolute http:// or https:// URL")
+    if parts.username is not None or parts.password is not None:
+        raise ToolError("invalid_url", "URLs with a user name or password are refused")
+    if not policy.allows(host):
+        allowed = ", ".join(policy.allow_hosts[:_SHOWN_HOSTS]) or "none"
+        raise ToolError("host_not_allowed", f"fetching from {host} is not allowed (allowed hosts: {allowed})")
+    path = quote(parts.path or "/", safe=_SAFE_URL_CHARS)
+    if parts.query:
+        path += "?" + quote(parts.query, safe=_SAFE_URL_CHARS)
+    return _Target(parts.scheme.lower() == "https", host, port, path)
+
+
+class _Response(NamedTuple):
+    status: int
+    reason: str
+    location: str | None
+    media_type: str
+    charset: str | None
+    body: bytes
+    truncated: bool
+
+
+def _is_text(media_type: str) -> bool:
+    return (media_type.startswith("text/") or media_type in TEXT_TYPES
+            or media_type.endswith(("+json", "+xml")))
+
+
+def _get(target: _Target, deadline: float, limit: int, policy: WebPolicy) -> _Response:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise ToolError("timeout", "the time limit passed before the fetch finished")
+    connection: http.client.HTTPConnection = (
+        http.client.HTTPSConnection(target.host, target.port, timeout=remaining,
+                                    context=ssl.create_default_context())
+        if target.https else http.client.HTTPConnection(target.host, target.port, timeout=remaining)
+    )
+    expired = threading.Event()
+
+    def abort() -> None:  # at the deadline: wake any blocked read
+        expired.set()
+        if connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(remaining, abort)
+    timer.daemon = True
+    timer.start()
+    try:
+        connection.request("GET", target.path, headers={
+            "User-Agent": policy.user_agent, "Accept-Encoding": "identity",
+            "Accept": "text/html, text/markdown, text/plain, application/json, */*;q=0.5",
+        })
+        response = connection.getresponse()
+        content_type = response.getheader("Content-Type") or ""
+        media_type = content_type.split(";")[0].strip().lower()
+        charset_match = _CHARSET.search(content_type)
+        head = (response.status, response.reason, response.getheader("Location"), media_type,
+                charset_match.group(1) if charset_match else None)
+        if response.status in REDIRECTS or not 200 <= response.status < 300:
+            return _Response(*head, b"", False)
+        if media_type and not _is_text(media_type):
+            raise ToolError("not_text", f"the content is {media_type}, not text")
+        body = bytearray()
+        truncated = False
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or expired.is_set():
+                raise TimeoutError
+            if connection.sock is not None:
+                connection.sock.settimeout(left)
+            chunk = response.read1(min(_CHUNK, limit + 1 - len(body)))
+            if not chunk:
+                break
+            body += chunk
+            if len(body) > limit:
+                del body[limit:]
+                truncated = True
+                break
+        if expired.is_set():  # the timer's shutdown reads as end-of-file
+            raise TimeoutError
+        if not truncated and response.length:
+            raise ToolError("connection_failed", f"{target.host} closed the connection after {len(body)} bytes, "
+                            f"{response.length} before the end of the body")
+        return _Response(*head, bytes(body), truncated)
+    except (TimeoutError, socket.timeout):
+        raise ToolError("timeout", "the server did not answer within the time limit") from None
+    except (OSError, http.client.HTTPException) as exc:
+        if expired.is_set():
+            raise ToolError("timeout", "the server did not answer within the time limit") from None
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc.__class__.__name__
+        kind = "certificate" if isinstance(exc, ssl.SSLError) else "connection"
+        raise ToolError("connection_failed", f"{kind} to {target.host} failed: {reason}") from None
+    finally:
+        timer.cancel()
+        connection.close()
+
+
+def _decode(body: bytes, charset: str | None) -> str:
+    try:
+        codec = codecs.lookup(charset or "utf-8").name
+    except LookupError:
+        codec = "utf-8"
+    return body.decode(codec, errors="replace")
+
+
+class FetchUrl(FetchUrlTool):
+    def __init__(self, policy: WebPolicy) -> None:
+        self.policy = policy
+
+    def run(self, arguments: FetchUrlArguments) -> FetchUrlResult:
+        deadline = time.monotonic() + min(arguments.timeout_s, self.policy.max_timeout_s)
+        limit = min(arguments.max_bytes, self.policy.max_bytes)
+        url = arguments.url.strip()
+        for _ in range(self.policy.max_redirects + 1):
+            response = _get(check_url(url, self.policy), deadline, limit, self.policy)
+            if response.status in REDIRECTS and response.location:
+                url = urljoin(url, response.location.strip())
+                continue
+            break
+        else:
+            raise ToolError("too_many_redirects", f"more than {self.policy.max_redirects} redirects; last to {url}")
+        if not 200 <= response.status < 300:
+            raise ToolError("http_status", f"the server answered {response.status} {response.reason} for {url}")
+        if not response.media_type:
+            sample = response.body[:-4] if response.truncated else response.body  # a cut may split a character
+            try:
+                sample.decode(response.charset or "utf-8")
+            except (UnicodeDecodeError, LookupError):
+                raise ToolError("not_text", "the content is not text (no type declared, not UTF-8)") from None
+        text = _decode(response.body, response.charset)
+        html = response.media_type in HTML_TYPES or (
+            not response.media_type and text.lstrip()[:15].lower().startswith(("<!doctype html", "<html"))
+        )
+        title = None
+        if html and arguments.format != "raw":
+            text, title = convert(text, url, markdown=arguments.format == "markdown")
+        elif html:
+            _, title = convert(text, url)
+        return FetchUrlResult(url=url, status=response.status, content_type=response.media_type, title=title,
+                              content=text, truncated=response.truncated)
