@@ -2,8 +2,20 @@
 """Where each tool lives, and the provider-safe names that differ from canonical ones."""
 
 MODULES: dict[str, str] = {
+    "append_file": "append_file",
+    "ask_user": "ask_user",
+    "done": "done",
+    "edit_file": "edit_file",
+    "fetch_url": "fetch_url",
+    "glob_files": "glob_files",
     "list_directory": "list_directory",
+    "parse_csv": "parse_csv",
+    "query_json": "query_json",
     "read_file": "read_file",
+    "run_python": "run_python",
+    "run_shell": "run_shell",
+    "summarize_numbers": "summarize_numbers",
+    "unable": "unable",
     "write_file": "write_file",
 }
 PROVIDER_NAMES: dict[str, str] = {}

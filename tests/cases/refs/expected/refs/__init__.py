@@ -3,6 +3,8 @@
 
 import importlib
 import json
+import sys
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -21,11 +23,14 @@ from ._runtime import (
     validate,
 )
 from ._runtime.suggest import nearest
+from ._runtime.validation import LIMITS, Coercion, Limits
 
 __all__ = [
     "PROVIDERS",
     "TOOL_NAMES",
     "ArgumentIssue",
+    "Coercion",
+    "Limits",
     "Registry",
     "ToolArgumentsError",
     "ToolError",
@@ -41,10 +46,7 @@ __all__ = [
 
 TOOLGEN_VERSION = "0.1.0"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
-PROVIDERS: tuple[str, ...] = (
-    "openai",
-    "mcp",
-)
+PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 
 
 def tool_info(name: str) -> ToolInfo:
@@ -57,21 +59,63 @@ def tool_info(name: str) -> ToolInfo:
     return info
 
 
-def validate_arguments(name: str, arguments: Any) -> BaseModel:
-    """The typed Arguments of a call (a dict or a JSON string), or ToolArgumentsError."""
-    info = tool_info(name)
-    return validate(info.arguments, info.name, arguments, info.secrets)
+# Tool modules by name, to find a loaded one without tool_info's import machinery.
+_MODULE_PATHS: dict[str, str] = {
+    name: f"{__name__}.tools.{module}" for name, module in MODULES.items()
+}
 
 
-def tool_definitions(provider: str = "openai") -> list[dict[str, Any]]:
-    """Every tool's definition for one provider, precomputed at generation time."""
+def validate_arguments(
+    name: str,
+    arguments: Any,
+    *,
+    limits: Limits = LIMITS,
+    on_coerce: Callable[[Coercion], None] | None = None,
+) -> BaseModel:
+    """The typed Arguments of a call (a dict or JSON text), or ToolArgumentsError.
+
+    `limits` bounds JSON text (size, depth) and the issues listed. Repairs (null for an
+    optional key, coercions the spec declared with `x-coerce`) go to `on_coerce`, else
+    to the `logging` logger of `_runtime.validation`.
+    """
+    module = sys.modules.get(_MODULE_PATHS.get(name, ""))
+    info: ToolInfo = module.INFO if module is not None else tool_info(name)
+    return validate(
+        info.arguments, info.name, arguments, info.secrets, limits=limits, on_coerce=on_coerce
+    )
+
+
+def tool_definitions(provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
+    """Every tool's definition for one provider, precomputed at generation time.
+
+    Providers: openai (Chat Completions), openai-responses, anthropic, gemini, mcp, bedrock.
+    Options: `strict` (openai: False by default; openai-responses: True; anthropic and
+    bedrock: False) and `openapi` (gemini: True for the OpenAPI-subset `parameters`
+    instead of `parametersJsonSchema`). A tool a strict mode cannot express comes
+    non-strict; `toolgen lint` says which and why.
+    """
     if provider not in PROVIDERS:
         hint = nearest(provider, PROVIDERS)
         raise ValueError(
             f"unknown provider {provider!r}" + (f"; did you mean {hint!r}?" if hint else "")
         )
     text = resources.files(__name__).joinpath(f"definitions/{provider}.json").read_text("utf-8")
-    definitions: list[dict[str, Any]] = json.loads(text)["definitions"]
+    document = json.loads(text)
+    allowed: dict[str, list[Any]] = document["options"]
+    chosen: dict[str, Any] = {name: values[0] for name, values in allowed.items()}
+    for name, value in options.items():
+        if name not in allowed:
+            raise ValueError(
+                f"provider {provider!r} has no option {name!r} (options: {', '.join(allowed) or 'none'})"
+            )
+        if not any(type(value) is type(v) and value == v for v in allowed[name]):
+            raise ValueError(
+                f"option {name!r} of provider {provider!r} is one of {allowed[name]}, not {value!r}"
+            )
+        chosen[name] = value
+    definitions: list[dict[str, Any]] = next(
+        v["definitions"] for v in document["variants"] if v["options"] == chosen
+    )
     return definitions
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 
 NAME = "send-email"
 DESCRIPTION = "Send an email. The password is injected by the host and never shown to the model."
@@ -25,9 +26,9 @@ class SendEmailArguments(BaseModel):
         serialize_by_alias=True,
     )
 
-    to: Annotated[list[str], Field(min_length=1)] = Field(description="Recipients")
-    subject: Annotated[str, Field(max_length=200)] = Field(
-        description="Subject with \"quotes\", 'single' and a backslash \\"
+    to: list[str] = Field(min_length=1, description="Recipients")
+    subject: str = Field(
+        max_length=200, description="Subject with \"quotes\", 'single' and a backslash \\"
     )
     body: str = Field(description="Body text. {{ not a template }} {% nor this %}")
 
@@ -49,7 +50,7 @@ class SendEmailInjected(BaseModel):
         extra="forbid", validate_by_name=False, validate_by_alias=True, serialize_by_alias=True
     )
 
-    smtp_password: str = Field(description="SMTP password")
+    smtp_password: Annotated[str, _types.SECRET] = Field(description="SMTP password")
 
 
 INFO = ToolInfo(

@@ -164,6 +164,27 @@ class Registry(Mapping[str, Any]):
             return _failure(info, exc)
         return _finish(info, outcome)
 
+    def respond(
+        self, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """Run a turn's tool calls given in a provider's own shape; answer in that shape.
+
+        `calls`: OpenAI `message.tool_calls`, Responses `output`, Anthropic `content`,
+        Gemini parts, an MCP `tools/call` request or Bedrock Converse content (or the
+        whole response holding them). See _runtime/adapters.py for the shapes.
+        """
+        from .adapters import respond
+
+        return respond(self, provider, calls, injected)
+
+    async def arespond(
+        self, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """`respond`, with the turn's calls run concurrently."""
+        from .adapters import arespond
+
+        return await arespond(self, provider, calls, injected)
+
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         try:
             canonical = self.resolve(name)

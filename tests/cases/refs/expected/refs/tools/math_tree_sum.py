@@ -3,57 +3,16 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 
 NAME = "math.tree_sum"
 DESCRIPTION = "Sum a tree of numbers; shows recursion, unions, nullables, maps, const and allOf."
 SOURCE = "tree.yaml"
-
-
-def _whole(value: Any) -> Any:
-    """JSON Schema counts 2.0 as an integer (and some providers send every number as a float)."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
-
-
-_Integer = Annotated[int, BeforeValidator(_whole)]
-
-
-def _json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
-
-
-def _one_of(*allowed: Any) -> BeforeValidator:
-    """An enum or const, with JSON equality (Literal alone takes true for 1, and holds no floats)."""
-    listed = [repr(v) for v in allowed]
-    expected = (
-        " or ".join([", ".join(listed[:-1]), listed[-1]] if len(listed) > 1 else listed)
-        or "nothing"
-    )
-
-    def check(value: Any) -> Any:
-        if any(_json_equal(value, a) for a in allowed):
-            return value
-        raise PydanticCustomError(
-            "literal_error", "Input should be {expected}", {"expected": expected}
-        )
-
-    return BeforeValidator(check)
 
 
 class MathTreeSumArgumentsNode(BaseModel):
@@ -82,8 +41,8 @@ class MathTreeSumArgumentsMoney(BaseModel):
         serialize_by_alias=True,
     )
 
-    amount: Annotated[float, Field(gt=0)] = Field(description="The amount")
-    currency: Annotated[str, Field(pattern="^[A-Z]{3}$")] = Field(description="ISO 4217 code")
+    amount: float = Field(gt=0, description="The amount")
+    currency: str = Field(pattern="^[A-Z]{3}$", description="ISO 4217 code")
 
 
 class MathTreeSumArgumentsWindow(BaseModel):
@@ -97,8 +56,8 @@ class MathTreeSumArgumentsWindow(BaseModel):
         serialize_by_alias=True,
     )
 
-    start: _Integer = Field(description="Start")
-    end: _Integer | None = Field(default=None, description="End")
+    start: Annotated[int, _types.Integer()] = Field(description="Start")
+    end: Annotated[int, _types.Integer()] | None = Field(default=None, description="End")
 
 
 class MathTreeSumArguments(BaseModel):
@@ -116,14 +75,13 @@ class MathTreeSumArguments(BaseModel):
     price: MathTreeSumArgumentsMoney | None = None
     mode: Literal["strict"] | None = Field(default=None, description="Only one mode")
     weights: dict[str, float] | None = Field(default=None, description="Per-label weights")
-    label: str | _Integer | None = Field(default=None, description="A string, an integer or null")
+    label: str | Annotated[int, _types.Integer()] | None = Field(
+        default=None, description="A string, an integer or null"
+    )
     flags: (
-        Annotated[
-            list[Annotated[Literal[1, 2, "three", True, None], _one_of(1, 2, "three", True, None)]],
-            Field(max_length=3),
-        ]
+        list[Annotated[Literal[1, 2, "three", True, None], _types.OneOf(1, 2, "three", True, None)]]
         | None
-    ) = Field(default=None, description="Mixed enum")
+    ) = Field(default=None, max_length=3, description="Mixed enum")
     window: MathTreeSumArgumentsWindow | None = Field(default=None, description="Merged with allOf")
 
 

@@ -4,28 +4,78 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from json.encoder import (
+    encode_basestring as _encode_string,
+)  # json.dumps(s, ensure_ascii=False), in C
 from typing import Any
 
 MAX_VALUE_CHARS = 60
-MAX_MESSAGE_LINES = 12
+MAX_LINE_CHARS = 300
+MAX_PATH_CHARS = 120
+MAX_LISTED = 12  # keys or values listed in one line
 
 
-def truncate(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
-    """A short, single-line rendering of a value a model sent."""
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    text = text.replace("\n", " ")
+def preview(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
+    """A short, single-line JSON rendering of a value a model sent (bounded work at any size or depth)."""
+    parts: list[str] = []
+    _render(value, parts, limit + 1, 0)
+    text = "".join(parts)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _render(value: Any, out: list[str], budget: int, depth: int) -> int:
+    """Append JSON for `value` to `out`, stopping once `budget` characters are spent; returns what is left."""
+    if budget <= 0:
+        return budget
+    if isinstance(value, str):
+        text = _encode_string(value[:budget])
+    elif value is None or isinstance(value, (bool, int, float)):
+        try:
+            text = json.dumps(value)
+        except ValueError:  # an int too long to print
+            text = "a very large number"
+    elif isinstance(value, (list, tuple, dict)):
+        is_dict = isinstance(value, dict)
+        if depth >= 3 or not value:
+            text = ("{…}" if is_dict else "[…]") if value else ("{}" if is_dict else "[]")
+        else:
+            out.append("{" if is_dict else "[")
+            budget -= 1
+            pairs: Any = value.items() if isinstance(value, dict) else enumerate(value)
+            for i, (key, item) in enumerate(pairs):
+                if budget <= 0:
+                    return budget
+                if i:
+                    out.append(", ")
+                    budget -= 2
+                if is_dict:
+                    budget = _render(str(key), out, budget, depth + 1)
+                    out.append(": ")
+                    budget -= 2
+                budget = _render(item, out, budget, depth + 1)
+            out.append("}" if is_dict else "]")
+            return budget - 1
+    else:
+        text = type(value).__name__
+    out.append(text)
+    return budget - len(text)
+
+
+def quote(name: str) -> str:
+    """A key or enum value as a model writes it: JSON, double quotes."""
+    return _encode_string(name)
+
+
+def listing(names: list[str], limit: int = MAX_LISTED) -> str:
+    shown = ", ".join(quote(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 @dataclass(frozen=True)
 class ArgumentIssue:
-    """One problem with one argument. `path` is like `items[2].sku`; `code` is stable."""
+    """One problem with one argument. `path` is like `items[2].sku`; `code` is stable (docs/errors.md)."""
 
     path: str
     code: str
@@ -33,39 +83,84 @@ class ArgumentIssue:
     value: str | None = None  # truncated; None for secrets and absent values
     expected: str | None = None
     suggestion: str | None = None
+    location: tuple[str | int, ...] = field(default=(), compare=False)  # the exact path, for hosts
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"path": self.path, "code": self.code, "message": self.message}
+        out: dict[str, Any] = {
+            "path": self.path,
+            "location": list(self.location),
+            "code": self.code,
+            "message": self.message,
+        }
         for key in ("value", "expected", "suggestion"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
 
     def line(self) -> str:
-        where = self.path or "arguments"
+        where = shown_path(self.location) if self.location else (self.path or "arguments")
+        if len(where) > MAX_PATH_CHARS:  # the end of a long path says where to look
+            where = "…" + where[1 - MAX_PATH_CHARS :]
         text = f"- {where}: {self.message}"
-        return f"{text}; {self.suggestion}" if self.suggestion else text
+        if self.suggestion:
+            text = f"{text}; {self.suggestion}"
+        text = text.replace("\n", "\\n").replace(
+            "\r", "\\r"
+        )  # one line, whatever a spec's text holds
+        return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
+
+
+def shown_path(location: tuple[str | int, ...]) -> str:
+    """A path for a message: `items[2].sku`; keys a dotted path would garble as `["a.b"]`."""
+    out = ""
+    for part in location:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part and part.isprintable() and not any(c in part for c in ' .[]"'):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{_encode_string(part)}]"
+    return out
+
+
+def _order(issue: ArgumentIssue) -> tuple[Any, ...]:
+    # Indexes in numeric order (items[2] before items[10]), keys by name, the object before its keys.
+    return (
+        tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in issue.location),
+        issue.code,
+    )
 
 
 class ToolArgumentsError(ValueError):
-    """Arguments that do not match the tool's schema; `str()` is the message for the model."""
+    """Arguments that do not match the tool's schema; `str()` is the message for the model.
 
-    def __init__(self, tool: str, issues: list[ArgumentIssue]) -> None:
+    `issues` holds every problem (up to the configured limit), ordered by path; `total`
+    counts them all.
+    """
+
+    def __init__(self, tool: str, issues: list[ArgumentIssue], total: int | None = None) -> None:
         self.tool = tool
-        self.issues = sorted(issues, key=lambda i: (i.path, i.code))
+        self.issues = sorted(issues, key=_order) if len(issues) > 1 else list(issues)
+        self.total = max(total or 0, len(self.issues))
         super().__init__(self.render())
 
     def render(self) -> str:
-        shown = self.issues[:MAX_MESSAGE_LINES]
-        head = f"Invalid arguments for tool '{self.tool}' ({len(self.issues)} problem{'s' if len(self.issues) != 1 else ''}):"
-        lines = [head, *(issue.line() for issue in shown)]
-        if len(self.issues) > len(shown):
-            lines.append(f"- … and {len(self.issues) - len(shown)} more")
+        count = f"{self.total} problem{'s' if self.total != 1 else ''}"
+        lines = [
+            f"Invalid arguments for tool '{self.tool}' ({count}):",
+            *(issue.line() for issue in self.issues),
+        ]
+        if self.total > len(self.issues):
+            lines.append(f"- … and {self.total - len(self.issues)} more")
         lines.append("Fix these and call the tool again.")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "issues": [issue.to_dict() for issue in self.issues]}
+        return {
+            "tool": self.tool,
+            "total": self.total,
+            "issues": [issue.to_dict() for issue in self.issues],
+        }
 
 
 class UnknownToolError(LookupError):

@@ -3,25 +3,16 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 
 NAME = "get_weather"
 DESCRIPTION = "Get the current weather for a city."
 SOURCE = "get_weather.yaml"
-
-
-def _whole(value: Any) -> Any:
-    """JSON Schema counts 2.0 as an integer (and some providers send every number as a float)."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
-
-
-_Integer = Annotated[int, BeforeValidator(_whole)]
 
 
 class GetWeatherArgumentsAddress(BaseModel):
@@ -37,8 +28,8 @@ class GetWeatherArgumentsAddress(BaseModel):
     )
 
     street: str = Field(description="Street and number")
-    zip: Annotated[str, Field(pattern="^(?!0)[0-9]{5}$")] | None = Field(
-        default=None, description="Postal code (lookahead pattern)"
+    zip: str | None = Field(
+        default=None, pattern="^(?!0)[0-9]{5}$", description="Postal code (lookahead pattern)"
     )
 
 
@@ -53,13 +44,11 @@ class GetWeatherArguments(BaseModel):
         serialize_by_alias=True,
     )
 
-    location: Annotated[str, Field(min_length=1)] = Field(
-        description="City and country, e.g. Paris, France"
-    )
+    location: str = Field(min_length=1, description="City and country, e.g. Paris, France")
     unit: Literal["celsius", "fahrenheit"] = Field(
         default="celsius", description="Temperature unit"
     )
-    days: Annotated[_Integer, Field(ge=1, le=14)] | None = Field(
+    days: Annotated[int, _types.Integer(ge=1, le=14)] | None = Field(
         default=None, description="Number of forecast days"
     )
     from_: str | None = Field(
