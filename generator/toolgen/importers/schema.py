@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..runtime.types import json_type
+
 from .common import UnsupportedSchema, escape, show
 from .samples import fix_samples
 
@@ -295,22 +297,8 @@ def _array_enum(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
     fix_samples(out["items"], f"{ptr}/items", notes)  # the items' samples now meet the enum
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def _admits(types: list[str], value: Any) -> bool:
-    kind = _json_type(value)
+    kind = json_type(value)
     return kind in types or kind == "integer" and "number" in types
 
 
@@ -320,7 +308,7 @@ def _enum_type(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
         return
     kinds: list[str] = []
     for value in enum:
-        kind = _json_type(value)
+        kind = json_type(value)
         if kind not in kinds and not (kind == "integer" and "number" in kinds):
             kinds.append(kind)
     if "number" in kinds and "integer" in kinds:

@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..runtime.types import json_equal, json_type  # JSON value semantics live in the runtime
+
 DATA_KEYWORDS = ("const", "enum", "default", "examples", "example")
 SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
@@ -160,34 +162,6 @@ def is_any(schema: Any) -> bool:
     if not isinstance(schema, dict):
         return False
     return not ({"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"} & set(schema))
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
-
-
-def json_type(value: Any) -> str:
-    """The JSON Schema type of a JSON value (integers before numbers)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def compact(value: Any, limit: int = 300) -> str:

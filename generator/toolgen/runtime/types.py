@@ -34,6 +34,21 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a JSON value (integers before numbers: 2.0 is an integer)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 def _whole(value: float) -> int:
     """A float beyond 64 bits with no fraction (pydantic-core's lax int stops at 2**63)."""
     if value.is_integer():
