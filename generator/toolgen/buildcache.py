@@ -119,10 +119,15 @@ def store(specs: Path, package: str, templates: Path | None, key: str, build: St
     diagnostics, tools, files = build
     rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
     text = json.dumps({"format": FORMAT, "key": key, "diagnostics": rows, "tools": list(tools), "files": files})
+    write_entry(slot, text)
+
+
+def write_entry(path: Path, text: str) -> None:
+    """Write one cache entry atomically; a read-only cache only costs speed."""
     try:
-        slot.parent.mkdir(parents=True, exist_ok=True)
-        tmp = slot.with_suffix(f".{os.getpid()}.tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, "utf-8")
-        os.replace(tmp, slot)
+        os.replace(tmp, path)
     except OSError:
-        pass  # a read-only cache only costs speed
+        pass

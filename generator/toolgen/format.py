@@ -30,7 +30,7 @@ from pathlib import Path
 import black
 from black.mode import Mode, TargetVersion
 
-from .buildcache import cache_root
+from .buildcache import cache_root, write_entry
 from .render.layout import width
 
 MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
@@ -86,15 +86,8 @@ def _lookup(entry: Path | None) -> str | None:
 
 
 def _store(entry: Path | None, formatted: str) -> None:
-    if entry is None:
-        return
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(formatted, "utf-8")
-        os.replace(tmp, entry)
-    except OSError:
-        pass  # a read-only cache only costs speed
+    if entry is not None:
+        write_entry(entry, formatted)
 
 
 def _format_and_store(job: tuple[str, Path | None]) -> str:
