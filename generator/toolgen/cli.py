@@ -7,8 +7,9 @@ import json
 import keyword
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -23,7 +24,7 @@ from .write import apply, diff, plan
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
     click.echo(f"toolgen: {message}", err=True)
     sys.exit(code)
 
@@ -77,22 +78,85 @@ def generate(specs: str | None, out: str | None, package: str | None) -> None:
                f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)")
 
 
+_IMPLEMENTATIONS_HELP = "module:attribute of the implementations (default: the configured ones, for the configured package)."
+
+
+def _bound_config(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> Config:
+    """Flags over the configuration. The configured implementations import the configured package
+    by name, so `--package OTHER` leaves them out unless `--implementations` is given too."""
+    config = _config(specs=specs, out=out, package=package, implementations=implementations)
+    if implementations is None and config.implementations and config.package != _config().package:
+        config = replace(config, implementations=None)
+    return config
+
+
 @main.command()
 @_target_options
-def check(specs: str | None, out: str | None, package: str | None) -> None:
-    """Exit 0 when the output on disk is exactly what generate would write."""
-    config = _config(specs=specs, out=out, package=package)
+@click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
+def check(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> None:
+    """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
+    config = _bound_config(specs, out, package, implementations)
     result = _build(config)
     changes = plan(config.out, result.files, config.package)
-    if changes.clean:
-        click.echo(f"{config.out / config.package} is up to date ({len(result.files)} files)")
-        return
-    for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
-        for path in sorted(paths):
-            click.echo(f"{label}: {path}")
-    click.echo(diff(config.out, changes))
-    click.echo("run `toolgen generate` to update the generated files", err=True)
-    sys.exit(1)
+    if not changes.clean:
+        for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
+            for path in sorted(paths):
+                click.echo(f"{label}: {path}")
+        click.echo(diff(config.out, changes))
+        click.echo("run `toolgen generate` to update the generated files", err=True)
+        if config.implementations:
+            click.echo("(implementations are checked once the generated files are up to date)", err=True)
+        sys.exit(1)
+    click.echo(f"{config.out / config.package} is up to date ({len(result.files)} files)")
+    if config.implementations:
+        _check_bindings(config)
+
+
+def _check_bindings(config: Config) -> None:
+    """Exit 1 when a tool has no implementation or a class does not match its interface."""
+    from . import binding
+
+    try:
+        discovery = binding.discover(config)
+    except binding.BindingError as exc:
+        _fail(str(exc))
+    findings = binding.check(discovery)
+    if findings:
+        click.echo(render(findings))
+        sys.exit(1)
+    click.echo(f"{len(discovery.interfaces)} tools implemented in {binding.implementations_module(config)}")
+
+
+@main.command()
+@_target_options
+@click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
+@click.option("--into", type=click.Path(file_okay=False), help="Folder for the stubs (default: the implementations').")
+def scaffold(specs: str | None, out: str | None, package: str | None, implementations: str | None,
+             into: str | None) -> None:
+    """Write a stub implementation for each tool that has none; never overwrites a file."""
+    from . import binding, scaffold as scaffolding
+
+    config = _bound_config(specs, out, package, implementations)
+    result = _build(config)
+    if not plan(config.out, result.files, config.package).clean:
+        _fail("the generated files are out of date: run `toolgen generate` first", 1)
+    try:
+        report = scaffolding.run(config, Path(into) if into else None)
+    except binding.BindingError as exc:
+        _fail(str(exc))
+    if report.import_failures:
+        click.echo(render(report.import_failures))
+        _fail("nothing written: the implementations must import to tell which tools have one", 1)
+    where = binding.display_path
+    for stub in report.written:
+        click.echo(f"wrote {where(stub.path, config.root)} ({stub.tool})")
+    for stub, why in report.skipped:
+        click.echo(f"skipped {where(stub.path, config.root)} ({stub.tool}): {why}")
+    click.echo(f"{len(report.written)} written, {len(report.skipped)} skipped; "
+               f"{report.bound} of {report.tools} tools already implemented")
+    if report.written and not report.in_package:
+        click.echo(f"note: {binding.implementations_module(config)} is a module, not a package: import the "
+                   "stubs into it, or `toolgen check` will not find them", err=True)
 
 
 @main.command()
