@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 
 from _generated import package, spec
+from toolgen.lower import closed
 from toolgen.typemap import TypeMapper
 
 OK, BAD = "accept", "reject"
@@ -80,6 +81,23 @@ def test_objects_without_additional_properties_are_closed_everywhere(tmp_path: P
             with pytest.raises(p.ToolArgumentsError) as caught:
                 p.validate_arguments("t", bad)
             assert [i.code for i in caught.value.issues] == ["unknown_key"]
+
+
+def test_conditions_on_an_object_are_not_closed() -> None:
+    """`if`, `then`, `else`, `not` and `dependentSchemas` add conditions to the object around
+    them; closed, `if: {properties: {unit: ...}}` would refuse the object's other keys."""
+    partial = {"properties": {"unit": {"const": "c"}}}
+    schema = {"type": "object", "properties": {"unit": {"type": "string"}, "value": {"type": "number"}},
+              "if": partial, "then": partial, "else": partial, "not": partial,
+              "dependentSchemas": {"unit": partial}}
+    out = closed(schema)
+    assert out["additionalProperties"] is False
+    for key in ("if", "then", "else", "not"):
+        assert "additionalProperties" not in out[key], key
+    assert "additionalProperties" not in out["dependentSchemas"]["unit"]
+    nested = closed({"type": "object", "properties": {"a": {"then": {"properties": {"b": {
+        "type": "object", "properties": {"c": {"type": "string"}}}}}}}})
+    assert nested["properties"]["a"]["then"]["properties"]["b"]["additionalProperties"] is False  # a whole value
 
 
 def test_arrays_of_objects(tmp_path: Path) -> None:

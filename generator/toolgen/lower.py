@@ -21,6 +21,10 @@ SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "depen
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_VALUES = ("items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties",
                  "not", "contains", "propertyNames", "if", "then", "else", "contentSchema")
+# Subschemas that add conditions to the object around them rather than describe it whole:
+# closed, `if: {properties: {unit: {const: c}}}` would refuse every other key of the object.
+# (`dependentSchemas` entries too.)
+PARTIAL = frozenset({"not", "if", "then", "else"})
 
 
 def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = None) -> Any:
@@ -37,12 +41,12 @@ def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = N
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: closed(sub, not (key == "$defs" and name in open_defs), open_defs)
-                        for name, sub in value.items()}
+            out[key] = {name: closed(sub, key != "dependentSchemas" and not (key == "$defs" and name in open_defs),
+                                     open_defs) for name, sub in value.items()}
         elif key in SCHEMA_LISTS and isinstance(value, list):
             out[key] = [closed(sub, key != "allOf", open_defs) for sub in value]
         elif key in SCHEMA_VALUES:
-            out[key] = closed(value, True, open_defs)
+            out[key] = closed(value, key not in PARTIAL, open_defs)
         else:
             out[key] = value
     if close and "properties" in out and "additionalProperties" not in out:
