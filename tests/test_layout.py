@@ -6,6 +6,7 @@ it unchanged. Checked against black itself, on the layout helper and on whole pa
 
 from __future__ import annotations
 
+import ast
 import keyword
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from conftest import REPO
 from toolgen.format import MODE, in_black_layout
 from toolgen.pipeline import build
+from toolgen.render.code import Call, Display, Node, flat, statement
 from toolgen.render.layout import bracketed
 from toolgen.render.literals import py_string
 
@@ -58,3 +60,40 @@ def test_golden_outputs_are_black_stable() -> None:
     for path in (REPO / "tests" / "cases").glob("*/expected/**/*.py"):
         text = path.read_text("utf-8")
         assert black.format_str(text, mode=MODE) == text, path
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(["DESCRIPTION", "X"]), text=st.text(st.sampled_from("ab '\"é"), min_size=80, max_size=110),
+       indent=st.sampled_from([0, 4]))
+def test_a_long_assigned_string_is_claimed_stable_only_when_black_leaves_it(name: str, text: str, indent: int) -> None:
+    """black wraps `NAME = "..."` in parentheses when that makes the string fit."""
+    line = " " * indent + f"{name} = {py_string(text)}\n"
+    source = f"class A:\n{line}" if indent else line
+    assert in_black_layout(source) == (black.format_str(source, mode=MODE) == source)
+
+
+def _trees() -> st.SearchStrategy[Node]:
+    leaves = st.one_of(words.map(py_string), st.sampled_from(["x", "st.none()", "True", "12345"]))
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.builds(lambda f, a, k: Call(f, tuple(a), tuple((f"k{i}", v) for i, v in enumerate(k))),
+                      st.sampled_from(["f", "_s.objects", "st.one_of"]), st.lists(inner, max_size=3),
+                      st.lists(inner, max_size=3)),
+            st.builds(lambda items: Display("[]", tuple(items)), st.lists(inner, max_size=4)),
+            st.builds(lambda items: Display("()", tuple(items)), st.lists(inner, max_size=3)),
+            st.builds(lambda kv: Display("{}", tuple((py_string(k), v) for k, v in kv)),
+                      st.lists(st.tuples(words, inner), max_size=3)),
+        ),
+        max_leaves=12,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=_trees(), indent=st.sampled_from([0, 4]))
+def test_laid_out_expressions_are_black_stable_and_mean_the_same(tree: Node, indent: int) -> None:
+    code = statement(tree, indent, "return ")
+    source = f"def f():\n{code}\n" if indent else f"def f():\n    pass\n\n\n{code.replace('return ', 'x = ', 1)}\n"
+    assert ast.dump(ast.parse(flat(tree))) == ast.dump(ast.parse(code.strip().removeprefix("return ")))
+    if in_black_layout(source):
+        assert black.format_str(source, mode=MODE) == source

@@ -39,12 +39,12 @@ BLACK_VERSION: str = getattr(black, "__version__")  # not re-exported for type c
 PARALLEL_MIN = 24
 
 
-# A long line black leaves as it is: one string (maybe after `NAME = ` or `key=`, maybe
-# with a trailing comma), or a one-line docstring.
-_LONG_BUT_STABLE = re.compile(
-    r"""\s*(?:[A-Za-z_]\w* = |[A-Za-z_]\w*=)?(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'),?"""
-    r'|\s*""".*"""'
-)
+# A long line black leaves as it is: one string (maybe after `key=` or a dict display's
+# `"key": `, maybe with a trailing comma), or a one-line docstring. After `NAME = `, a
+# string is left as it is only when it would not fit in parentheses on a line of its own.
+_STRING = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+_LONG_BUT_STABLE = re.compile(rf"""\s*(?:[A-Za-z_]\w*=|{_STRING}: )?{_STRING},?|\s*\"\"\".*\"\"\"""")
+_ASSIGNED_STRING = re.compile(rf"""(\s*)[A-Za-z_]\w* = ({_STRING})""")
 TRIPLE = '"""'
 
 
@@ -59,9 +59,16 @@ def in_black_layout(source: str) -> bool:
         if stripped.startswith(TRIPLE) and not (len(stripped) > 3 and stripped.endswith(TRIPLE)):
             in_docstring = True
             continue
-        if width(line) > MODE.line_length and not _LONG_BUT_STABLE.fullmatch(line):
+        if width(line) > MODE.line_length and not _stays_long(line):
             return False
     return True
+
+
+def _stays_long(line: str) -> bool:
+    assigned = _ASSIGNED_STRING.fullmatch(line)
+    if assigned is not None:  # black wraps the string in parentheses when that makes it fit
+        return len(assigned.group(1)) + 4 + width(assigned.group(2)) > MODE.line_length
+    return _LONG_BUT_STABLE.fullmatch(line) is not None
 
 
 def cache_dir() -> Path | None:

@@ -1,0 +1,88 @@
+"""Python expressions as small trees, laid out the way black leaves them.
+
+An expression that fits on its line is written flat. One that does not is split at its
+own brackets, one item per line with a trailing comma, and its items are laid out the
+same way in turn: black keeps such a split as it is (the "magic trailing comma"), so
+the output is black-stable without running black.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .layout import LINE_LENGTH, width
+from .literals import py_literal
+
+
+@dataclass(frozen=True)
+class Call:
+    function: str
+    arguments: tuple[Node, ...] = ()
+    keywords: tuple[tuple[str, Node], ...] = ()
+
+
+@dataclass(frozen=True)
+class Display:
+    """A list or dict display; dict items are (rendered key, value)."""
+
+    brackets: str  # "[]", "{}" or "()" (a tuple)
+    items: tuple[Node | tuple[str, Node], ...]
+
+
+Node = Union[str, Call, Display]  # a str is an expression already rendered (a name, a literal)
+
+
+def call(function: str, *arguments: Node, **keywords: Node) -> Call:
+    return Call(function, arguments, tuple(keywords.items()))
+
+
+def tuple_of(values: list[Any]) -> Node:
+    return Display("()", tuple(literal(v) for v in values))
+
+
+def literal(value: Any) -> Node:
+    """A JSON value as a display tree, so a large one splits across lines."""
+    if isinstance(value, list) and value:
+        return Display("[]", tuple(literal(v) for v in value))
+    if isinstance(value, dict) and value:
+        return Display("{}", tuple((py_literal(str(k)), literal(v)) for k, v in value.items()))
+    return py_literal(value)
+
+
+def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
+    """Opening text, closing bracket, and each item as (prefix, value)."""
+    if isinstance(node, Call):
+        items: list[tuple[str, Node]] = [("", a) for a in node.arguments]
+        items += [(f"{k}=", v) for k, v in node.keywords]
+        return node.function + "(", ")", items
+    pairs = [(f"{i[0]}: ", i[1]) if isinstance(i, tuple) else ("", i) for i in node.items]
+    return node.brackets[0], node.brackets[1], pairs
+
+
+def flat(node: Node) -> str:
+    if isinstance(node, str):
+        return node
+    opening, closing, items = _parts(node)
+    one_tuple = "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
+    return opening + ", ".join(prefix + flat(value) for prefix, value in items) + one_tuple + closing
+
+
+def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> list[str]:
+    """`prefix` + the expression + `suffix`, at `indent` spaces, as black would leave it."""
+    pad = " " * indent
+    one = f"{pad}{prefix}{flat(node)}{suffix}"
+    if isinstance(node, str) or width(one) <= LINE_LENGTH:
+        return [one]
+    opening, closing, items = _parts(node)
+    if not items:
+        return [one]
+    out = [f"{pad}{prefix}{opening}"]
+    for item_prefix, value in items:
+        out += lines(value, indent + 4, item_prefix, ",")
+    out.append(f"{pad}{closing}{suffix}")
+    return out
+
+
+def statement(node: Node, indent: int = 0, prefix: str = "") -> str:
+    return "\n".join(lines(node, indent, prefix))
