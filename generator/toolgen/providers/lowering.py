@@ -9,7 +9,8 @@ into the description, where a model still reads them and the runtime still enfor
 
 from __future__ import annotations
 
-import copy
+import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -72,8 +73,17 @@ def describe(node: Node, moved: dict[str, Any]) -> Node:
 # -- the portable form ----------------------------------------------------------------------------
 
 def portable(parameters: Node) -> Node:
-    """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings)."""
-    schema = transform(public(copy.deepcopy(parameters)), _local)
+    """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings).
+
+    Cached by content: every variant of every target starts here, in lint and again in
+    render (two dozen calls a tool). The result is shared, so exporters build new nodes
+    rather than change it (as `transform` does)."""
+    return _portable(json.dumps(parameters))
+
+
+@functools.lru_cache(maxsize=4096)
+def _portable(text: str) -> Node:
+    schema = transform(public(json.loads(text)), _local)
     defs = dict(schema.get("$defs") or {})
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
         merged = {name: _resolve_node(body, defs, f"/$defs/{name}") for name, body in defs.items()}
