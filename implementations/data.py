@@ -114,11 +114,33 @@ class QueryJson(QueryJsonTool):
         except (exceptions.ParseError, exceptions.EmptyExpressionError, RecursionError) as exc:
             raise ToolError("invalid_expression", _message(exc)) from None
         try:
-            return QueryJsonResult(result=expression.search(data))
+            found = expression.search(data)
         except exceptions.JMESPathError as exc:
             raise ToolError("query_failed", _message(exc)) from None
         except RecursionError:
             raise ToolError("query_failed", "the data or the expression is nested too deeply") from None
+        except (ValueError, TypeError) as exc:  # jmespath lets some through: a slice step of 0, max_by over mixed types
+            raise ToolError("query_failed", _message(exc)) from None
+        problem = _not_data(found)
+        if problem:
+            raise ToolError("query_failed", f"the result cannot be sent as JSON: it holds {problem}")
+        return QueryJsonResult(result=found)
+
+
+def _not_data(value: Any) -> str | None:
+    """What in a JMESPath result JSON cannot carry, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return "a number beyond the range of a 64-bit float (such as 1e999 in the data, or a sum of huge ones)"
+        elif not (item is None or isinstance(item, (str, int, float))):  # bool is an int
+            return "an expression reference (&...), which only functions such as sort_by take"
+    return None
 
 
 def _message(exc: BaseException) -> str:
