@@ -6,6 +6,8 @@ Each case generates a package from a spec, imports it, and checks the name on th
 
 from __future__ import annotations
 
+import importlib
+
 import inspect
 import json
 import keyword
@@ -380,3 +382,18 @@ def test_arbitrary_names_and_text_generate_working_packages(names: list[str], de
             with pytest.raises(p.ToolArgumentsError) as caught:
                 p.validate_arguments("t", {**arguments, misspelled: value})
             assert [(i.path, i.code) for i in caught.value.issues] == [(misspelled, "unknown_key")]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=names_strategy, descriptions=st.lists(text_strategy, min_size=3, max_size=3), data=st.data())
+def test_arbitrary_names_and_text_give_working_strategies(names: list[str], descriptions: list[str],
+                                                          data: st.DataObject) -> None:
+    """The generated testing module compiles, and draws valid arguments, whatever the names."""
+    assume(not any("[" in n or re.search("[\ud800-\udfff]", n) for n in names))  # as above
+    properties = {n: {"type": "string", "description": d} for n, d in zip(names, descriptions * 2)}
+    tool = spec("t", properties, description="T. " + descriptions[0])
+    with tempfile.TemporaryDirectory() as folder, package(Path(folder), tool) as p:
+        testing = importlib.import_module(f"{p.__name__}.testing.tools.t")
+        drawn = data.draw(testing.arguments_json(**{names[-1]: st.just("v")}))
+        p.validate_arguments("t", drawn)
+        assert drawn.get(names[-1], "v") == "v"

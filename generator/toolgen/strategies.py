@@ -1,0 +1,386 @@
+"""JSON Schema -> hypothesis strategies, compiled at generation time into Python code.
+
+A schema is compiled into calls of hypothesis and of the runtime's building blocks
+(runtime/strategies.py, imported by generated code as `_s`). What they build is valid
+by construction: bounds, lengths, patterns, formats, enums (checked against the whole
+schema here, once), required and optional keys, closed objects, unique items, unions
+and merged `allOf`s, `$defs` (one cached function each, so recursion is a cycle).
+What they cannot build (`not`, `if`/`then`, overlapping `oneOf` branches, dependencies,
+property counts, `contains`) is enforced where it is said, by `_s.satisfying`: a filter
+with jsonschema as the judge, on the smallest subschema that needs it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, TypeGuard
+
+from jsonschema import Draft202012Validator
+
+from .naming import field_name
+from .render.code import Display, Node, call, literal
+from .render.literals import py_literal
+
+# Keywords that never constrain a value.
+IGNORED = frozenset({
+    "$defs", "definitions", "$schema", "$id", "$anchor", "$comment", "title", "description", "default",
+    "examples", "example", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
+})
+TYPE_KEYWORDS = {
+    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
+    "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"}),
+    "object": frozenset({"properties", "required", "additionalProperties", "propertyNames"}),
+    "boolean": frozenset(),
+    "null": frozenset(),
+}
+ANY_TYPE_KEYWORD = frozenset().union(*TYPE_KEYWORDS.values())
+# Keywords that say which type a schema without `type` is about (generating only that type is still valid).
+IMPLIED_TYPE = (
+    ("object", frozenset({"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+                          "minProperties", "maxProperties", "dependentRequired", "dependentSchemas"})),
+    ("array", frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})),
+    ("string", frozenset({"minLength", "maxLength", "pattern", "format"})),
+    ("number", frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})),
+)
+JSON_VALUES = "_s.json_values()"
+OPEN_ENDED = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"})
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _constraints(schema: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in IGNORED and not k.startswith("x-")}
+
+
+@dataclass
+class StrategyCompiler:
+    """Compiles the schemas of one root (a tool's parameters, or its returns).
+
+    `root_name` is the module constant holding the root schema (for `_s.satisfying`);
+    `definitions` collects one function per `$defs` entry that was referenced."""
+
+    root: Any
+    root_name: str
+    prefix: str  # of the definition functions' names, e.g. "_arguments_"
+    # Arguments: a merged allOf is one closed class in the generated model (typemap), so
+    # its strategy draws no undeclared keys, though JSON Schema alone would allow them.
+    close_merged: bool = False
+    definitions: dict[str, tuple[str, Node]] = field(default_factory=dict)  # def name -> (function, body)
+    _taken: set[str] = field(default_factory=set)
+
+    @property
+    def defs(self) -> dict[str, Any]:
+        found = self.root.get("$defs") if isinstance(self.root, dict) else None
+        return found if isinstance(found, dict) else {}
+
+    def compile(self, schema: Any, pointer: str = "") -> Node:
+        if schema is False:
+            return "st.nothing()"
+        if not isinstance(schema, dict):
+            return JSON_VALUES
+        node, exact = self._build(_constraints(schema), pointer)
+        return node if exact else call("_s.satisfying", node, self.root_name, literal(pointer))
+
+    def _build(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        """The strategy, and whether it is exact (every value it draws is valid)."""
+        if "$ref" in schema:
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            return self.reference(schema["$ref"]), not rest
+        if "const" in schema or "enum" in schema:
+            return self.enumerated(schema, pointer), True
+        if "allOf" in schema:
+            merged, simple = self.merged(schema)
+            if merged is not None:
+                if self.close_merged and "properties" in merged:
+                    merged.setdefault("additionalProperties", False)
+                node, exact = self._build(merged, pointer)
+                return node, exact and simple
+            return self._build({k: v for k, v in schema.items() if k != "allOf"}, pointer)[0], False
+        for key in ("anyOf", "oneOf"):
+            if key in schema and isinstance(schema[key], list):
+                return self.union(schema, key, pointer)
+        kinds = schema.get("type")
+        if isinstance(kinds, list):
+            if not kinds:
+                return "st.nothing()", True
+            built = [self.typed(k, schema, pointer) for k in dict.fromkeys(kinds)]
+            exact = all(e for _, e in built) and not ("integer" in kinds and "number" in kinds)
+            nodes = [n for n, _ in built]
+            return (nodes[0] if len(nodes) == 1 else call("st.one_of", *nodes)), exact
+        if isinstance(kinds, str):
+            return self.typed(kinds, schema, pointer)
+        for implied, keywords in IMPLIED_TYPE:
+            if keywords & schema.keys():
+                return self.typed(implied, schema, pointer)
+        return JSON_VALUES, not schema
+
+    def typed(self, kind: str, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        if kind not in TYPE_KEYWORDS:
+            return "st.nothing()", True
+        exact = not (set(schema) - ANY_TYPE_KEYWORD - {"type"})  # another type's keywords do not apply
+        node, own_exact = getattr(self, f"_{kind}")(schema, pointer)
+        return node, exact and own_exact
+
+    # One method per JSON type: (strategy, exact)
+    def _null(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        return "st.none()", True
+
+    def _boolean(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        return "st.booleans()", True
+
+    def _string(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        keywords: dict[str, Node] = {}
+        exact = True
+        if _natural(schema.get("minLength")):
+            keywords["min_size"] = repr(schema["minLength"])
+        if _natural(schema.get("maxLength")):
+            keywords["max_size"] = repr(schema["maxLength"])
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                re.compile(pattern)
+                keywords["pattern"] = literal(pattern)
+            except re.error:  # an ECMA-262 construct Python lacks: generate, then filter
+                exact = False
+        if isinstance(schema.get("format"), str):
+            keywords["format"] = literal(schema["format"])
+        return call("_s.strings", **keywords), exact
+
+    def _integer(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        keywords: dict[str, Node] = dict(_integer_bounds(schema))
+        step = schema.get("multipleOf")
+        if _number(step) and float(step).is_integer() and step > 0:
+            keywords["multiple_of"] = repr(int(step))
+            return call("_s.integers", **keywords), True
+        return call("_s.integers", **keywords), "multipleOf" not in schema
+
+    def _number(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        step = schema.get("multipleOf")
+        if "multipleOf" in schema:
+            if _number(step) and float(step).is_integer() and step > 0:
+                return self._integer(schema, pointer)  # multiples of an integer are integers
+            if _number(step) and step > 0:  # k * step is not always a multiple in floating point: filtered
+                return call("_s.multiples", repr(step), **_integer_bounds(schema, step)), False
+            return "st.nothing()", True
+        keywords: dict[str, Node] = {}
+        for key, name, flag in (("minimum", "minimum", None), ("maximum", "maximum", None),
+                                ("exclusiveMinimum", "minimum", "exclude_min"),
+                                ("exclusiveMaximum", "maximum", "exclude_max")):
+            value = schema.get(key)
+            if _number(value):
+                keywords[name] = repr(value)
+                if flag:
+                    keywords[flag] = "True"
+        if "minimum" in schema and "exclusiveMinimum" in schema or "maximum" in schema and "exclusiveMaximum" in schema:
+            return call("_s.numbers", **keywords), False  # both bounds on one side: filter picks the tighter
+        return call("_s.numbers", **keywords), True
+
+    def _array(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        keywords: dict[str, Node] = {}
+        exact = True
+        prefix = schema.get("prefixItems")
+        items = schema.get("items", True)
+        if isinstance(prefix, list) and prefix:
+            keywords["prefix"] = Display("[]", tuple(self.compile(s, f"{pointer}/prefixItems/{i}")
+                                                     for i, s in enumerate(prefix)))
+        if items is False:
+            keywords["max_size"] = repr(len(prefix) if isinstance(prefix, list) else 0)
+        elif items is not True and items != {}:
+            keywords = {"items": self.compile(items, f"{pointer}/items"), **keywords}
+        if _natural(schema.get("minItems")):
+            keywords["min_size"] = repr(schema["minItems"])
+        if _natural(schema.get("maxItems")) and items is not False:
+            keywords["max_size"] = repr(schema["maxItems"])
+        elif _natural(schema.get("maxItems")):
+            exact = False
+        if schema.get("uniqueItems") is True:
+            keywords["unique"] = "True"
+        return call("_s.arrays", **keywords), exact
+
+    def _object(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        required = [r for r in schema.get("required", []) if isinstance(r, str)]
+        additional = schema.get("additionalProperties", True)
+        exact = True
+        declared = {name: self.compile(sub, f"{pointer}/properties/{_escape(name)}")
+                    for name, sub in properties.items()}
+        extra_value = None if additional is False else (
+            JSON_VALUES if additional is True else self.compile(additional, f"{pointer}/additionalProperties"))
+        for name in required:
+            if name not in declared:
+                if extra_value is None:
+                    return "st.nothing()", True
+                declared[name] = extra_value
+        keywords: dict[str, Node] = {}
+        if required:
+            keywords["required"] = Display("{}", tuple((py_literal(n), declared[n]) for n in dict.fromkeys(required)))
+        optional: list[tuple[str, Node]] = [(py_literal(n), s) for n, s in declared.items() if n not in required]
+        if optional:
+            keywords["optional"] = Display("{}", tuple(optional))
+        if extra_value is not None:
+            keywords["extra"] = extra_value
+            names = schema.get("propertyNames")
+            if isinstance(names, dict):
+                keywords["extra_keys"] = self.compile({"type": "string", **names}, f"{pointer}/propertyNames")
+        return call("_s.objects", **keywords), exact
+
+    def reference(self, ref: Any) -> Node:
+        name = ref.removeprefix("#/$defs/") if isinstance(ref, str) else None
+        if name is None or name == ref or name not in self.defs:
+            return JSON_VALUES  # lint refuses such a reference; never reached from a checked spec
+        if name not in self.definitions:
+            function = self._function_name(name)
+            self.definitions[name] = (function, "")  # reserved first: a recursive body refers to it
+            self.definitions[name] = (function, self.compile(self.defs[name], f"/$defs/{_escape(name)}"))
+        return call("st.deferred", f"lambda: {self.definitions[name][0]}()")
+
+    def _function_name(self, name: str) -> str:
+        base = f"{self.prefix}{field_name(name).strip('_').lower() or 'definition'}"
+        candidate, n = base, 2
+        while candidate in self._taken:
+            candidate, n = f"{base}_{n}", n + 1
+        self._taken.add(candidate)
+        return candidate
+
+    def enumerated(self, schema: dict[str, Any], pointer: str) -> Node:
+        """The listed values the whole schema accepts (checked here, once)."""
+        values = [schema["const"]] if "const" in schema else list(schema.get("enum") or [])
+        whole = {**schema, "$defs": self.defs} if self.defs else schema
+        validator = Draft202012Validator(whole)
+        valid = [v for v in values if _json_literal(v) and validator.is_valid(v)]
+        if not valid:
+            return "st.nothing()"
+        if len(valid) == 1:
+            return call("st.just", literal(valid[0]))
+        return call("st.sampled_from", Display("[]", tuple(literal(v) for v in valid)))
+
+    def union(self, schema: dict[str, Any], key: str, pointer: str) -> tuple[Node, bool]:
+        """anyOf/oneOf: one branch at a time, each with the schema's other keywords merged in.
+        A oneOf is exact only when its branches cannot overlap (different types)."""
+        base = {k: v for k, v in schema.items() if k != key}
+        options: list[Node] = []
+        kinds: list[set[str]] = []
+        exact = True
+        for i, branch in enumerate(schema[key]):
+            if branch is False:
+                continue
+            merged = merge(base, _constraints(branch)) if isinstance(branch, dict) else base
+            if merged is None:
+                merged, exact = base, False
+            node, branch_exact = self._build(merged, f"{pointer}/{key}/{i}")
+            options.append(node)
+            kinds.append(_types(merged))
+            exact = exact and branch_exact
+        if not options:
+            return "st.nothing()", True
+        if key == "oneOf" and len(options) > 1:
+            exact = exact and all(not (k & other) for i, k in enumerate(kinds) for other in kinds[i + 1:])
+        return (options[0] if len(options) == 1 else call("st.one_of", *options)), exact
+
+    def merged(self, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
+        """An allOf folded into one schema (None when the branches do not fold), and whether
+        the fold is exact: a branch's own additionalProperties does not see the other
+        branches' properties, so with one the filter has the last word."""
+        out: dict[str, Any] | None = {k: v for k, v in schema.items() if k != "allOf"}
+        exact = True
+        for branch in schema["allOf"]:
+            if not isinstance(branch, dict) or out is None:
+                return None, False
+            branch = _constraints(branch)
+            seen: set[str] = set()
+            while set(branch) == {"$ref"} and isinstance(branch["$ref"], str):
+                name = branch["$ref"].removeprefix("#/$defs/")
+                if name in seen or name not in self.defs or not isinstance(self.defs[name], dict):
+                    return None, False
+                seen.add(name)
+                branch = _constraints(self.defs[name])
+            exact = exact and not OPEN_ENDED & branch.keys()
+            out = merge(out, branch)
+        return out, exact
+
+
+def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
+    """Two schemas' constraints in one, for the common cases (None otherwise).
+
+    Close rather than exact (an `additionalProperties` of one side is not re-read against
+    the other's properties), so a merged allOf is still judged by the filter."""
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out or out[key] == value:
+            out[key] = value
+        elif key == "properties" and isinstance(value, dict) and isinstance(out[key], dict):
+            both = dict(out[key])
+            for name, sub in value.items():
+                both[name] = {"allOf": [both[name], sub]} if name in both else sub
+            out[key] = both
+        elif key == "required" and isinstance(value, list) and isinstance(out[key], list):
+            out[key] = list(dict.fromkeys([*out[key], *value]))
+        elif key == "type":
+            left = set(out[key]) if isinstance(out[key], list) else {out[key]}
+            right = set(value) if isinstance(value, list) else {value}
+            for wide, narrow in (("number", "integer"),):
+                if wide in left and narrow in right:
+                    left.add(narrow)
+                if wide in right and narrow in left:
+                    right.add(narrow)
+            common = sorted(left & right)
+            if not common:
+                return None
+            out[key] = common[0] if len(common) == 1 else common
+        elif key in ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum"):
+            out[key] = max(out[key], value)
+        elif key in ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"):
+            out[key] = min(out[key], value)
+        elif key == "items" and isinstance(value, dict) and isinstance(out[key], dict):
+            out[key] = {"allOf": [out[key], value]}
+        else:
+            return None
+    return out
+
+
+def _number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a schema may accept (every type when it does not say)."""
+    kinds = schema.get("type")
+    named = set(kinds) if isinstance(kinds, list) else {kinds} if isinstance(kinds, str) else set(TYPE_KEYWORDS)
+    return named | {"integer"} if "number" in named else named
+
+
+def _natural(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _json_literal(value: Any) -> bool:
+    try:
+        literal(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _integer_bounds(schema: dict[str, Any], unit: float = 1) -> dict[str, str]:
+    """The tightest bounds on k, for values k * unit, that the four bound keywords allow."""
+    lows, highs = [], []
+    if _number(schema.get("minimum")):
+        lows.append(math.ceil(schema["minimum"] / unit))
+    if _number(schema.get("exclusiveMinimum")):
+        lows.append(math.floor(schema["exclusiveMinimum"] / unit) + 1)
+    if _number(schema.get("maximum")):
+        highs.append(math.floor(schema["maximum"] / unit))
+    if _number(schema.get("exclusiveMaximum")):
+        highs.append(math.ceil(schema["exclusiveMaximum"] / unit) - 1)
+    out = {}
+    if lows:
+        out["minimum"] = repr(max(lows))
+    if highs:
+        out["maximum"] = repr(min(highs))
+    return out

@@ -1,0 +1,158 @@
+"""The generated hypothesis strategies draw only valid values, and not a degenerate few.
+
+Two oracles judge every draw: jsonschema (Draft 2020-12) against the tool's bundled
+schema, and the generated package's own validator (what a registry applies to a call).
+Checked on the spec cases in tests/cases, the built-in library and a sample of the
+corpus, and on one spec made of every construct the compiler handles
+(tests/cases/strategies).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+import corpus_sample
+from conftest import REPO, generate, imported
+
+CASES = sorted(p.parent.name for p in (REPO / "tests" / "cases").glob("*/specs"))
+QUIET = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _testing(package: ModuleType, name: str) -> ModuleType:
+    return importlib.import_module(f"{package.__name__}.testing.tools.{package._index.MODULES[name]}")
+
+
+def check_tool(package: ModuleType, name: str, examples: int, results: bool = True) -> Counter[str]:
+    """Draw arguments and results of one tool; every draw must satisfy both oracles."""
+    module = _testing(package, name)
+    arguments_schema = Draft202012Validator(module.PARAMETERS)
+    result_schema = Draft202012Validator(module.RETURNS) if module.RETURNS is not None else None
+    seen: Counter[str] = Counter()
+
+    @settings(QUIET, max_examples=examples)
+    @given(arguments=module.arguments_json(), result=module.result_json() if results else st.none())
+    def draw(arguments: dict[str, Any], result: Any) -> None:
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in arguments_schema.iter_errors(arguments)]
+        assert not errors, f"{name}: jsonschema refuses drawn arguments {json.dumps(arguments)}: {errors}"
+        package.validate_arguments(name, arguments)  # raises ToolArgumentsError with the details
+        if not results:
+            return
+        if result_schema is not None:
+            errors = [e.message for e in result_schema.iter_errors(result)]
+            assert not errors, f"{name}: jsonschema refuses a drawn result {json.dumps(result)}: {errors}"
+        module.Result.model_validate_json(json.dumps(result))
+        seen.update(arguments.keys())
+
+    draw()
+    return seen
+
+
+@pytest.fixture(scope="module", params=[*CASES, "builtin"])
+def case_package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    name = request.param
+    specs = REPO / "schemas" if name == "builtin" else REPO / "tests" / "cases" / name / "specs"
+    out = tmp_path_factory.mktemp(f"strategies-{name}")
+    generate(specs, out, f"drawn_{name}")
+    with imported(out, f"drawn_{name}") as package:
+        yield package
+
+
+def test_every_tool_draws_valid_arguments_and_results(case_package: ModuleType) -> None:
+    for name in case_package.TOOL_NAMES:
+        check_tool(case_package, name, examples=40)
+
+
+def test_typed_strategies_give_the_models(case_package: ModuleType) -> None:
+    name = case_package.TOOL_NAMES[0]
+    module = _testing(case_package, name)
+
+    @settings(QUIET, max_examples=10)
+    @given(arguments=module.arguments(), result=module.result())
+    def draw(arguments: Any, result: Any) -> None:
+        assert type(arguments) is case_package.tool_info(name).arguments
+        assert type(result) is case_package.tool_info(name).result
+
+    draw()
+
+
+@pytest.fixture(scope="module")
+def sampler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    out = tmp_path_factory.mktemp("sampler")
+    generate(REPO / "tests" / "cases" / "strategies" / "specs", out, "sampler")
+    with imported(out, "sampler") as package:
+        yield package
+
+
+def test_every_construct_is_drawn_valid_and_varied(sampler: ModuleType) -> None:
+    """Each optional parameter shows up, and the values cover what the schema allows."""
+    module = _testing(sampler, "keywords.sampler")
+    values: dict[str, list[Any]] = {}
+
+    @settings(QUIET, max_examples=300)
+    @given(module.arguments_json())
+    def draw(arguments: dict[str, Any]) -> None:
+        sampler.validate_arguments("keywords.sampler", arguments)
+        assert Draft202012Validator(module.PARAMETERS).is_valid(arguments)
+        for key, value in arguments.items():
+            values.setdefault(key, []).append(value)
+
+    draw()
+    declared = set(module.PARAMETERS["properties"])
+    assert set(values) == declared, f"never drawn: {declared - set(values)}"
+    assert {"low", "mid", "high", 3} <= {v for v in values["level"]}
+    assert set(values["level_text"]) <= {"low", "mid"}  # 3 and null are listed but not strings
+    assert None in values["count"] and any(isinstance(v, int) for v in values["count"])
+    assert any(isinstance(v, float) and not v.is_integer() for v in values["step"])  # 0.25 steps, not only whole
+    assert any(isinstance(v, float) for v in values["ratio"]) and any(isinstance(v, int) for v in values["ratio"])
+    assert max(_depth(tree) for tree in values["tree"]) >= 2  # the recursion is taken
+    assert all(not code.endswith("\n") for code in values["code"])  # `$` ends the text, as the model reads it
+
+
+def _depth(tree: dict[str, Any]) -> int:
+    return 1 + max((_depth(child) for child in tree.get("children", [])), default=0)
+
+
+def test_overrides_replace_a_property_strategy(sampler: ModuleType) -> None:
+    module = _testing(sampler, "keywords.sampler")
+
+    @settings(QUIET, max_examples=30)
+    @given(module.arguments_json(code=st.just("AB-123"), word=st.just("hey")))
+    def draw(arguments: dict[str, Any]) -> None:
+        assert arguments["code"] == "AB-123"
+        assert arguments.get("word", "hey") == "hey"
+
+    draw()
+    with pytest.raises(KeyError, match="no property 'wrod' to override; did you mean 'word'"):
+        module.arguments_json(wrod=st.just("x"))
+
+
+def test_the_facade_finds_strategies_by_name(sampler: ModuleType) -> None:
+    testing = importlib.import_module("sampler.testing")
+    assert set(testing.CONTRACTS) == set(sampler.TOOL_NAMES)
+    assert testing.contract("keywords.sampler").info.name == "keywords.sampler"
+    assert testing.contract("keywords_sampler").info.name == "keywords.sampler"  # the provider-safe name
+    with pytest.raises(sampler.UnknownToolError, match="keywords.sampler"):
+        testing.arguments_json("keywords.smapler")
+
+
+@pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason="the shared corpus is not there")
+def test_corpus_sample_draws_valid_arguments(tmp_path: Path) -> None:
+    """About 600 real tools from every source; a few draws each (the breadth is the point)."""
+    sample = corpus_sample.lint_clean(tmp_path / "lint", corpus_sample.sample())
+    out = tmp_path / "out"
+    generate(corpus_sample.write(tmp_path, [tool for _, tool in sample]), out, "corpus_drawn")
+    with imported(out, "corpus_drawn") as package:
+        for name in package.TOOL_NAMES:
+            check_tool(package, name, examples=4, results=False)  # corpus tools seldom declare results
+    assert len(package.TOOL_NAMES) >= 500
