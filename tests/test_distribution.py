@@ -44,15 +44,27 @@ def test_generate_works_from_any_directory_with_templates_from_the_installed_pac
     assert tree(elsewhere / "out") == tree(CASES / "weather" / "expected")
 
 
-def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Path) -> None:
-    """An isolated interpreter whose path holds only pydantic (and its dependencies) and the package."""
+PYDANTIC = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection")
+# The `testing` extra: hypothesis and jsonschema, with their own dependencies.
+TESTING = ("hypothesis", "_hypothesis_globals", "attr", "attrs", "sortedcontainers", "jsonschema", "jsonschema_specifications", "referencing",
+           "rpds")
+
+
+def _site(tmp_path: Path, modules: tuple[str, ...]) -> Path:
+    """A folder holding (links to) just these installed modules: the isolated interpreter's path."""
     site = tmp_path / "site"
     site.mkdir()
-    for module in ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection"):
+    for module in modules:
         spec = __import__(module)
         location = Path(spec.__file__)
         source = location.parent if location.name == "__init__.py" else location
         (site / source.name).symlink_to(source)
+    return site
+
+
+def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Path) -> None:
+    """An isolated interpreter whose path holds only pydantic (and its dependencies) and the package."""
+    site = _site(tmp_path, PYDANTIC)
     script = (
         "import sys\n"
         "try:\n    import toolgen\nexcept ImportError:\n    pass\nelse:\n    sys.exit('toolgen is importable')\n"
@@ -76,3 +88,36 @@ def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Pat
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "ok"
     assert pydantic.VERSION  # the symlinked pydantic is the one toolgen's tests run with
+
+
+def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(tmp_path: Path) -> None:
+    """`<package>.testing` needs hypothesis and jsonschema (the `testing` extra), not toolgen."""
+    site = _site(tmp_path, PYDANTIC + TESTING)
+    script = (
+        "import sys\n"
+        "try:\n    import toolgen\nexcept ImportError:\n    pass\nelse:\n    sys.exit('toolgen is importable')\n"
+        "import library\n"
+        "from hypothesis import settings\n"
+        "from library.testing import ContractViolation, check_contract, contract\n"
+        "from library.tools.done import DoneResult, DoneTool\n"
+        "class Done(DoneTool):\n"
+        "    def run(self, arguments):\n"
+        "        return DoneResult(arguments.summary)\n"
+        "class Broken(DoneTool):\n"
+        "    def run(self, arguments):\n"
+        "        if len(arguments.summary) > 2:\n"
+        "            raise KeyError(arguments.summary)\n"
+        "        return DoneResult(arguments.summary)\n"
+        "quick = settings(max_examples=30, database=None)\n"
+        "check_contract(library.build_registry(Done()), contract('done'), settings=quick)\n"
+        "try:\n"
+        "    check_contract(library.build_registry(Broken()), contract('done'), settings=quick)\n"
+        "except ContractViolation as exc:\n"
+        "    print(str(exc).splitlines()[-1])\n"
+    )
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(CASES / "library" / "expected")]), "PATH": os.environ.get("PATH", ""),
+           "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
+    result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == """toolgen call done '{"summary": "000"}'"""
