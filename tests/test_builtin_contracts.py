@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from hypothesis.provisional import urls
 
 import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
-from implementations import ProcessPolicy, registry
-from toolgen_builtin import Registry
-from toolgen_builtin.testing import ContractTests
+from implementations import ProcessPolicy, ReadFile, Workspace, registry
+from toolgen_builtin import Registry, build_registry
+from toolgen_builtin.testing import ContractTests, ContractViolation, check_idempotent, check_results, contract
+from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult
 
 SEED = {
     "README.md": "# Demo\n\nA workspace for the contract tests.\n",
@@ -119,3 +120,74 @@ def test_query_json_results_are_json_whatever_the_expression(tmp_path: Path) -> 
                   overrides={"expression": st.sampled_from(["&a", "[&a]", "[::0]", "max_by(@, &a)", "sum(@)", "@"]),
                              "text": st.sampled_from(['[{"a": 1}, {"a": "x"}]', "[1e308, 1e308]", "[1e999]"]),
                              "path": st.none()})
+
+
+# --- Planted bugs in built-in tools: the generated kit finds each and shrinks it -------------
+
+
+class WrongType(ReadFile):
+    """total_lines as a string once a file has more than one line."""
+
+    def run(self, arguments: ReadFileArguments) -> Any:
+        result = super().run(arguments).model_dump()
+        return {**result, "total_lines": str(result["total_lines"])} if result["total_lines"] > 1 else result
+
+
+class Undeclared(ReadFile):
+    """A plain exception (not a declared ToolError) for a start_line past 3."""
+
+    def run(self, arguments: ReadFileArguments) -> ReadFileResult:
+        if arguments.start_line > 3:
+            raise IndexError("start_line out of range")
+        return super().run(arguments)
+
+
+class IgnoresStartLine(ReadFile):
+    """Idempotent by its spec, but reads on from where the previous call stopped when
+    start_line is left out, instead of from the default line 1."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__(workspace)
+        self.cursor = 1
+
+    def run(self, arguments: ReadFileArguments) -> ReadFileResult:
+        start = arguments.start_line if "start_line" in arguments.model_fields_set else self.cursor
+        result = super().run(arguments.model_copy(update={"start_line": start}))
+        self.cursor = result.end_line + 1
+        return result
+
+
+def planted(tmp_path: Path, implementation: type[ReadFile]) -> Callable[[], Registry]:
+    def fresh() -> Registry:
+        seed(tmp_path)
+        return build_registry(implementation(Workspace(tmp_path)))
+
+    return fresh
+
+
+def violation(check: Callable[..., None], tmp_path: Path, implementation: type[ReadFile]) -> ContractViolation:
+    quick = settings(max_examples=300, database=None)
+    with pytest.raises(ContractViolation) as caught:
+        check(planted(tmp_path, implementation), contract("read_file"), settings=quick,
+              overrides={"path": st.sampled_from(["README.md", "absent.txt"])})
+    return caught.value
+
+
+def test_a_planted_wrong_typed_field_is_found_and_shrunk(tmp_path: Path) -> None:
+    exc = violation(check_results, tmp_path, WrongType)
+    assert exc.problem == "invalid_result" and exc.arguments == {"path": "README.md"}
+    assert "toolgen call read_file '{\"path\": \"README.md\"}'" in str(exc)
+    assert "'3' is not of type 'integer'" in str(exc)
+
+
+def test_a_planted_undeclared_exception_is_found_and_shrunk(tmp_path: Path) -> None:
+    exc = violation(check_results, tmp_path, Undeclared)
+    assert exc.problem == "unexpected_exception" and "IndexError" in str(exc)
+    assert exc.arguments == {"path": "README.md", "start_line": 4}  # the smallest start_line past 3
+
+
+def test_a_planted_hidden_state_in_an_idempotent_tool_is_found(tmp_path: Path) -> None:
+    exc = violation(check_idempotent, tmp_path, IgnoresStartLine)
+    assert exc.problem == "not_idempotent"
+    assert exc.calls[0] == exc.calls[-1] == {"path": "README.md"}  # start_line left out, twice
+    assert len(str(exc).splitlines()) >= 4 and str(exc).count("toolgen call read_file") == len(exc.calls)
