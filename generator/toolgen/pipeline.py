@@ -28,29 +28,35 @@ class Build:
         return self.tools is not None
 
 
-def check_specs(specs: Path) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def check_specs(specs: Path, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports)."""
     from . import lint
     from .specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
-    return lint.run(load_specs(specs))
+    return lint.run(load_specs(specs), exports)
 
 
 def build(specs: Path, package: str, templates: Path | None = None) -> Build:
     key, cached = buildcache.load(specs, package, templates)
     if cached is not None:
         return Build(*cached)
-    diagnostics, tools = check_specs(specs)
-    if has_errors(diagnostics):
-        return Build(diagnostics, None, {})
+    from .lint import providers as provider_rule
+
+    diagnostics, tools = check_specs(specs, exports=False)
+    if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
+        return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
 
     from .format import format_files
     from .lower import lower
+    from .providers import export_all, notes_of
     from .render import from_templates, render_package
 
     ir = lower(tools, package)
-    rendered = render_package(ir, templates=str(templates) if templates else None)
+    exports = export_all(ir.tools)  # once: its notes are lint's warnings, its definitions are rendered
+    diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))))
+    rendered = render_package(ir, templates=str(templates) if templates else None, exports=exports)
     # Our own templates emit black's layout; an override or the copied runtime may not.
     files = format_files(rendered, frozenset() if templates else from_templates(rendered))
     names = tuple(t.name for t in ir.tools)

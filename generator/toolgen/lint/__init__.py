@@ -99,14 +99,16 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def rules() -> list[ModuleType]:
-    """The semantic rules, in the order they run (imported late: they import this module)."""
+def rules(exports: bool = True) -> list[ModuleType]:
+    """The semantic rules, in the order they run (imported late: they import this module).
+    `exports=False` leaves out the rule that runs the exporters (the caller reports their notes)."""
     from . import defaults, descriptions, examples, keywords, meta_schema, names, property_names, providers, required
 
-    return [meta_schema, keywords, property_names, required, defaults, examples, descriptions, names, providers]
+    found = [meta_schema, keywords, property_names, required, defaults, examples, descriptions, names, providers]
+    return found if exports else found[:-1]
 
 
-def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def run(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """All diagnostics for a spec set, plus its tools with bundled schemas."""
     from . import envelope
 
@@ -129,7 +131,7 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
         tools.append(checked)
 
     context = Context(specs, tools)
-    for rule in rules():
+    for rule in rules(exports):
         diagnostics.extend(rule.check(context))
     return sorted(set(diagnostics)), tools
 

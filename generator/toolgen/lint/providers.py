@@ -10,14 +10,17 @@ definitions cannot disagree.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic
 from ..naming import provider_name
 from . import CheckedTool, Context, warn
 from .meta_schema import is_valid_schema
+
+if TYPE_CHECKING:
+    from ..providers.base import Note
 
 ID = "provider-fallback"
 SUMMARY = "Every provider gets a definition it accepts; where that means a fallback, say which and why."
@@ -84,11 +87,22 @@ def _unicode(schema: Any) -> bool:
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
+    return warnings(context.tools)
+
+
+def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
+    """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes of
+    the exports it renders instead (pipeline.py), so it exports once."""
     from ..providers import notes
 
-    tools = sorted((t for t in context.tools if _exportable(t)), key=lambda t: t.data["name"])
+    tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.data["name"])
+    yield from report(notes([view(t) for t in tools]), tools)
+
+
+def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
+    """The exporters' notes as warnings, located in the specs."""
     by_name = {t.data["name"]: t for t in tools}
-    for note in notes([view(t) for t in tools]):
+    for note in notes:
         tool = by_name[note.tool]
         pointer = tool.source.at("/parameters" + note.path) if note.path else tool.source.at("/name")
         yield warn(tool.doc, pointer, note.rule, note.text(), HINTS[note.rule])

@@ -16,7 +16,11 @@ from typing import Any
 from . import anthropic, gemini, mcp, openai
 from .base import Export, Note, ToolLike, Tools
 
-__all__ = ["PROVIDERS", "TARGETS", "Export", "Note", "ToolLike", "definitions", "export", "notes", "variants"]
+__all__ = ["PROVIDERS", "TARGETS", "Export", "Exports", "Note", "ToolLike", "definitions", "export", "export_all",
+           "notes", "notes_of", "variants"]
+
+# Every variant of every provider: provider -> [(options, export)], the default variant first.
+Exports = dict[str, list[tuple[dict[str, Any], Export]]]
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,16 @@ def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, A
     return export(provider, tools, **options).definitions
 
 
-def notes(tools: Tools) -> list[Note]:
+def export_all(tools: Tools) -> Exports:
+    """Every variant of every provider, exported once: lint reads the notes, render the definitions."""
+    return {provider: [(option, export(provider, tools, **option)) for option in variants(provider)]
+            for provider in PROVIDERS}
+
+
+def notes_of(exports: Exports) -> list[Note]:
     """Every note of every variant of every provider, once each."""
-    found: set[Note] = set()
-    for provider in PROVIDERS:
-        for option in variants(provider):
-            found.update(export(provider, tools, **option).notes)
-    return sorted(found)
+    return sorted({note for done in exports.values() for _, export in done for note in export.notes})
+
+
+def notes(tools: Tools) -> list[Note]:
+    return notes_of(export_all(tools))

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 
 from ..ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
-from ..providers import PROVIDERS, TARGETS, definitions, variants
+from ..providers import PROVIDERS, TARGETS, Export, Exports, export_all
 from .layout import bracketed
 from .literals import py_docstring, py_literal
 from .testing import render_testing
@@ -178,20 +178,22 @@ def runtime_files(version: str) -> dict[str, str]:
     return out
 
 
-def definitions_document(provider: str, tools: tuple[ToolIR, ...]) -> dict[str, Any]:
+def definitions_document(provider: str, exports: list[tuple[dict[str, Any], Export]]) -> dict[str, Any]:
     """definitions/<provider>.json: every variant of the provider's options, precomputed."""
     return {
         "_comment": HEADER,
         "provider": provider,
         "options": {name: list(values) for name, values in TARGETS[provider].options},
-        "variants": [{"options": option, "definitions": definitions(provider, tools, **option)}
-                     for option in variants(provider)],
+        "variants": [{"options": option, "definitions": export.definitions} for option, export in exports],
     }
 
 
-def render_package(package: PackageIR, *, templates: str | None = None, version: str = "0.1.0") -> dict[str, str]:
-    """Every file of the generated distribution, relative to the output directory."""
+def render_package(package: PackageIR, *, templates: str | None = None, version: str = "0.1.0",
+                   exports: Exports | None = None) -> dict[str, str]:
+    """Every file of the generated distribution, relative to the output directory.
+    `exports`: the tools' exports (providers.export_all), when the caller has them already."""
     env = environment(templates)
+    exports = exports if exports is not None else export_all(package.tools)
     root = package.name
     files: dict[str, str] = {
         "pyproject.toml": _with_header(env.get_template("pyproject.toml.jinja").render(
@@ -212,5 +214,5 @@ def render_package(package: PackageIR, *, templates: str | None = None, version:
         files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
     for provider in PROVIDERS:
-        files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, package.tools))
+        files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, exports[provider]))
     return dict(sorted(files.items()))
