@@ -150,3 +150,16 @@ def test_outside_root_target_exists_and_is_still_refused() -> None:
     diagnostics, tools = check_specs(case / "specs")
     assert [d.rule for d in diagnostics] == ["ref-outside-root"]
     assert tools == []
+
+
+@pytest.mark.parametrize("specs", ["schemas", "tests/cases/providers/specs", "tests/cases/refs/specs"])
+def test_generate_reports_what_lint_reports(specs: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """build() exports once and reports the exports' notes itself; the warnings must be lint's."""
+    from conftest import REPO
+    from toolgen.pipeline import build
+
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    linted, _ = check_specs(REPO / specs)
+    built = build(REPO / specs, "p")
+    assert built.ok and any(d.rule.startswith("provider-") for d in linted)
+    assert built.diagnostics == linted
