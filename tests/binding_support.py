@@ -39,8 +39,10 @@ def forgetting(root: Path, *names: str) -> Iterator[None]:
     path = list(sys.path)
 
     def ours(name: str, module: object) -> bool:
-        file = getattr(module, "__file__", None) or ""
-        return any(name == n or name.startswith(n + ".") for n in names) or file.startswith(str(root))
+        # A namespace package (a folder without __init__.py) has no __file__, only __path__.
+        places = [getattr(module, "__file__", None) or "", *(getattr(module, "__path__", None) or [])]
+        return (any(name == n or name.startswith(n + ".") for n in names)
+                or any(str(place).startswith(str(root)) for place in places))
 
     saved = {name: m for name, m in sys.modules.items() if ours(name, m)}
     for name in saved:
