@@ -27,7 +27,6 @@ from .binding import (
 )
 from .config import Config
 from .diagnostics import Diagnostic
-from .render.literals import py_docstring, py_string
 
 SUMMARY_LIMIT = 160  # characters of the description's first sentence kept in the stub's docstring
 
@@ -74,7 +73,7 @@ def run(config: Config, into: Path | None) -> Report:
     if failures:
         return replace(report, import_failures=failures)
     unbound = [interfaces[tool] for tool in sorted(interfaces) if tool not in bound]
-    written, skipped = write_stubs(plan_stubs(config.package, unbound, folder))
+    written, skipped = write_stubs(plan_stubs(config.package, unbound, folder, config.templates))
     return replace(report, written=tuple(written), skipped=tuple(skipped))
 
 
@@ -111,33 +110,30 @@ def summary(description: str) -> str:
     return sentence
 
 
-def stub_source(package: str, interface: Interface) -> str:
-    """The text of one stub module, black-formatted."""
+def stub_source(package: str, interface: Interface, templates: Path | None = None) -> str:
+    """The text of one stub module (templates/stub.py.jinja, overridable), black-formatted."""
     from .format import cache_dir, format_python
+    from .render import environment
 
     prefix = interface.prefix
     # `class None(...)` does not parse, `class NotImplementedError(...)` would shadow the raise.
     name = f"{prefix}Impl" if keyword.iskeyword(prefix) or hasattr(builtins, prefix) else prefix
     about = summary(interface.info.description or "")
-    doc = f"The {interface.tool} tool{': ' + about if about else ''} (scaffolded by toolgen; this file is yours to edit)."
     names = [f"{prefix}Arguments", f"{prefix}Result", f"{prefix}Tool"]
     parameters = f"arguments: {prefix}Arguments"
     if interface.injected is not None:
         names.insert(1, f"{prefix}Injected")
         parameters += f", injected: {prefix}Injected"
-    message = py_string(f"{interface.tool} is not implemented yet")
-    source = (
-        f"{py_docstring(doc)}\n\n"
-        f"from {package}.tools.{interface.module} import {', '.join(names)}\n\n\n"
-        f"class {name}({prefix}Tool):\n"
-        f"    def run(self, {parameters}) -> {prefix}Result:\n"
-        f"        raise NotImplementedError({message})\n"
+    source = environment(str(templates) if templates else None).get_template("stub.py.jinja").render(
+        doc=f"The {interface.tool} tool{': ' + about if about else ''} (scaffolded by toolgen; this file is yours to edit).",
+        package=package, module=interface.module, names=names, name=name, prefix=prefix, parameters=parameters,
+        message=f"{interface.tool} is not implemented yet",
     )
     return format_python(source, cache_dir())
 
 
-def plan_stubs(package: str, interfaces: Iterable[Interface], folder: Path) -> list[Stub]:
-    return [Stub(i.tool, folder / f"{i.module}.py", stub_source(package, i)) for i in interfaces]
+def plan_stubs(package: str, interfaces: Iterable[Interface], folder: Path, templates: Path | None = None) -> list[Stub]:
+    return [Stub(i.tool, folder / f"{i.module}.py", stub_source(package, i, templates)) for i in interfaces]
 
 
 def write_stubs(stubs: Iterable[Stub]) -> tuple[list[Stub], list[tuple[Stub, str]]]:

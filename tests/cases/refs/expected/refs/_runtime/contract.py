@@ -15,7 +15,6 @@ when a check starts), which a package's users need only for testing.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import math
@@ -35,6 +34,7 @@ from pydantic import BaseModel, ValidationError
 
 from .errors import ToolError
 from .registry import Registry, ToolInfo, _finish
+from .strategies import json_schema_validator
 from .types import json_equal
 
 __all__ = [
@@ -339,9 +339,8 @@ def _schema_errors(schema: Any) -> Callable[[Any], list[str]]:
     """A check of values against `schema` (jsonschema, Draft 2020-12, the oracle): the problems, as lines."""
     if schema is None:
         return lambda value: []
-    validator_class = importlib.import_module("jsonschema").Draft202012Validator
-    validator_class.check_schema(schema)
-    validator = validator_class(schema)
+    validator = json_schema_validator(schema)
+    type(validator).check_schema(schema)
 
     def check(value: Any) -> list[str]:
         errors = sorted(
