@@ -36,12 +36,12 @@ def main() -> None:
     os.environ["TOOLGEN_NO_CACHE"] = "1"
     import black
 
-    from toolgen import lint
+    from toolgen.pipeline import lint
     from toolgen.diagnostics import has_errors
     from toolgen.format import MODE
     from toolgen.lower import lower
     from toolgen.render import render_package
-    from toolgen.specs import load_specs
+    from toolgen.load.specs import load_specs
 
     with tempfile.TemporaryDirectory(prefix="toolgen-formatters-") as tmp:
         base = Path(tmp)
@@ -52,7 +52,7 @@ def main() -> None:
             parameters = normalise(record.get("parameters", record.get("inputSchema")), collections.Counter())
             spec = {"name": record["name"], "description": record.get("description") or "-", "parameters": parameters}
             (specs / "tool.json").write_text(json.dumps(spec), "utf-8")
-            diagnostics, tools = lint.run(load_specs(specs))
+            diagnostics, tools = lint(load_specs(specs))
             if has_errors(diagnostics):
                 continue
             for path, text in render_package(lower(tools, "p")).items():

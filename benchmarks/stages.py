@@ -38,13 +38,13 @@ def main() -> None:
     start = time.perf_counter()
     import black
 
-    from toolgen import lint
+    from toolgen.pipeline import lint
     from toolgen.diagnostics import Diagnostic
     from toolgen.format import MODE
-    from toolgen.lint import meta_schema
+    from toolgen.check import meta_schema
     from toolgen.lower import lower
     from toolgen.render import render_package
-    from toolgen.specs import load_specs
+    from toolgen.load.specs import load_specs
 
     rows: list[list[str]] = [["import toolgen's stages + black", f"{time.perf_counter() - start:.3f}"]]
     with tempfile.TemporaryDirectory(prefix="toolgen-stages-") as tmp:
@@ -63,7 +63,7 @@ def main() -> None:
         t0 = time.perf_counter()
         spec_set = load_specs(specs)
         t1 = time.perf_counter()
-        diagnostics, tools = lint.run(spec_set)
+        diagnostics, tools = lint(spec_set)
         t2 = time.perf_counter()
         ir = lower(tools, "bench")
         t3 = time.perf_counter()
@@ -73,7 +73,7 @@ def main() -> None:
         if args.profile:  # a second, profiled run of load..render (the timings above are not profiled)
             profiler = cProfile.Profile()
             profiler.enable()
-            render_package(lower(lint.run(load_specs(specs))[1], "bench"))
+            render_package(lower(lint(load_specs(specs))[1], "bench"))
             profiler.disable()
             profiler.dump_stats(args.profile)
         modules = {path: text for path, text in files.items() if path.endswith(".py")}

@@ -9,7 +9,7 @@ import pytest
 
 from binding_support import Project, forgetting, weather_project
 from conftest import REPO, generate
-from toolgen import binding
+from toolgen.binding import conformance as binding
 from toolgen.config import load_config
 
 WEATHER_OK = """\

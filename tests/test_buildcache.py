@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import buildcache
+from toolgen import cache as buildcache
 from toolgen.pipeline import build
 
 SPEC = "name: t\ndescription: {text}\nparameters:\n  type: object\n  properties:\n    x: {{type: string, description: x}}\n"

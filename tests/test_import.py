@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import generate, imported
-from toolgen import lint
+from toolgen.pipeline import lint
 from toolgen.cli import main
 from toolgen.importers.emit import dump_data, dump_tool
 from toolgen.importers.run import ImportFileError, import_text, read_items
 from toolgen.lower import closed, lower
 from toolgen.providers import definitions
-from toolgen.specs import load_specs
-from toolgen.yaml12 import parse_yaml
+from toolgen.load.specs import load_specs
+from toolgen.load.yaml12 import parse_yaml
 
 # --- real-world samples (from the corpus) ---------------------------------------------
 
@@ -108,14 +108,14 @@ def one(text: Any, fmt: str) -> tuple[dict[str, Any], list[str]]:
 def lint_tools(tmp_path: Path, tools: list[dict[str, Any]]) -> list[Any]:
     for tool in tools:
         (tmp_path / f"{tool['name']}.yaml").write_text(dump_tool(tool, []), encoding="utf-8")
-    diagnostics, _ = lint.run(load_specs(tmp_path))
+    diagnostics, _ = lint(load_specs(tmp_path))
     return diagnostics
 
 
 def export(tmp_path: Path, tool: dict[str, Any], provider: str) -> dict[str, Any]:
     """Spec -> check -> IR -> the provider's definition, as `toolgen export` would print it."""
     (tmp_path / "tool.yaml").write_text(dump_tool(tool, []), encoding="utf-8")
-    diagnostics, checked = lint.run(load_specs(tmp_path))
+    diagnostics, checked = lint(load_specs(tmp_path))
     assert not [d for d in diagnostics if d.is_error], diagnostics
     return definitions(provider, lower(checked, "pkg").tools)[0]
 
@@ -316,7 +316,7 @@ def test_import_then_export_to_the_same_provider_gives_the_definition_back(
         tmp_path: Path, fmt: str, provider: str, options: dict[str, Any], original: dict[str, Any]) -> None:
     spec, _ = one([original], fmt)
     (tmp_path / "tool.yaml").write_text(dump_tool(spec, []), encoding="utf-8")
-    diagnostics, checked = lint.run(load_specs(tmp_path))
+    diagnostics, checked = lint(load_specs(tmp_path))
     assert not [d for d in diagnostics if d.is_error], diagnostics
     assert definitions(provider, lower(checked, "pkg").tools, **options)[0] == original
 

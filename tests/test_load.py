@@ -20,8 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolgen.load import LoadError, load_file, parse_json, parse_yaml
-from toolgen.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, SourceMap, child_pointer
+from toolgen.load.document import LoadError, load_file, parse_json, parse_yaml
+from toolgen.load.source_map import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, SourceMap
+from toolgen.schema.pointer import child
 
 
 def loaded(text: str) -> Any:
@@ -251,11 +252,11 @@ def nodes(value: Any, pointer: str = "", key: str | None = None) -> list[tuple[s
     """(pointer, value, key in its parent object or None) for every value in a document."""
     out = [(pointer, value, key)]
     if isinstance(value, dict):
-        for name, child in value.items():
-            out += nodes(child, child_pointer(pointer, name), name)
+        for name, item in value.items():
+            out += nodes(item, child(pointer, name), name)
     elif isinstance(value, list):
-        for i, child in enumerate(value):
-            out += nodes(child, child_pointer(pointer, i))
+        for i, item in enumerate(value):
+            out += nodes(item, child(pointer, i))
     return out
 
 

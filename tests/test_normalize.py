@@ -14,13 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from toolgen import lint
+from toolgen.pipeline import lint
 from toolgen.importers.emit import dump_tools
 from toolgen.importers.names import assign_unique_names
 from toolgen.importers.normalize import UnsupportedSchema, normalize_schema, normalize_tool
 from toolgen.importers.schema import TYPE_NAMES
 from toolgen.importers.verify import lint_errors
-from toolgen.specs import load_specs
+from toolgen.load.specs import load_specs
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
@@ -329,7 +329,7 @@ def test_every_corpus_record_imports_to_specs_lint_accepts(tmp_path: Path) -> No
         specs = load_specs(root)
         read_back = [t for doc in specs.documents for t in doc.data["tools"]]
         assert read_back == [tool for tool, _ in tools], f"{path.name}: YAML did not read back as written"
-        diagnostics, checked = lint.run(specs)
+        diagnostics, checked = lint(specs)
         assert len(checked) == len(tools)
         for d in diagnostics:
             if d.is_error:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import provider_checks as checks
 from conftest import imported
 from toolgen.cli import main
-from toolgen.lint.providers import ToolView
+from toolgen.providers.diagnostics import ToolView
 from toolgen.lower import closed
 from toolgen.naming import provider_name
 from toolgen.providers import PROVIDERS, export, notes, variants
@@ -349,7 +349,7 @@ def test_generated_tool_definitions_options() -> None:
 
 def test_lint_view_matches_the_ir() -> None:
     """Lint runs the exporters on a view of the checked specs; it must equal what the IR gives them."""
-    from toolgen.lint.providers import view
+    from toolgen.providers.diagnostics import view
     from toolgen.lower import lower
     from toolgen.pipeline import check_specs
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from binding_support import SEND_NOTE, WEATHER, Project, forgetting, weather_project
 from conftest import tree
-from toolgen.binding import Interface
+from toolgen.binding.conformance import Interface
 from toolgen.naming import class_name, module_name
-from toolgen.scaffold import stub_source
+from toolgen.binding.scaffold import stub_source
 
 PING = "name: ping\ndescription: Check that the service answers.\n"
 WEATHER_IMPL = """\

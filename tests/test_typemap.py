@@ -16,7 +16,7 @@ import pytest
 
 from _generated import package, spec
 from toolgen.lower import closed
-from toolgen.typemap import TypeMapper
+from toolgen.lower.typemap import TypeMapper
 
 OK, BAD = "accept", "reject"
 

@@ -1,3 +1,3 @@
-from .cli import main
+from toolgen.cli import main
 
 main()

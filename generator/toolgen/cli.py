@@ -13,13 +13,13 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from . import __version__
-from .config import Config, load_config
-from .diagnostics import has_errors, render
-from .importers import FORMAT_NAMES as IMPORT_FORMATS
-from .pipeline import build, check_specs
-from .spec import spec_schema_text
-from .write import apply, diff, plan
+from toolgen import __version__
+from toolgen.config import Config, load_config
+from toolgen.diagnostics import has_errors, render
+from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
+from toolgen.pipeline import build, check_specs
+from toolgen.spec import spec_schema_text
+from toolgen.write import apply, diff, plan
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,7 +114,7 @@ def check(specs: str | None, out: str | None, package: str | None, implementatio
 
 def _check_bindings(config: Config) -> None:
     """Exit 1 when a tool has no implementation or a class does not match its interface."""
-    from . import binding
+    from toolgen.binding import conformance as binding
 
     try:
         discovery = binding.discover(config)
@@ -134,7 +134,8 @@ def _check_bindings(config: Config) -> None:
 def scaffold(specs: str | None, out: str | None, package: str | None, implementations: str | None,
              into: str | None) -> None:
     """Write a stub implementation for each tool that has none; never overwrites a file."""
-    from . import binding, scaffold as scaffolding
+    from toolgen.binding import conformance as binding
+    from toolgen.binding import scaffold as scaffolding
 
     config = _bound_config(specs, out, package, implementations)
     result = _build(config)
@@ -190,7 +191,7 @@ def schema() -> None:
 @click.option("--force", is_flag=True, help="Replace spec files that already exist.")
 def import_(fmt: str, file: str, out: str | None, force: bool) -> None:
     """Write one spec per tool from existing definitions (a JSON list, or JSON Lines)."""
-    from .importers.command import run_import
+    from toolgen.importers.command import run_import
 
     config = _config(specs=out)
     sys.exit(run_import(fmt, file, config.specs, force, click.echo))
@@ -203,8 +204,9 @@ def import_(fmt: str, file: str, out: str | None, force: bool) -> None:
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
 def export(provider: str, strict: bool | None, openapi: bool | None, specs: str | None) -> None:
     """Print the tool definitions for one provider as JSON; fallbacks taken go to stderr."""
-    from .lower import lower
-    from .providers import PROVIDERS, export as export_definitions
+    from toolgen.lower import lower
+    from toolgen.providers import PROVIDERS
+    from toolgen.providers import export as export_definitions
 
     if provider not in PROVIDERS:
         _fail(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")

@@ -30,10 +30,11 @@ from pathlib import Path
 import black
 from black.mode import Mode, TargetVersion
 
-from .buildcache import cache_root, write_entry
-from .render.layout import width
+from toolgen.cache import cache_root, write_entry
+from toolgen.constants import LINE_LENGTH
+from toolgen.render.layout import width
 
-MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
+MODE = Mode(target_versions={TargetVersion.PY311}, line_length=LINE_LENGTH)
 BLACK_VERSION: str = getattr(black, "__version__")  # not re-exported for type checkers
 # Below this many cache misses a pool costs more than it saves (fork + result transfer).
 PARALLEL_MIN = 24

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import buildcache
-from .diagnostics import Diagnostic, has_errors
+from toolgen import cache as buildcache
+from toolgen.diagnostics import Diagnostic, has_errors
 
 if TYPE_CHECKING:
-    from .lint import CheckedTool
+    from toolgen.check.context import CheckedTool
+    from toolgen.load.specs import SpecSet
 
 
 @dataclass
@@ -30,28 +31,38 @@ class Build:
 
 def check_specs(specs: Path, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports)."""
-    from . import lint
-    from .specs import load_specs
+    from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
-    return lint.run(load_specs(specs), exports)
+    return lint(load_specs(specs), exports)
+
+
+def lint(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
+    from toolgen import check
+    from toolgen.providers import diagnostics as provider_rule
+
+    diagnostics, tools = check.run(specs)
+    if exports:
+        diagnostics = sorted(set(diagnostics + list(provider_rule.warnings(tools))))
+    return diagnostics, tools
 
 
 def build(specs: Path, package: str, templates: Path | None = None) -> Build:
     key, cached = buildcache.load(specs, package, templates)
     if cached is not None:
         return Build(*cached)
-    from .lint import providers as provider_rule
+    from toolgen.providers import diagnostics as provider_rule
 
     diagnostics, tools = check_specs(specs, exports=False)
     if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
         return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
 
-    from .format import format_files
-    from .lower import lower
-    from .providers import export_all, notes_of
-    from .render import from_templates, render_package
+    from toolgen.format import format_files
+    from toolgen.lower import lower
+    from toolgen.providers import export_all, notes_of
+    from toolgen.render import from_templates, render_package
 
     ir = lower(tools, package)
     exports = export_all(ir.tools)  # once: its notes are lint's warnings, its definitions are rendered

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .render import HEADER
+from toolgen.constants import HEADER
 
 MARKER = HEADER.encode()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import UnsupportedSchema, show
+from toolgen.importers.common import UnsupportedSchema, show
 
 
 def unwrap(item: Any) -> list[Any]:

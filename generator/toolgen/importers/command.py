@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .run import ImportFileError, ImportResult, existing_names, import_text, write_specs
+from toolgen.importers.run import ImportFileError, ImportResult, existing_names, import_text, write_specs
 
 
 def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., None]) -> int:

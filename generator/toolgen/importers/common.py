@@ -14,11 +14,6 @@ class UnsupportedSchema(ValueError):
         self.pointer, self.message, self.hint = pointer, message, hint
 
 
-def escape(token: str) -> str:
-    """One JSON pointer token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def show(value: Any, limit: int = 80) -> str:
     """A value as JSON, shortened for a one-line note."""
     text = json.dumps(value, ensure_ascii=False)

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..yaml12 import _CORE  # the patterns toolgen's loader resolves (one source of truth)
+from toolgen.load.yaml12 import _CORE  # the patterns toolgen's loader resolves (one source of truth)
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema={schema}"
 # YAML 1.1 words PyYAML does not quote by itself (it knows yes/no/on/off, not y/n).

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import UnsupportedSchema, escape, show
+from toolgen.importers.common import UnsupportedSchema, show
+from toolgen.schema.pointer import escape
 
 SNAKE = re.compile(r"_([a-z])")
 # Schema fields whose value is a schema, a list of schemas, or a map of schemas (after camelCase).

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..naming import class_name, module_name, provider_name
-from .common import show
+from toolgen.importers.common import show
+from toolgen.naming import class_name, module_name, provider_name
 
 DERIVED: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("name", lambda n: n),

@@ -14,8 +14,8 @@ import hashlib
 import re
 from typing import Any
 
-from .common import UnsupportedSchema, show
-from .schema import normalize_schema
+from toolgen.importers.common import UnsupportedSchema, show
+from toolgen.importers.schema import normalize_schema
 
 __all__ = ["UnsupportedSchema", "normalize_schema", "normalize_tool"]
 
@@ -132,7 +132,7 @@ def _examples(value: Any, parameters: Any, notes: list[str]) -> list[dict[str, A
     """Example arguments (Anthropic `input_examples`) as spec examples; ones the parameters refuse are left out."""
     import jsonschema
 
-    from ..lower import EMPTY_PARAMETERS, closed
+    from toolgen.lower import EMPTY_PARAMETERS, closed
 
     if not isinstance(value, list):
         notes.append(f"/examples: dropped {show(value, 60)} (not a list)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import UnsupportedSchema, show
+from toolgen.importers.common import UnsupportedSchema, show
 
 DROPPED = {
     "strict": "strict mode is chosen at export time (`toolgen export --strict`)",

@@ -15,12 +15,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, bfcl, gemini, mcp, openai
-from .common import UnsupportedSchema
-from .emit import dump_tool
-from .names import NameTable
-from .normalize import normalize_tool
-from .verify import lint_errors, reason
+from toolgen.importers import anthropic, bfcl, gemini, mcp, openai
+from toolgen.importers.common import UnsupportedSchema
+from toolgen.importers.emit import dump_tool
+from toolgen.importers.names import NameTable
+from toolgen.importers.normalize import normalize_tool
+from toolgen.importers.verify import lint_errors, reason
 
 FORMATS: dict[str, ModuleType] = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "mcp": mcp,
                                   "bfcl": bfcl}
@@ -141,7 +141,7 @@ def existing_names(out: Path) -> set[str]:
     """Tool names defined under `out` in files an import would not replace (`<name>.yaml` is replaced)."""
     if not out.is_dir():
         return set()
-    from ..specs import load_specs
+    from toolgen.load.specs import load_specs
 
     specs = load_specs(out)
     taken: set[str] = set()

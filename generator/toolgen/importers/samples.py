@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 
-from .common import show
+from toolgen.importers.common import show
 
 SAMPLES = ("default", "example", "examples")
 _MISSING = object()

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..runtime.types import json_type
-
-from .common import UnsupportedSchema, escape, show
-from .samples import fix_samples
+from toolgen.importers.common import UnsupportedSchema, show
+from toolgen.importers.samples import fix_samples
+from toolgen.runtime.types import json_type
+from toolgen.schema.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
+from toolgen.schema.pointer import escape
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
@@ -46,10 +47,6 @@ TYPE_NAMES: dict[str, str | None] = {
     "none": "null", "nil": "null", "nonetype": "null",
     "any": None, "": None, "object?": None, "type_unspecified": None, "mixed": None,
 }
-SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-SCHEMA_VALUES = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
-                 "unevaluatedItems", "unevaluatedProperties")
-SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 TRUE_WORDS = {"true", "yes", "1", "y", "on"}
 FALSE_WORDS = {"false", "no", "0", "n", "off"}
 

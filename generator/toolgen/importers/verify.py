@@ -10,22 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..load import Document
-from ..source import SourceMap
-from ..specs import SpecSet, ToolSource
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.document import Document
+from toolgen.load.source_map import SourceMap
+from toolgen.load.specs import SpecSet, ToolSource
 
 DISPLAY = "<import>"
 
 
 def lint_errors(tools: list[dict[str, Any]]) -> dict[int, list[Diagnostic]]:
     """Index in `tools` -> lint's errors for that tool (pointers relative to the tool); none for most."""
-    from .. import lint  # the check stage is heavy to import: only when an import runs
+    from toolgen.pipeline import lint  # the check stage is heavy to import: only when an import runs
 
     doc = Document(Path(DISPLAY), DISPLAY, {"tools": tools}, SourceMap())
     specs = SpecSet(root=Path("."), documents=[doc],
                     tools=[ToolSource(doc, f"/tools/{i}", tool) for i, tool in enumerate(tools)], diagnostics=[])
-    diagnostics, _ = lint.run(specs)
+    diagnostics, _ = lint(specs)
     errors: dict[int, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.is_error:

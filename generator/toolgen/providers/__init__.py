@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import anthropic, gemini, mcp, openai
-from .base import Export, Note, ToolLike, Tools
+from toolgen.providers import anthropic, gemini, mcp, openai
+from toolgen.providers.base import Export, Note, ToolLike, Tools
 
 __all__ = ["PROVIDERS", "TARGETS", "Export", "Exports", "Note", "ToolLike", "definitions", "export", "export_all",
            "notes", "notes_of", "variants"]

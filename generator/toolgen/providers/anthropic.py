@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
-from .lowering import inline_refs, portable
-from .strict import anthropic_budget, anthropic_strict
+from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
+from toolgen.providers.portable import inline_refs, portable
+from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
 MAX_STRICT_TOOLS, MAX_OPTIONAL, MAX_UNIONS = 20, 24, 16
 

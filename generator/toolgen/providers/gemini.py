@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
-from .lowering import describe, portable, restrict, type_arrays_to_any_of, typed_enums
-from .schema import Node, is_any, recursive, ref_name, transform, types_of, walk
+from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
+from toolgen.providers.portable import describe, portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import is_any, recursive, types_of
+from toolgen.schema.pointer import ref_name
+from toolgen.schema.walk import Node, transform, walk
 
 JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties

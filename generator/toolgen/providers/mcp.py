@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Export, ToolLike, Tools
-from .schema import public
+from toolgen.providers.base import Export, ToolLike, Tools
+from toolgen.providers.schema import public
 
 HINTS = {"read_only": "readOnlyHint", "destructive": "destructiveHint", "idempotent": "idempotentHint",
          "open_world": "openWorldHint"}

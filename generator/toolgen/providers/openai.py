@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
-from .lowering import portable
-from .strict import openai_strict
+from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
+from toolgen.providers.portable import portable
+from toolgen.providers.strict import openai_strict
 
 MAX_DESCRIPTION = 1024  # Chat Completions rejects longer tool descriptions (400 "string too long")
 

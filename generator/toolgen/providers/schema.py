@@ -7,22 +7,12 @@ root's own `$defs`. Nothing is mutated: every function returns new dicts.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..runtime.types import json_equal, json_type  # JSON value semantics live in the runtime
-
-DATA_KEYWORDS = ("const", "enum", "default", "examples", "example")
-SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-SCHEMA_VALUES = ("items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties",
-                 "not", "contains", "propertyNames", "if", "then", "else", "contentSchema")
-JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
-# Keywords that only annotate: dropped where a target does not take them (nothing to enforce).
-ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
-                         "deprecated", "propertyOrdering", "nullable"})
-
-Node = dict[str, Any]
+from toolgen.runtime.types import json_equal, json_type  # JSON value semantics live in the runtime
+from toolgen.schema.keywords import ANNOTATIONS, DATA_KEYWORDS, JSON_TYPES
+from toolgen.schema.pointer import escape, ref_name
+from toolgen.schema.walk import Node, transform, walk
 
 
 def public(schema: Any) -> Any:
@@ -36,47 +26,6 @@ def public(schema: Any) -> Any:
         for k, v in schema.items()
         if not k.startswith("x-") and k != "$schema"
     }
-
-
-def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> Any:
-    """Rebuild a schema bottom-up: children first, then `fn(node, path)` on each subschema."""
-    if not isinstance(schema, dict):
-        return schema
-    out: Node = {}
-    for key, value in schema.items():
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: transform(sub, fn, f"{path}/{key}/{escape(name)}") for name, sub in value.items()}
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [transform(sub, fn, f"{path}/{key}/{i}") for i, sub in enumerate(value)]
-        elif key in SCHEMA_VALUES and isinstance(value, dict):
-            out[key] = transform(value, fn, f"{path}/{key}")
-        else:
-            out[key] = value
-    return fn(out, path)
-
-
-def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
-    """Every subschema with its JSON pointer, parents first."""
-    if not isinstance(schema, dict):
-        return
-    yield path, schema
-    for key, value in schema.items():
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, sub in value.items():
-                yield from walk(sub, f"{path}/{key}/{escape(name)}")
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            for i, sub in enumerate(value):
-                yield from walk(sub, f"{path}/{key}/{i}")
-        elif key in SCHEMA_VALUES:
-            yield from walk(value, f"{path}/{key}")
-
-
-def escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def ref_name(ref: str) -> str:
-    return ref.removeprefix("#/$defs/").replace("~1", "/").replace("~0", "~")
 
 
 def references(schema: Any) -> set[str]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .lowering import describe, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
-from .base import Inexpressible
-from .schema import Node, is_any, recursive, transform, types_of, walk
+from toolgen.providers.base import Inexpressible
+from toolgen.providers.portable import describe, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import is_any, recursive, types_of
+from toolgen.schema.walk import Node, transform, walk
 
 OPENAI_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 OPENAI_KEYWORDS = frozenset(

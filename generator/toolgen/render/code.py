@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .layout import LINE_LENGTH, width
-from .literals import py_literal
+from toolgen.constants import LINE_LENGTH
+from toolgen.render.layout import width
+from toolgen.render.literals import py_literal
 
 
 @dataclass(frozen=True)

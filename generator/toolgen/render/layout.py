@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-LINE_LENGTH = 100  # the same as format.MODE
+from toolgen.constants import LINE_LENGTH
 
 
 def width(line: str) -> int:

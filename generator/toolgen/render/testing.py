@@ -11,9 +11,9 @@ from typing import Any
 
 import jinja2
 
-from ..ir import ToolIR
-from ..strategies import StrategyCompiler
-from .code import Call, Node, call, literal, statement, tuple_of
+from toolgen.ir import ToolIR
+from toolgen.render.code import Call, Node, call, literal, statement, tuple_of
+from toolgen.render.strategies import StrategyCompiler
 
 
 @dataclass(frozen=True)

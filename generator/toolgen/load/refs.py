@@ -22,9 +22,11 @@ import referencing
 import referencing.exceptions
 import referencing.jsonschema
 
-from .load import Document, child_pointer
-from .runtime.suggest import nearest
-from .specs import SpecSet, ToolSource
+from toolgen.load.document import Document
+from toolgen.load.specs import SpecSet, ToolSource
+from toolgen.runtime.suggest import nearest
+from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_MAPS
+from toolgen.schema.pointer import child
 
 ROOT_URI = "file:///specs/"
 UNSUPPORTED_KEYWORDS = ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
@@ -84,7 +86,7 @@ def schema_roots(tool: ToolSource) -> list[tuple[str, Any]]:
     injected = tool.data.get("injected")
     if isinstance(injected, dict):
         for name, schema in injected.items():
-            roots.append((child_pointer(tool.at("/injected"), name), schema))
+            roots.append((child(tool.at("/injected"), name), schema))
     return roots
 
 
@@ -159,12 +161,12 @@ class _Bundle:
 
     def walk(self, schema: Any, base: str, pointer: str) -> Any:
         if isinstance(schema, list):
-            return [self.walk(item, base, child_pointer(pointer, i)) for i, item in enumerate(schema)]
+            return [self.walk(item, base, child(pointer, i)) for i, item in enumerate(schema)]
         if not isinstance(schema, dict):
             return schema
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            here = child_pointer(pointer, key)
+            here = child(pointer, key)
             if key in UNSUPPORTED_KEYWORDS:
                 raise RefError(self.doc, here, "unsupported-keyword", f"{key} is not supported in tool schemas",
                                "use $defs and $ref with relative paths")
@@ -172,9 +174,9 @@ class _Bundle:
                 out[key] = self.follow(value, base, here)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
-            elif key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
-                out[key] = {k: self.walk(v, base, child_pointer(here, k)) for k, v in value.items()}
-            elif key in ("const", "enum", "default", "examples", "example"):
+            elif key in SCHEMA_MAPS and isinstance(value, dict):
+                out[key] = {k: self.walk(v, base, child(here, k)) for k, v in value.items()}
+            elif key in DATA_KEYWORDS:
                 out[key] = copy.deepcopy(value)  # data, not schemas
             else:
                 out[key] = self.walk(value, base, here)

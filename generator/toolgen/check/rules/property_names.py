@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from ..load import child_pointer
-from ..refs import schema_roots
-from . import Context, walk_schemas
+from toolgen.check.context import Context
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.refs import schema_roots
+from toolgen.schema.pointer import child
+from toolgen.schema.walk import walk
 
 ID = "property-name-invalid"
 SUMMARY = "Property names are valid Unicode (no lone surrogates from JSON escapes)."
@@ -24,7 +25,7 @@ def _encodable(text: str) -> bool:
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for root, schema in schema_roots(tool.source):
-            for pointer, node in walk_schemas(schema, root):
+            for pointer, node in walk(schema, root):
                 properties = node.get("properties")
                 if not isinstance(properties, dict):
                     continue
@@ -32,7 +33,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     if not _encodable(name):
                         shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
                         yield tool.doc.diagnostic(
-                            child_pointer(f"{pointer}/properties", name), ID,
+                            child(f"{pointer}/properties", name), ID,
                             f"property name {shown!r} is not valid Unicode (a lone surrogate)",
                             hint="escape whole characters: a surrogate pair, or the character itself", key=True,
                         )

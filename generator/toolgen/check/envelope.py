@@ -8,10 +8,11 @@ from typing import Any
 import jsonschema
 import referencing
 
-from ..diagnostics import Diagnostic
-from ..load import Document, child_pointer
-from ..spec import JSON_SCHEMA_DIALECT, spec_schema
-from . import suggestion
+from toolgen.check.context import suggestion
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.document import Document
+from toolgen.schema.pointer import child
+from toolgen.spec import JSON_SCHEMA_DIALECT, spec_schema
 
 ID = "spec-format"
 SUMMARY = "A spec file is one tool or a `tools:` list with the keys of spec format v1."
@@ -46,7 +47,7 @@ def check_document(doc: Document) -> list[Diagnostic]:
 def _pointer(path: Any) -> str:
     pointer = ""
     for part in path:
-        pointer = child_pointer(pointer, part)
+        pointer = child(pointer, part)
     return pointer
 
 
@@ -56,7 +57,7 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         return [
-            doc.diagnostic(child_pointer(pointer, key), "unknown-key", f"unknown key {key!r}",
+            doc.diagnostic(child(pointer, key), "unknown-key", f"unknown key {key!r}",
                            hint=suggestion(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
             for key in error.instance
             if key not in allowed

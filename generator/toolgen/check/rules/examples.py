@@ -12,16 +12,16 @@ from typing import Any
 
 import jsonschema
 
-from ..diagnostics import Diagnostic
-from ..load import child_pointer
-from . import CheckedTool, Context, describe, enum_hint, suggestion
+from toolgen.check.context import CheckedTool, Context, describe, enum_hint, suggestion
+from toolgen.diagnostics import Diagnostic
+from toolgen.schema.closing import closed
+from toolgen.schema.pointer import child
 
 ID = "example-invalid"
 SUMMARY = "Tool examples are valid against `parameters` and `returns`."
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
-    from ..lower import closed  # lower imports lint: import late
 
     for tool in context.tools:
         examples = tool.data.get("examples") or []
@@ -39,13 +39,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
 def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
               error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
     for part in error.absolute_path:
-        pointer = child_pointer(pointer, part)
+        pointer = child(pointer, part)
     closed = error.validator == "additionalProperties" and error.validator_value is False
     if closed and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         for name in _extra(error.instance, error.schema):
             yield tool.doc.diagnostic(
-                child_pointer(pointer, name), ID, f"example {key} have an unknown argument {name!r}",
+                child(pointer, name), ID, f"example {key} have an unknown argument {name!r}",
                 hint=suggestion(name, allowed) or f"allowed: {', '.join(allowed)}", key=True,
             )
         return

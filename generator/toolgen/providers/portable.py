@@ -14,21 +14,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .base import Inexpressible
-from .schema import (
-    ANNOTATIONS,
-    Node,
-    accepts_null,
-    compact,
-    json_equal,
-    json_type,
-    prune_defs,
-    public,
-    recursive,
-    ref_name,
-    transform,
-    types_of,
-)
+from toolgen.providers.base import Inexpressible
+from toolgen.providers.schema import accepts_null, compact, prune_defs, public, recursive, types_of
+from toolgen.runtime.types import json_equal, json_type
+from toolgen.schema.keywords import ANNOTATIONS
+from toolgen.schema.pointer import ref_name
+from toolgen.schema.walk import Node, transform
 
 MINIMA = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 MAXIMA = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")

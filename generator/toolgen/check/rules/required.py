@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from ..refs import schema_roots
-from . import Context, suggestion, walk_schemas
+from toolgen.check.context import Context, suggestion
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.refs import schema_roots
+from toolgen.schema.walk import walk
 
 ID = "required-missing-property"
 SUMMARY = "Names in `required` are declared in `properties` (toolgen closes objects that declare properties)."
@@ -15,7 +16,7 @@ SUMMARY = "Names in `required` are declared in `properties` (toolgen closes obje
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for root, schema in schema_roots(tool.source):
-            for pointer, node in walk_schemas(schema, root):
+            for pointer, node in walk(schema, root):
                 required, properties = node.get("required"), node.get("properties")
                 if not isinstance(required, list) or not isinstance(properties, dict):
                     continue

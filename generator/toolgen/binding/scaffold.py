@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .binding import (
+from toolgen.binding.conformance import (
     BindingError,
     Interface,
     NoImplementationsModule,
@@ -25,8 +25,8 @@ from .binding import (
     implementations_module,
     load_interfaces,
 )
-from .config import Config
-from .diagnostics import Diagnostic
+from toolgen.config import Config
+from toolgen.diagnostics import Diagnostic
 
 SUMMARY_LIMIT = 160  # characters of the description's first sentence kept in the stub's docstring
 
@@ -112,8 +112,8 @@ def summary(description: str) -> str:
 
 def stub_source(package: str, interface: Interface, templates: Path | None = None) -> str:
     """The text of one stub module (templates/stub.py.jinja, overridable), black-formatted."""
-    from .format import cache_dir, format_python
-    from .render import environment
+    from toolgen.format import cache_dir, format_python
+    from toolgen.render import environment
 
     prefix = interface.prefix
     # `class None(...)` does not parse, `class NotImplementedError(...)` would shadow the raise.

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import Config
-from .diagnostics import Diagnostic, Severity
+from toolgen.config import Config
+from toolgen.diagnostics import Diagnostic, Severity
 
 RULE = "binding"
 

@@ -13,11 +13,11 @@ try:  # 250x faster, and agrees with jsonschema on all 8,406 corpus schemas (doc
 except ImportError:  # pragma: no cover - a platform without its wheel
     jsonschema_rs = None
 
-from ..diagnostics import Diagnostic
-from ..load import child_pointer
-from ..refs import schema_roots
-from ..runtime.suggest import nearest
-from . import Context, describe, show
+from toolgen.check.context import Context, describe, show
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.refs import schema_roots
+from toolgen.runtime.suggest import nearest
+from toolgen.schema.pointer import child
 
 ID = "json-schema"
 SUMMARY = "Schemas are valid JSON Schema (Draft 2020-12); parameters is an object schema."
@@ -56,7 +56,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
             for error in meta_errors(schema):
                 here = pointer
                 for part in error.absolute_path:
-                    here = child_pointer(here, part)
+                    here = child(here, part)
                 if here.endswith("/type") or "/type/" in here:
                     value = error.instance if isinstance(error.instance, str) else None
                     if value is not None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from ..naming import class_name, module_name, provider_name
-from . import CheckedTool, Context
+from toolgen.check.context import CheckedTool, Context
+from toolgen.diagnostics import Diagnostic
+from toolgen.naming import class_name, module_name, provider_name
 
 ID = "name-collision"
 SUMMARY = "Tool names are unique, also once turned into Python modules, classes and provider names."

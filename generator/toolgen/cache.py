@@ -23,8 +23,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .diagnostics import Diagnostic, Severity
+from toolgen import __version__
+from toolgen.diagnostics import Diagnostic, Severity
 
 FORMAT = 2  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
@@ -62,8 +62,8 @@ def _installed(digest: Any, module: str) -> None:
 
 
 def build_key(specs: Path, package: str, templates: Path | None) -> str:
-    from .render import templates_dir
-    from .specs import discover
+    from toolgen.constants import templates_dir
+    from toolgen.load.specs import discover
 
     digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{package}".encode())
     _tree(digest, "toolgen", Path(__file__).resolve().parent)

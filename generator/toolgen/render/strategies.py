@@ -19,9 +19,10 @@ from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator
 
-from .naming import field_name
-from .render.code import Display, Node, call, literal
-from .render.literals import py_literal
+from toolgen.naming import field_name
+from toolgen.render.code import Display, Node, call, literal
+from toolgen.render.literals import py_literal
+from toolgen.schema.pointer import escape
 
 # Keywords that never constrain a value.
 IGNORED = frozenset({
@@ -49,9 +50,6 @@ IMPLIED_TYPE = (
 JSON_VALUES = "_s.json_values()"
 OPEN_ENDED = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"})
 
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _constraints(schema: dict[str, Any]) -> dict[str, Any]:
@@ -208,7 +206,7 @@ class StrategyCompiler:
         required = [r for r in schema.get("required", []) if isinstance(r, str)]
         additional = schema.get("additionalProperties", True)
         exact = True
-        declared = {name: self.compile(sub, f"{pointer}/properties/{_escape(name)}")
+        declared = {name: self.compile(sub, f"{pointer}/properties/{escape(name)}")
                     for name, sub in properties.items()}
         extra_value = None if additional is False else (
             JSON_VALUES if additional is True else self.compile(additional, f"{pointer}/additionalProperties"))
@@ -237,7 +235,7 @@ class StrategyCompiler:
         if name not in self.definitions:
             function = self._function_name(name)
             self.definitions[name] = (function, "")  # reserved first: a recursive body refers to it
-            self.definitions[name] = (function, self.compile(self.defs[name], f"/$defs/{_escape(name)}"))
+            self.definitions[name] = (function, self.compile(self.defs[name], f"/$defs/{escape(name)}"))
         return call("st.deferred", f"lambda: {self.definitions[name][0]}()")
 
     def _function_name(self, name: str) -> str:

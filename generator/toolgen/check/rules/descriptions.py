@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from . import Context, walk_schemas, warn
+from toolgen.check.context import Context, warn
+from toolgen.diagnostics import Diagnostic
+from toolgen.schema.pointer import child
+from toolgen.schema.walk import walk
 
 ID = "description-missing"
 SUMMARY = "Every tool has a description; every parameter should."
@@ -18,8 +20,8 @@ def check(context: Context) -> Iterator[Diagnostic]:
             yield tool.doc.diagnostic(tool.source.at("/name"), ID, f"tool {tool.data.get('name')!r} has no description",
                                       hint="say what the tool does and when to use it")
         params = tool.data.get("parameters")
-        for pointer, node in walk_schemas(params, tool.source.at("/parameters")):
+        for pointer, node in walk(params, tool.source.at("/parameters")):
             for name, sub in (node.get("properties") or {}).items():
                 if isinstance(sub, dict) and not str(sub.get("description", "")).strip() and "$ref" not in sub:
-                    yield warn(tool.doc, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}", ID,
+                    yield warn(tool.doc, child(f"{pointer}/properties", name), ID,
                                f"parameter {name!r} has no description", key=True)

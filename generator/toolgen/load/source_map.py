@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolgen.schema.pointer import child
+
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000  # after alias expansion
 MAX_DEPTH = 64
@@ -17,12 +19,6 @@ def line_col(text: str, index: int) -> Position:
     return (text.count("\n", 0, index) + 1, index - start + 1)
 
 
-def escape_pointer(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def child_pointer(pointer: str, token: str | int) -> str:
-    return f"{pointer}/{escape_pointer(str(token))}"
 
 
 class SourceMap:

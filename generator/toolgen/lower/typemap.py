@@ -16,9 +16,9 @@ from typing import Any
 import pydantic_core
 from pydantic_core import core_schema
 
-from .ir import MISSING, FieldIR, ModelIR
-from .naming import class_name, field_name, unique
-from .render.literals import py_literal, py_string
+from toolgen.ir import MISSING, FieldIR, ModelIR
+from toolgen.naming import class_name, field_name, unique
+from toolgen.render.literals import py_literal, py_string
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ANY = "Any"

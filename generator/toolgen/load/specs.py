@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity
-from .load import Document, LoadError, load_file
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.load.document import Document, LoadError, load_file
 
 SPEC_SUFFIXES = (".yaml", ".yml", ".json")
 

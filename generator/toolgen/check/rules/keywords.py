@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from ..refs import schema_roots
-from . import Context, suggestion, walk_schemas, warn
+from toolgen.check.context import Context, suggestion, warn
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.refs import schema_roots
+from toolgen.schema.walk import walk
 
 ID = "unknown-keyword"
 SUMMARY = "Schema keywords are Draft 2020-12 keywords, `x-` extensions, or toolgen's own."
@@ -27,7 +28,7 @@ TOLERATED = frozenset({"example", "nullable", "propertyOrdering"})
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for root, schema in schema_roots(tool.source):
-            for pointer, node in walk_schemas(schema, root):
+            for pointer, node in walk(schema, root):
                 for key in node:
                     if key in KEYWORDS or key in TOLERATED or key.startswith("x-"):
                         continue

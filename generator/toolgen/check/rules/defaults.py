@@ -7,9 +7,10 @@ from typing import Any
 
 import jsonschema
 
-from ..diagnostics import Diagnostic
-from ..refs import schema_roots
-from . import Context, describe, enum_hint, show, walk_schemas
+from toolgen.check.context import Context, describe, enum_hint, show
+from toolgen.diagnostics import Diagnostic
+from toolgen.load.refs import schema_roots
+from toolgen.schema.walk import walk
 
 ID = "default-invalid"
 SUMMARY = "Defaults and schema examples are valid against their own schema."
@@ -26,7 +27,7 @@ def _has_ref(node: Any) -> bool:
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for root, schema in schema_roots(tool.source):
-            for pointer, node in walk_schemas(schema, root):
+            for pointer, node in walk(schema, root):
                 samples: list[tuple[str, Any]] = []
                 if "default" in node:
                     samples.append(("default", node["default"]))

@@ -14,13 +14,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic
-from ..naming import provider_name
-from . import CheckedTool, Context, warn
-from .meta_schema import is_valid_schema
+from toolgen.check.context import CheckedTool, warn
+from toolgen.check.rules.meta_schema import is_valid_schema
+from toolgen.diagnostics import Diagnostic
+from toolgen.lower import ANNOTATION_ORDER, EMPTY_PARAMETERS
+from toolgen.naming import provider_name
+from toolgen.schema.closing import closed
 
 if TYPE_CHECKING:
-    from ..providers.base import Note
+    from toolgen.providers.base import Note
 
 ID = "provider-fallback"
 SUMMARY = "Every provider gets a definition it accepts; where that means a fallback, say which and why."
@@ -47,7 +49,6 @@ class ToolView:
 
 def view(tool: CheckedTool) -> ToolView:
     """What `lower.lower_tool` puts in the IR fields the exporters read."""
-    from ..lower import ANNOTATION_ORDER, EMPTY_PARAMETERS, closed  # lower imports lint: import late
 
     data = tool.data
     parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
@@ -86,14 +87,10 @@ def _unicode(schema: Any) -> bool:
     return True
 
 
-def check(context: Context) -> Iterator[Diagnostic]:
-    return warnings(context.tools)
-
-
 def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
     """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes of
     the exports it renders instead (pipeline.py), so it exports once."""
-    from ..providers import notes
+    from toolgen.providers import notes
 
     tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.data["name"])
     yield from report(notes([view(t) for t in tools]), tools)

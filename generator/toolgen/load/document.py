@@ -14,23 +14,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity
-from .source import (
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.load.source_map import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_NODES,
     LoadError,
     Position,
     SourceMap,
-    child_pointer,
-    escape_pointer,
     line_col,
 )
-from .yaml12 import parse_yaml
+from toolgen.load.yaml12 import parse_yaml
+from toolgen.schema.pointer import child
 
 __all__ = [
     "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "Document", "LoadError", "Position", "SourceMap",
-    "child_pointer", "escape_pointer", "load_file", "parse_json", "parse_yaml",
+    "load_file", "parse_json", "parse_yaml",
 ]
 
 
@@ -145,12 +144,12 @@ def _json_source(text: str) -> SourceMap:
                                 "each key may appear once in an object")
             stack[-1][1] = key
             stack[-1][2].add(key)
-            source.keys[child_pointer(stack[-1][0], key)] = position
+            source.keys[child(stack[-1][0], key)] = position
             expect_key = False
             continue
         if len(stack) > MAX_DEPTH:
             raise LoadError(*position, f"nesting deeper than {MAX_DEPTH} levels")
-        pointer = child_pointer(*stack[-1][:2]) if stack else ""
+        pointer = child(*stack[-1][:2]) if stack else ""
         source.values[pointer] = position
         if word in "[{":
             stack.append([pointer, 0 if word == "[" else None, set()])

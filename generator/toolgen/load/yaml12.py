@@ -17,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from .source import MAX_DEPTH, MAX_NODES, LoadError, Position, SourceMap, child_pointer, line_col
+from toolgen.load.source_map import MAX_DEPTH, MAX_NODES, LoadError, Position, SourceMap, line_col
+from toolgen.schema.pointer import child
 
 # --- YAML 1.2 core schema -------------------------------------------------------
 
@@ -155,7 +156,7 @@ class _Builder:
                 if isinstance(top, _Frame) and isinstance(top.value, dict) and top.key is None:
                     self._key(top, event)
                     continue
-                pointer = "" if top is None else child_pointer(top.pointer, top.key if top.key is not None
+                pointer = "" if top is None else child(top.pointer, top.key if top.key is not None
                                                                else len(top.value))
                 value, deepest = self._node(event, pointer, len(stack), stack)
                 if value is _OPEN:
@@ -227,7 +228,7 @@ class _Builder:
         if key in frame.value:
             raise LoadError(*_pos(event), f"duplicate key {key!r}", "each key may appear once in a mapping")
         frame.key = key
-        self.keys.append((child_pointer(frame.pointer, key), _pos(event)))
+        self.keys.append((child(frame.pointer, key), _pos(event)))
 
     def _complete(self, frame: _Frame) -> None:
         assert frame.anchor is not None

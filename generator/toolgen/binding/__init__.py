@@ -1,0 +1,1 @@
+"""Side feature: handwritten implementations against the generated interfaces (conformance, scaffolding)."""

@@ -1,0 +1,76 @@
+"""What every check rule works with: the checked tools, the context, and the wording helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.load.document import Document
+from toolgen.load.specs import SpecSet, ToolSource
+from toolgen.runtime.suggest import nearest
+
+
+@dataclass
+class CheckedTool:
+    source: ToolSource
+    schemas: dict[str, Any] = field(default_factory=dict)  # pointer -> bundled schema
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.source.data
+
+    @property
+    def doc(self) -> Document:
+        return self.source.doc
+
+    def schema(self, key: str) -> Any:
+        return self.schemas.get(self.source.at(f"/{key}"))
+
+
+@dataclass
+class Context:
+    specs: SpecSet
+    tools: list[CheckedTool]
+
+
+Check = Callable[[Context], Iterable[Diagnostic]]
+
+
+def suggestion(word: str, candidates: Iterable[str]) -> str:
+    guess = nearest(word, candidates)
+    return f"did you mean {guess!r}?" if guess else ""
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A value as the spec's author wrote it: JSON (`null`, `true`), not Python (`None`, `True`)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe(error: jsonschema.ValidationError) -> str:
+    """jsonschema's message, with values shown as JSON."""
+    if error.validator == "type":
+        expected = error.validator_value
+        types = " or ".join(expected) if isinstance(expected, list) else expected
+        return f"{show(error.instance)} is not of type {types}"
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        return f"{show(error.instance)} is not one of {', '.join(show(v) for v in error.validator_value)}"
+    if error.validator == "const":
+        return f"{show(error.instance)} is not {show(error.validator_value)}"
+    return str(error.message)
+
+
+def enum_hint(error: jsonschema.ValidationError) -> str:
+    """'did you mean ...?' for a string that is close to one of an enum's strings."""
+    if error.validator != "enum" or not isinstance(error.instance, str) or not isinstance(error.validator_value, list):
+        return ""
+    return suggestion(error.instance, [v for v in error.validator_value if isinstance(v, str)])
+
+
+def warn(doc: Document, pointer: str, rule: str, message: str, hint: str = "", key: bool = False) -> Diagnostic:
+    return doc.diagnostic(pointer, rule, message, hint=hint, key=key, severity=Severity.WARNING)

@@ -1,0 +1,1 @@
+"""The semantic check rules, one per module: ID, SUMMARY, check(context) -> diagnostics."""

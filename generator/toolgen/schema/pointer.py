@@ -1,0 +1,22 @@
+"""JSON pointers (RFC 6901): the one escaping rule."""
+
+from __future__ import annotations
+
+
+def escape(token: str | int) -> str:
+    """One reference token: `~` -> `~0`, `/` -> `~1`."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def child(pointer: str, token: str | int) -> str:
+    """`pointer` extended by one token."""
+    return f"{pointer}/{escape(token)}"
+
+
+def ref_name(ref: str) -> str:
+    """The definition name of a local `#/$defs/<name>` reference."""
+    return unescape(ref.removeprefix("#/$defs/"))

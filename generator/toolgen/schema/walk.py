@@ -1,0 +1,44 @@
+"""Walk and rebuild schemas along the keyword table, with the pointer of every subschema."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from toolgen.schema.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
+from toolgen.schema.pointer import escape
+
+Node = dict[str, Any]
+
+
+def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
+    """Every subschema that is an object, with its JSON pointer, parents first, in document order."""
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from walk(sub, f"{path}/{key}/{escape(name)}")
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from walk(sub, f"{path}/{key}/{i}")
+        elif key in SCHEMA_VALUES:
+            yield from walk(value, f"{path}/{key}")
+
+
+def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> Any:
+    """Rebuild a schema bottom-up: children first, then `fn(node, path)` on each subschema."""
+    if not isinstance(schema, dict):
+        return schema
+    out: Node = {}
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: transform(sub, fn, f"{path}/{key}/{escape(name)}") for name, sub in value.items()}
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [transform(sub, fn, f"{path}/{key}/{i}") for i, sub in enumerate(value)]
+        elif key in SCHEMA_VALUES and isinstance(value, dict):
+            out[key] = transform(value, fn, f"{path}/{key}")
+        else:
+            out[key] = value
+    return fn(out, path)
