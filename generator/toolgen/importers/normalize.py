@@ -132,7 +132,8 @@ def _examples(value: Any, parameters: Any, notes: list[str]) -> list[dict[str, A
     """Example arguments (Anthropic `input_examples`) as spec examples; ones the parameters refuse are left out."""
     import jsonschema
 
-    from toolgen.lower import EMPTY_PARAMETERS, closed
+    from toolgen.lower import EMPTY_PARAMETERS
+    from toolgen.schema.closing import closed
 
     if not isinstance(value, list):
         notes.append(f"/examples: dropped {show(value, 60)} (not a list)")
