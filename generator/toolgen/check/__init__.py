@@ -38,7 +38,7 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
     index = RefIndex.build(specs)
     tools: list[CheckedTool] = []
     for source in valid:
-        checked = CheckedTool(source)
+        checked = CheckedTool.of(source)
         try:
             for pointer, schema in schema_roots(source):
                 checked.schemas[pointer] = bundle(index, source, pointer, schema)

@@ -1,8 +1,15 @@
-"""Lower checked tools to the IR: names resolved, models derived, schemas bundled."""
+"""Lower checked tools to the IR: names resolved, models derived, schemas bundled.
+
+Reads the typed spec (spec/model.py) and the bundled schemas of each CheckedTool.
+`view` is the part of a tool the provider exporters read; lint exports that view
+before lowering (providers/diagnostics.py) and `lower_tool` builds the IR from the
+same function, so the two cannot disagree.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen import __version__
@@ -13,16 +20,42 @@ from toolgen.naming import class_name, module_name, provider_name
 from toolgen.schema.closing import closed
 
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
-ANNOTATION_ORDER = ("read_only", "destructive", "idempotent", "open_world")
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """A tool as the provider exporters see it (providers.base.ToolLike); ToolIR has the same fields."""
+
+    name: str
+    provider_name: str
+    description: str
+    title: str | None
+    parameters: dict[str, Any]  # bundled, objects closed
+    returns: dict[str, Any] | None  # bundled
+    annotations: tuple[tuple[str, bool], ...]
+
+
+def view(tool: CheckedTool) -> ToolView:
+    spec = tool.spec
+    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
+    parameters.setdefault("properties", {})
+    return ToolView(
+        name=spec.name,
+        provider_name=provider_name(spec.name),
+        description=spec.description,
+        title=spec.title,
+        parameters=parameters,
+        returns=tool.schema("returns"),
+        annotations=spec.annotations.declared(),
+    )
 
 
 def lower_tool(tool: CheckedTool) -> ToolIR:
-    data = tool.data
-    name: str = data["name"]
+    spec = tool.spec
+    seen = view(tool)
+    name = spec.name
     prefix = class_name(name)
-    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
-    parameters.setdefault("properties", {})
-    returns = tool.schema("returns")
+    parameters, returns = seen.parameters, seen.returns
 
     models: list[ModelIR] = []
     recursive: list[str] = []
@@ -47,9 +80,9 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
-    if data.get("injected"):
-        names = list(data["injected"])
-        properties = {k: tool.schemas[tool.source.at(f"/injected/{k}")] for k in names}
+    if spec.injected:
+        names = list(spec.injected)
+        properties = {k: tool.injected_schema(k) for k in names}
         injected = TypeMapper(f"{prefix}Injected", {}, extra="forbid", strict=False)
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(f"{prefix}Injected")
@@ -57,32 +90,28 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         models += injected.models
         injected_fields = injected.models[-1].fields
 
-    errors = tuple(
-        ErrorKindIR(kind, spec["description"], bool(spec.get("retryable", False)))
-        for kind, spec in sorted((data.get("errors") or {}).items())
-    )
-    annotations = data.get("annotations") or {}
+    errors = tuple(ErrorKindIR(e.kind, e.description, e.retryable) for e in sorted(spec.errors, key=lambda e: e.kind))
     return ToolIR(
         name=name,
         module=module_name(name),
         prefix=prefix,
-        description=str(data.get("description", "")),
-        title=data.get("title"),
-        category=data.get("category"),
-        kind=data.get("kind"),
-        stability=data.get("stability", "stable"),
-        version=data.get("version"),
-        timeout_s=float(data["timeout_s"]) if "timeout_s" in data else None,
-        flags=tuple(sorted(data.get("flags") or [])),
-        annotations=tuple((k, bool(annotations[k])) for k in ANNOTATION_ORDER if k in annotations),
+        description=seen.description,
+        title=seen.title,
+        category=spec.category,
+        kind=spec.kind,
+        stability=spec.stability,
+        version=spec.version,
+        timeout_s=spec.timeout_s,
+        flags=tuple(sorted(spec.flags)),
+        annotations=seen.annotations,
         errors=errors,
-        examples=tuple(data.get("examples") or ()),
+        examples=tuple(e.as_json() for e in spec.examples),
         parameters=parameters,
         returns=returns,
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
-        provider_name=provider_name(name),
+        provider_name=seen.provider_name,
         source=tool.doc.display,
     )
 

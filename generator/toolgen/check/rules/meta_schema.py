@@ -65,10 +65,10 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         yield doc.diagnostic(here, "unknown-type", f"unknown type {value!r}", hint=hint)
                         continue
                 yield doc.diagnostic(here, ID, f"invalid schema: {describe(error)}", hint=_hint(error))
-        params = tool.data.get("parameters")
+        params = tool.spec.parameters
         if isinstance(params, dict) and params.get("type", "object") != "object":
             kind = params["type"] if isinstance(params["type"], str) else show(params["type"])
-            yield doc.diagnostic(tool.source.at("/parameters/type"), "parameters-not-object",
+            yield doc.diagnostic(tool.at("/parameters/type"), "parameters-not-object",
                                  "parameters must be an object schema (`type: object`)",
                                  hint=f"make the value a property: type: object, properties: {{value: {{type: {kind}}}}}")
 

@@ -20,7 +20,7 @@ DERIVED = (
 
 
 def _where(tool: CheckedTool) -> str:
-    line, col = tool.doc.source.position(tool.source.at("/name"))
+    line, col = tool.doc.source.position(tool.at("/name"))
     return f"{tool.doc.display}:{line}:{col}"
 
 
@@ -28,16 +28,14 @@ def check(context: Context) -> Iterator[Diagnostic]:
     for label, derive in DERIVED:
         first: dict[str, CheckedTool] = {}
         for tool in context.tools:
-            name = tool.data.get("name")
-            if not isinstance(name, str):
-                continue
+            name = tool.name
             key = derive(name)
             other = first.setdefault(key, tool)
-            if other is tool or label != "name" and other.data["name"] == name:
+            if other is tool or label != "name" and other.name == name:
                 continue  # the same name is reported once, as a name
             if label == "name":
                 message = f"tool name {name!r} is already used at {_where(other)}"
             else:
-                message = (f"tool {name!r} collides with tool {other.data['name']!r} ({_where(other)}) "
+                message = (f"tool {name!r} collides with tool {other.name!r} ({_where(other)}) "
                            f"as {label} {key!r}")
-            yield tool.doc.diagnostic(tool.source.at("/name"), ID, message, hint="rename one of them")
+            yield tool.doc.diagnostic(tool.at("/name"), ID, message, hint="rename one of them")
