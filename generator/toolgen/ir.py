@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.naming import ToolClasses
+
 MISSING: Any = object()  # no default
 
 
@@ -54,7 +56,7 @@ class ErrorKindIR:
 class ToolIR:
     name: str  # canonical, as in the spec
     module: str  # Python module under tools/
-    prefix: str  # CamelCase stem of its classes
+    classes: ToolClasses  # the names of its classes (naming.tool_classes: the one rule)
     description: str
     title: str | None
     category: str | None
@@ -76,19 +78,19 @@ class ToolIR:
 
     @property
     def arguments_class(self) -> str:
-        return f"{self.prefix}Arguments"
+        return self.classes.arguments
 
     @property
     def result_class(self) -> str:
-        return f"{self.prefix}Result"
+        return self.classes.result
 
     @property
     def injected_class(self) -> str:
-        return f"{self.prefix}Injected"
+        return self.classes.injected
 
     @property
     def interface_class(self) -> str:
-        return f"{self.prefix}Tool"
+        return self.classes.interface
 
     @property
     def secret_paths(self) -> tuple[str, ...]:

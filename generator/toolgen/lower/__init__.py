@@ -16,8 +16,8 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.typemap import TypeMapper
-from toolgen.naming import class_name, module_name, provider_name
-from toolgen.schema.closing import closed
+from toolgen.naming import module_name, provider_name, tool_classes
+from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
 
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -54,39 +54,39 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     spec = tool.spec
     seen = view(tool)
     name = spec.name
-    prefix = class_name(name)
+    classes = tool_classes(name)
     parameters, returns = seen.parameters, seen.returns
 
     models: list[ModelIR] = []
     recursive: list[str] = []
 
-    args = TypeMapper(f"{prefix}Arguments", parameters.get("$defs", {}), extra="forbid", strict=True)
-    args.taken.add(f"{prefix}Arguments")
-    args.object_model(parameters, f"{prefix}Arguments")
+    args = TypeMapper(classes.arguments, parameters.get("$defs", {}), extra="forbid", strict=True)
+    args.taken.add(classes.arguments)
+    args.object_model(parameters, classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
-    result = TypeMapper(f"{prefix}Result", (returns or {}).get("$defs", {}), extra="ignore", strict=False)
+    result = TypeMapper(classes.result, (returns or {}).get("$defs", {}), extra="ignore", strict=False)
     result.taken.update(m.class_name for m in models)
-    result.taken.add(f"{prefix}Result")
+    result.taken.add(classes.result)
     if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
-        result.object_model(returns, f"{prefix}Result")
+        result.object_model(returns, classes.result)
         models += result.models
     else:
-        root = result.annotation(returns, f"{prefix}ResultValue") if returns is not None else None
+        root = result.annotation(returns, f"{classes.result}Value") if returns is not None else None
         models += result.models
         text = root.text if root is not None else "Any"
-        models.append(ModelIR(f"{prefix}Result", None, (), "ignore", False, root=repr(text) if root and root.forward else text))
+        models.append(ModelIR(classes.result, None, (), "ignore", False, root=repr(text) if root and root.forward else text))
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
-        injected = TypeMapper(f"{prefix}Injected", {}, extra="forbid", strict=False)
+        injected = TypeMapper(classes.injected, {}, extra="forbid", strict=False)
         injected.taken.update(m.class_name for m in models)
-        injected.taken.add(f"{prefix}Injected")
-        injected.object_model({"type": "object", "properties": properties, "required": names}, f"{prefix}Injected")
+        injected.taken.add(classes.injected)
+        injected.object_model({"type": "object", "properties": properties, "required": names}, classes.injected)
         models += injected.models
         injected_fields = injected.models[-1].fields
 
@@ -94,7 +94,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     return ToolIR(
         name=name,
         module=module_name(name),
-        prefix=prefix,
+        classes=classes,
         description=seen.description,
         title=seen.title,
         category=spec.category,

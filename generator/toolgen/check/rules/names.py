@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolgen.check.context import CheckedTool, Context
 from toolgen.diagnostics import Diagnostic
-from toolgen.naming import class_name, module_name, provider_name
+from toolgen.naming import class_prefix, module_name, provider_name
 
 ID = "name-collision"
 SUMMARY = "Tool names are unique, also once turned into Python modules, classes and provider names."
@@ -14,7 +14,7 @@ SUMMARY = "Tool names are unique, also once turned into Python modules, classes 
 DERIVED = (
     ("name", lambda n: n),
     ("Python module", module_name),
-    ("Python class", class_name),
+    ("Python class", class_prefix),
     ("provider name", provider_name),
 )
 
