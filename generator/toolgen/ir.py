@@ -73,6 +73,7 @@ class ToolIR:
     injected: tuple[FieldIR, ...]
     models: tuple[ModelIR, ...]  # dependency order: a class comes after the classes it uses
     recursive: tuple[str, ...]  # classes that need model_rebuild()
+    annotation_names: frozenset[str]  # what its annotations import: typing names, `Field`, `_types` (typemap)
     provider_name: str
     source: str  # spec file, relative to the specs root
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import jsonschema
 import referencing
+import referencing.jsonschema
 
 from toolgen.check.context import suggestion
 from toolgen.diagnostics import Diagnostic

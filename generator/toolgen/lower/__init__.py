@@ -15,6 +15,7 @@ from typing import Any
 from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
+from toolgen.lower.annotation import ANY_TYPE
 from toolgen.lower.typemap import TypeMapper
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
@@ -73,13 +74,15 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         result.object_model(returns, classes.result)
         models += result.models
     else:
-        root = result.annotation(returns, f"{classes.result}Value") if returns is not None else None
+        root = result.annotation(returns, f"{classes.result}Value") if returns is not None else ANY_TYPE
+        result.names |= root.names
         models += result.models
-        text = root.text if root is not None else "Any"
-        models.append(ModelIR(classes.result, None, (), "ignore", False, root=repr(text) if root and root.forward else text))
+        text = root.text
+        models.append(ModelIR(classes.result, None, (), "ignore", False, root=repr(text) if root.forward else text))
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
+    imports = args.names | result.names
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
@@ -89,6 +92,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         injected.object_model({"type": "object", "properties": properties, "required": names}, classes.injected)
         models += injected.models
         injected_fields = injected.models[-1].fields
+        imports |= injected.names
 
     errors = tuple(ErrorKindIR(e.kind, e.description, e.retryable) for e in sorted(spec.errors, key=lambda e: e.kind))
     return ToolIR(
@@ -111,6 +115,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
+        annotation_names=frozenset(imports),
         provider_name=seen.provider_name,
         source=tool.doc.display,
     )
