@@ -59,6 +59,25 @@ class Context:
 Check = Callable[[Context], Iterable[Diagnostic]]
 
 
+@dataclass(frozen=True)
+class Rule:
+    """One rule ID in the catalogue (check/catalogue.py): what it reports and how loudly."""
+
+    id: str
+    severity: Severity  # the most severe finding it reports
+    summary: str
+    also_warns: str = ""  # an error rule that also reports warnings: which ones, for the docs
+
+    @property
+    def severity_text(self) -> str:
+        return f"{self.severity.value} (warning {self.also_warns})" if self.also_warns else self.severity.value
+
+    @property
+    def may_disable(self) -> bool:
+        """Only warnings can be disabled: errors are what stops generate from writing a broken package."""
+        return self.severity is Severity.WARNING or bool(self.also_warns)
+
+
 def suggestion(word: str, candidates: Iterable[str]) -> str:
     guess = nearest(word, candidates)
     return f"did you mean {guess!r}?" if guess else ""

@@ -21,8 +21,7 @@ from toolgen.lower import view
 if TYPE_CHECKING:
     from toolgen.providers.base import Note
 
-ID = "provider-fallback"
-SUMMARY = "Every provider gets a definition it accepts; where that means a fallback, say which and why."
+# The rules are catalogued in check/catalogue.py (EXPORTS); one hint each.
 HINTS = {
     "provider-fallback": "the other providers and variants are unaffected (docs/providers.md lists the fallbacks)",
     "provider-lossy": "the runtime still enforces the spec; only that provider's model is told less",

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import Context, warn
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 
 ID = "description-missing"
 SUMMARY = "Every tool has a description; every parameter should."
+SEVERITY = Severity.ERROR
+ALSO_WARNS = "for parameters"
 
 
 def check(context: Context) -> Iterator[Diagnostic]:

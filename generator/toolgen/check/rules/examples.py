@@ -13,12 +13,13 @@ from typing import Any
 import jsonschema
 
 from toolgen.check.context import CheckedTool, Context, describe, enum_hint, suggestion
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.closing import closed
 from toolgen.schema.pointer import child
 
 ID = "example-invalid"
 SUMMARY = "Tool examples are valid against `parameters` and `returns`."
+SEVERITY = Severity.ERROR
 
 
 def check(context: Context) -> Iterator[Diagnostic]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import CheckedTool, Context
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.naming import class_prefix, module_name, provider_name
 
 ID = "name-collision"
 SUMMARY = "Tool names are unique, also once turned into Python modules, classes and provider names."
+SEVERITY = Severity.ERROR
 
 DERIVED = (
     ("name", lambda n: n),
