@@ -23,7 +23,15 @@ from pydantic import BaseModel
 
 from _generated import build_specs, package, python_name, spec, tool_module
 from toolgen.providers.base import trim
-from toolgen.naming import PROVIDER_NAME, class_name, field_name, module_name, provider_name, unique
+from toolgen.naming import (
+    PROVIDER_NAME,
+    class_name,
+    field_name,
+    module_name,
+    provider_name,
+    tool_classes,
+    unique,
+)
 
 HARD_PROPERTY_NAMES = [
     # Python keywords and soft keywords
@@ -149,6 +157,7 @@ def test_names_that_meet_in_python(names: list[str], tmp_path: Path) -> None:
 HARD_TOOL_NAMES = [
     "math.factorial", "my-tool", "import", "class", "None", "1st_tool", "123", "__get_all_user_list",
     "sum", "help", "print", "abc", "typing", "pydantic", "tools", "a.b-c_d", "_", "Tool.V2", "x" * 128,
+    "tool", "search_tool", "search_tool_tool", "None_tool",
 ]
 
 
@@ -300,6 +309,35 @@ def test_module_and_class_names() -> None:
     assert module_name("import") == "import_"
     assert class_name("get_weather", "Arguments") == "GetWeatherArguments"
     assert class_name("1st") == "T1St"
+
+
+@pytest.mark.parametrize(("tool", "prefix", "interface", "implementation"), [
+    ("get_weather", "GetWeather", "GetWeatherTool", "GetWeather"),
+    ("search_tool", "Search", "SearchTool", "Search"),  # not SearchToolTool
+    ("SearchTool", "Search", "SearchTool", "Search"),
+    ("search-TOOL", "Search", "SearchTool", "Search"),
+    ("search_tool_tool", "Search", "SearchTool", "Search"),
+    ("tool", "Tool", "Tool", "ToolImpl"),  # not ToolTool; the stub may not shadow the interface
+    ("tools", "Tools", "ToolsTool", "Tools"),  # only the word `tool` is dropped
+    ("toolbox", "Toolbox", "ToolboxTool", "Toolbox"),
+    ("none", "None", "NoneTool", "NoneImpl"),
+    ("exception", "Exception", "ExceptionTool", "ExceptionImpl"),
+])
+def test_tool_class_names(tool: str, prefix: str, interface: str, implementation: str) -> None:
+    classes = tool_classes(tool)
+    assert (classes.prefix, classes.interface, classes.implementation) == (prefix, interface, implementation)
+    assert (classes.arguments, classes.result, classes.injected) == (f"{prefix}Arguments", f"{prefix}Result",
+                                                                     f"{prefix}Injected")
+
+
+@given(st.text(min_size=1, max_size=40))
+@settings(max_examples=300, derandomize=True)
+def test_a_tools_class_names_are_distinct_and_never_double_a_word(tool: str) -> None:
+    classes = tool_classes(tool)
+    names = [classes.arguments, classes.result, classes.injected, classes.interface]
+    assert len(set(names)) == 4 and all(n.isidentifier() for n in [*names, classes.implementation])
+    assert classes.implementation not in names
+    assert not classes.interface.endswith("ToolTool")
 
 
 def test_reserved_names_cover_installed_pydantic() -> None:

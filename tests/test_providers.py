@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 import provider_checks as checks
 from conftest import imported
 from toolgen.cli import main
-from toolgen.providers.diagnostics import ToolView
-from toolgen.lower import closed
+from toolgen.lower import ToolView, closed
 from toolgen.naming import provider_name
 from toolgen.providers import PROVIDERS, export, notes, variants
 
@@ -349,13 +348,12 @@ def test_generated_tool_definitions_options() -> None:
 
 def test_lint_view_matches_the_ir() -> None:
     """Lint runs the exporters on a view of the checked specs; it must equal what the IR gives them."""
-    from toolgen.providers.diagnostics import view
-    from toolgen.lower import lower
+    from toolgen.lower import lower, view
     from toolgen.pipeline import check_specs
 
     for case in ("providers", "refs", "weather"):
         _, checked = check_specs(CASES / case / "specs")
-        for ir, checked_tool in zip(lower(checked, case).tools, sorted(checked, key=lambda t: t.data["name"])):
+        for ir, checked_tool in zip(lower(checked, case).tools, sorted(checked, key=lambda t: t.name)):
             seen = view(checked_tool)
             for field in ToolView.__dataclass_fields__:
                 assert getattr(seen, field) == getattr(ir, field), (case, ir.name, field)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from binding_support import SEND_NOTE, WEATHER, Project, forgetting, weather_project
 from conftest import tree
 from toolgen.binding.conformance import Interface
-from toolgen.naming import class_name, module_name
+from toolgen.naming import module_name, tool_classes
 from toolgen.binding.scaffold import stub_source
 
 PING = "name: ping\ndescription: Check that the service answers.\n"
@@ -169,14 +169,18 @@ def test_scaffold_refuses_when_it_cannot_tell_what_is_bound(tmp_path: Path) -> N
 @given(tool=st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,30}", fullmatch=True), description=st.text(),
        injected=st.booleans())
 def test_any_description_gives_a_stub_that_parses(tool: str, description: str, injected: bool) -> None:
-    prefix, module = class_name(tool), module_name(tool)
+    classes, module = tool_classes(tool), module_name(tool)
     info = SimpleNamespace(description=description)
-    interface = Interface(tool, module, prefix, info, object, object, object, object if injected else None)
+    interface = Interface(tool, module, info, type(classes.interface, (), {}), type(classes.arguments, (), {}),
+                          type(classes.result, (), {}), type(classes.injected, (), {}) if injected else None)
     source = stub_source("pkg", interface)
     parsed = ast.parse(source)
     doc = ast.get_docstring(parsed, clean=False)
     assert doc is not None and doc.startswith(f"The {tool} tool") and doc.endswith(NOTICE)
+    stub = next(n for n in ast.walk(parsed) if isinstance(n, ast.ClassDef))
+    assert stub.name == classes.implementation and ast.unparse(stub.bases[0]) == classes.interface
     run = next(n for n in ast.walk(parsed) if isinstance(n, ast.FunctionDef))
+    assert run.returns is not None and ast.unparse(run.returns) == classes.result
     assert [a.arg for a in run.args.args] == ["self", "arguments", *(["injected"] if injected else [])]
     raised = next(n for n in ast.walk(run) if isinstance(n, ast.Raise))
     assert isinstance(raised.exc, ast.Call)

@@ -36,6 +36,13 @@ def _config(**flags: Any) -> Config:
         _fail(str(exc))
     if not config.package.isidentifier() or keyword.iskeyword(config.package):
         _fail(f"package name {config.package!r} is not a Python identifier")
+    if config.lint_disable:
+        from toolgen.check.catalogue import validate_disabled
+
+        try:
+            validate_disabled(config.lint_disable)
+        except ValueError as exc:
+            _fail(str(exc))
     return config
 
 
@@ -48,7 +55,7 @@ def _target_options(function: F) -> F:
 
 def _build(config: Config) -> Any:
     try:
-        result = build(config.specs, config.package, config.templates)
+        result = build(config.specs, config.package, config.templates, config.lint_disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
     if result.diagnostics:
@@ -167,7 +174,7 @@ def lint(specs: str | None, fmt: str) -> None:
     """Check specs; exit 1 on errors."""
     config = _config(specs=specs)
     try:
-        diagnostics, tools = check_specs(config.specs)
+        diagnostics, tools = check_specs(config.specs, disable=config.lint_disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
     output = render(diagnostics, fmt)
@@ -224,6 +231,8 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     except ValueError as exc:
         _fail(str(exc))
     for note in result.notes:
+        if note.rule in config.lint_disable:
+            continue
         click.echo(f"toolgen: warning[{note.rule}]: {note.tool}: {note.text()}", err=True)
     click.echo(json.dumps(result.definitions, indent=2, ensure_ascii=False))
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-DEFAULTS = {"specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None}
+DEFAULTS = {"specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
+            "lint": None}
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class Config:
     implementations: str | None  # "module:attribute" of a Registry or a function returning one
     templates: Path | None
     root: Path  # where paths are relative to: the pyproject's folder, or the working directory
+    lint_disable: tuple[str, ...] = ()  # [tool.toolgen.lint] disable: rule IDs whose warnings are left out
 
     def override(self, **flags: Any) -> Config:
         given = {k: v for k, v in flags.items() if v is not None}
@@ -56,4 +58,17 @@ def load_config(start: Path | None = None) -> Config:
         implementations=merged["implementations"],
         templates=(root / merged["templates"]).resolve() if merged["templates"] else None,
         root=root,
+        lint_disable=_lint_disable(table.get("lint")),
     )
+
+
+def _lint_disable(lint: Any) -> tuple[str, ...]:
+    """`[tool.toolgen.lint] disable = ["rule-id", ...]`, as written (check/catalogue.py checks the IDs)."""
+    if lint is None:
+        return ()
+    if not isinstance(lint, dict) or set(lint) - {"disable"}:
+        raise ValueError("[tool.toolgen.lint] takes one setting: disable = [\"rule-id\", ...]")
+    disable = lint.get("disable", [])
+    if not isinstance(disable, list) or not all(isinstance(rule, str) for rule in disable):
+        raise ValueError("[tool.toolgen.lint] disable must be a list of rule IDs (strings)")
+    return tuple(disable)

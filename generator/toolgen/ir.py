@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.naming import ToolClasses
+
 MISSING: Any = object()  # no default
 
 
@@ -54,7 +56,7 @@ class ErrorKindIR:
 class ToolIR:
     name: str  # canonical, as in the spec
     module: str  # Python module under tools/
-    prefix: str  # CamelCase stem of its classes
+    classes: ToolClasses  # the names of its classes (naming.tool_classes: the one rule)
     description: str
     title: str | None
     category: str | None
@@ -71,24 +73,25 @@ class ToolIR:
     injected: tuple[FieldIR, ...]
     models: tuple[ModelIR, ...]  # dependency order: a class comes after the classes it uses
     recursive: tuple[str, ...]  # classes that need model_rebuild()
+    annotation_names: frozenset[str]  # what its annotations import: typing names, `Field`, `_types` (typemap)
     provider_name: str
     source: str  # spec file, relative to the specs root
 
     @property
     def arguments_class(self) -> str:
-        return f"{self.prefix}Arguments"
+        return self.classes.arguments
 
     @property
     def result_class(self) -> str:
-        return f"{self.prefix}Result"
+        return self.classes.result
 
     @property
     def injected_class(self) -> str:
-        return f"{self.prefix}Injected"
+        return self.classes.injected
 
     @property
     def interface_class(self) -> str:
-        return f"{self.prefix}Tool"
+        return self.classes.interface
 
     @property
     def secret_paths(self) -> tuple[str, ...]:

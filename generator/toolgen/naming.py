@@ -6,11 +6,13 @@ and the generated models map between them with aliases.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import keyword
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # Attributes of pydantic's BaseModel (and RootModel): a field with one of these names
 # would shadow pydantic's API. Kept literal so output does not depend on the installed
@@ -70,15 +72,62 @@ def module_name(tool: str) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
-def class_name(*parts: str) -> str:
-    """CamelCase from any text: (`get_weather`, `Arguments`) -> `GetWeatherArguments`."""
+def _camel_words(*parts: str) -> list[str]:
     words: list[str] = []
     for part in parts:
         words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
+    return words
+
+
+def _class_name(words: list[str]) -> str:
     name = unicodedata.normalize("NFKC", "".join(words)) or "Model"  # upper() may denormalize
     if not name.isidentifier() or name[0].isdigit():
         name = "T" + name
     return _stable(name, "Model")
+
+
+def class_name(*parts: str) -> str:
+    """CamelCase from any text: (`get_weather`, `Arguments`) -> `GetWeatherArguments`."""
+    return _class_name(_camel_words(*parts))
+
+
+INTERFACE_WORD = "Tool"
+
+
+@dataclass(frozen=True)
+class ToolClasses:
+    """The Python class names of one tool's module (docs/decisions/0005-tool-class-names.md).
+
+    Every class is `<prefix><Role>`, and nested model classes extend the Arguments,
+    Result or Injected name, so the names of one tool never collide with each other;
+    the check rule name-collision keeps prefixes unique across tools.
+    """
+
+    prefix: str  # `search_tool` -> `Search`
+    arguments: str  # SearchArguments
+    result: str  # SearchResult
+    injected: str  # SearchInjected
+    interface: str  # SearchTool (the abstract class implementations subclass)
+    implementation: str  # Search: the class name `toolgen scaffold` gives a stub
+
+
+def class_prefix(tool: str) -> str:
+    """The CamelCase stem of a tool's classes: trailing `tool` words are dropped (the interface
+    adds one), unless nothing would be left: `search_tool` -> `Search`, `tool` -> `Tool`."""
+    words = _camel_words(tool)
+    while len(words) > 1 and unicodedata.normalize("NFKC", words[-1]).casefold() == INTERFACE_WORD.casefold():
+        words.pop()
+    return _class_name(words)
+
+
+def tool_classes(tool: str) -> ToolClasses:
+    """Every class name of a tool's module, decided here only."""
+    prefix = class_prefix(tool)
+    interface = prefix if prefix == INTERFACE_WORD else prefix + INTERFACE_WORD
+    roles = (f"{prefix}Arguments", f"{prefix}Result", f"{prefix}Injected", interface)
+    # A stub's class must not be a keyword (`None`), hide a builtin (`Exception`) or an imported name.
+    clash = keyword.iskeyword(prefix) or hasattr(builtins, prefix) or prefix in roles
+    return ToolClasses(prefix, *roles, implementation=f"{prefix}Impl" if clash else prefix)
 
 
 def unique(names: Iterable[str]) -> list[str]:

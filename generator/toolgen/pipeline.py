@@ -29,16 +29,19 @@ class Build:
         return self.tools is not None
 
 
-def check_specs(specs: Path, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
-    """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports)."""
+def check_specs(specs: Path, exports: bool = True,
+                disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports).
+    `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint])."""
     from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
-    return lint(load_specs(specs), exports)
+    return lint(load_specs(specs), exports, disable)
 
 
-def lint(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def lint(specs: SpecSet, exports: bool = True,
+         disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule
@@ -46,10 +49,25 @@ def lint(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[C
     diagnostics, tools = check.run(specs)
     if exports:
         diagnostics = sorted(set(diagnostics + list(provider_rule.warnings(tools))))
-    return diagnostics, tools
+    return _without(diagnostics, disable), tools
 
 
-def build(specs: Path, package: str, templates: Path | None = None) -> Build:
+def _without(diagnostics: list[Diagnostic], disable: tuple[str, ...]) -> list[Diagnostic]:
+    """Leave out the warnings of disabled rules. Applied after the build cache, which keeps them all."""
+    if not disable:
+        return diagnostics
+    from toolgen.check.catalogue import without_disabled
+
+    return without_disabled(diagnostics, disable)
+
+
+def build(specs: Path, package: str, templates: Path | None = None, disable: tuple[str, ...] = ()) -> Build:
+    """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not depend on it)."""
+    built = _build(specs, package, templates)
+    return Build(_without(built.diagnostics, disable), built.tools, built.files) if disable else built
+
+
+def _build(specs: Path, package: str, templates: Path | None) -> Build:
     key, cached = buildcache.load(specs, package, templates)
     if cached is not None:
         return Build(*cached)

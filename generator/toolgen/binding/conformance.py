@@ -54,7 +54,6 @@ class Interface:
 
     tool: str
     module: str  # the tool's module under `<package>.tools`, also the stub's file name
-    prefix: str  # CamelCase stem: <prefix>Arguments, <prefix>Result, <prefix>Tool
     info: Any  # the module's INFO (a ToolInfo)
     interface: type
     arguments: type
@@ -66,8 +65,8 @@ class Interface:
         return self.interface.__module__
 
     def signature(self) -> str:
-        injected = f", injected: {self.prefix}Injected" if self.injected is not None else ""
-        return f"def run(self, arguments: {self.prefix}Arguments{injected}) -> {self.prefix}Result"
+        injected = f", injected: {self.injected.__name__}" if self.injected is not None else ""
+        return f"def run(self, arguments: {self.arguments.__name__}{injected}) -> {self.result.__name__}"
 
 
 @dataclass(frozen=True)
@@ -110,8 +109,7 @@ def load_interfaces(out: Path, package: str) -> dict[str, Interface]:
         for tool, module_name in index.items():
             module = importlib.import_module(f"{package}.tools.{module_name}")
             info = module.INFO
-            prefix = info.arguments.__name__.removesuffix("Arguments")
-            interfaces[tool] = Interface(tool, module_name, prefix, info, getattr(module, f"{prefix}Tool"),
+            interfaces[tool] = Interface(tool, module_name, info, _interface_class(module, info),
                                          info.arguments, info.result, info.injected)
     except BindingError:
         raise
@@ -119,6 +117,15 @@ def load_interfaces(out: Path, package: str) -> dict[str, Interface]:
         raise BindingError(f"cannot import the generated package {package!r} from {out}: "
                            f"{type(exc).__name__}: {exc}") from exc
     return interfaces
+
+
+def _interface_class(module: types.ModuleType, info: Any) -> type:
+    """The module's interface: the class it defines whose `info` is the module's INFO (names are
+    the generator's to choose, docs/decisions/0005-tool-class-names.md)."""
+    for value in vars(module).values():
+        if isinstance(value, type) and value.__module__ == module.__name__ and vars(value).get("info") is info:
+            return value
+    raise LookupError(f"{module.__name__} defines no interface class (a class whose info is INFO)")
 
 
 def discover(config: Config) -> Discovery:

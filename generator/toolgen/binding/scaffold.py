@@ -8,9 +8,7 @@ through `render.literals`, and the stub is laid out by the pinned black.
 
 from __future__ import annotations
 
-import builtins
 import importlib.util
-import keyword
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -27,6 +25,7 @@ from toolgen.binding.conformance import (
 )
 from toolgen.config import Config
 from toolgen.diagnostics import Diagnostic
+from toolgen.naming import tool_classes
 
 SUMMARY_LIMIT = 160  # characters of the description's first sentence kept in the stub's docstring
 
@@ -115,18 +114,20 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
     from toolgen.format import cache_dir, format_python
     from toolgen.render import environment
 
-    prefix = interface.prefix
-    # `class None(...)` does not parse, `class NotImplementedError(...)` would shadow the raise.
-    name = f"{prefix}Impl" if keyword.iskeyword(prefix) or hasattr(builtins, prefix) else prefix
+    # The generated classes' own names; the stub's name from the one naming rule.
+    base, arguments, result = interface.interface.__name__, interface.arguments.__name__, interface.result.__name__
+    classes = tool_classes(interface.tool)
+    name = classes.implementation
     about = summary(interface.info.description or "")
-    names = [f"{prefix}Arguments", f"{prefix}Result", f"{prefix}Tool"]
-    parameters = f"arguments: {prefix}Arguments"
+    names = [arguments, result, base]
+    parameters = f"arguments: {arguments}"
     if interface.injected is not None:
-        names.insert(1, f"{prefix}Injected")
-        parameters += f", injected: {prefix}Injected"
+        names.insert(1, interface.injected.__name__)
+        parameters += f", injected: {interface.injected.__name__}"
     source = environment(str(templates) if templates else None).get_template("stub.py.jinja").render(
         doc=f"The {interface.tool} tool{': ' + about if about else ''} (scaffolded by toolgen; this file is yours to edit).",
-        package=package, module=interface.module, names=names, name=name, prefix=prefix, parameters=parameters,
+        package=package, module=interface.module, names=names, name=name, interface=base, result=result,
+        prefix=classes.prefix, parameters=parameters,
         message=f"{interface.tool} is not implemented yet",
     )
     return format_python(source, cache_dir())

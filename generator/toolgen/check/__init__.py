@@ -1,8 +1,9 @@
 """Stage 2, check: loaded specs -> diagnostics, and the tools fit to lower.
 
 The envelope (spec format) and `$ref` bundling run first: the rules after them see
-only well-formed tool entries with self-contained schemas. One rule per module under
-`rules/`: ID, SUMMARY, check(context) -> diagnostics. What the provider exporters say
+only well-formed tool entries (each parsed once into a ToolSpec) with self-contained
+schemas. One rule per module under `rules/`: ID, SEVERITY, SUMMARY, check(context) ->
+diagnostics; check/catalogue.py lists every rule ID. What the provider exporters say
 about a spec is reported after lowering (providers/diagnostics.py), not here.
 """
 
@@ -38,7 +39,7 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
     index = RefIndex.build(specs)
     tools: list[CheckedTool] = []
     for source in valid:
-        checked = CheckedTool(source)
+        checked = CheckedTool.of(source)
         try:
             for pointer, schema in schema_roots(source):
                 checked.schemas[pointer] = bundle(index, source, pointer, schema)

@@ -13,23 +13,41 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.suggest import nearest
+from toolgen.schema.pointer import child
+from toolgen.spec.model import ToolSpec
 
 
 @dataclass
 class CheckedTool:
-    source: ToolSource
+    """A tool entry that passed the envelope: its typed spec, where it was written (for
+    diagnostics), and its schemas with every `$ref` bundled."""
+
+    spec: ToolSpec
+    source: ToolSource  # the document and the entry's pointer in it
     schemas: dict[str, Any] = field(default_factory=dict)  # pointer -> bundled schema
 
+    @classmethod
+    def of(cls, source: ToolSource) -> CheckedTool:
+        return cls(ToolSpec.parse(source.data), source)
+
     @property
-    def data(self) -> dict[str, Any]:
-        return self.source.data
+    def name(self) -> str:
+        return self.spec.name
 
     @property
     def doc(self) -> Document:
         return self.source.doc
 
+    def at(self, relative: str) -> str:
+        """A JSON pointer inside the tool entry, as a pointer into its document."""
+        return self.source.at(relative)
+
     def schema(self, key: str) -> Any:
+        """The bundled `parameters` or `returns` (None when the spec has none)."""
         return self.schemas.get(self.source.at(f"/{key}"))
+
+    def injected_schema(self, name: str) -> Any:
+        return self.schemas.get(child(self.source.at("/injected"), name))
 
 
 @dataclass
@@ -39,6 +57,25 @@ class Context:
 
 
 Check = Callable[[Context], Iterable[Diagnostic]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule ID in the catalogue (check/catalogue.py): what it reports and how loudly."""
+
+    id: str
+    severity: Severity  # the most severe finding it reports
+    summary: str
+    also_warns: str = ""  # an error rule that also reports warnings: which ones, for the docs
+
+    @property
+    def severity_text(self) -> str:
+        return f"{self.severity.value} (warning {self.also_warns})" if self.also_warns else self.severity.value
+
+    @property
+    def may_disable(self) -> bool:
+        """Only warnings can be disabled: errors are what stops generate from writing a broken package."""
+        return self.severity is Severity.WARNING or bool(self.also_warns)
 
 
 def suggestion(word: str, candidates: Iterable[str]) -> str:

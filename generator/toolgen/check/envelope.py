@@ -7,15 +7,23 @@ from typing import Any
 
 import jsonschema
 import referencing
+import referencing.jsonschema
 
-from toolgen.check.context import suggestion
-from toolgen.diagnostics import Diagnostic
+from toolgen.check.context import Rule, suggestion
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
 from toolgen.schema.pointer import child
 from toolgen.spec import JSON_SCHEMA_DIALECT, spec_schema
 
 ID = "spec-format"
-SUMMARY = "A spec file is one tool or a `tools:` list with the keys of spec format v1."
+SUMMARY = ("A spec file is one tool or a `tools:` list, its keys with the types and values of format v1 "
+           "(`kind: utlity` -> did you mean 'utility'?).")
+SEVERITY = Severity.ERROR
+UNKNOWN_KEY = Rule("unknown-key", Severity.ERROR,
+                   "Every key is one of the spec format's (`desciption` -> did you mean 'description'?).")
+NAME_INVALID = Rule("name-invalid", Severity.ERROR,
+                    "A tool name has 1 to 128 letters, digits, `_`, `-` and `.`, and starts with no `-` or `.`.")
+MORE = (UNKNOWN_KEY, NAME_INVALID)
 
 
 @cache
@@ -57,7 +65,7 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         return [
-            doc.diagnostic(child(pointer, key), "unknown-key", f"unknown key {key!r}",
+            doc.diagnostic(child(pointer, key), UNKNOWN_KEY.id, f"unknown key {key!r}",
                            hint=suggestion(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
             for key in error.instance
             if key not in allowed
@@ -69,7 +77,7 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
         hint = suggestion(str(error.instance), allowed) or f"one of: {', '.join(allowed)}"
         return [doc.diagnostic(pointer, ID, f"{error.instance!r} is not a valid {where}", hint=hint)]
     if error.validator == "pattern" and where == "name":
-        return [doc.diagnostic(pointer, "name-invalid", f"tool name {error.instance!r} has characters a tool name cannot have",
+        return [doc.diagnostic(pointer, NAME_INVALID.id, f"tool name {error.instance!r} has characters a tool name cannot have",
                                hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'")]
     if error.validator == "type":
         return [doc.diagnostic(pointer, ID, f"{where} must be of type {error.validator_value}")]

@@ -1,88 +1,122 @@
-"""Lower checked tools to the IR: names resolved, models derived, schemas bundled."""
+"""Lower checked tools to the IR: names resolved, models derived, schemas bundled.
+
+Reads the typed spec (spec/model.py) and the bundled schemas of each CheckedTool.
+`view` is the part of a tool the provider exporters read; lint exports that view
+before lowering (providers/diagnostics.py) and `lower_tool` builds the IR from the
+same function, so the two cannot disagree.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
+from toolgen.lower.annotation import ANY_TYPE
 from toolgen.lower.typemap import TypeMapper
-from toolgen.naming import class_name, module_name, provider_name
-from toolgen.schema.closing import closed
+from toolgen.naming import module_name, provider_name, tool_classes
+from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
 
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
-ANNOTATION_ORDER = ("read_only", "destructive", "idempotent", "open_world")
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """A tool as the provider exporters see it (providers.base.ToolLike); ToolIR has the same fields."""
+
+    name: str
+    provider_name: str
+    description: str
+    title: str | None
+    parameters: dict[str, Any]  # bundled, objects closed
+    returns: dict[str, Any] | None  # bundled
+    annotations: tuple[tuple[str, bool], ...]
+
+
+def view(tool: CheckedTool) -> ToolView:
+    spec = tool.spec
+    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
+    parameters.setdefault("properties", {})
+    return ToolView(
+        name=spec.name,
+        provider_name=provider_name(spec.name),
+        description=spec.description,
+        title=spec.title,
+        parameters=parameters,
+        returns=tool.schema("returns"),
+        annotations=spec.annotations.declared(),
+    )
 
 
 def lower_tool(tool: CheckedTool) -> ToolIR:
-    data = tool.data
-    name: str = data["name"]
-    prefix = class_name(name)
-    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
-    parameters.setdefault("properties", {})
-    returns = tool.schema("returns")
+    spec = tool.spec
+    seen = view(tool)
+    name = spec.name
+    classes = tool_classes(name)
+    parameters, returns = seen.parameters, seen.returns
 
     models: list[ModelIR] = []
     recursive: list[str] = []
 
-    args = TypeMapper(f"{prefix}Arguments", parameters.get("$defs", {}), extra="forbid", strict=True)
-    args.taken.add(f"{prefix}Arguments")
-    args.object_model(parameters, f"{prefix}Arguments")
+    args = TypeMapper(classes.arguments, parameters.get("$defs", {}), extra="forbid", strict=True)
+    args.taken.add(classes.arguments)
+    args.object_model(parameters, classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
-    result = TypeMapper(f"{prefix}Result", (returns or {}).get("$defs", {}), extra="ignore", strict=False)
+    result = TypeMapper(classes.result, (returns or {}).get("$defs", {}), extra="ignore", strict=False)
     result.taken.update(m.class_name for m in models)
-    result.taken.add(f"{prefix}Result")
+    result.taken.add(classes.result)
     if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
-        result.object_model(returns, f"{prefix}Result")
+        result.object_model(returns, classes.result)
         models += result.models
     else:
-        root = result.annotation(returns, f"{prefix}ResultValue") if returns is not None else None
+        root = result.annotation(returns, f"{classes.result}Value") if returns is not None else ANY_TYPE
+        result.names |= root.names
         models += result.models
-        text = root.text if root is not None else "Any"
-        models.append(ModelIR(f"{prefix}Result", None, (), "ignore", False, root=repr(text) if root and root.forward else text))
+        text = root.text
+        models.append(ModelIR(classes.result, None, (), "ignore", False, root=repr(text) if root.forward else text))
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
-    if data.get("injected"):
-        names = list(data["injected"])
-        properties = {k: tool.schemas[tool.source.at(f"/injected/{k}")] for k in names}
-        injected = TypeMapper(f"{prefix}Injected", {}, extra="forbid", strict=False)
+    imports = args.names | result.names
+    if spec.injected:
+        names = list(spec.injected)
+        properties = {k: tool.injected_schema(k) for k in names}
+        injected = TypeMapper(classes.injected, {}, extra="forbid", strict=False)
         injected.taken.update(m.class_name for m in models)
-        injected.taken.add(f"{prefix}Injected")
-        injected.object_model({"type": "object", "properties": properties, "required": names}, f"{prefix}Injected")
+        injected.taken.add(classes.injected)
+        injected.object_model({"type": "object", "properties": properties, "required": names}, classes.injected)
         models += injected.models
         injected_fields = injected.models[-1].fields
+        imports |= injected.names
 
-    errors = tuple(
-        ErrorKindIR(kind, spec["description"], bool(spec.get("retryable", False)))
-        for kind, spec in sorted((data.get("errors") or {}).items())
-    )
-    annotations = data.get("annotations") or {}
+    errors = tuple(ErrorKindIR(e.kind, e.description, e.retryable) for e in sorted(spec.errors, key=lambda e: e.kind))
     return ToolIR(
         name=name,
         module=module_name(name),
-        prefix=prefix,
-        description=str(data.get("description", "")),
-        title=data.get("title"),
-        category=data.get("category"),
-        kind=data.get("kind"),
-        stability=data.get("stability", "stable"),
-        version=data.get("version"),
-        timeout_s=float(data["timeout_s"]) if "timeout_s" in data else None,
-        flags=tuple(sorted(data.get("flags") or [])),
-        annotations=tuple((k, bool(annotations[k])) for k in ANNOTATION_ORDER if k in annotations),
+        classes=classes,
+        description=seen.description,
+        title=seen.title,
+        category=spec.category,
+        kind=spec.kind,
+        stability=spec.stability,
+        version=spec.version,
+        timeout_s=spec.timeout_s,
+        flags=tuple(sorted(spec.flags)),
+        annotations=seen.annotations,
         errors=errors,
-        examples=tuple(data.get("examples") or ()),
+        examples=tuple(e.as_json() for e in spec.examples),
         parameters=parameters,
         returns=returns,
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
-        provider_name=provider_name(name),
+        annotation_names=frozenset(imports),
+        provider_name=seen.provider_name,
         source=tool.doc.display,
     )
 

@@ -2,7 +2,9 @@
 
 One `TypeMapper` per model tree (a tool's arguments, result or injected values). Class
 names are local to the tool's module, derived from property paths, so adding or
-removing another tool never renames anything here.
+removing another tool never renames anything here. Each annotation carries the names it
+needs imported (`Annotated`, `Any`, `Literal`, `Field`, `_types`); a mapper collects those
+of the annotations it commits to fields, so a tool module imports exactly what it uses.
 """
 
 from __future__ import annotations
@@ -17,43 +19,15 @@ import pydantic_core
 from pydantic_core import core_schema
 
 from toolgen.ir import MISSING, FieldIR, ModelIR
+from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
 from toolgen.render.literals import py_literal, py_string
 
 LITERAL_TYPES = (str, int, bool, type(None))
-ANY = "Any"
-# The runtime's JSON Schema types (runtime/types.py), imported by tool modules as `_types`:
-# an underscore name, so no field or class can shadow it.
-TYPES = "_types"
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
 INTEGER = f"{TYPES}.Integer"  # int that also takes 2.0, as JSON Schema does
 COERCIONS = ("numbers", "booleans", "json")  # what `x-coerce` may declare
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-@dataclass(frozen=True)
-class Annotation:
-    """A type expression as the members of a union (most often one)."""
-
-    parts: tuple[str, ...]
-    forward: bool = False  # mentions a class defined later (recursion): quote the whole annotation
-    accepts_null: bool = False  # a Literal or enum that lists null
-    # When one part is `Annotated[bare, Field(constraints)]`, a field may write `bare` and move
-    # the constraints into its own Field(...): the same validation, a short annotation.
-    bare: str | None = None
-    constraints: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, text: str, forward: bool = False) -> Annotation:
-        return cls((text,), forward)
-
-    @property
-    def text(self) -> str:
-        return " | ".join(self.parts)
-
-    @property
-    def nullable(self) -> bool:
-        return "None" in self.parts or self.accepts_null
 
 
 def _literal_ok(value: Any) -> bool:
@@ -92,6 +66,7 @@ class TypeMapper:
     python_regex: bool = False
     coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
     root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
+    names: set[str] = field(default_factory=set)  # imports the committed annotations need
 
     # --- classes ---------------------------------------------------------------
 
@@ -137,7 +112,9 @@ class TypeMapper:
         if isinstance(patterns, dict) and patterns:
             if len(patterns) == 1 and additional is False:  # keys must match the one pattern
                 ((pattern, sub),) = patterns.items()
-                key = self.constrained("str", {"pattern": pattern}, {"pattern": "pattern"}).text
+                constrained = self.constrained("str", {"pattern": pattern}, {"pattern": "pattern"})
+                key = constrained.text
+                self.names |= constrained.names
                 values = self.annotation(sub, f"{name}Value")
             # else: several patterns, or patterns and other keys: taken as they come (a superset)
         elif isinstance(additional, dict) and additional:
@@ -145,6 +122,7 @@ class TypeMapper:
         if values is None:
             return "allow", None
         text = f"dict[{key}, {values.text}]"
+        self.names |= values.names
         return "allow", py_string(text) if values.forward else text
 
     def field(self, wire: str, python: str, schema: Any, required: bool, owner: str) -> FieldIR:
@@ -152,13 +130,15 @@ class TypeMapper:
         nullable = annotation.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
-        text, constraints = annotation.text, ()
+        text, names = annotation.text, annotation.names
+        constraints: tuple[str, ...] = ()
         if isinstance(schema, dict) and schema.get("x-secret") is True and self.extra == "forbid":
             text = f"Annotated[{text}, {TYPES}.SECRET]"  # never shown in error text
+            names |= {ANNOTATED, TYPES}
         elif annotation.constraints and annotation.bare is not None:
-            constrained = next(p for p in annotation.parts if p != "None")
-            text = " | ".join(annotation.bare if p == constrained else p for p in annotation.parts)
+            text, names = annotation.lifted()
             constraints = annotation.constraints
+        self.names |= names
         if not required and default is MISSING and not nullable:
             text = f"{text} | None"  # absent reads as None; an explicit null means absent too
         if annotation.forward:
@@ -181,7 +161,7 @@ class TypeMapper:
 
     def _annotation(self, schema: Any, hint: str) -> Annotation:
         if not isinstance(schema, dict):
-            return Annotation.of(ANY)
+            return ANY_TYPE
         if "$ref" in schema:
             return self.reference(schema["$ref"], hint)
         if "const" in schema:
@@ -216,27 +196,30 @@ class TypeMapper:
             return Annotation.of("None")
         if kind == "array":
             items = schema.get("items")
-            inner = self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema else Annotation.of(ANY)
-            array = self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"}, inner.forward)
+            inner = self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema else ANY_TYPE
+            array = self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"},
+                                     inner.forward, inner.names)
             return self.coerced(array, "json")
         if kind == "object":
             return self.coerced(self.object(schema, hint), "json")
-        return Annotation.of(ANY)
+        return ANY_TYPE
 
     def integer(self, schema: dict[str, Any]) -> Annotation:
         """Bounds as integers (`minimum: 0.5` is `ge=1`); in arguments, JSON Schema's integer (2.0 too)."""
         bounds = integer_bounds(schema)
         listed = ", ".join(f"{key}={value}" for key, value in bounds.items())
         if self.strict:  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
-            return Annotation.of(f"Annotated[int, {INTEGER}({listed})]")
-        return Annotation.of(f"Annotated[int, Field({listed})]" if bounds else "int")
+            return Annotation.of(f"Annotated[int, {INTEGER}({listed})]", uses=frozenset({ANNOTATED, TYPES}))
+        if not bounds:
+            return Annotation.of("int")
+        return Annotation.of(f"Annotated[int, Field({listed})]", uses=frozenset({ANNOTATED, FIELD}))
 
     def coerced(self, annotation: Annotation, kind: str) -> Annotation:
         """Mark a position where the spec declared this coercion (applied only after strict validation fails)."""
         if kind not in self.coerce or self.extra != "forbid" or len(annotation.parts) != 1:
             return annotation
         return replace(annotation, parts=(f"Annotated[{annotation.text}, {TYPES}.Coerce({py_literal(kind)})]",),
-                       bare=None, constraints=())
+                       bare=None, constraints=(), uses=(annotation.names | {ANNOTATED, TYPES},), bare_uses=frozenset())
 
     def object(self, schema: dict[str, Any], hint: str) -> Annotation:
         properties = schema.get("properties")
@@ -247,14 +230,14 @@ class TypeMapper:
             return Annotation.of(self.object_model(schema, self.new_class_name(hint)))
         if isinstance(additional, dict) and additional:
             value = self.annotation(additional, f"{hint}Value")
-            return Annotation.of(f"dict[str, {value.text}]", value.forward)
-        return Annotation.of(f"dict[str, {ANY}]")
+            return Annotation.of(f"dict[str, {value.text}]", value.forward, value.names)
+        return Annotation.of(f"dict[str, {ANY}]", uses=frozenset({ANY}))
 
     def reference(self, ref: str, hint: str) -> Annotation:
         name = ref.removeprefix("#/$defs/")
         target = self.defs.get(name)
         if not isinstance(target, dict):
-            return Annotation.of(ANY)
+            return ANY_TYPE
         if name in self.def_classes:
             cls = self.def_classes[name]
             if cls in self.building:
@@ -268,7 +251,7 @@ class TypeMapper:
             self.definition(target, cls)
             return Annotation.of(cls)
         if name in self.building:  # a recursive non-object definition
-            return Annotation.of(ANY)
+            return ANY_TYPE
         self.building.add(name)
         try:
             return self.annotation(target, hint)
@@ -288,28 +271,32 @@ class TypeMapper:
         listed = ", ".join(py_literal(v) for v in values)
         accepts_null = None in values
         if values and all(_literal_ok(v) for v in values):
-            literal = f"Literal[{listed}]"
+            literal, uses = f"Literal[{listed}]", frozenset({LITERAL})
             if any(isinstance(v, (int, bool)) for v in values):
                 # Literal compares with Python's ==, where True == 1 == 1.0: check JSON equality first.
-                literal = f"Annotated[{literal}, {ONE_OF}({listed})]"
-            return Annotation((literal,), accepts_null=accepts_null)
+                literal, uses = f"Annotated[{literal}, {ONE_OF}({listed})]", uses | {ANNOTATED, TYPES}
+            return Annotation((literal,), accepts_null=accepts_null, uses=(uses,))
         # Floats (type checkers refuse them in Literal), arrays, objects, strings pydantic-core
         # cannot hold (lone surrogates), or no value at all (nothing is valid).
-        return Annotation((f"Annotated[{ANY}, {ONE_OF}({listed})]",), accepts_null=accepts_null)
+        return Annotation((f"Annotated[{ANY}, {ONE_OF}({listed})]",), accepts_null=accepts_null,
+                          uses=(frozenset({ANNOTATED, ANY, TYPES}),))
 
     def union(self, parts: list[Annotation]) -> Annotation:
-        texts: list[str] = []
+        members: dict[str, frozenset[str]] = {}
         for part in parts:
-            texts.extend(t for t in part.parts if t not in texts)
-        if ANY in texts:
-            return Annotation.of(ANY)
-        if "None" in texts:  # None last reads best
-            texts = [t for t in texts if t != "None"] + ["None"]
+            for text, needs in zip(part.parts, part.uses, strict=True):
+                members.setdefault(text, needs)
+        if ANY in members:
+            return ANY_TYPE
+        if "None" in members:  # None last reads best
+            members["None"] = members.pop("None")
+        texts, uses = tuple(members), tuple(members.values())
         liftable = [p for p in parts if p.constraints]
         if len(liftable) == 1 and all(t == "None" or t == liftable[0].text for t in texts):
             lifted = liftable[0]  # `T | None` keeps T's constraints liftable
-            return Annotation(tuple(texts), lifted.forward, lifted.accepts_null, lifted.bare, lifted.constraints)
-        return Annotation(tuple(texts), any(p.forward for p in parts), any(p.accepts_null for p in parts))
+            return Annotation(texts, lifted.forward, lifted.accepts_null, lifted.bare, lifted.constraints, uses,
+                              lifted.bare_uses)
+        return Annotation(texts, any(p.forward for p in parts), any(p.accepts_null for p in parts), uses=uses)
 
     def all_of(self, schema: dict[str, Any], hint: str) -> Annotation:
         branches = [self._resolve(b) for b in schema["allOf"]]
@@ -325,14 +312,15 @@ class TypeMapper:
                     else:
                         merged.setdefault(key, value)
             return self.annotation(merged, hint)
-        return Annotation.of(ANY)
+        return ANY_TYPE
 
     def _resolve(self, schema: Any) -> Any:
         if isinstance(schema, dict) and "$ref" in schema:
             return self.defs.get(schema["$ref"].removeprefix("#/$defs/"), schema)
         return schema
 
-    def constrained(self, base: str, schema: dict[str, Any], keys: dict[str, str], forward: bool = False) -> Annotation:
+    def constrained(self, base: str, schema: dict[str, Any], keys: dict[str, str], forward: bool = False,
+                    base_uses: frozenset[str] = frozenset()) -> Annotation:
         args: list[str] = []
         for key, argument in keys.items():
             value = schema.get(key)
@@ -345,9 +333,10 @@ class TypeMapper:
                     self.python_regex = True
             args.append(f"{argument}={py_literal(value)}")
         if not args:
-            return Annotation.of(base, forward)
+            return Annotation.of(base, forward, base_uses)
         text = f"Annotated[{base}, Field({', '.join(args)})]"
-        return Annotation((text,), forward, bare=base, constraints=tuple(args))
+        return Annotation((text,), forward, bare=base, constraints=tuple(args), uses=(base_uses | {ANNOTATED, FIELD},),
+                          bare_uses=base_uses)
 
 
 def declared_coercions(schema: dict[str, Any], inherited: frozenset[str]) -> frozenset[str]:

@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
-from toolgen.lower import ANNOTATION_ORDER, EMPTY_PARAMETERS
-from toolgen.naming import provider_name
-from toolgen.schema.closing import closed
+from toolgen.lower import view
 
 if TYPE_CHECKING:
     from toolgen.providers.base import Note
 
-ID = "provider-fallback"
-SUMMARY = "Every provider gets a definition it accepts; where that means a fallback, say which and why."
+# The rules are catalogued in check/catalogue.py (EXPORTS); one hint each.
 HINTS = {
     "provider-fallback": "the other providers and variants are unaffected (docs/providers.md lists the fallbacks)",
     "provider-lossy": "the runtime still enforces the spec; only that provider's model is told less",
@@ -34,42 +30,8 @@ HINTS = {
 }
 
 
-@dataclass(frozen=True)
-class ToolView:
-    """A checked spec as the exporters see a ToolIR (lint runs before lowering)."""
-
-    name: str
-    provider_name: str
-    description: str
-    title: str | None
-    parameters: dict[str, Any]
-    returns: dict[str, Any] | None
-    annotations: tuple[tuple[str, bool], ...]
-
-
-def view(tool: CheckedTool) -> ToolView:
-    """What `lower.lower_tool` puts in the IR fields the exporters read."""
-
-    data = tool.data
-    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
-    parameters.setdefault("properties", {})
-    annotations = data.get("annotations") or {}
-    return ToolView(
-        name=data["name"],
-        provider_name=provider_name(data["name"]),
-        description=str(data.get("description", "")),
-        title=data.get("title"),
-        parameters=parameters,
-        returns=tool.schema("returns"),
-        annotations=tuple((k, bool(annotations[k])) for k in ANNOTATION_ORDER if k in annotations),
-    )
-
-
 def _exportable(tool: CheckedTool) -> bool:
     """Tools other rules find broken are left to them (an export of a broken schema says nothing)."""
-    data = tool.data
-    if not isinstance(data.get("name"), str):
-        return False
     for key in ("parameters", "returns"):
         schema = tool.schema(key)
         if schema is not None and not (is_valid_schema(schema) and _unicode(schema)):
@@ -92,14 +54,14 @@ def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
     the exports it renders instead (pipeline.py), so it exports once."""
     from toolgen.providers import notes
 
-    tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.data["name"])
+    tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.name)
     yield from report(notes([view(t) for t in tools]), tools)
 
 
 def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
     """The exporters' notes as warnings, located in the specs."""
-    by_name = {t.data["name"]: t for t in tools}
+    by_name = {t.name: t for t in tools}
     for note in notes:
         tool = by_name[note.tool]
-        pointer = tool.source.at("/parameters" + note.path) if note.path else tool.source.at("/name")
+        pointer = tool.at("/parameters" + note.path) if note.path else tool.at("/name")
         yield warn(tool.doc, pointer, note.rule, note.text(), HINTS[note.rule])

@@ -107,17 +107,21 @@ def field_declaration(field: FieldIR) -> str:
 
 
 def _imports(tool: ToolIR) -> dict[str, Any]:
-    """Exactly the names a tool module uses."""
-    code = "\n".join(field_declaration(f) for m in tool.models for f in m.fields)
-    code += "\n" + "\n".join(m.root or "" for m in tool.models)
-    code += "\n" + "\n".join(f"{m.extra_values} = Field(init=False)" for m in tool.models if m.extra_values)
-    used = set(re.findall(r"\b(Annotated|Any|Literal|Field)\b", code))
+    """Exactly the names a tool module uses: its annotations' (collected by lower/typemap.py),
+    and what the template and field declarations add around them."""
+    used = set(tool.annotation_names)
+    # field_declaration writes `= Field(...)` unless a field has at most a default; the template
+    # declares `__pydantic_extra__ = Field(init=False)` for models with typed extra keys.
+    models = tool.models
+    if any(f.aliased or f.constraints or f.description is not None for m in models for f in m.fields) \
+            or any(m.extra_values for m in models):
+        used.add("Field")
     pydantic_names = {"ConfigDict"} | ({"Field"} & used)
-    pydantic_names |= {"RootModel" if m.root is not None else "BaseModel" for m in tool.models}
+    pydantic_names |= {"RootModel" if m.root is not None else "BaseModel" for m in models}
     return {
-        "typing": sorted({"ClassVar", *(used - {"Field"})}),
+        "typing": sorted({"ClassVar", *(used & {"Annotated", "Any", "Literal"})}),
         "pydantic": sorted(pydantic_names),
-        "types": "_types." in code,  # the runtime's JSON Schema types (typemap.TYPES)
+        "types": "_types" in used,  # the runtime's JSON Schema types (typemap.TYPES)
     }
 
 

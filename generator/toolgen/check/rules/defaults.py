@@ -8,12 +8,13 @@ from typing import Any
 import jsonschema
 
 from toolgen.check.context import Context, describe, enum_hint, show
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.schema.walk import walk
 
 ID = "default-invalid"
-SUMMARY = "Defaults and schema examples are valid against their own schema."
+SUMMARY = "A `default`, `example` or `examples` value satisfies its own schema (a null default needs a nullable type)."
+SEVERITY = Severity.ERROR
 
 
 def _has_ref(node: Any) -> bool:

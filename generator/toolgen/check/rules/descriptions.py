@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import Context, warn
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 
 ID = "description-missing"
 SUMMARY = "Every tool has a description; every parameter should."
+SEVERITY = Severity.ERROR
+ALSO_WARNS = "for parameters"
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
-        text = tool.data.get("description")
-        if not isinstance(text, str) or not text.strip():
-            yield tool.doc.diagnostic(tool.source.at("/name"), ID, f"tool {tool.data.get('name')!r} has no description",
+        if not tool.spec.description.strip():
+            yield tool.doc.diagnostic(tool.at("/name"), ID, f"tool {tool.name!r} has no description",
                                       hint="say what the tool does and when to use it")
-        params = tool.data.get("parameters")
-        for pointer, node in walk(params, tool.source.at("/parameters")):
+        for pointer, node in walk(tool.spec.parameters, tool.at("/parameters")):
             for name, sub in (node.get("properties") or {}).items():
                 if isinstance(sub, dict) and not str(sub.get("description", "")).strip() and "$ref" not in sub:
                     yield warn(tool.doc, child(f"{pointer}/properties", name), ID,

@@ -13,27 +13,30 @@ from typing import Any
 import jsonschema
 
 from toolgen.check.context import CheckedTool, Context, describe, enum_hint, suggestion
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.closing import closed
 from toolgen.schema.pointer import child
 
 ID = "example-invalid"
 SUMMARY = "Tool examples are valid against `parameters` and `returns`."
+SEVERITY = Severity.ERROR
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
 
     for tool in context.tools:
-        examples = tool.data.get("examples") or []
-        for i, example in enumerate(examples):
-            for key, schema_key in (("arguments", "parameters"), ("result", "returns")):
+        for i, example in enumerate(tool.spec.examples):
+            checks = [("arguments", "parameters", example.arguments)]
+            if example.has_result:
+                checks.append(("result", "returns", example.result))
+            for key, schema_key, value in checks:
                 schema = tool.schema(schema_key)
-                if key not in example or schema is None:
+                if schema is None:
                     continue
                 if key == "arguments":
                     schema = closed(schema)
-                for error in jsonschema.Draft202012Validator(schema).iter_errors(example[key]):
-                    yield from _diagnose(tool, tool.source.at(f"/examples/{i}/{key}"), key, schema_key, error)
+                for error in jsonschema.Draft202012Validator(schema).iter_errors(value):
+                    yield from _diagnose(tool, tool.at(f"/examples/{i}/{key}"), key, schema_key, error)
 
 
 def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import Context, suggestion, warn
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.schema.walk import walk
 
 ID = "unknown-keyword"
 SUMMARY = "Schema keywords are Draft 2020-12 keywords, `x-` extensions, or toolgen's own."
+SEVERITY = Severity.WARNING
 
 KEYWORDS = frozenset(
     """$schema $id $ref $defs $anchor $dynamicRef $dynamicAnchor $vocabulary $comment definitions

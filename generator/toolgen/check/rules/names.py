@@ -5,22 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import CheckedTool, Context
-from toolgen.diagnostics import Diagnostic
-from toolgen.naming import class_name, module_name, provider_name
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.naming import class_prefix, module_name, provider_name
 
 ID = "name-collision"
 SUMMARY = "Tool names are unique, also once turned into Python modules, classes and provider names."
+SEVERITY = Severity.ERROR
 
 DERIVED = (
     ("name", lambda n: n),
     ("Python module", module_name),
-    ("Python class", class_name),
+    ("Python class", class_prefix),
     ("provider name", provider_name),
 )
 
 
 def _where(tool: CheckedTool) -> str:
-    line, col = tool.doc.source.position(tool.source.at("/name"))
+    line, col = tool.doc.source.position(tool.at("/name"))
     return f"{tool.doc.display}:{line}:{col}"
 
 
@@ -28,16 +29,14 @@ def check(context: Context) -> Iterator[Diagnostic]:
     for label, derive in DERIVED:
         first: dict[str, CheckedTool] = {}
         for tool in context.tools:
-            name = tool.data.get("name")
-            if not isinstance(name, str):
-                continue
+            name = tool.name
             key = derive(name)
             other = first.setdefault(key, tool)
-            if other is tool or label != "name" and other.data["name"] == name:
+            if other is tool or label != "name" and other.name == name:
                 continue  # the same name is reported once, as a name
             if label == "name":
                 message = f"tool name {name!r} is already used at {_where(other)}"
             else:
-                message = (f"tool {name!r} collides with tool {other.data['name']!r} ({_where(other)}) "
+                message = (f"tool {name!r} collides with tool {other.name!r} ({_where(other)}) "
                            f"as {label} {key!r}")
-            yield tool.doc.diagnostic(tool.source.at("/name"), ID, message, hint="rename one of them")
+            yield tool.doc.diagnostic(tool.at("/name"), ID, message, hint="rename one of them")

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import Context
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 
 ID = "property-name-invalid"
 SUMMARY = "Property names are valid Unicode (no lone surrogates from JSON escapes)."
+SEVERITY = Severity.ERROR
 
 
 def _encodable(text: str) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolgen.check.context import Context, suggestion
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.schema.walk import walk
 
 ID = "required-missing-property"
 SUMMARY = "Names in `required` are declared in `properties` (toolgen closes objects that declare properties)."
+SEVERITY = Severity.ERROR
 
 
 def check(context: Context) -> Iterator[Diagnostic]:

@@ -1,0 +1,128 @@
+"""Every rule ID a toolgen diagnostic can carry, with its severity and summary: the one list.
+
+The check rules declare their own (ID, SEVERITY, SUMMARY and MORE in each module); the
+rules reported by other stages are declared here: loading and `$ref` bundling (before
+the rules), the provider exporters' notes (after lowering, providers/diagnostics.py) and
+`toolgen check`'s binding of implementations. docs/spec-format.md's rule table is
+generated from this list (`python -m toolgen.check.catalogue --write`; a test keeps it
+current).
+
+`[tool.toolgen.lint] disable = [...]` silences the warnings of the rules it names.
+Errors are never silenced: they are what keeps `generate` from writing a package that
+does not import, or whose models and definitions disagree with the spec
+(docs/decisions/0006-lint-disable-warnings-only.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+
+from toolgen.check import RULES as CHECK_RULES
+from toolgen.check import envelope
+from toolgen.check.context import Rule, suggestion
+from toolgen.diagnostics import Diagnostic, Severity
+
+ERROR, WARNING = Severity.ERROR, Severity.WARNING
+
+LOADING = (
+    Rule("syntax", ERROR, "The file is valid YAML 1.2 or JSON and UTF-8, within the size, depth and alias "
+                          "limits, with no duplicate key."),
+)
+REFERENCES = (
+    Rule("ref-unresolved", ERROR, "A `$ref` points at a file or a definition that exists."),
+    Rule("ref-remote", ERROR, "A `$ref` is local: remote references are refused, never fetched."),
+    Rule("ref-outside-root", ERROR, "A `$ref` stays under the specs root."),
+    Rule("unsupported-keyword", ERROR, "Tool schemas use no `$id`, `$dynamicRef`, ...: `$defs` and relative `$ref`s instead."),
+)
+# Reported from the exporters' notes (providers.base.RULES maps each kind of note to one).
+EXPORTS = (
+    Rule("provider-fallback", WARNING, "Every provider gets a definition it accepts; where that is a weaker one "
+                                       "(strict off, recursion unrolled), the warning names the target and why."),
+    Rule("provider-lossy", WARNING, "Where a provider cannot say what the spec says, the warning names it; the runtime still enforces it."),
+    Rule("provider-refused", WARNING, "Where a provider variant gets no definition of the tool at all, the warning says why."),
+    Rule("description-too-long", WARNING, "Descriptions fit every provider's limit; a longer one is cut in that provider's definitions."),
+)
+BINDING = (
+    Rule("binding", ERROR, "`toolgen check`: every tool has one implementing class, whose run() agrees with "
+                           "the generated interface."),
+)
+
+
+def rules_of(module: ModuleType) -> tuple[Rule, ...]:
+    """A rule module's rules: its own ID, then the others it reports (MORE)."""
+    main = Rule(module.ID, module.SEVERITY, module.SUMMARY, getattr(module, "ALSO_WARNS", ""))
+    return (main, *getattr(module, "MORE", ()))
+
+
+def catalogue() -> tuple[Rule, ...]:
+    """Every rule, in the order the pipeline reports them."""
+    rules = [*LOADING, *rules_of(envelope), *REFERENCES]
+    for module in CHECK_RULES:
+        rules.extend(rules_of(module))
+    return (*rules, *EXPORTS, *BINDING)
+
+
+def by_id() -> dict[str, Rule]:
+    return {rule.id: rule for rule in catalogue()}
+
+
+def validate_disabled(ids: Iterable[str], where: str = "[tool.toolgen.lint] disable") -> tuple[str, ...]:
+    """The IDs, checked: each names a rule that reports warnings. Raises ValueError otherwise."""
+    rules = by_id()
+    problems = []
+    for rule_id in ids:
+        rule = rules.get(rule_id)
+        if rule is None:
+            hint = suggestion(rule_id, rules) or "see the rule table in docs/spec-format.md"
+            problems.append(f"unknown rule {rule_id!r} in {where}; {hint}")
+        elif not rule.may_disable:
+            problems.append(f"rule {rule_id!r} in {where} reports only errors, which cannot be disabled "
+                            "(generate would write a package that breaks); fix the specs instead")
+    if problems:
+        raise ValueError("\n".join(problems))
+    return tuple(ids)
+
+
+def without_disabled(diagnostics: Iterable[Diagnostic], disabled: Iterable[str]) -> list[Diagnostic]:
+    """The diagnostics minus the warnings of disabled rules (errors always stay)."""
+    quiet = frozenset(disabled)
+    return [d for d in diagnostics if d.is_error or d.rule not in quiet]
+
+
+BEGIN, END = "<!-- rule table: generated from check/catalogue.py -->", "<!-- end of rule table -->"
+
+
+def table() -> str:
+    lines = ["| rule | severity | what |", "|---|---|---|"]
+    lines += [f"| `{r.id}` | {r.severity_text} | {_cell(r.summary)} |" for r in catalogue()]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def with_table(document: str) -> str:
+    """A document with the text between the table's markers replaced by the current table."""
+    head, begin, rest = document.partition(BEGIN)
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise ValueError(f"the document has no {BEGIN!r} ... {END!r} markers")
+    return f"{head}{BEGIN}\n{table()}{END}{tail}"
+
+
+def main(argv: list[str]) -> int:
+    """`python -m toolgen.check.catalogue [--write] DOC`: print the table, or rewrite it in DOC."""
+    if argv[:1] == ["--write"] and len(argv) == 2:
+        path = Path(argv[1])
+        path.write_text(with_table(path.read_text("utf-8")), "utf-8")
+        return 0
+    sys.stdout.write(table())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

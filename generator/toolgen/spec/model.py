@@ -1,0 +1,145 @@
+"""The spec format as typed values: ToolSpec and its parts, parsed once from a valid tool entry.
+
+The envelope check (check/envelope.py, against spec/schema.json) runs first; `parse` is
+only ever given an entry that passed it, so it reads keys without guessing and applies
+the format's defaults here, once (`stability: stable`, no flags, no errors, ...).
+Schemas (`parameters`, `returns`, `injected`) stay JSON: they are checked and bundled
+by the rules that know JSON Schema, and the check context carries the bundled copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MISSING: Any = object()  # an example without `result` (a JSON null result is a value)
+ANNOTATION_ORDER = ("read_only", "destructive", "idempotent", "open_world")
+
+
+class SpecModelError(ValueError):
+    """A tool entry that does not have the shape the spec format promises (an envelope bug)."""
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """MCP behaviour hints; None where the spec does not say."""
+
+    read_only: bool | None = None
+    destructive: bool | None = None
+    idempotent: bool | None = None
+    open_world: bool | None = None
+
+    def declared(self) -> tuple[tuple[str, bool], ...]:
+        """The hints the spec gives, in the format's order: (("read_only", True), ...)."""
+        return tuple((key, value) for key in ANNOTATION_ORDER if (value := getattr(self, key)) is not None)
+
+
+@dataclass(frozen=True)
+class ErrorKind:
+    kind: str
+    description: str
+    retryable: bool = False
+
+
+@dataclass(frozen=True)
+class Example:
+    arguments: dict[str, Any]
+    result: Any = MISSING
+    description: str | None = None
+    error: str | None = None
+    written: Mapping[str, Any] | None = None  # the entry as the spec wrote it (key order kept)
+
+    @property
+    def has_result(self) -> bool:
+        return self.result is not MISSING
+
+    def as_json(self) -> dict[str, Any]:
+        if self.written is not None:
+            return dict(self.written)
+        out: dict[str, Any] = {}
+        if self.description is not None:
+            out["description"] = self.description
+        out["arguments"] = self.arguments
+        if self.has_result:
+            out["result"] = self.result
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool of spec format v1, defaults applied."""
+
+    name: str
+    description: str = ""  # absent and empty read the same (the description rule reports both)
+    title: str | None = None
+    parameters: Any = None  # JSON Schema as written (an object, or a boolean); None: no arguments
+    returns: Any = None  # JSON Schema as written (an object or a boolean); None: not declared
+    has_returns: bool = False
+    category: str | None = None
+    kind: str | None = None  # code | utility | return | system
+    stability: str = "stable"  # stable | experimental | deprecated
+    version: str | None = None
+    timeout_s: float | None = None
+    flags: tuple[str, ...] = ()  # as declared (unique)
+    annotations: Annotations = Annotations()
+    injected: tuple[str, ...] = ()  # names of the host-supplied values, as declared
+    errors: tuple[ErrorKind, ...] = ()  # as declared
+    examples: tuple[Example, ...] = ()
+
+    @classmethod
+    def parse(cls, entry: Mapping[str, Any]) -> ToolSpec:
+        """A tool entry the envelope accepted -> ToolSpec. Raises SpecModelError on anything else."""
+        return _parse(entry)
+
+
+def _get(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+    if key not in entry:
+        return default
+    value = entry[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and bool not in _types(kind):
+        raise SpecModelError(f"{key!r} is {type(value).__name__}, not what the spec format allows")
+    return value
+
+
+def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _parse(entry: Mapping[str, Any]) -> ToolSpec:
+    hints = _get(entry, "annotations", dict, {})
+    errors = _get(entry, "errors", dict, {})
+    timeout = _get(entry, "timeout_s", (int, float))
+    return ToolSpec(
+        name=_get(entry, "name", str),
+        description=_get(entry, "description", str, ""),
+        title=_get(entry, "title", str),
+        parameters=entry.get("parameters"),
+        returns=entry.get("returns"),
+        has_returns="returns" in entry,
+        category=_get(entry, "category", str),
+        kind=_get(entry, "kind", str),
+        stability=_get(entry, "stability", str, "stable"),
+        version=_get(entry, "version", str),
+        timeout_s=float(timeout) if timeout is not None else None,
+        flags=tuple(_get(entry, "flags", list, [])),
+        annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),
+        injected=tuple(_get(entry, "injected", dict, {})),
+        errors=tuple(ErrorKind(kind, _get(spec, "description", str), _get(spec, "retryable", bool, False))
+                     for kind, spec in errors.items()),
+        examples=tuple(_example(e) for e in _get(entry, "examples", list, [])),
+    )
+
+
+def _example(entry: Any) -> Example:
+    if not isinstance(entry, dict):
+        raise SpecModelError("an example is not a mapping")
+    return Example(
+        arguments=_get(entry, "arguments", dict),
+        result=entry.get("result", MISSING),
+        description=_get(entry, "description", str),
+        error=_get(entry, "error", str),
+        written=entry,
+    )
