@@ -49,7 +49,7 @@ __all__ = [
 
 TOOLGEN_VERSION = "0.1.0"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "691eab5d1ea8e8a4bbb96dda57631a794a90e0f439e90ec60f128828814a10ff"
+_RUNTIME_SHA256 = "1789b20508e03c603facf15290f2cee5de4dc3406ad9986041267278c6c3d41a"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the facade checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "691eab5d1ea8e8a4bbb96dda57631a794a90e0f439e90ec60f128828814a10ff"
+RUNTIME_SHA256 = "1789b20508e03c603facf15290f2cee5de4dc3406ad9986041267278c6c3d41a"

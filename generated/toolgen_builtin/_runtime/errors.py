@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from json.encoder import (
-    encode_basestring as _encode_string,
-)  # json.dumps(s, ensure_ascii=False), in C
+from json.encoder import encode_basestring as _encode_string  # json.dumps(s, ensure_ascii=False)
 from typing import Any
 
 MAX_VALUE_CHARS = 60
@@ -103,9 +101,8 @@ class ArgumentIssue:
         text = f"- {where}: {self.message}"
         if self.suggestion:
             text = f"{text}; {self.suggestion}"
-        text = text.replace("\n", "\\n").replace(
-            "\r", "\\r"
-        )  # one line, whatever a spec's text holds
+        # One line, whatever a spec's text holds.
+        text = text.replace("\n", "\\n").replace("\r", "\\r")
         return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
 
 

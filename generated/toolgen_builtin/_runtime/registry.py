@@ -64,9 +64,8 @@ class ToolResult:
     tool: str
     value: BaseModel | None = None
     failure: ToolFailure | None = None
-    exception: BaseException | None = field(
-        default=None, repr=False, compare=False
-    )  # for the host's logs
+    # For the host's logs.
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -192,7 +191,9 @@ class Registry(Mapping[str, Any]):
         info = _info(impl)
         try:
             args = info.validate_arguments(arguments)  # by the tool's own runtime
-        except ToolArgumentsError as exc:
+        except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
+            if not _raised_as(exc, ToolArgumentsError):
+                raise
             return ToolResult(
                 canonical, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc
             )
@@ -233,14 +234,15 @@ def _info(impl: Any) -> ToolInfo:
     return found
 
 
+def _raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
+    """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
+    return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
+
+
 def tool_error_kind(exc: BaseException) -> str | None:
     """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
-    if isinstance(exc, ToolError):
-        return exc.kind
     kind = getattr(exc, "kind", None)
-    if isinstance(kind, str) and any(c.__name__ == "ToolError" for c in type(exc).__mro__):
-        return kind
-    return None
+    return kind if isinstance(kind, str) and _raised_as(exc, ToolError) else None
 
 
 def _finish(info: ToolInfo, outcome: Any) -> ToolResult:

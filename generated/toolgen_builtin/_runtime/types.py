@@ -184,9 +184,8 @@ def _show(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)[:40]
     except ValueError:
         text = repr(value)[:40]
-    return "".join(
-        "\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text
-    )  # pydantic-core takes UTF-8 only
+    # pydantic-core takes UTF-8 only.
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 class _Secret:

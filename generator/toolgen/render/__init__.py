@@ -110,7 +110,7 @@ def model_config(model: ModelIR) -> str:
     differs.update({key: _DEFAULTS[key] for key in base if key not in config})
     if not differs:
         return ""
-    parts = [f"{key}={py_literal(value)}" for key, value in differs.items()]
+    parts = [f"{key}={'()' if value == () else py_literal(value)}" for key, value in differs.items()]
     return bracketed("model_config = ConfigDict", parts, indent=4)
 
 

@@ -65,9 +65,8 @@ def validate(
             data = {} if arguments is None else arguments
             return validator.validate_python(data)  # type: ignore[no-any-return]
     except ValidationError as exc:
-        failure = exc.with_traceback(
-            None
-        )  # no cycle through this frame: nothing for the GC to chase
+        # No cycle through this frame: nothing for the GC to chase.
+        failure = exc.with_traceback(None)
     except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
         failure = ToolArgumentsError(
             tool, [ArgumentIssue("", "invalid", "arguments could not be read")]

@@ -164,9 +164,8 @@ class _Judge:
     def run(self, registry: Registry, arguments: Any, before: Sequence[Any] = ()) -> _Outcome:
         """Call the tool; its outcome if the contract allows it, else ContractViolation."""
         calls = [*before, arguments]
-        prepared = registry._prepare(
-            self.tool, arguments, self.injected
-        )  # the registry's own validation
+        # The registry's own validation.
+        prepared = registry._prepare(self.tool, arguments, self.injected)
         if not isinstance(prepared, tuple):
             problem = prepared.failure.kind if prepared.failure else "internal"
             if problem == "invalid_arguments":

@@ -28,9 +28,8 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from ._link import nearest
 
-JSON_SAFE_INTEGER = (
-    2**53 - 1
-)  # unbounded integers stay exact in every JSON parser (JavaScript's doubles)
+# Unbounded integers stay exact in every JSON parser (JavaScript's doubles).
+JSON_SAFE_INTEGER = 2**53 - 1
 Strategy = st.SearchStrategy[Any]
 M = TypeVar("M", bound=BaseModel)
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the facade checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "de96aefb32b161ae21dd3d747a514fdae58866d4d0f281337aebc7972b46d65f"
+RUNTIME_SHA256 = "caf20a10e61339762c7007181338506e8366ac540080852fd0739ed8cdc590d4"
