@@ -216,7 +216,7 @@ def digest(sources: dict[str, str]) -> str:
 def stamp(version: str, sources: dict[str, str]) -> str:
     """`_stamp.py`: which toolgen copied the folder's sources, and their digest."""
     return _with_header(
-        '"""Which sources this folder holds: the facade checks them when it is imported."""\n\n'
+        '"""Which sources this folder holds: the package checks them when it is imported."""\n\n'
         f"RUNTIME_VERSION = {py_literal(version)}\n"
         f"RUNTIME_SHA256 = {py_literal(digest(sources))}\n"
     )
