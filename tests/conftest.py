@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -20,6 +23,11 @@ REPO = Path(__file__).resolve().parents[1]
 # Tests never read or fill the user's cache; subprocesses inherit this.
 os.environ.setdefault("TOOLGEN_CACHE_DIR", tempfile.mkdtemp(prefix="toolgen-test-cache-"))
 UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
+CASES = REPO / "tests" / "cases"
+# Verbatim copies of toolgen's runtime in a generated package: tested once (tests/test_runtime.py),
+# not pinned by every golden case; so are the digests of them that the package checks on import.
+RUNTIME_COPIES = re.compile(r"[^/]+/(_runtime|testing/_support)/")
+_DIGEST = re.compile(rb'^(_RUNTIME_SHA256|_SUPPORT_SHA256) = "[0-9a-f]{64}"$', re.M)
 
 
 def generate(specs: Path, out: Path, package: str) -> dict[str, str]:
@@ -38,6 +46,37 @@ def tree(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and "__pycache__" not in p.parts
     }
+
+
+def golden_tree(root: Path) -> dict[str, bytes]:
+    """tree(root) as a golden case pins it: without the runtime copies, their digests masked."""
+    return {
+        path: _DIGEST.sub(rb'\1 = "<sha256 of the runtime sources>"', data)
+        for path, data in tree(root).items()
+        if not RUNTIME_COPIES.match(path)
+    }
+
+
+def write_golden(root: Path, expected: Path) -> None:
+    """Replace `expected` with golden_tree(root)."""
+    shutil.rmtree(expected, ignore_errors=True)
+    for path, data in golden_tree(root).items():
+        (expected / path).parent.mkdir(parents=True, exist_ok=True)
+        (expected / path).write_bytes(data)
+
+
+_case_outputs: dict[str, Path] = {}
+
+
+def case_output(case: str) -> Path:
+    """A golden case's output, generated once per session: what tests/cases/<case>/expected
+    pins, plus the runtime. Tests that import or type-check a case use this."""
+    if case not in _case_outputs:
+        out = Path(tempfile.mkdtemp(prefix=f"toolgen-case-{case}-"))
+        atexit.register(shutil.rmtree, out, True)
+        generate(CASES / case / "specs", out, case)
+        _case_outputs[case] = out
+    return _case_outputs[case]
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
 from toolgen.runtime import Registry, ToolError, ToolInfo
-from toolgen.runtime.contract import (
+from toolgen.runtime_testing.contract import (
     ContractViolation,
     ToolContract,
     check_contract,
@@ -398,7 +398,7 @@ def test_a_registry_without_the_tool_or_with_another_interface_is_refused() -> N
         check_results(Registry([tool(correct, info("other"))]), contract())
     with pytest.raises(TypeError, match="another interface"):
         check_results(Registry([tool(correct, info(errors=frozenset()))]), contract())
-    with pytest.raises(TypeError, match="not a Registry of this package's runtime"):  # e.g. another package's
+    with pytest.raises(TypeError, match="not a Registry of a generated package"):  # a plain dict
         check_results({"double": tool(correct)}, contract())  # type: ignore[arg-type]
 
 

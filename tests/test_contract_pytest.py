@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
 from toolgen.runtime import Registry, ToolError, ToolInfo
-from toolgen.runtime.contract import ContractTests, ToolContract
+from toolgen.runtime_testing.contract import ContractTests, ToolContract
 
 
 class Args(BaseModel):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pydantic
 
-from conftest import REPO, tree
+from conftest import REPO, case_output, golden_tree, tree
 
 CASES = REPO / "tests" / "cases"
 
@@ -41,7 +41,7 @@ def test_generate_works_from_any_directory_with_templates_from_the_installed_pac
     elsewhere.mkdir(parents=True)
     result = _toolgen("generate", "--specs", str(CASES / "weather" / "specs"), "--out", "out", "--package", "weather", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
-    assert tree(elsewhere / "out") == tree(CASES / "weather" / "expected")
+    assert golden_tree(elsewhere / "out") == golden_tree(CASES / "weather" / "expected")
 
 
 PYDANTIC = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection")
@@ -82,7 +82,7 @@ def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Pat
         "assert library.tool_definitions('openai')[0]['function']['name'] == 'done'\n"
         "print('ok')\n"
     )
-    env = {"PYTHONPATH": os.pathsep.join([str(site), str(CASES / "library" / "expected")]), "PATH": os.environ.get("PATH", ""),
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]), "PATH": os.environ.get("PATH", ""),
            "PYTHONDONTWRITEBYTECODE": "1"}
     result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -115,7 +115,7 @@ def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(t
         "except ContractViolation as exc:\n"
         "    print(str(exc).splitlines()[-1])\n"
     )
-    env = {"PYTHONPATH": os.pathsep.join([str(site), str(CASES / "library" / "expected")]), "PATH": os.environ.get("PATH", ""),
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]), "PATH": os.environ.get("PATH", ""),
            "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
     result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True,
                             cwd=tmp_path)

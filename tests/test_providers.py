@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import provider_checks as checks
-from conftest import imported
+from conftest import case_output, imported
 from toolgen.cli import main
 from toolgen.lower import ToolView, closed
 from toolgen.naming import provider_name
@@ -331,7 +331,7 @@ def test_export_command() -> None:
 
 
 def test_generated_tool_definitions_options() -> None:
-    with imported(CASES / "providers/expected", "providers") as package:
+    with imported(case_output("providers"), "providers") as package:
         chat = package.tool_definitions("openai")
         assert all("strict" not in d["function"] for d in chat)
         assert package.tool_definitions("openai", strict=False) == chat

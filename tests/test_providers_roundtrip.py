@@ -17,10 +17,9 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter
 
-from conftest import imported
+from conftest import case_output, imported
 from provider_checks import check_mcp_result, typed_dict_problems
 
-CASE = Path(__file__).parent / "cases" / "providers" / "expected"
 GOOD = {"shape": {"kind": "circle", "radius": 2.0}, "unit": "m"}
 BAD = {"shape": {"kind": "circle", "radus": 2.0}, "unit": "m"}  # a misspelt key: the validator's message
 BOOM = {"shape": {"kind": "rectangle", "width": 1, "height": 2}, "unit": None, "label": "boom"}
@@ -28,7 +27,7 @@ BOOM = {"shape": {"kind": "rectangle", "width": 1, "height": 2}, "unit": None, "
 
 @pytest.fixture(scope="module")
 def package() -> Iterator[ModuleType]:
-    with imported(CASE, "providers") as package:
+    with imported(case_output("providers"), "providers") as package:
         yield package
 
 
@@ -63,7 +62,7 @@ def _assert_three(texts: list[str]) -> None:
 
 # -- OpenAI Chat Completions ----------------------------------------------------------------------
 
-def test_openai_chat_round_trip(registry: Any) -> None:
+def test_openai_chat_round_trip(registry: Any, package: ModuleType) -> None:
     from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
 
     calls = [{"id": f"call_{i}", "type": "function", "function": {"name": "shape_area", "arguments": json.dumps(a)}}
@@ -73,7 +72,7 @@ def test_openai_chat_round_trip(registry: Any) -> None:
         "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None,
                      "message": {"role": "assistant", "content": None, "tool_calls": calls}}],
     })
-    answers = registry.respond("openai", completion.choices[0].message.tool_calls)
+    answers = package.respond(registry, "openai", completion.choices[0].message.tool_calls)
     for answer in answers:
         assert typed_dict_problems(ChatCompletionToolMessageParam, answer) == []
     assert [a["tool_call_id"] for a in answers] == ["call_0", "call_1", "call_2"]
@@ -82,7 +81,7 @@ def test_openai_chat_round_trip(registry: Any) -> None:
     history = [completion.choices[0].message.model_dump(exclude_none=True), *answers]
     TypeAdapter(list[ChatCompletionMessageParam]).validate_python(history)
     # a whole ChatCompletion is read too
-    assert registry.respond("openai", completion) == answers
+    assert package.respond(registry, "openai", completion) == answers
 
 
 def test_openai_strict_call_with_nulls_for_optional_fields(registry: Any, package: ModuleType) -> None:
@@ -97,13 +96,13 @@ def test_openai_strict_call_with_nulls_for_optional_fields(registry: Any, packag
     jsonschema.validate(arguments, definition["function"]["parameters"])  # what a strict model may send
     call = ChatCompletionMessageToolCall.model_validate(
         {"id": "call_9", "type": "function", "function": {"name": "order_create", "arguments": json.dumps(arguments)}})
-    [answer] = registry.respond("openai", [call])
+    [answer] = package.respond(registry, "openai", [call])
     assert json.loads(answer["content"]) == {"order_id": "o-1", "total": 9.5}, answer["content"]
 
 
 # -- OpenAI Responses -----------------------------------------------------------------------------
 
-def test_openai_responses_round_trip(registry: Any) -> None:
+def test_openai_responses_round_trip(registry: Any, package: ModuleType) -> None:
     from openai.types.responses import Response, ResponseInputParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
@@ -114,7 +113,7 @@ def test_openai_responses_round_trip(registry: Any) -> None:
         "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-test", "output": items,
         "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
     })
-    answers = registry.respond("openai-responses", response.output)
+    answers = package.respond(registry, "openai-responses", response.output)
     for answer in answers:
         assert typed_dict_problems(FunctionCallOutput, answer) == []
     assert [a["call_id"] for a in answers] == ["call_0", "call_1", "call_2"]
@@ -125,7 +124,7 @@ def test_openai_responses_round_trip(registry: Any) -> None:
 
 # -- Anthropic ------------------------------------------------------------------------------------
 
-def test_anthropic_round_trip(registry: Any) -> None:
+def test_anthropic_round_trip(registry: Any, package: ModuleType) -> None:
     from anthropic.types import Message, MessageParam, ToolResultBlockParam
 
     content: list[dict[str, Any]] = [{"type": "text", "text": "Let me compute."}]
@@ -136,7 +135,7 @@ def test_anthropic_round_trip(registry: Any) -> None:
         "stop_reason": "tool_use", "stop_sequence": None,
         "usage": {"input_tokens": 1, "output_tokens": 1},
     })
-    answer = registry.respond("anthropic", message.content)
+    answer = package.respond(registry, "anthropic", message.content)
     assert answer["role"] == "user"
     for block in answer["content"]:
         assert typed_dict_problems(ToolResultBlockParam, block) == []
@@ -146,12 +145,12 @@ def test_anthropic_round_trip(registry: Any) -> None:
     conversation = [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in message.content]},
                     answer]
     TypeAdapter(list[MessageParam]).validate_python(conversation)
-    assert registry.respond("anthropic", message) == answer
+    assert package.respond(registry, "anthropic", message) == answer
 
 
 # -- Gemini ---------------------------------------------------------------------------------------
 
-def test_gemini_round_trip(registry: Any) -> None:
+def test_gemini_round_trip(registry: Any, package: ModuleType) -> None:
     from google.genai import types
 
     response = types.GenerateContentResponse.model_validate({
@@ -159,7 +158,7 @@ def test_gemini_round_trip(registry: Any) -> None:
             {"function_call": {"id": f"fc_{i}", "name": "shape_area", "args": a}}
             for i, a in enumerate((GOOD, BAD, BOOM))]}}],
     })
-    answer = registry.respond("gemini", response.candidates[0].content.parts)
+    answer = package.respond(registry, "gemini", response.candidates[0].content.parts)
     content = types.Content.model_validate(answer)  # extra='forbid' at every level
     responses = [part.function_response for part in content.parts]
     assert [r.id for r in responses] == ["fc_0", "fc_1", "fc_2"]
@@ -169,8 +168,8 @@ def test_gemini_round_trip(registry: Any) -> None:
     _assert_three([json.dumps(responses[0].response["output"]), responses[1].response["error"],
                    responses[2].response["error"]])
     # what response.function_calls gives is read too, and the whole response
-    assert registry.respond("gemini", response.function_calls) == answer
-    assert registry.respond("gemini", response) == answer
+    assert package.respond(registry, "gemini", response.function_calls) == answer
+    assert package.respond(registry, "gemini", response) == answer
 
 
 # -- MCP ------------------------------------------------------------------------------------------
@@ -184,7 +183,7 @@ def test_mcp_round_trip(registry: Any, package: ModuleType) -> None:
     for i, arguments in enumerate((GOOD, BAD, BOOM)):
         request = mcp.types.JSONRPCRequest(jsonrpc="2.0", id=i, method="tools/call",
                                            params={"name": "shape.area", "arguments": arguments})
-        reply = registry.respond("mcp", request.model_dump(mode="json", by_alias=True, exclude_none=True))
+        reply = package.respond(registry, "mcp", request.model_dump(mode="json", by_alias=True, exclude_none=True))
         mcp.types.JSONRPCResponse.model_validate(reply)
         assert reply["id"] == i
         assert check_mcp_result(reply["result"], schema) == []
@@ -194,7 +193,7 @@ def test_mcp_round_trip(registry: Any, package: ModuleType) -> None:
     _assert_three([r["content"][0]["text"] for r in results])
     # the typed request object, and its bare params, are read too
     typed = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name="shape.area", arguments=GOOD))
-    assert registry.respond("mcp", typed) == results[0]
+    assert package.respond(registry, "mcp", typed) == results[0]
 
 
 def test_mcp_structured_content_is_checked_against_the_output_schema(package: ModuleType) -> None:
@@ -207,7 +206,7 @@ def test_mcp_structured_content_is_checked_against_the_output_schema(package: Mo
         def run(self, arguments: Any) -> Any:
             return {"area": "large"}
 
-    reply = package.build_registry(Broken()).respond("mcp", {"name": "shape.area", "arguments": GOOD})
+    reply = package.respond(package.build_registry(Broken()), "mcp", {"name": "shape.area", "arguments": GOOD})
     assert reply["isError"] is True and "structuredContent" not in reply
     [definition] = [d for d in package.tool_definitions("mcp") if d["name"] == "shape.area"]
     bad = {"content": [{"type": "text", "text": "{}"}], "structuredContent": {"area": "large"}, "isError": False}
@@ -224,7 +223,7 @@ def test_bedrock_round_trip(registry: Any, package: ModuleType) -> None:
     assistant = {"role": "assistant", "content": [
         {"toolUse": {"toolUseId": f"tu_{i}", "name": "shape_area", "input": a}} for i, a in enumerate((GOOD, BAD, BOOM))]}
     response = {"output": {"message": assistant}, "stopReason": "tool_use"}
-    answer = registry.respond("bedrock", response)
+    answer = package.respond(registry, "bedrock", response)
     statuses = [block["toolResult"]["status"] for block in answer["content"]]
     assert statuses == ["success", "error", "error"]
     texts = [json.dumps(answer["content"][0]["toolResult"]["content"][0]["json"]),
@@ -239,18 +238,18 @@ def test_bedrock_round_trip(registry: Any, package: ModuleType) -> None:
 
 # -- shared behaviour -----------------------------------------------------------------------------
 
-def test_unknown_tool_and_provider(registry: Any) -> None:
-    [answer] = registry.respond("openai", [{"id": "c", "type": "function",
+def test_unknown_tool_and_provider(registry: Any, package: ModuleType) -> None:
+    [answer] = package.respond(registry, "openai", [{"id": "c", "type": "function",
                                             "function": {"name": "shape_aera", "arguments": "{}"}}])
     assert "shape_area" in answer["content"] or "shape.area" in answer["content"]  # did you mean
     with pytest.raises(ValueError, match="unknown provider"):
-        registry.respond("openia", [])
+        package.respond(registry, "openia", [])
 
 
-def test_async_respond_runs_a_turn(registry: Any) -> None:
+def test_async_respond_runs_a_turn(registry: Any, package: ModuleType) -> None:
     import asyncio
 
     calls = [{"type": "tool_use", "id": "a", "name": "shape_area", "input": GOOD},
              {"type": "tool_use", "id": "b", "name": "order_create", "input": {"customer": {}}}]
-    answer = asyncio.run(registry.arespond("anthropic", calls))
+    answer = asyncio.run(package.arespond(registry, "anthropic", calls))
     assert [b["is_error"] for b in answer["content"]] == [False, True]

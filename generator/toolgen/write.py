@@ -1,7 +1,8 @@
 """Compare a rendered file map with the output directory, and write it.
 
 Only files that changed are written, each atomically (temp file + rename) after all
-of them were staged. Orphans are removed only when they carry toolgen's header.
+of them were staged. Orphans are removed only when they carry toolgen's header (or, for the
+runtime's verbatim copies, its first line: constants.RUNTIME_MARKER).
 Nothing is ever written outside the output directory.
 """
 
@@ -12,9 +13,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.constants import HEADER
+from toolgen.constants import HEADER, RUNTIME_MARKER
 
-MARKER = HEADER.encode()
+MARKERS = (HEADER.encode(), RUNTIME_MARKER.encode())
 
 
 @dataclass
@@ -38,9 +39,10 @@ def _inside(out: Path, relative: str) -> Path:
 def is_generated(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
-            return MARKER in handle.read(512)
+            head = handle.read(512)
     except OSError:
         return False
+    return any(marker in head for marker in MARKERS)
 
 
 def plan(out: Path, files: dict[str, str], package: str) -> Plan:

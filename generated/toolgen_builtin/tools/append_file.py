@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "append_file"
 DESCRIPTION = "Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one."
 SOURCE = "files/append_file.yaml"
 
 
-class AppendFileArguments(BaseModel):
+class AppendFileArguments(ArgumentsModel):
     """Arguments of append_file, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str = Field(
         min_length=1, description="Path relative to the workspace root, e.g. logs/progress.md"
@@ -37,12 +30,8 @@ class AppendFileArguments(BaseModel):
     )
 
 
-class AppendFileResult(BaseModel):
+class AppendFileResult(ResultModel):
     """The result of append_file."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     path: str = Field(description="The path as given.")
     bytes_appended: Annotated[int, Field(ge=0)] = Field(description="Bytes added (UTF-8).")

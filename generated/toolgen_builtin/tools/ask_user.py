@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "ask_user"
 DESCRIPTION = "Ask the user one question and wait for the answer, when you cannot go on without a decision or a fact only they have (not for things you can find out with other tools). Your work pauses here: the user's reply comes back as this tool's result. Ask one specific question; offer the likely answers in options when there are a few. Do not call other tools in the same turn."
 SOURCE = "control/ask_user.yaml"
 
 
-class AskUserArguments(BaseModel):
+class AskUserArguments(ArgumentsModel):
     """Arguments of ask_user, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     question: str = Field(
         min_length=1,
@@ -37,12 +30,8 @@ class AskUserArguments(BaseModel):
     )
 
 
-class AskUserResult(BaseModel):
+class AskUserResult(ResultModel):
     """The signal the host acts on; the user's answer, not this, goes back to the model."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     signal: Literal["ask_user"] = Field(description='Always "ask_user".')
     question: str

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "done"
 DESCRIPTION = "Call this when the task is complete, and only then: it ends your work on the task and hands control back to the user. Give a short summary of what you did and, if the task asked for an answer or a deliverable, the answer itself. Do not call other tools in the same turn."
 SOURCE = "control/done.yaml"
 
 
-class DoneArguments(BaseModel):
+class DoneArguments(ArgumentsModel):
     """Arguments of done, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     summary: str = Field(
         min_length=1,
@@ -37,12 +30,8 @@ class DoneArguments(BaseModel):
     )
 
 
-class DoneResult(BaseModel):
+class DoneResult(ResultModel):
     """The signal the host acts on; it is not sent back to the model."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     signal: Literal["done"] = Field(description='Always "done".')
     summary: str

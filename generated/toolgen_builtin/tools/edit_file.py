@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "edit_file"
 DESCRIPTION = "Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence. The file is rewritten atomically."
 SOURCE = "files/edit_file.yaml"
 
 
-class EditFileArguments(BaseModel):
+class EditFileArguments(ArgumentsModel):
     """Arguments of edit_file, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str = Field(
         min_length=1, description="Path relative to the workspace root, e.g. src/app.py"
@@ -43,12 +36,8 @@ class EditFileArguments(BaseModel):
     )
 
 
-class EditFileResult(BaseModel):
+class EditFileResult(ResultModel):
     """The result of edit_file."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     path: str = Field(description="The path as given.")
     replacements: Annotated[int, Field(ge=1)] = Field(

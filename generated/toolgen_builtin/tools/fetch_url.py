@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "fetch_url"
 DESCRIPTION = 'Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so).'
 SOURCE = "web/fetch_url.yaml"
 
 
-class FetchUrlArguments(BaseModel):
+class FetchUrlArguments(ArgumentsModel):
     """Arguments of fetch_url, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     url: str = Field(
         min_length=1,
@@ -47,12 +40,8 @@ class FetchUrlArguments(BaseModel):
     )
 
 
-class FetchUrlResult(BaseModel):
+class FetchUrlResult(ResultModel):
     """The result of fetch_url."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     url: str = Field(description="The final URL, after redirects.")
     status: int = Field(description="The HTTP status code (2xx).")

@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "glob_files"
 DESCRIPTION = 'Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed.'
 SOURCE = "files/glob_files.yaml"
 
 
-class GlobFilesArguments(BaseModel):
+class GlobFilesArguments(ArgumentsModel):
     """Arguments of glob_files, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     pattern: str = Field(
         min_length=1,
@@ -43,12 +36,8 @@ class GlobFilesArguments(BaseModel):
     )
 
 
-class GlobFilesResult(BaseModel):
+class GlobFilesResult(ResultModel):
     """The result of glob_files."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     matches: list[str] = Field(
         description='Matching paths relative to the workspace root; directories end with "/".'

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "list_directory"
 DESCRIPTION = "List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. To find files by name pattern across directories, use glob_files."
 SOURCE = "files/list_directory.yaml"
 
 
-class ListDirectoryArguments(BaseModel):
+class ListDirectoryArguments(ArgumentsModel):
     """Arguments of list_directory, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str = Field(
         default=".", description='Directory relative to the workspace root; "." is the root itself.'
@@ -33,24 +26,16 @@ class ListDirectoryArguments(BaseModel):
     )
 
 
-class ListDirectoryResultEntry(BaseModel):
+class ListDirectoryResultEntry(ResultModel):
     """Part of the list_directory tool's schema."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     name: str
     type: Literal["file", "directory", "symlink", "other"]
     size: int | None = Field(description="Size in bytes, for files.")
 
 
-class ListDirectoryResult(BaseModel):
+class ListDirectoryResult(ResultModel):
     """The result of list_directory."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     path: str = Field(description="The path as given.")
     entries: list[ListDirectoryResultEntry]

@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "parse_csv"
 DESCRIPTION = "Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all."
 SOURCE = "data/parse_csv.yaml"
 
 
-class ParseCsvArguments(BaseModel):
+class ParseCsvArguments(ArgumentsModel):
     """Arguments of parse_csv, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str | None = Field(
         default=None,
@@ -53,12 +46,8 @@ class ParseCsvArguments(BaseModel):
     )
 
 
-class ParseCsvResult(BaseModel):
+class ParseCsvResult(ResultModel):
     """The result of parse_csv."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     columns: list[str] = Field(description="The column names.")
     rows: list[list[str | int | float | None]] = Field(

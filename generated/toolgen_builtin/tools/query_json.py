@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "query_json"
 DESCRIPTION = 'Select and reshape JSON data with a JMESPath expression (https://jmespath.org), from a file under the workspace root (path) or from JSON text given inline (text): give exactly one of the two. Examples of expressions: "people[?age > `30`].name" (filter, then project), "length(items)", "sort_by(items, &price)[-1]", "{total: sum(orders[].amount)}". Literal values go in backticks. A field that does not exist gives null, not an error.'
 SOURCE = "data/query_json.yaml"
 
 
-class QueryJsonArguments(BaseModel):
+class QueryJsonArguments(ArgumentsModel):
     """Arguments of query_json, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     expression: str = Field(
         min_length=1,
@@ -42,12 +35,8 @@ class QueryJsonArguments(BaseModel):
     )
 
 
-class QueryJsonResult(BaseModel):
+class QueryJsonResult(ResultModel):
     """The result of query_json."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     result: Any = Field(
         description="What the expression selected (any JSON value; null when nothing matched)."

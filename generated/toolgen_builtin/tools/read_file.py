@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "read_file"
 DESCRIPTION = "Read a UTF-8 text file under the workspace root. Returns the selected lines, each prefixed with its line number and a tab (the prefix is not part of the file). Use start_line and end_line to read a range of a large file; total_lines tells how long the whole file is. Files above the host's size limit (2 MB by default) are refused."
 SOURCE = "files/read_file.yaml"
 
 
-class ReadFileArguments(BaseModel):
+class ReadFileArguments(ArgumentsModel):
     """Arguments of read_file, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str = Field(
         min_length=1, description="Path relative to the workspace root, e.g. src/main.py"
@@ -37,12 +30,8 @@ class ReadFileArguments(BaseModel):
     )
 
 
-class ReadFileResult(BaseModel):
+class ReadFileResult(ResultModel):
     """The result of read_file."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     path: str = Field(description="The path as given.")
     content: str = Field(description="The selected lines, each prefixed with its number and a tab.")

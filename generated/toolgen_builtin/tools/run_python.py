@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "run_python"
 DESCRIPTION = "Run a Python 3 program, given as source text, in a fresh interpreter whose working directory is under the workspace root, and return its exit code and output. Print what you want to see: the value of the last expression is not shown. Modules in the working directory can be imported. There is no standard input. The program and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows."
 SOURCE = "process/run_python.yaml"
 
 
-class RunPythonArguments(BaseModel):
+class RunPythonArguments(ArgumentsModel):
     """Arguments of run_python, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     code: str = Field(
         min_length=1,
@@ -39,12 +32,8 @@ class RunPythonArguments(BaseModel):
     )
 
 
-class RunPythonResultProcessResult(BaseModel):
+class RunPythonResultProcessResult(ResultModel):
     """Part of the run_python tool's schema."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     exit_code: int | None = Field(
         description="The exit status; negative when a signal ended the process; null when it was killed (see killed).",
@@ -63,9 +52,7 @@ class RunPythonResultProcessResult(BaseModel):
 class RunPythonResult(RootModel[RunPythonResultProcessResult]):
     """The result of run_python."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

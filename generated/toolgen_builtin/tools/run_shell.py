@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "run_shell"
 DESCRIPTION = "Run a command with /bin/sh in a directory under the workspace root and return its exit code and output. There is no terminal and no standard input: commands that wait for input or confirmation get end-of-file (pass flags such as -y). The command and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows. Processes started in the background do not outlive the call."
 SOURCE = "process/run_shell.yaml"
 
 
-class RunShellArguments(BaseModel):
+class RunShellArguments(ArgumentsModel):
     """Arguments of run_shell, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     command: str = Field(
         min_length=1,
@@ -39,12 +32,8 @@ class RunShellArguments(BaseModel):
     )
 
 
-class RunShellResultProcessResult(BaseModel):
+class RunShellResultProcessResult(ResultModel):
     """Part of the run_shell tool's schema."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     exit_code: int | None = Field(
         description="The exit status; negative when a signal ended the process; null when it was killed (see killed).",
@@ -63,9 +52,7 @@ class RunShellResultProcessResult(BaseModel):
 class RunShellResult(RootModel[RunShellResultProcessResult]):
     """The result of run_shell."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

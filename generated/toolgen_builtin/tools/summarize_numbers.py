@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "summarize_numbers"
 DESCRIPTION = "Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do)."
 SOURCE = "data/summarize_numbers.yaml"
 
 
-class SummarizeNumbersArguments(BaseModel):
+class SummarizeNumbersArguments(ArgumentsModel):
     """Arguments of summarize_numbers, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     values: list[float] = Field(
         min_length=1, max_length=1000000, description="The numbers to summarise, e.g. [3, 1.5, 4]."
@@ -35,23 +28,15 @@ class SummarizeNumbersArguments(BaseModel):
     )
 
 
-class SummarizeNumbersResultPercentilesItem(BaseModel):
+class SummarizeNumbersResultPercentilesItem(ResultModel):
     """Part of the summarize_numbers tool's schema."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     percentile: float
     value: float
 
 
-class SummarizeNumbersResult(BaseModel):
+class SummarizeNumbersResult(ResultModel):
     """The result of summarize_numbers."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     count: Annotated[int, Field(ge=1)]
     sum: float

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "unable"
 DESCRIPTION = "Call this when you cannot complete the task and further attempts would not help: it ends your work on the task and hands control back to the user. Say why, and list each blocker concretely (a missing permission, file, credential or decision) so that the user can remove it and ask again. If a single answer from the user would unblock you, use ask_user instead. Do not call other tools in the same turn."
 SOURCE = "control/unable.yaml"
 
 
-class UnableArguments(BaseModel):
+class UnableArguments(ArgumentsModel):
     """Arguments of unable, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     reason: str = Field(
         min_length=1,
@@ -42,12 +35,8 @@ class UnableArguments(BaseModel):
     )
 
 
-class UnableResult(BaseModel):
+class UnableResult(ResultModel):
     """The signal the host acts on; it is not sent back to the model."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     signal: Literal["unable"] = Field(description='Always "unable".')
     reason: str

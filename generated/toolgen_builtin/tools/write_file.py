@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "write_file"
 DESCRIPTION = "Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true; to change part of a file use edit_file, to add to its end use append_file."
 SOURCE = "files/write_file.yaml"
 
 
-class WriteFileArguments(BaseModel):
+class WriteFileArguments(ArgumentsModel):
     """Arguments of write_file, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     path: str = Field(
         min_length=1, description="Path relative to the workspace root, e.g. notes/todo.txt"
@@ -32,12 +25,8 @@ class WriteFileArguments(BaseModel):
     overwrite: bool = Field(default=False, description="Replace the file if it exists.")
 
 
-class WriteFileResult(BaseModel):
+class WriteFileResult(ResultModel):
     """The result of write_file."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     path: str = Field(description="The path as given.")
     bytes_written: Annotated[int, Field(ge=0)] = Field(

@@ -6,6 +6,7 @@ any one of them by name with a folder of their own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -21,6 +22,7 @@ from toolgen.providers import PROVIDERS, TARGETS, Export, Exports, export_all
 from toolgen.render.layout import bracketed
 from toolgen.render.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
+from toolgen.runtime import models as runtime_models
 
 
 @cache
@@ -44,6 +46,7 @@ def environment(override: str | None = None) -> jinja2.Environment:
         toml=lambda value: json.dumps(value, ensure_ascii=False),  # a JSON string is a TOML basic string
         field_decl=field_declaration,
         model_config=model_config,
+        model_base=model_base,
         model_doc=model_docstring,
     )
     return env
@@ -62,26 +65,52 @@ def model_docstring(model: ModelIR, tool: ToolIR) -> str:
     return py_docstring(role, indent=4)
 
 
-def model_config(model: ModelIR) -> str:
-    """The `model_config = ConfigDict(...)` line(s) of a class body."""
-    parts = []
+def _configuration(model: ModelIR) -> dict[str, Any]:
+    """The whole pydantic configuration a model needs."""
+    config: dict[str, Any] = {}
     if model.root is None:
-        parts.append(f"extra={py_literal(model.extra)}")
+        config["extra"] = model.extra
     if model.strict:
-        parts.append("strict=True")
-    if (model.extra == "forbid" or model.strict) and model.root is None:
-        # Only wire names are accepted from a model (arguments are strict, open objects too:
-        # there `from_` is an undeclared key, not the field `from`); Python names are for Python code.
-        parts.append("validate_by_name=False")
-    else:
-        parts.append("validate_by_name=True")
-    parts.append("validate_by_alias=True")
-    parts.append("serialize_by_alias=True")
+        config["strict"] = True
+    # Only wire names are accepted from a model (arguments are strict, open objects too:
+    # there `from_` is an undeclared key, not the field `from`); Python names are for Python code.
+    config["validate_by_name"] = not ((model.extra == "forbid" or model.strict) and model.root is None)
+    config["validate_by_alias"] = True
+    config["serialize_by_alias"] = True
     if model.python_regex:
-        parts.append('regex_engine="python-re"')
+        config["regex_engine"] = "python-re"
     if any(f.python_name.startswith("model_") for f in model.fields):
         # `model_x_` shadows nothing (naming.py adds the `_`), but pydantic warns on import.
-        parts.append("protected_namespaces=()")
+        config["protected_namespaces"] = ()
+    return config
+
+
+def model_base(model: ModelIR) -> str:
+    """The class a generated model subclasses: a RootModel, or a base of the runtime's `models`."""
+    if model.root is not None:
+        return f"RootModel[{model.root}]"
+    if model.strict:
+        return "ArgumentsModel"
+    return "InjectedModel" if model.extra == "forbid" else "ResultModel"
+
+
+# What each base already configures (pydantic merges a subclass's model_config into it).
+BASE_CONFIGURATION: dict[str, dict[str, Any]] = {
+    name: dict(getattr(runtime_models, name).model_config) for name in runtime_models.__all__
+}
+_DEFAULTS: dict[str, Any] = {"strict": False, "validate_by_name": False, "validate_by_alias": True}
+
+
+def model_config(model: ModelIR) -> str:
+    """The `model_config = ConfigDict(...)` line(s) of a class body: what differs from its base
+    (everything, for a RootModel); "" when nothing does."""
+    config = _configuration(model)
+    base = BASE_CONFIGURATION.get(model_base(model), {})
+    differs = {key: value for key, value in config.items() if base.get(key, _DEFAULTS.get(key)) != value}
+    differs.update({key: _DEFAULTS[key] for key in base if key not in config})
+    if not differs:
+        return ""
+    parts = [f"{key}={'()' if value == () else py_literal(value)}" for key, value in differs.items()]
     return bracketed("model_config = ConfigDict", parts, indent=4)
 
 
@@ -116,11 +145,13 @@ def _imports(tool: ToolIR) -> dict[str, Any]:
     if any(f.aliased or f.constraints or f.description is not None for m in models for f in m.fields) \
             or any(m.extra_values for m in models):
         used.add("Field")
-    pydantic_names = {"ConfigDict"} | ({"Field"} & used)
-    pydantic_names |= {"RootModel" if m.root is not None else "BaseModel" for m in models}
+    pydantic_names = {"Field"} & used
+    pydantic_names |= {"ConfigDict"} if any(model_config(m) for m in models) else set()
+    pydantic_names |= {"RootModel"} if any(m.root is not None for m in models) else set()
     return {
         "typing": sorted({"ClassVar", *(used & {"Annotated", "Any", "Literal"})}),
         "pydantic": sorted(pydantic_names),
+        "models": sorted({model_base(m) for m in models if m.root is None}),  # the runtime's bases
         "types": "_types" in used,  # the runtime's JSON Schema types (typemap.TYPES)
     }
 
@@ -158,18 +189,63 @@ def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
 
 
 def from_templates(files: dict[str, str]) -> frozenset[str]:
-    """The rendered paths that came from templates (not the runtime, copied as it is)."""
-    return frozenset(path for path in files if "/_runtime/" not in path)
+    """The rendered paths in black's layout: all of them. Templates emit black's layout, and
+    the runtime sources, copied as they are, are kept black-formatted (tests hold both), so
+    the format step has no reason to send any of them to black."""
+    return frozenset(files)
 
 
-def runtime_files(version: str) -> dict[str, str]:
-    """Every module of toolgen's runtime, copied verbatim under a header and a version stamp."""
-    runtime = resources.files("toolgen.runtime")
-    names = sorted(entry.name for entry in runtime.iterdir() if entry.name.endswith(".py"))
-    out = {}
-    for name in names:
-        source = runtime.joinpath(name).read_text("utf-8")
-        out[name] = f"# {HEADER}\n# Copied from toolgen {version} (toolgen/runtime/{name}).\n{source}"
+# The runtime's source folders and where a generated package holds their copies.
+RUNTIME = "toolgen.runtime"  # -> <package>/_runtime/
+SUPPORT = "toolgen.runtime_testing"  # -> <package>/testing/_support/ (needs the `testing` extra)
+# The one line that differs in a copy: the test support's link to the runtime (see its docstring).
+SUPPORT_LINK = ("_link.py", "from ..runtime", "from ..._runtime")
+
+
+@cache
+def _sources(package: str) -> tuple[tuple[str, str], ...]:
+    folder = resources.files(package)
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".py"))
+    return tuple((name, folder.joinpath(name).read_text("utf-8")) for name in names)
+
+
+def digest(sources: dict[str, str]) -> str:
+    """sha256 over the copied sources, names included: what a stamp says a folder holds."""
+    hasher = hashlib.sha256()
+    for name, text in sorted(sources.items()):
+        hasher.update(f"{name}\0{text}\0".encode())
+    return hasher.hexdigest()
+
+
+def stamp(version: str, sources: dict[str, str]) -> str:
+    """`_stamp.py`: which toolgen copied the folder's sources, and their digest."""
+    return _with_header(
+        '"""Which sources this folder holds: the package checks them when it is imported."""\n\n'
+        f"RUNTIME_VERSION = {py_literal(version)}\n"
+        f"RUNTIME_SHA256 = {py_literal(digest(sources))}\n"
+    )
+
+
+def runtime_files() -> dict[str, str]:
+    """`_runtime/`: every module of toolgen's runtime, byte for byte (no header: line numbers in
+    tracebacks are the source's; the first line of each marks it as toolgen's)."""
+    return dict(_sources(RUNTIME))
+
+
+def support_files() -> dict[str, str]:
+    """`testing/_support/`: the test support, byte for byte but for its link to the runtime."""
+    files = dict(_sources(SUPPORT))
+    name, here, there = SUPPORT_LINK
+    files[name] = files[name].replace(here, there)
+    return files
+
+
+def verbatim_files(package: str, version: str) -> dict[str, str]:
+    """The runtime and the test support as a generated package holds them, with their stamps."""
+    out: dict[str, str] = {}
+    for folder, files in ((f"{package}/_runtime", runtime_files()), (f"{package}/testing/_support", support_files())):
+        out.update({f"{folder}/{name}": text for name, text in files.items()})
+        out[f"{folder}/_stamp.py"] = stamp(version, files)
     return out
 
 
@@ -195,16 +271,16 @@ def render_package(package: PackageIR, *, templates: str | None = None, version:
             package=package, distribution=root.replace("_", "-"), version=version)),
         f"{root}/py.typed": f"# {HEADER}\n",
         f"{root}/__init__.py": _with_header(env.get_template("package_init.py.jinja").render(
-            package=package, providers=PROVIDERS)),
+            package=package, providers=PROVIDERS, runtime_sha256=digest(runtime_files()))),
         f"{root}/_index.py": _with_header(env.get_template("index.py.jinja").render(
             modules={t.name: t.module for t in package.tools},
             provider_names={t.provider_name: t.name for t in package.tools if t.provider_name != t.name})),
         f"{root}/tools/__init__.py": _with_header('"""One module per tool."""\n'),
-        f"{root}/testing/__init__.py": _with_header(env.get_template("testing_init.py.jinja").render(package=package)),
+        f"{root}/testing/__init__.py": _with_header(env.get_template("testing_init.py.jinja").render(
+            package=package, support_sha256=digest(support_files()))),
         f"{root}/testing/tools/__init__.py": _with_header('"""Strategies and the contract of each tool."""\n'),
     }
-    for name, text in runtime_files(package.toolgen_version).items():
-        files[f"{root}/_runtime/{name}"] = text
+    files.update(verbatim_files(root, package.toolgen_version))
     for tool in package.tools:
         files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The runtime of generated tool packages: validation, errors, results, registry.
 
 Copied verbatim into each generated package as `_runtime`; depends on pydantic only.

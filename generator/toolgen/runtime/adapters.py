@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Tool calls in each provider's own shapes in; results in the same provider's shapes out.
 
 No SDK is imported: calls are read from plain dicts shaped like each SDK's types (or
@@ -57,7 +58,9 @@ def _get(item: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
-def _items(payload: Any, *containers: Callable[[Mapping[str, Any]], Any]) -> list[Mapping[str, Any]]:
+def _items(
+    payload: Any, *containers: Callable[[Mapping[str, Any]], Any]
+) -> list[Mapping[str, Any]]:
     """The list of items in a payload that is that list, or a whole response holding it."""
     data = plain(payload)
     if isinstance(data, Mapping):
@@ -76,25 +79,41 @@ def _items(payload: Any, *containers: Callable[[Mapping[str, Any]], Any]) -> lis
 
 # -- reading calls --------------------------------------------------------------------------------
 
+
 def openai_calls(payload: Any) -> list[Call]:
     """Chat Completions `message.tool_calls` (function calls only)."""
-    items = _items(payload, lambda d: d["choices"][0]["message"]["tool_calls"], lambda d: d["tool_calls"])
-    return [Call(item.get("id"), str(item["function"].get("name")), item["function"].get("arguments") or "{}")
-            for item in items if item.get("type", "function") == "function" and isinstance(item.get("function"), Mapping)]
+    items = _items(
+        payload, lambda d: d["choices"][0]["message"]["tool_calls"], lambda d: d["tool_calls"]
+    )
+    return [
+        Call(
+            item.get("id"),
+            str(item["function"].get("name")),
+            item["function"].get("arguments") or "{}",
+        )
+        for item in items
+        if item.get("type", "function") == "function" and isinstance(item.get("function"), Mapping)
+    ]
 
 
 def responses_calls(payload: Any) -> list[Call]:
     """Responses `output` items of type `function_call` (messages and reasoning items are skipped)."""
     items = _items(payload, lambda d: d["output"])
-    return [Call(item.get("call_id"), str(item.get("name")), item.get("arguments") or "{}")
-            for item in items if item.get("type") == "function_call"]
+    return [
+        Call(item.get("call_id"), str(item.get("name")), item.get("arguments") or "{}")
+        for item in items
+        if item.get("type") == "function_call"
+    ]
 
 
 def anthropic_calls(payload: Any) -> list[Call]:
     """Messages `content` blocks of type `tool_use`."""
     items = _items(payload, lambda d: d["content"])
-    return [Call(item.get("id"), str(item.get("name")), item.get("input") or {})
-            for item in items if item.get("type") == "tool_use"]
+    return [
+        Call(item.get("id"), str(item.get("name")), item.get("input") or {})
+        for item in items
+        if item.get("type") == "tool_use"
+    ]
 
 
 def gemini_calls(payload: Any) -> list[Call]:
@@ -102,7 +121,9 @@ def gemini_calls(payload: Any) -> list[Call]:
     items = _items(payload, lambda d: d["candidates"][0]["content"]["parts"], lambda d: d["parts"])
     calls = []
     for item in items:
-        call = _get(item, "function_call", "functionCall") or (item if "name" in item and "args" in item else None)
+        call = _get(item, "function_call", "functionCall") or (
+            item if "name" in item and "args" in item else None
+        )
         if isinstance(call, Mapping):
             calls.append(Call(call.get("id"), str(call.get("name")), call.get("args") or {}))
     return calls
@@ -111,8 +132,11 @@ def gemini_calls(payload: Any) -> list[Call]:
 def bedrock_calls(payload: Any) -> list[Call]:
     """Converse content blocks holding `toolUse` (or a whole Converse response)."""
     items = _items(payload, lambda d: d["output"]["message"]["content"], lambda d: d["content"])
-    return [Call(use.get("toolUseId"), str(use.get("name")), use.get("input") or {})
-            for item in items if isinstance(use := item.get("toolUse"), Mapping)]
+    return [
+        Call(use.get("toolUseId"), str(use.get("name")), use.get("input") or {})
+        for item in items
+        if isinstance(use := item.get("toolUse"), Mapping)
+    ]
 
 
 def mcp_call(payload: Any) -> Call:
@@ -122,10 +146,15 @@ def mcp_call(payload: Any) -> Call:
     if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
         raise ValueError("expected a tools/call request with params.name")
     request_id = data.get("id") if isinstance(data, Mapping) and "params" in data else None
-    return Call(None if request_id is None else str(request_id), params["name"], params.get("arguments") or {})
+    return Call(
+        None if request_id is None else str(request_id),
+        params["name"],
+        params.get("arguments") or {},
+    )
 
 
 # -- answering ------------------------------------------------------------------------------------
+
 
 def _value(result: ToolResult) -> Any:
     assert result.value is not None
@@ -141,7 +170,12 @@ def responses_answer(call: Call, result: ToolResult) -> dict[str, Any]:
 
 
 def anthropic_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    return {"type": "tool_result", "tool_use_id": call.id or "", "content": result.text(), "is_error": not result.ok}
+    return {
+        "type": "tool_result",
+        "tool_use_id": call.id or "",
+        "content": result.text(),
+        "is_error": not result.ok,
+    }
 
 
 def gemini_answer(call: Call, result: ToolResult) -> dict[str, Any]:
@@ -153,19 +187,35 @@ def gemini_answer(call: Call, result: ToolResult) -> dict[str, Any]:
 
 
 def bedrock_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    content = [{"json": _value(result)}] if result.ok and isinstance(_value(result), dict) else [{"text": result.text()}]
-    return {"toolResult": {"toolUseId": call.id or "", "content": content, "status": "success" if result.ok else "error"}}
+    content = (
+        [{"json": _value(result)}]
+        if result.ok and isinstance(_value(result), dict)
+        else [{"text": result.text()}]
+    )
+    return {
+        "toolResult": {
+            "toolUseId": call.id or "",
+            "content": content,
+            "status": "success" if result.ok else "error",
+        }
+    }
 
 
 def mcp_answer(call: Call, result: ToolResult) -> dict[str, Any]:
     """`CallToolResult`: text content always; `structuredContent` when the value is a JSON object."""
-    answer: dict[str, Any] = {"content": [{"type": "text", "text": result.text()}], "isError": not result.ok}
+    answer: dict[str, Any] = {
+        "content": [{"type": "text", "text": result.text()}],
+        "isError": not result.ok,
+    }
     if result.ok and isinstance(value := _value(result), dict):
-        answer["structuredContent"] = value  # validated by the tool's Result model (its outputSchema)
+        answer["structuredContent"] = (
+            value  # validated by the tool's Result model (its outputSchema)
+        )
     return answer
 
 
 # -- whole turns ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Adapter:
@@ -184,10 +234,16 @@ def _mcp_wrap(payload: Any, answers: list[dict[str, Any]]) -> Any:
 ADAPTERS: dict[str, Adapter] = {
     "openai": Adapter(openai_calls, openai_answer, lambda _, answers: answers),
     "openai-responses": Adapter(responses_calls, responses_answer, lambda _, answers: answers),
-    "anthropic": Adapter(anthropic_calls, anthropic_answer, lambda _, answers: {"role": "user", "content": answers}),
-    "gemini": Adapter(gemini_calls, gemini_answer, lambda _, answers: {"role": "user", "parts": answers}),
+    "anthropic": Adapter(
+        anthropic_calls, anthropic_answer, lambda _, answers: {"role": "user", "content": answers}
+    ),
+    "gemini": Adapter(
+        gemini_calls, gemini_answer, lambda _, answers: {"role": "user", "parts": answers}
+    ),
     "mcp": Adapter(lambda payload: [mcp_call(payload)], mcp_answer, _mcp_wrap),
-    "bedrock": Adapter(bedrock_calls, bedrock_answer, lambda _, answers: {"role": "user", "content": answers}),
+    "bedrock": Adapter(
+        bedrock_calls, bedrock_answer, lambda _, answers: {"role": "user", "content": answers}
+    ),
 }
 PROVIDERS = tuple(ADAPTERS)
 
@@ -198,19 +254,32 @@ def adapter(provider: str) -> Adapter:
     return ADAPTERS[provider]
 
 
-def respond(registry: Registry, provider: str, payload: Any, injected: Mapping[str, Any] | None = None) -> Any:
-    """Run every call in `payload` (in order) and answer in the provider's shape."""
+def respond(
+    registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+) -> Any:
+    """Run a turn's tool calls given in a provider's own shape (in order); answer in that shape.
+
+    `calls`: OpenAI `message.tool_calls`, Responses `output`, Anthropic `content`, Gemini
+    parts, an MCP `tools/call` request or Bedrock Converse content (or the whole response
+    holding them), as the table above says. `registry` may hold the tools of several
+    generated packages (`a + b`).
+    """
     chosen = adapter(provider)
-    calls = chosen.read(payload)
-    answers = [chosen.answer(call, registry.call(call.name, call.arguments, injected=injected)) for call in calls]
-    return chosen.wrap(payload, answers)
+    read = chosen.read(calls)
+    answers = [
+        chosen.answer(call, registry.call(call.name, call.arguments, injected=injected))
+        for call in read
+    ]
+    return chosen.wrap(calls, answers)
 
 
-async def arespond(registry: Registry, provider: str, payload: Any,
-                   injected: Mapping[str, Any] | None = None) -> Any:
+async def arespond(
+    registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+) -> Any:
     """`respond`, with the calls of one turn run concurrently."""
     chosen = adapter(provider)
-    calls = chosen.read(payload)
-    results = await asyncio.gather(*(registry.acall(c.name, c.arguments, injected=injected) for c in calls))
-    return chosen.wrap(payload, [chosen.answer(c, r) for c, r in zip(calls, results)])
-
+    read = chosen.read(calls)
+    results = await asyncio.gather(
+        *(registry.acall(c.name, c.arguments, injected=injected) for c in read)
+    )
+    return chosen.wrap(calls, [chosen.answer(c, r) for c, r in zip(read, results)])

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Repairs tried only after strict validation failed, each one reported to the host.
 
 - `null` for an optional key that has a default, or `""` for an optional object or array: the
@@ -33,8 +34,13 @@ class Coercion:
     location: tuple[str | int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "location": list(self.location), "kind": self.kind,
-                "before": self.before, "after": self.after}
+        return {
+            "path": self.path,
+            "location": list(self.location),
+            "kind": self.kind,
+            "before": self.before,
+            "after": self.after,
+        }
 
 
 def plan(root: Node, hits: list[Hit]) -> list[tuple[Location, Any, Coercion]]:
@@ -43,10 +49,16 @@ def plan(root: Node, hits: list[Hit]) -> list[tuple[Location, Any, Coercion]]:
     seen: set[Location] = set()
     for hit in hits:
         kind = hit.error["type"]
-        if hit.key is not None or (kind not in TYPE_ERRORS and kind != "union") or hit.location in seen:
+        if (
+            hit.key is not None
+            or (kind not in TYPE_ERRORS and kind != "union")
+            or hit.location in seen
+        ):
             continue
         raw = hit.error.get("input")
-        if raw is None or (raw == "" and all(m.kind in ("object", "map", "array") for m in hit.node.members)):
+        if raw is None or (
+            raw == "" and all(m.kind in ("object", "map", "array") for m in hit.node.members)
+        ):
             fix = _null(root, hit.location, "null" if raw is None else "empty")
         else:
             fix = _declared(hit.node, raw)
@@ -56,7 +68,13 @@ def plan(root: Node, hits: list[Hit]) -> list[tuple[Location, Any, Coercion]]:
         seen.add(hit.location)
         before = None if hit.secret else preview(raw)
         after = None if hit.secret or value is DROP else preview(value)
-        out.append((hit.location, value, Coercion(format_path(hit.location), how, before, after, hit.location)))
+        out.append(
+            (
+                hit.location,
+                value,
+                Coercion(format_path(hit.location), how, before, after, hit.location),
+            )
+        )
     return out
 
 
@@ -121,7 +139,11 @@ def _declared(node: Node, raw: Any) -> tuple[str, Any] | None:
                 return "numbers", number
             if isinstance(number, int) or number.is_integer():
                 return "numbers", int(number)
-        if "booleans" in allowed and member.kind == "boolean" and raw.strip().lower() in ("true", "false"):
+        if (
+            "booleans" in allowed
+            and member.kind == "boolean"
+            and raw.strip().lower() in ("true", "false")
+        ):
             return "booleans", raw.strip().lower() == "true"
         if "json" in allowed and member.kind in ("object", "map", "array"):
             try:

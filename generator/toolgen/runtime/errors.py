@@ -1,10 +1,11 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Errors a host or a model can act on: data first, with a message written for a model."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring as _encode_string  # json.dumps(s, ensure_ascii=False), in C
+from json.encoder import encode_basestring as _encode_string  # json.dumps(s, ensure_ascii=False)
 from typing import Any
 
 MAX_VALUE_CHARS = 60
@@ -82,8 +83,12 @@ class ArgumentIssue:
     location: tuple[str | int, ...] = field(default=(), compare=False)  # the exact path, for hosts
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"path": self.path, "location": list(self.location), "code": self.code,
-                               "message": self.message}
+        out: dict[str, Any] = {
+            "path": self.path,
+            "location": list(self.location),
+            "code": self.code,
+            "message": self.message,
+        }
         for key in ("value", "expected", "suggestion"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -92,11 +97,12 @@ class ArgumentIssue:
     def line(self) -> str:
         where = shown_path(self.location) if self.location else (self.path or "arguments")
         if len(where) > MAX_PATH_CHARS:  # the end of a long path says where to look
-            where = "…" + where[1 - MAX_PATH_CHARS:]
+            where = "…" + where[1 - MAX_PATH_CHARS :]
         text = f"- {where}: {self.message}"
         if self.suggestion:
             text = f"{text}; {self.suggestion}"
-        text = text.replace("\n", "\\n").replace("\r", "\\r")  # one line, whatever a spec's text holds
+        # One line, whatever a spec's text holds.
+        text = text.replace("\n", "\\n").replace("\r", "\\r")
         return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
 
 
@@ -114,8 +120,11 @@ def shown_path(location: tuple[str | int, ...]) -> str:
 
 
 def _order(issue: ArgumentIssue) -> tuple[Any, ...]:
-    # Indexes in numeric order (items[2] before items[10]), keys by name, the object before its keys.
-    return tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in issue.location), issue.code
+    # Indexes in numeric order (items[2] before items[10]), keys by name, an object before its keys.
+    return (
+        tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in issue.location),
+        issue.code,
+    )
 
 
 class ToolArgumentsError(ValueError):
@@ -133,14 +142,21 @@ class ToolArgumentsError(ValueError):
 
     def render(self) -> str:
         count = f"{self.total} problem{'s' if self.total != 1 else ''}"
-        lines = [f"Invalid arguments for tool '{self.tool}' ({count}):", *(issue.line() for issue in self.issues)]
+        lines = [
+            f"Invalid arguments for tool '{self.tool}' ({count}):",
+            *(issue.line() for issue in self.issues),
+        ]
         if self.total > len(self.issues):
             lines.append(f"- … and {self.total - len(self.issues)} more")
         lines.append("Fix these and call the tool again.")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "total": self.total, "issues": [issue.to_dict() for issue in self.issues]}
+        return {
+            "tool": self.tool,
+            "total": self.total,
+            "issues": [issue.to_dict() for issue in self.issues],
+        }
 
 
 class UnknownToolError(LookupError):

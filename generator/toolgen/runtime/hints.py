@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The concrete fix for a value of the wrong type: `"5"` for an integer -> send 5."""
 
 from __future__ import annotations
@@ -10,8 +11,14 @@ from .errors import preview
 from .shape import Node
 
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
-_FITS = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "object": (dict,),
-         "map": (dict,)}
+_FITS = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "object": (dict,),
+    "map": (dict,),
+}
 
 
 def type_hint(raw: Any, node: Node) -> str | None:
@@ -66,4 +73,8 @@ def _fits(value: Any, node: Node) -> bool:
     if node.kind == "enum":
         return any(type(value) is type(v) and value == v for v in node.values)
     kinds = _FITS.get(node.kind)
-    return kinds is not None and isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    return (
+        kinds is not None
+        and isinstance(value, kinds)
+        and not (isinstance(value, bool) and bool not in kinds)
+    )

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Arguments as JSON text: the limits checked before parsing, and what to say about broken JSON."""
 
 from __future__ import annotations
@@ -34,15 +35,23 @@ LIMITS = Limits()
 def check(text: str | bytes | bytearray, limits: Limits) -> ArgumentIssue | None:
     """A `limit` issue for text too large or too deeply nested to parse, else None. Cheap when small."""
     if len(text) > limits.max_bytes:
-        return ArgumentIssue("", "limit", f"{len(text)} characters long; the limit is {limits.max_bytes}",
-                             suggestion="send less data")
+        return ArgumentIssue(
+            "",
+            "limit",
+            f"{len(text)} characters long; the limit is {limits.max_bytes}",
+            suggestion="send less data",
+        )
     if isinstance(text, str):
         opens = text.count("{") + text.count("[")
     else:
         opens = text.count(b"{") + text.count(b"[")
     if opens > limits.max_depth and depth(text) > limits.max_depth:
-        return ArgumentIssue("", "limit", f"nested more than {limits.max_depth} levels deep",
-                             suggestion="flatten the structure")
+        return ArgumentIssue(
+            "",
+            "limit",
+            f"nested more than {limits.max_depth} levels deep",
+            suggestion="flatten the structure",
+        )
     return None
 
 
@@ -78,28 +87,38 @@ def json_issue(message: str, text: str | bytes | bytearray) -> ArgumentIssue:
         return ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")
     source = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
     where = f" at line {line}, column {column}" if found else ""
-    return ArgumentIssue("", "json", f"invalid JSON{where}: {_plain(what)}", suggestion=_hint(what, source, line, column))
+    return ArgumentIssue(
+        "",
+        "json",
+        f"invalid JSON{where}: {_plain(what)}",
+        suggestion=_hint(what, source, line, column),
+    )
 
 
 # The parser's words for what went wrong, as a model reads them.
-_PLAIN = (("expected ident", "unexpected word"), ("expected value", "expected a value"),
-          ("EOF while parsing a", "the text ends inside a"),  # "a value", "an object"
-          ("trailing characters", "more text after the JSON value"), ("expected `,` or `}`", "expected , or }"),
-          ("expected `,` or `]`", "expected , or ]"), ("expected `:`", "expected :"))
+_PLAIN = (
+    ("expected ident", "unexpected word"),
+    ("expected value", "expected a value"),
+    ("EOF while parsing a", "the text ends inside a"),  # "a value", "an object"
+    ("trailing characters", "more text after the JSON value"),
+    ("expected `,` or `}`", "expected , or }"),
+    ("expected `,` or `]`", "expected , or ]"),
+    ("expected `:`", "expected :"),
+)
 
 
 def _plain(what: str) -> str:
     for parser, plain in _PLAIN:
         if what.startswith(parser):
-            return plain + what[len(parser):]
+            return plain + what[len(parser) :]
     return what
 
 
 def _hint(what: str, text: str, line: int, column: int) -> str | None:
     lines = text.splitlines() or [""]
     row = lines[line - 1] if 0 < line <= len(lines) else ""
-    near = row[max(0, column - 1):column + 10]
-    around = row[max(0, column - 6):column + 6]  # the parser may stop inside a word
+    near = row[max(0, column - 1) : column + 10]
+    around = row[max(0, column - 6) : column + 6]  # the parser may stop inside a word
     start = text.lstrip()[:3]
     if start == "```":
         return "send only the JSON object, without a Markdown code fence"
@@ -108,7 +127,11 @@ def _hint(what: str, text: str, line: int, column: int) -> str | None:
     if what.startswith("trailing comma"):
         return "remove the comma before the closing bracket"
     if what.startswith("key must be a string"):
-        return "use double quotes, not single quotes" if near.startswith("'") else "put every key in double quotes"
+        return (
+            "use double quotes, not single quotes"
+            if near.startswith("'")
+            else "put every key in double quotes"
+        )
     if what.startswith(("expected value", "expected ident")):
         for python, json_word in (("None", "null"), ("True", "true"), ("False", "false")):
             if python in around:
@@ -138,9 +161,26 @@ def not_an_object(value: Any) -> ArgumentIssue:
     from .errors import preview
 
     if isinstance(value, str) and value.strip().startswith("{"):
-        return ArgumentIssue("", "type", "expected an object, got a string holding its JSON", preview(value),
-                             "an object", "send the object itself, not a string of JSON")
-    kind = {list: "an array", str: "a string", bool: "true or false", int: "a number", float: "a number"}.get(
-        type(value), "another value")
-    return ArgumentIssue("", "type", f"expected an object, got {kind}", preview(value), "an object",
-                         'send the arguments as one object: {"key": value, ...}')
+        return ArgumentIssue(
+            "",
+            "type",
+            "expected an object, got a string holding its JSON",
+            preview(value),
+            "an object",
+            "send the object itself, not a string of JSON",
+        )
+    kind = {
+        list: "an array",
+        str: "a string",
+        bool: "true or false",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), "another value")
+    return ArgumentIssue(
+        "",
+        "type",
+        f"expected an object, got {kind}",
+        preview(value),
+        "an object",
+        'send the arguments as one object: {"key": value, ...}',
+    )

@@ -1,6 +1,11 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Tool metadata, results, and the registry that dispatches calls to implementations.
 
-A Registry is a value: merging or removing tools returns a new one.
+A Registry is a value: merging or removing tools returns a new one. Implementations are
+recognised by what the registry reads of them (`info` and `run`), not by class, so the
+registries of two generated packages merge (`a + b`): each tool is validated by its own
+package's runtime (`info.validate_arguments`). Provider-shaped turns are answered by
+`adapters.respond`, which calls the registry (this module does not import it).
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .errors import ToolArgumentsError, ToolError, UnknownToolError
+from .payload import LIMITS, Limits
 from .suggest import nearest
-from .validation import validate
+from .validation import OnCoerce, validate
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,14 @@ class ToolInfo:
     errors: frozenset[str] = frozenset()
     secrets: frozenset[str] = frozenset()
 
+    def validate_arguments(
+        self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
+    ) -> BaseModel:
+        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError."""
+        return validate(
+            self.arguments, self.name, arguments, self.secrets, limits=limits, on_coerce=on_coerce
+        )
+
 
 @dataclass(frozen=True)
 class ToolFailure:
@@ -50,7 +64,8 @@ class ToolResult:
     tool: str
     value: BaseModel | None = None
     failure: ToolFailure | None = None
-    exception: BaseException | None = field(default=None, repr=False, compare=False)  # for the host's logs
+    # For the host's logs.
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -58,7 +73,10 @@ class ToolResult:
 
     def to_dict(self) -> dict[str, Any]:
         if self.failure is not None:
-            return {"ok": False, "error": {"kind": self.failure.kind, "message": self.failure.message}}
+            return {
+                "ok": False,
+                "error": {"kind": self.failure.kind, "message": self.failure.message},
+            }
         assert self.value is not None
         return {"ok": True, "result": self.value.model_dump(mode="json", by_alias=True)}
 
@@ -81,7 +99,9 @@ class Registry(Mapping[str, Any]):
                 raise ValueError(f"tool {info.name!r} is registered twice")
             tools[info.name] = impl
         self._tools = dict(sorted(tools.items()))
-        self._aliases = {_info(i).provider_name: n for n, i in self._tools.items() if _info(i).provider_name}
+        self._aliases = {
+            _info(i).provider_name: n for n, i in self._tools.items() if _info(i).provider_name
+        }
 
     # Mapping protocol: registry[name] -> implementation
     def __getitem__(self, name: str) -> Any:
@@ -105,10 +125,18 @@ class Registry(Mapping[str, Any]):
             return name
         if name in self._aliases:
             return self._aliases[name]
-        raise UnknownToolError(name, nearest(name, [*self._tools, *self._aliases]), len(self._tools))
+        raise UnknownToolError(
+            name, nearest(name, [*self._tools, *self._aliases]), len(self._tools)
+        )
 
-    def merge(self, other: Registry) -> Registry:
-        return Registry([*self._tools.values(), *other._tools.values()])
+    def merge(self, other: Mapping[str, Any]) -> Registry:
+        """The tools of both; `other` may be the registry of another generated package."""
+        return Registry([*self._tools.values(), *other.values()])
+
+    def __add__(self, other: object) -> Registry:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return self.merge(other)
 
     def without(self, *names: str) -> Registry:
         drop = {self.resolve(n) for n in names}
@@ -121,7 +149,9 @@ class Registry(Mapping[str, Any]):
         return Registry(i for i in self._tools.values() if _info(i).category in enabled)
 
     # Dispatch
-    def call(self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None) -> ToolResult:
+    def call(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> ToolResult:
         """Validate and run one call. Async implementations are run to completion here."""
         prepared = self._prepare(name, arguments, injected)
         if isinstance(prepared, ToolResult):
@@ -137,7 +167,9 @@ class Registry(Mapping[str, Any]):
             return _failure(info, exc)
         return _finish(info, outcome)
 
-    async def acall(self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None) -> ToolResult:
+    async def acall(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> ToolResult:
         prepared = self._prepare(name, arguments, injected)
         if isinstance(prepared, ToolResult):
             return prepared
@@ -150,23 +182,6 @@ class Registry(Mapping[str, Any]):
             return _failure(info, exc)
         return _finish(info, outcome)
 
-    def respond(self, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None) -> Any:
-        """Run a turn's tool calls given in a provider's own shape; answer in that shape.
-
-        `calls`: OpenAI `message.tool_calls`, Responses `output`, Anthropic `content`,
-        Gemini parts, an MCP `tools/call` request or Bedrock Converse content (or the
-        whole response holding them). See _runtime/adapters.py for the shapes.
-        """
-        from .adapters import respond
-
-        return respond(self, provider, calls, injected)
-
-    async def arespond(self, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None) -> Any:
-        """`respond`, with the turn's calls run concurrently."""
-        from .adapters import arespond
-
-        return await arespond(self, provider, calls, injected)
-
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         try:
             canonical = self.resolve(name)
@@ -175,9 +190,13 @@ class Registry(Mapping[str, Any]):
         impl = self._tools[canonical]
         info = _info(impl)
         try:
-            args = validate(info.arguments, info.name, arguments, info.secrets)
-        except ToolArgumentsError as exc:
-            return ToolResult(canonical, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc)
+            args = info.validate_arguments(arguments)  # by the tool's own runtime
+        except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
+            if not _raised_as(exc, ToolArgumentsError):
+                raise
+            return ToolResult(
+                canonical, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc
+            )
         extra: tuple[Any, ...] = ()
         if info.injected is not None:
             try:
@@ -193,11 +212,37 @@ async def _await(awaitable: Any) -> Any:
     return await awaitable
 
 
+# What the registry reads of an implementation's `info`. Checked by name, not by class: the
+# ToolInfo of another generated package (its own copy of this runtime) is just as good.
+NEEDED = ("name", "provider_name", "category", "errors", "injected", "result", "validate_arguments")
+
+
 def _info(impl: Any) -> ToolInfo:
+    """The tool an implementation implements: its `info`, a ToolInfo of any generated package."""
     info = getattr(impl, "info", None)
-    if not isinstance(info, ToolInfo):
-        raise TypeError(f"{type(impl).__name__} is not an implementation of a generated tool interface")
-    return info
+    if isinstance(info, ToolInfo):
+        return info
+    if (
+        info is None
+        or not all(hasattr(info, a) for a in NEEDED)
+        or not callable(getattr(impl, "run", None))
+    ):
+        raise TypeError(
+            f"{type(impl).__name__} is not an implementation of a generated tool interface"
+        )
+    found: ToolInfo = info  # another package's ToolInfo: the same attributes
+    return found
+
+
+def _raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
+    """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
+    return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
+
+
+def tool_error_kind(exc: BaseException) -> str | None:
+    """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
+    kind = getattr(exc, "kind", None)
+    return kind if isinstance(kind, str) and _raised_as(exc, ToolError) else None
 
 
 def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
@@ -206,11 +251,20 @@ def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
     try:
         return ToolResult(info.name, value=info.result.model_validate(outcome))
     except ValidationError as exc:
-        return ToolResult(info.name, failure=ToolFailure("invalid_result", "the tool produced an invalid result"), exception=exc)
+        return ToolResult(
+            info.name,
+            failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+            exception=exc,
+        )
 
 
 def _failure(info: ToolInfo, exc: Exception) -> ToolResult:
-    if isinstance(exc, ToolError) and exc.kind in info.errors:
-        return ToolResult(info.name, failure=ToolFailure(exc.kind, str(exc)), exception=exc)
+    kind = tool_error_kind(exc)
+    if kind is not None and kind in info.errors:
+        return ToolResult(info.name, failure=ToolFailure(kind, str(exc)), exception=exc)
     # Undeclared: the model gets no internals; the host gets the exception.
-    return ToolResult(info.name, failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly"), exception=exc)
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly"),
+        exception=exc,
+    )

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """What a generated Arguments model expects at a path, read from its Python annotations.
 
 Only the failure path uses this (error translation, declared coercion): the models'
@@ -121,13 +122,28 @@ class Node:
 
 
 _WORDS = {
-    "string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
-    "null": "null", "array": "an array", "map": "an object", "object": "an object", "any": "any value",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "an array",
+    "map": "an object",
+    "object": "an object",
+    "any": "any value",
 }
 
 
-_SCALARS: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null",
-                            list: "array", dict: "map", Any: "any"}
+_SCALARS: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+    list: "array",
+    dict: "map",
+    Any: "any",
+}
 
 
 def _kind(annotation: Any, origin: Any, metadata: tuple[Any, ...]) -> str:
@@ -137,7 +153,11 @@ def _kind(annotation: Any, origin: Any, metadata: tuple[Any, ...]) -> str:
         kind = _SCALARS.get(annotation)
         if kind is not None:
             return kind
-        return "object" if isinstance(annotation, type) and issubclass(annotation, BaseModel) else "any"
+        return (
+            "object"
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            else "any"
+        )
     if origin in _UNION_TYPES:
         return "union"
     return {list: "array", dict: "map"}.get(origin, "any")
@@ -145,8 +165,10 @@ def _kind(annotation: Any, origin: Any, metadata: tuple[Any, ...]) -> str:
 
 def fields(model: type[BaseModel]) -> dict[str, Any]:
     """A model's fields by the key a model sends (the alias where there is one)."""
-    return {info.validation_alias if isinstance(info.validation_alias, str) else name: info
-            for name, info in model.model_fields.items()}
+    return {
+        info.validation_alias if isinstance(info.validation_alias, str) else name: info
+        for name, info in model.model_fields.items()
+    }
 
 
 def extra_values(model: type[BaseModel]) -> Any:

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Nearest-name suggestions: aware of case, `_`/`-`/camelCase spelling, typos and word order.
 
 Used by the generator's diagnostics and, copied, by generated packages at run time, where
@@ -67,8 +68,18 @@ def _within(a: str, b: str, edits: int) -> bool:
     if edits == 1:  # what is left after stripping: one substitution, or one transposition
         return (len(a) == 1 and len(b) == 1) or (len(a) == 2 and a == b[::-1])
     left = edits - 1
-    return (_within(a[1:], b[1:], left) or _within(a[1:], b, left) or _within(a, b[1:], left)
-            or (len(a) > 1 and len(b) > 1 and a[0] == b[1] and a[1] == b[0] and _within(a[2:], b[2:], left)))
+    return (
+        _within(a[1:], b[1:], left)
+        or _within(a[1:], b, left)
+        or _within(a, b[1:], left)
+        or (
+            len(a) > 1
+            and len(b) > 1
+            and a[0] == b[1]
+            and a[1] == b[0]
+            and _within(a[2:], b[2:], left)
+        )
+    )
 
 
 def nearest(name: str, candidates: Iterable[str]) -> str | None:
@@ -99,7 +110,9 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
     if best is not None:
         return best[1]
     # Only names that contain the other's letters can hold its words (a cheap test, in C).
-    related = [c for c, other in zip(options, folds) if folded in other or (other and other in folded)]
+    related = [
+        c for c, other in zip(options, folds) if folded in other or (other and other in folded)
+    ]
     return _same_words(name, related) or _abbreviation(folded, options)
 
 
@@ -108,8 +121,13 @@ def _same_words(name: str, options: list[str]) -> str | None:
     mine = words(name)
     if not mine or sum(len(w) for w in mine) < 4:
         return None
-    found = [c for c in options if (theirs := words(c)) and (mine <= theirs or theirs <= mine)
-             and sum(len(w) for w in theirs) >= 4]
+    found = [
+        c
+        for c in options
+        if (theirs := words(c))
+        and (mine <= theirs or theirs <= mine)
+        and sum(len(w) for w in theirs) >= 4
+    ]
     return found[0] if len(found) == 1 else None
 
 
@@ -117,8 +135,13 @@ def _abbreviation(folded: str, options: list[str]) -> str | None:
     """`qty` for `quantity`, `desc` for `description`: the same first letter, the rest in order."""
     if len(folded) < 3:
         return None
-    found = [c for c in options if len(other := fold(c)) > len(folded) and other[0] == folded[0]
-             and _in_order(folded, other)]
+    found = [
+        c
+        for c in options
+        if len(other := fold(c)) > len(folded)
+        and other[0] == folded[0]
+        and _in_order(folded, other)
+    ]
     return found[0] if len(found) == 1 else None
 
 

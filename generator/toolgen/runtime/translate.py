@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """pydantic's errors -> ArgumentIssues a model can act on. Runs only after validation failed.
 
 pydantic reports a union's failure once per branch, with the branch's label in `loc`, and a
@@ -19,13 +20,35 @@ Location = tuple[str | int, ...]
 Item = tuple[Location, dict[str, Any]]  # (loc below the current node, pydantic's error)
 
 # The value's type did not match: the branch of a union that reports one did not get in.
-TYPE_ERRORS = frozenset({
-    "model_type", "model_attributes_type", "dict_type", "list_type", "string_type", "int_type", "int_parsing",
-    "int_from_float", "float_type", "float_parsing", "bool_type", "bool_parsing", "none_required",
-    "literal_error", "is_instance_of", "string_unicode", "json_type", "missing_sentinel_error",
-})
-RANGE = {"greater_than": "more than {gt}", "greater_than_equal": "at least {ge}", "less_than": "less than {lt}",
-         "less_than_equal": "at most {le}", "multiple_of": "a multiple of {multiple_of}"}
+TYPE_ERRORS = frozenset(
+    {
+        "model_type",
+        "model_attributes_type",
+        "dict_type",
+        "list_type",
+        "string_type",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "float_type",
+        "float_parsing",
+        "bool_type",
+        "bool_parsing",
+        "none_required",
+        "literal_error",
+        "is_instance_of",
+        "string_unicode",
+        "json_type",
+        "missing_sentinel_error",
+    }
+)
+RANGE = {
+    "greater_than": "more than {gt}",
+    "greater_than_equal": "at least {ge}",
+    "less_than": "less than {lt}",
+    "less_than_equal": "at most {le}",
+    "multiple_of": "a multiple of {multiple_of}",
+}
 
 
 class Hit:
@@ -33,9 +56,21 @@ class Hit:
 
     __slots__ = ("location", "node", "error", "key", "secret")
 
-    def __init__(self, location: Location, node: Node, error: dict[str, Any], key: Any = None,
-                 secret: bool = False) -> None:
-        self.location, self.node, self.error, self.key, self.secret = location, node, error, key, secret
+    def __init__(
+        self,
+        location: Location,
+        node: Node,
+        error: dict[str, Any],
+        key: Any = None,
+        secret: bool = False,
+    ) -> None:
+        self.location, self.node, self.error, self.key, self.secret = (
+            location,
+            node,
+            error,
+            key,
+            secret,
+        )
 
 
 def format_path(location: Location) -> str:
@@ -45,7 +80,9 @@ def format_path(location: Location) -> str:
     return out
 
 
-def resolve(node: Node, items: list[Item], location: Location, secret: bool, out: list[Hit]) -> None:
+def resolve(
+    node: Node, items: list[Item], location: Location, secret: bool, out: list[Hit]
+) -> None:
     """Walk the errors down the model's structure, dropping union labels and choosing branches."""
     secret = secret or node.secret
     if node.kind == "union":
@@ -58,7 +95,9 @@ def resolve(node: Node, items: list[Item], location: Location, secret: bool, out
         elif len(loc) == 1 and _is_key_error(node, loc[0], error):
             out.append(Hit(location, node, error, key=loc[0], secret=secret))
         elif len(loc) == 2 and loc[1] == "[key]" and node.kind == "map":
-            out.append(Hit(location, node, {**error, "type": "key_invalid"}, key=loc[0], secret=secret))
+            out.append(
+                Hit(location, node, {**error, "type": "key_invalid"}, key=loc[0], secret=secret)
+            )
         else:
             below.setdefault(loc[0], []).append((loc[1:], error))
     for part, sub in below.items():
@@ -71,11 +110,19 @@ def resolve(node: Node, items: list[Item], location: Location, secret: bool, out
 
 def _is_key_error(node: Node, part: str | int, error: dict[str, Any]) -> bool:
     kind = error["type"]
-    if kind in ("missing", "extra_forbidden", "invalid_key"):  # invalid_key: not a string (a host's dict)
+    if kind in (
+        "missing",
+        "extra_forbidden",
+        "invalid_key",
+    ):  # invalid_key: not a string (a host's dict)
         return True
     # An open object whose keys must match a pattern reports a bad key at the key itself.
-    return (node.kind == "object" and kind == "string_pattern_mismatch" and error.get("input") == part
-            and part not in node.keys())
+    return (
+        node.kind == "object"
+        and kind == "string_pattern_mismatch"
+        and error.get("input") == part
+        and part not in node.keys()
+    )
 
 
 def _union(node: Node, items: list[Item], location: Location, secret: bool, out: list[Hit]) -> None:
@@ -102,8 +149,15 @@ def _entered(branch: list[Item]) -> bool:
 
 def _weight(branch: list[Item]) -> int:
     # A wrong const (a discriminator such as `kind`) says more than a few wrong fields.
-    return sum(5 if e["type"] == "literal_error" and " or " not in str((e.get("ctx") or {}).get("expected", " or "))
-               else 1 for _, e in branch)
+    return sum(
+        (
+            5
+            if e["type"] == "literal_error"
+            and " or " not in str((e.get("ctx") or {}).get("expected", " or "))
+            else 1
+        )
+        for _, e in branch
+    )
 
 
 def _input(items: list[Item]) -> Any:
@@ -132,8 +186,13 @@ def issues(hits: list[Hit], data: Callable[[Location], Any]) -> list[ArgumentIss
     return out
 
 
-def _keys(location: Location, node: Node, unknown: list[Any], missing: list[Any],
-          data: Callable[[Location], Any]) -> list[ArgumentIssue]:
+def _keys(
+    location: Location,
+    node: Node,
+    unknown: list[Any],
+    missing: list[Any],
+    data: Callable[[Location], Any],
+) -> list[ArgumentIssue]:
     allowed = node.keys()
     out: list[ArgumentIssue] = []
     still_missing = [k for k in allowed if k in missing] + [k for k in missing if k not in allowed]
@@ -146,17 +205,36 @@ def _keys(location: Location, node: Node, unknown: list[Any], missing: list[Any]
         elif guess is not None:
             given = data(location)
             taken = isinstance(given, dict) and guess in given
-            suggestion = f"remove it: {quote(guess)} is already given" if taken else f"did you mean {quote(guess)}?"
+            suggestion = (
+                f"remove it: {quote(guess)} is already given"
+                if taken
+                else f"did you mean {quote(guess)}?"
+            )
         elif allowed:
             suggestion = f"allowed keys: {listing(allowed)}"
         else:
             suggestion = "this object takes no keys"
-        out.append(ArgumentIssue(format_path(where), "unknown_key", "unknown key", expected=listing(allowed) or None,
-                                 suggestion=suggestion, location=where))
+        out.append(
+            ArgumentIssue(
+                format_path(where),
+                "unknown_key",
+                "unknown key",
+                expected=listing(allowed) or None,
+                suggestion=suggestion,
+                location=where,
+            )
+        )
     if still_missing:
         plural = "s" if len(still_missing) > 1 else ""
-        out.append(ArgumentIssue(format_path(location), "missing", f"missing required key{plural} {listing(still_missing, 50)}",
-                                 expected=listing(still_missing, 50), location=location))
+        out.append(
+            ArgumentIssue(
+                format_path(location),
+                "missing",
+                f"missing required key{plural} {listing(still_missing, 50)}",
+                expected=listing(still_missing, 50),
+                location=location,
+            )
+        )
     return out
 
 
@@ -170,13 +248,23 @@ def _issue(hit: Hit) -> ArgumentIssue:
     location = (*hit.location, hit.key) if hit.key is not None else hit.location
     path = format_path(location)
 
-    def make(code: str, message: str, expected: str | None = None, suggestion: str | None = None) -> ArgumentIssue:
+    def make(
+        code: str, message: str, expected: str | None = None, suggestion: str | None = None
+    ) -> ArgumentIssue:
         return ArgumentIssue(path, code, message, value, expected, suggestion, location)
 
     if kind == "key_invalid":
         pattern = ctx.get("pattern")
         rule = f"keys must match the pattern {pattern}" if pattern else "this key is not allowed"
-        return ArgumentIssue(path, "unknown_key", "unknown key", None, str(pattern) if pattern else None, rule, location)
+        return ArgumentIssue(
+            path,
+            "unknown_key",
+            "unknown key",
+            None,
+            str(pattern) if pattern else None,
+            rule,
+            location,
+        )
     if kind == "literal_error" or (kind == "union" and node.kind == "enum"):
         return _enum(node, raw, got, hit.secret, make)
     if kind == "union" or kind in TYPE_ERRORS:
@@ -184,7 +272,12 @@ def _issue(hit: Hit) -> ArgumentIssue:
         hint = None if hit.secret else type_hint(raw, node)
         if kind == "union" and not hint:
             hint = _union_enum_hint(node, raw) if not hit.secret else None
-        return make("union" if kind == "union" else "type", f"expected {expected}, got {got}", expected, hint)
+        return make(
+            "union" if kind == "union" else "type",
+            f"expected {expected}, got {got}",
+            expected,
+            hint,
+        )
     if kind in RANGE:
         bound = RANGE[kind].format(**{k: _number(v) for k, v in ctx.items()})
         return make("range", f"expected {bound}, got {got}", bound)
@@ -193,7 +286,9 @@ def _issue(hit: Hit) -> ArgumentIssue:
         size = len(raw) if isinstance(raw, str) else None
         word = "at least" if kind == "string_too_short" else "at most"
         expected = f"{word} {limit} character{'s' if limit != 1 else ''}"
-        return make("length", f"expected {expected}, got {size if size is not None else 'fewer'}", expected)
+        return make(
+            "length", f"expected {expected}, got {size if size is not None else 'fewer'}", expected
+        )
     if kind in ("too_short", "too_long"):
         limit = ctx.get("min_length", ctx.get("max_length"))
         word = "at least" if kind == "too_short" else "at most"
@@ -201,15 +296,18 @@ def _issue(hit: Hit) -> ArgumentIssue:
         return make("items", f"expected {expected}, got {ctx.get('actual_length', '?')}", expected)
     if kind == "string_pattern_mismatch":
         pattern = str(ctx.get("pattern", ""))
-        return make("pattern", f"expected a string matching the pattern {pattern}, got {got}", pattern)
+        return make(
+            "pattern", f"expected a string matching the pattern {pattern}, got {got}", pattern
+        )
     if kind.startswith("recursion"):
         return make("limit", "nested too deeply")
     message = str(error.get("msg") or "is not valid")
     return make("invalid", message[:1].lower() + message[1:])
 
 
-def _enum(node: Node, raw: Any, got: str, secret: bool,
-          make: Callable[..., ArgumentIssue]) -> ArgumentIssue:
+def _enum(
+    node: Node, raw: Any, got: str, secret: bool, make: Callable[..., ArgumentIssue]
+) -> ArgumentIssue:
     values = node.values
     expected = node.describe() if values else "an allowed value"
     code = "const" if len(values) == 1 else "enum"

@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Markers that make generated models follow JSON Schema where pydantic's rules differ.
 
 Generated tool modules use them in annotations (docs/decisions/0003). Each builds a
@@ -60,9 +61,15 @@ def _whole(value: float) -> int:
 _WHOLE = core_schema.union_schema(
     [
         core_schema.int_schema(strict=True),
-        core_schema.chain_schema([core_schema.float_schema(strict=True), core_schema.int_schema(strict=False)]),
-        core_schema.chain_schema([core_schema.float_schema(strict=True),
-                                  core_schema.no_info_plain_validator_function(_whole)]),
+        core_schema.chain_schema(
+            [core_schema.float_schema(strict=True), core_schema.int_schema(strict=False)]
+        ),
+        core_schema.chain_schema(
+            [
+                core_schema.float_schema(strict=True),
+                core_schema.no_info_plain_validator_function(_whole),
+            ]
+        ),
     ],
     mode="left_to_right",
     custom_error_type="int_type",
@@ -74,13 +81,19 @@ class Integer:
 
     __slots__ = ("ge", "le", "multiple_of")
 
-    def __init__(self, *, ge: int | None = None, le: int | None = None, multiple_of: int | None = None) -> None:
+    def __init__(
+        self, *, ge: int | None = None, le: int | None = None, multiple_of: int | None = None
+    ) -> None:
         self.ge, self.le, self.multiple_of = ge, le, multiple_of
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         if self.ge is None and self.le is None and self.multiple_of is None:
             return _WHOLE
-        bounds = core_schema.int_schema(strict=True, ge=self.ge, le=self.le, multiple_of=self.multiple_of)
+        bounds = core_schema.int_schema(
+            strict=True, ge=self.ge, le=self.le, multiple_of=self.multiple_of
+        )
         return core_schema.chain_schema([_WHOLE, bounds])
 
     def __repr__(self) -> str:
@@ -100,7 +113,9 @@ class OneOf:
     def __init__(self, *values: Any) -> None:
         self.values = values
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         strings: list[Any] = []
         numbers: list[Any] = []
         booleans: list[Any] = []
@@ -118,21 +133,35 @@ class OneOf:
         # One branch per JSON type: pydantic's literal alone takes true for 1 and 1 for true.
         choices: list[core_schema.CoreSchema | tuple[core_schema.CoreSchema, str]] = []
         if strings:
-            choices.append(core_schema.chain_schema([core_schema.str_schema(strict=True),
-                                                     core_schema.literal_schema(strings)]))
+            choices.append(
+                core_schema.chain_schema(
+                    [core_schema.str_schema(strict=True), core_schema.literal_schema(strings)]
+                )
+            )
         if numbers:
-            number = core_schema.union_schema([core_schema.int_schema(strict=True), core_schema.float_schema(strict=True)])
+            number = core_schema.union_schema(
+                [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True)]
+            )
             choices.append(core_schema.chain_schema([number, core_schema.literal_schema(numbers)]))
         if booleans:
-            choices.append(core_schema.chain_schema([core_schema.bool_schema(strict=True),
-                                                     core_schema.literal_schema(booleans)]))
+            choices.append(
+                core_schema.chain_schema(
+                    [core_schema.bool_schema(strict=True), core_schema.literal_schema(booleans)]
+                )
+            )
         if any(v is None for v in self.values):
             choices.append(core_schema.none_schema())
-        if others or not choices:  # arrays, objects, strings pydantic-core cannot hold; or nothing at all
+        if (
+            others or not choices
+        ):  # arrays, objects, strings pydantic-core cannot hold; or nothing at all
             choices.append(core_schema.no_info_plain_validator_function(self._check(others)))
         expected = " or ".join(_show(v) for v in self.values) or "nothing"
-        return core_schema.union_schema(choices, mode="left_to_right", custom_error_type="literal_error",
-                                        custom_error_context={"expected": expected})
+        return core_schema.union_schema(
+            choices,
+            mode="left_to_right",
+            custom_error_type="literal_error",
+            custom_error_context={"expected": expected},
+        )
 
     @staticmethod
     def _check(allowed: list[Any]) -> Any:
@@ -155,7 +184,8 @@ def _show(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)[:40]
     except ValueError:
         text = repr(value)[:40]
-    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)  # pydantic-core takes UTF-8 only
+    # pydantic-core takes UTF-8 only.
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 class _Secret:

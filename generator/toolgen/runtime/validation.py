@@ -1,3 +1,4 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """Validate a model's arguments; on failure, repair what may be repaired or explain what is wrong.
 
 The valid path is one pydantic-core call (the model's own validator, without the
@@ -29,8 +30,15 @@ _log = logging.getLogger(__name__)
 _ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds, never a loop
 
 
-def validate(model: type[M], tool: str, arguments: Any, secrets: frozenset[str] = frozenset(), *,
-             limits: Limits = LIMITS, on_coerce: OnCoerce | None = None) -> M:
+def validate(
+    model: type[M],
+    tool: str,
+    arguments: Any,
+    secrets: frozenset[str] = frozenset(),
+    *,
+    limits: Limits = LIMITS,
+    on_coerce: OnCoerce | None = None,
+) -> M:
     """The validated Arguments model, or ToolArgumentsError. Never raises anything else.
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
@@ -41,20 +49,28 @@ def validate(model: type[M], tool: str, arguments: Any, secrets: frozenset[str] 
     try:
         if type(arguments) is dict:
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
-        if type(arguments) is str and len(arguments) <= limits.max_bytes \
-                and arguments.count("{") + arguments.count("[") <= limits.max_depth:
-            return validator.validate_json(arguments)  # type: ignore[no-any-return]  # small text: cannot be too deep
+        if (
+            type(arguments) is str
+            and len(arguments) <= limits.max_bytes
+            and arguments.count("{") + arguments.count("[") <= limits.max_depth
+        ):
+            # Small text: cannot be too deep.
+            return validator.validate_json(arguments)  # type: ignore[no-any-return]
         if isinstance(arguments, (str, bytes, bytearray)):
             problem = payload.check(arguments, limits)
             if problem is None:
                 return validator.validate_json(arguments)  # type: ignore[no-any-return]
             failure: ToolArgumentsError | ValidationError = ToolArgumentsError(tool, [problem])
         else:
-            return validator.validate_python({} if arguments is None else arguments)  # type: ignore[no-any-return]
+            data = {} if arguments is None else arguments
+            return validator.validate_python(data)  # type: ignore[no-any-return]
     except ValidationError as exc:
-        failure = exc.with_traceback(None)  # no cycle through this frame: nothing for the GC to chase
+        # No cycle through this frame: nothing for the GC to chase.
+        failure = exc.with_traceback(None)
     except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
-        failure = ToolArgumentsError(tool, [ArgumentIssue("", "invalid", "arguments could not be read")])
+        failure = ToolArgumentsError(
+            tool, [ArgumentIssue("", "invalid", "arguments could not be read")]
+        )
     if isinstance(failure, ToolArgumentsError):
         raise failure
     try:
@@ -62,14 +78,23 @@ def validate(model: type[M], tool: str, arguments: Any, secrets: frozenset[str] 
     except ToolArgumentsError:
         raise
     except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
-        outcome = ToolArgumentsError(tool, [ArgumentIssue("", "invalid", "arguments are not valid")])
+        outcome = ToolArgumentsError(
+            tool, [ArgumentIssue("", "invalid", "arguments are not valid")]
+        )
     if isinstance(outcome, ToolArgumentsError):
         raise outcome  # raised once, here: a short traceback
     return outcome
 
 
-def _recover(model: type[M], tool: str, arguments: Any, exc: ValidationError, secrets: frozenset[str],
-             limits: Limits, on_coerce: OnCoerce | None) -> M | ToolArgumentsError:
+def _recover(
+    model: type[M],
+    tool: str,
+    arguments: Any,
+    exc: ValidationError,
+    secrets: frozenset[str],
+    limits: Limits,
+    on_coerce: OnCoerce | None,
+) -> M | ToolArgumentsError:
     """The arguments, repaired where allowed; else the error with every issue (returned, not raised)."""
     errors = exc.errors(include_url=False)
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
@@ -77,13 +102,27 @@ def _recover(model: type[M], tool: str, arguments: Any, exc: ValidationError, se
         if payload.blank(text):  # no arguments at all
             return validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
         return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
-    if any(str(e["type"]).startswith("recursion") for e in errors):  # deeper than pydantic-core goes
-        return ToolArgumentsError(tool, [ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")])
+    if any(
+        str(e["type"]).startswith("recursion") for e in errors
+    ):  # deeper than pydantic-core goes
+        return ToolArgumentsError(
+            tool,
+            [ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")],
+        )
     try:
         data = from_json(text) if text is not None else arguments
     except (ValueError, TypeError):  # text pydantic-core cannot read (not UTF-8, lone surrogates)
-        return ToolArgumentsError(tool, [ArgumentIssue("", "json", "invalid JSON: the text is not valid Unicode",
-                                                       suggestion="send UTF-8 text")])
+        return ToolArgumentsError(
+            tool,
+            [
+                ArgumentIssue(
+                    "",
+                    "json",
+                    "invalid JSON: the text is not valid Unicode",
+                    suggestion="send UTF-8 text",
+                )
+            ],
+        )
     if not isinstance(data, dict) and len(errors) == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
     root = Node(model)
@@ -136,5 +175,11 @@ def _report(report: Coercion, tool: str, on_coerce: OnCoerce | None) -> None:
     if on_coerce is not None:
         on_coerce(report)
     else:
-        _log.info("tool %s: %s coerced (%s): %s -> %s", tool, report.path or "arguments", report.kind,
-                  report.before, report.after)
+        _log.info(
+            "tool %s: %s coerced (%s): %s -> %s",
+            tool,
+            report.path or "arguments",
+            report.kind,
+            report.before,
+            report.after,
+        )

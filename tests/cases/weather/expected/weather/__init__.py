@@ -4,7 +4,7 @@
 import importlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -22,6 +22,7 @@ from ._runtime import (
     UnknownToolError,
     validate,
 )
+from ._runtime._stamp import RUNTIME_SHA256, RUNTIME_VERSION
 from ._runtime.suggest import nearest
 from ._runtime.validation import LIMITS, Coercion, Limits
 
@@ -38,13 +39,23 @@ __all__ = [
     "ToolInfo",
     "ToolResult",
     "UnknownToolError",
+    "arespond",
     "build_registry",
+    "respond",
     "tool_definitions",
     "tool_info",
     "validate_arguments",
 ]
 
 TOOLGEN_VERSION = "0.1.0"
+# The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
+_RUNTIME_SHA256 = "<sha256 of the runtime sources>"
+if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
+    raise ImportError(
+        f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "
+        f"{TOOLGEN_VERSION}): it says toolgen {RUNTIME_VERSION}, sources {RUNTIME_SHA256[:12]}, "
+        f"not {_RUNTIME_SHA256[:12]}; generate the whole package again"
+    )
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 
@@ -120,5 +131,32 @@ def tool_definitions(provider: str = "openai", **options: Any) -> list[dict[str,
 
 
 def build_registry(*implementations: Any) -> Registry:
-    """A registry of implementations (instances of the generated tool interfaces)."""
+    """A registry of implementations (instances of the generated tool interfaces).
+
+    Implementations of several generated packages may share one registry (or add
+    registries: `a.build_registry(...) + b.build_registry(...)`).
+    """
     return Registry(implementations)
+
+
+def respond(
+    registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+) -> Any:
+    """Run a turn's tool calls given in a provider's own shape; answer in that shape.
+
+    `calls`: OpenAI `message.tool_calls`, Responses `output`, Anthropic `content`,
+    Gemini parts, an MCP `tools/call` request or Bedrock Converse content (or the
+    whole response holding them). See _runtime/adapters.py for the shapes.
+    """
+    from ._runtime.adapters import respond as _respond  # on first use: it imports asyncio
+
+    return _respond(registry, provider, calls, injected=injected)
+
+
+async def arespond(
+    registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
+) -> Any:
+    """`respond`, with the turn's calls run concurrently."""
+    from ._runtime.adapters import arespond as _arespond
+
+    return await _arespond(registry, provider, calls, injected=injected)

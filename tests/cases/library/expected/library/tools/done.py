@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "done"
 DESCRIPTION = "Finish the task.\nA second line, a tab\tand a trailing backslash \\"
 SOURCE = "tools.yaml"
 
 
-class DoneArguments(BaseModel):
+class DoneArguments(ArgumentsModel):
     """Arguments of done, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     summary: str = Field(description="What was done")
 
@@ -31,9 +24,7 @@ class DoneArguments(BaseModel):
 class DoneResult(RootModel[Any]):
     """The result of done."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, InjectedModel, ResultModel
 
 NAME = "send-email"
 DESCRIPTION = "Send an email. The password is injected by the host and never shown to the model."
 SOURCE = "tools.yaml"
 
 
-class SendEmailArguments(BaseModel):
+class SendEmailArguments(ArgumentsModel):
     """Arguments of send-email, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     to: list[str] = Field(min_length=1, description="Recipients")
     subject: str = Field(
@@ -33,22 +26,14 @@ class SendEmailArguments(BaseModel):
     body: str = Field(description="Body text. {{ not a template }} {% nor this %}")
 
 
-class SendEmailResult(BaseModel):
+class SendEmailResult(ResultModel):
     """The result of send-email."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     message_id: str
 
 
-class SendEmailInjected(BaseModel):
+class SendEmailInjected(InjectedModel):
     """Values the host injects into send-email; never shown to a model."""
-
-    model_config = ConfigDict(
-        extra="forbid", validate_by_name=False, validate_by_alias=True, serialize_by_alias=True
-    )
 
     smtp_password: Annotated[str, _types.SECRET] = Field(description="SMTP password")
 

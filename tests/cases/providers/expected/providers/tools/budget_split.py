@@ -5,40 +5,25 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "budget.split"
 DESCRIPTION = "Split a budget between two accounts (shared definitions, no recursion)."
 SOURCE = "refs.yaml"
 
 
-class BudgetSplitArgumentsMoney(BaseModel):
+class BudgetSplitArgumentsMoney(ArgumentsModel):
     """An amount in a currency."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     amount: float = Field(gt=0, description="The amount")
     currency: str = Field(pattern="^[A-Z]{3}$", description="ISO 4217 code")
 
 
-class BudgetSplitArguments(BaseModel):
+class BudgetSplitArguments(ArgumentsModel):
     """Arguments of budget.split, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     total: BudgetSplitArgumentsMoney
     reserve: BudgetSplitArgumentsMoney | None = Field(default=None, description="Kept aside first")
@@ -48,9 +33,7 @@ class BudgetSplitArguments(BaseModel):
 class BudgetSplitResult(RootModel[Any]):
     """The result of budget.split."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is"
 DESCRIPTION = "Look up a record. Detail 0: this sentence makes the description long. Detail 1: this sentence makes the description long. Detail 2: this sentence makes the description long. Detail 3: this sentence makes the description long. Detail 4: this sentence makes the description long. Detail 5: this sentence makes the description long. Detail 6: this sentence makes the description long. Detail 7: this sentence makes the description long. Detail 8: this sentence makes the description long. Detail 9: this sentence makes the description long. Detail 10: this sentence makes the description long. Detail 11: this sentence makes the description long. Detail 12: this sentence makes the description long. Detail 13: this sentence makes the description long. Detail 14: this sentence makes the description long. Detail 15: this sentence makes the description long. Detail 16: this sentence makes the description long. Detail 17: this sentence makes the description long. Detail 18: this sentence makes the description long. Detail 19: this sentence makes the description long. Detail 20: this sentence makes the description long. Detail 21: this sentence makes the description long. Detail 22: this sentence makes the description long. Detail 23: this sentence makes the description long. Detail 24: this sentence makes the description long. Detail 25: this sentence makes the description long. Detail 26: this sentence makes the description long. Detail 27: this sentence makes the description long. Detail 28: this sentence makes the description long. Detail 29: this sentence makes the description long."
 SOURCE = "names.yaml"
 
 
-class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsArguments(BaseModel):
+class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsArguments(ArgumentsModel):
     """Arguments of http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     url: str = Field(description="The URL")
     Content_Type: str | None = Field(
@@ -37,9 +30,7 @@ class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsArguments(Ba
 class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult(RootModel[Any]):
     """The result of http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "labels.set"
 DESCRIPTION = "Attach labels and free-form metadata to a resource."
 SOURCE = "maps.yaml"
 
 
-class LabelsSetArguments(BaseModel):
+class LabelsSetArguments(ArgumentsModel):
     """Arguments of labels.set, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     resource: str = Field(description="Resource id")
     labels: dict[str, Annotated[str, Field(max_length=63)]] = Field(
@@ -37,9 +30,7 @@ class LabelsSetArguments(BaseModel):
 class LabelsSetResult(RootModel[Any]):
     """The result of labels.set."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

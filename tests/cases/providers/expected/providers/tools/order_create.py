@@ -5,74 +5,43 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "order.create"
 DESCRIPTION = "Create an order for a customer. Every strict mode can express this tool."
 SOURCE = "nested.yaml"
 
 
-class OrderCreateArgumentsCustomerAddress(BaseModel):
+class OrderCreateArgumentsCustomerAddress(ArgumentsModel):
     """Where to deliver"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     street: str = Field(description="Street and number")
     city: str = Field(description="City")
     zip: str | None = Field(default=None, pattern="^[0-9]{5}$", description="Postal code")
 
 
-class OrderCreateArgumentsCustomer(BaseModel):
+class OrderCreateArgumentsCustomer(ArgumentsModel):
     """Who orders"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     name: str = Field(min_length=1, max_length=80, description="Full name")
     email: str | None = Field(default=None, description="Contact address")
     address: OrderCreateArgumentsCustomerAddress = Field(description="Where to deliver")
 
 
-class OrderCreateArgumentsItemsItem(BaseModel):
+class OrderCreateArgumentsItemsItem(ArgumentsModel):
     """One line of the order"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     sku: str = Field(pattern="^[A-Z]{3}-[0-9]{4}$", description="Stock keeping unit")
     quantity: Annotated[int, _types.Integer(ge=1, le=100)] = Field(description="How many")
     gift: bool = Field(default=False, description="Wrap as a gift")
 
 
-class OrderCreateArguments(BaseModel):
+class OrderCreateArguments(ArgumentsModel):
     """Arguments of order.create, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     customer: OrderCreateArgumentsCustomer = Field(description="Who orders")
     items: list[OrderCreateArgumentsItemsItem] = Field(
@@ -88,12 +57,8 @@ class OrderCreateArguments(BaseModel):
     )
 
 
-class OrderCreateResult(BaseModel):
+class OrderCreateResult(ResultModel):
     """The result of order.create."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     order_id: str = Field(description="The new order's id")
     total: float = Field(ge=0, description="Amount charged")

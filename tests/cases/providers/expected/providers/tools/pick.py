@@ -5,26 +5,19 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel
 
 NAME = "pick"
 DESCRIPTION = "Pick from enumerations of every JSON type."
 SOURCE = "enums.yaml"
 
 
-class PickArguments(BaseModel):
+class PickArguments(ArgumentsModel):
     """Arguments of pick, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     mixed: Annotated[Literal[1, "two", True, None], _types.OneOf(1, "two", True, None)] = Field(
         description="An enum of mixed types"
@@ -44,9 +37,7 @@ class PickArguments(BaseModel):
 class PickResult(RootModel[Any]):
     """The result of pick."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

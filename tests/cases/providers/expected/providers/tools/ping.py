@@ -5,33 +5,24 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic import ConfigDict, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "ping"
 DESCRIPTION = "Check that the service answers (no parameters)."
 SOURCE = "names.yaml"
 
 
-class PingArguments(BaseModel):
+class PingArguments(ArgumentsModel):
     """Arguments of ping, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
 
 class PingResult(RootModel[Any]):
     """The result of ping."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 INFO = ToolInfo(

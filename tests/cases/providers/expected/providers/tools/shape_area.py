@@ -5,57 +5,34 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "shape.area"
 DESCRIPTION = "Compute the area of a shape."
 SOURCE = "unions.yaml"
 
 
-class ShapeAreaArgumentsShape(BaseModel):
+class ShapeAreaArgumentsShape(ArgumentsModel):
     """A circle"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     kind: Literal["circle"] = Field(description="Shape kind")
     radius: float = Field(ge=0, description="Radius")
 
 
-class ShapeAreaArgumentsShape_2(BaseModel):
+class ShapeAreaArgumentsShape_2(ArgumentsModel):
     """A rectangle"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     kind: Literal["rectangle"] = Field(description="Shape kind")
     width: float = Field(description="Width")
     height: float = Field(description="Height")
 
 
-class ShapeAreaArguments(BaseModel):
+class ShapeAreaArguments(ArgumentsModel):
     """Arguments of shape.area, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     shape: ShapeAreaArgumentsShape | ShapeAreaArgumentsShape_2 = Field(description="The shape")
     unit: Literal["cm", "m"] | None = Field(description="Unit, null for metres")
@@ -68,12 +45,8 @@ class ShapeAreaArguments(BaseModel):
     )
 
 
-class ShapeAreaResult(BaseModel):
+class ShapeAreaResult(ResultModel):
     """The result of shape.area."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     area: float = Field(description="The area")
 

@@ -5,25 +5,18 @@ import abc
 from collections.abc import Awaitable
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel, InjectedModel
 
 NAME = "2fa.verify"
 DESCRIPTION = "Verify a one-time code."
 SOURCE = "names.yaml"
 
 
-class T2FaVerifyArguments(BaseModel):
+class T2FaVerifyArguments(ArgumentsModel):
     """Arguments of 2fa.verify, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     code: str = Field(pattern="^[0-9]{6}$", description="The code")
 
@@ -31,17 +24,11 @@ class T2FaVerifyArguments(BaseModel):
 class T2FaVerifyResult(RootModel[Any]):
     """The result of 2fa.verify."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
-class T2FaVerifyInjected(BaseModel):
+class T2FaVerifyInjected(InjectedModel):
     """Values the host injects into 2fa.verify; never shown to a model."""
-
-    model_config = ConfigDict(
-        extra="forbid", validate_by_name=False, validate_by_alias=True, serialize_by_alias=True
-    )
 
     api_key: str = Field(description="Secret key of the verification service")
 

@@ -5,40 +5,25 @@ import abc
 from collections.abc import Awaitable
 from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime.models import ArgumentsModel
 
 NAME = "tree.sum"
 DESCRIPTION = "Sum the numbers of a tree (a recursive definition)."
 SOURCE = "refs.yaml"
 
 
-class TreeSumArgumentsNode(BaseModel):
+class TreeSumArgumentsNode(ArgumentsModel):
     """A node of the tree."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     value: float = Field(description="The node's number")
     children: "list[TreeSumArgumentsNode] | None" = Field(default=None, description="Sub-trees")
 
 
-class TreeSumArguments(BaseModel):
+class TreeSumArguments(ArgumentsModel):
     """Arguments of tree.sum, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     root: TreeSumArgumentsNode = Field(description="The whole tree")
 
@@ -46,9 +31,7 @@ class TreeSumArguments(BaseModel):
 class TreeSumResult(RootModel[float]):
     """The result of tree.sum."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 TreeSumArgumentsNode.model_rebuild()

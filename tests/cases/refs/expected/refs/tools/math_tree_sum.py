@@ -5,71 +5,40 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel
 
 NAME = "math.tree_sum"
 DESCRIPTION = "Sum a tree of numbers; shows recursion, unions, nullables, maps, const and allOf."
 SOURCE = "tree.yaml"
 
 
-class MathTreeSumArgumentsNode(BaseModel):
+class MathTreeSumArgumentsNode(ArgumentsModel):
     """A node of the tree."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     value: float = Field(description="The node's number")
     children: "list[MathTreeSumArgumentsNode] | None" = Field(default=None, description="Sub-trees")
 
 
-class MathTreeSumArgumentsMoney(BaseModel):
+class MathTreeSumArgumentsMoney(ArgumentsModel):
     """An amount in a currency."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     amount: float = Field(gt=0, description="The amount")
     currency: str = Field(pattern="^[A-Z]{3}$", description="ISO 4217 code")
 
 
-class MathTreeSumArgumentsWindow(BaseModel):
+class MathTreeSumArgumentsWindow(ArgumentsModel):
     """Merged with allOf"""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     start: Annotated[int, _types.Integer()] = Field(description="Start")
     end: Annotated[int, _types.Integer()] | None = Field(default=None, description="End")
 
 
-class MathTreeSumArguments(BaseModel):
+class MathTreeSumArguments(ArgumentsModel):
     """Arguments of math.tree_sum, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     root: MathTreeSumArgumentsNode
     price: MathTreeSumArgumentsMoney | None = None
@@ -88,9 +57,7 @@ class MathTreeSumArguments(BaseModel):
 class MathTreeSumResult(RootModel[float]):
     """The result of math.tree_sum."""
 
-    model_config = ConfigDict(
-        validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
 
 
 MathTreeSumArgumentsNode.model_rebuild()

@@ -26,8 +26,10 @@ from pydantic import BaseModel
 
 from .._index import MODULES, PROVIDER_NAMES
 from .._runtime import UnknownToolError
-from .._runtime import contract as _contract
-from .._runtime.contract import (
+from .._runtime.suggest import nearest
+from ._support import contract as _contract
+from ._support._stamp import RUNTIME_SHA256, RUNTIME_VERSION
+from ._support.contract import (
     ContractViolation,
     ToolContract,
     check_contract,
@@ -35,7 +37,6 @@ from .._runtime.contract import (
     check_idempotent,
     check_results,
 )
-from .._runtime.suggest import nearest
 
 __all__ = [
     "CONTRACTS",
@@ -52,6 +53,15 @@ __all__ = [
     "result",
     "result_json",
 ]
+
+# The test support this package was generated with (_support/_stamp.py says which one it holds).
+_SUPPORT_SHA256 = "<sha256 of the runtime sources>"
+if RUNTIME_SHA256 != _SUPPORT_SHA256:
+    raise ImportError(
+        f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "
+        f"{RUNTIME_VERSION}, sources {RUNTIME_SHA256[:12]}, not {_SUPPORT_SHA256[:12]}; generate the "
+        "whole package again"
+    )
 
 
 def _module(name: str) -> Any:

@@ -5,100 +5,53 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "keywords.sampler"
 DESCRIPTION = "Exercises the strategy compiler; each parameter is one schema construct."
 SOURCE = "keywords.yaml"
 
 
-class KeywordsSamplerArgumentsTree(BaseModel):
+class KeywordsSamplerArgumentsTree(ArgumentsModel):
     """A recursive node."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     label: str = Field(max_length=3)
     children: "list[KeywordsSamplerArgumentsTree] | None" = Field(default=None, max_length=3)
 
 
-class KeywordsSamplerArgumentsShape(BaseModel):
+class KeywordsSamplerArgumentsShape(ArgumentsModel):
     """Part of the keywords.sampler tool's schema."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     kind: Literal["box"]
 
 
-class KeywordsSamplerArgumentsMerged(BaseModel):
+class KeywordsSamplerArgumentsMerged(ArgumentsModel):
     """Part of the keywords.sampler tool's schema."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     name: str = Field(min_length=1)
     age: Annotated[int, _types.Integer(ge=0)] | None = None
 
 
-class KeywordsSamplerArgumentsConditional(BaseModel):
+class KeywordsSamplerArgumentsConditional(ArgumentsModel):
     """Part of the keywords.sampler tool's schema."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     unit: Literal["c", "f"]
     value: float
 
 
-class KeywordsSamplerArgumentsContact(BaseModel):
+class KeywordsSamplerArgumentsContact(ArgumentsModel):
     """Part of the keywords.sampler tool's schema."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     phone: str | None = None
     phone_country: str | None = None
 
 
-class KeywordsSamplerArguments(BaseModel):
+class KeywordsSamplerArguments(ArgumentsModel):
     """Arguments of keywords.sampler, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     when: str | None = Field(default=None, description="A timestamp")
     day: str | None = None
@@ -135,12 +88,8 @@ class KeywordsSamplerArguments(BaseModel):
     has_big: list[Annotated[int, _types.Integer()]] | None = None
 
 
-class KeywordsSamplerResult(BaseModel):
+class KeywordsSamplerResult(ResultModel):
     """The result of keywords.sampler."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     seen: list[str]
     value: float | None = None

@@ -5,27 +5,21 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from .._runtime import ToolInfo
 from .._runtime import types as _types
+from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "get_weather"
 DESCRIPTION = "Get the current weather for a city."
 SOURCE = "get_weather.yaml"
 
 
-class GetWeatherArgumentsAddress(BaseModel):
+class GetWeatherArgumentsAddress(ArgumentsModel):
     """Where, precisely"""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        regex_engine="python-re",
-    )
+    model_config = ConfigDict(regex_engine="python-re")
 
     street: str = Field(description="Street and number")
     zip: str | None = Field(
@@ -33,16 +27,8 @@ class GetWeatherArgumentsAddress(BaseModel):
     )
 
 
-class GetWeatherArguments(BaseModel):
+class GetWeatherArguments(ArgumentsModel):
     """Arguments of get_weather, as a model sends them."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        validate_by_name=False,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
 
     location: str = Field(min_length=1, description="City and country, e.g. Paris, France")
     unit: Literal["celsius", "fahrenheit"] = Field(
@@ -60,12 +46,8 @@ class GetWeatherArguments(BaseModel):
     address: GetWeatherArgumentsAddress | None = Field(default=None, description="Where, precisely")
 
 
-class GetWeatherResult(BaseModel):
+class GetWeatherResult(ResultModel):
     """The result of get_weather."""
-
-    model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
 
     temperature: float = Field(description="Degrees in the requested unit")
     conditions: str | None = Field(description="Sky conditions")

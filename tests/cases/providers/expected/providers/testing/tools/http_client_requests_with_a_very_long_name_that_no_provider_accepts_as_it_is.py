@@ -9,8 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..._runtime import strategies as _s
-from ..._runtime.contract import ToolContract
+from .._support import strategies as _s
+from .._support.contract import ToolContract
 from ...tools import (
     http_client_requests_with_a_very_long_name_that_no_provider_accepts_as_it_is as _tool,
 )

@@ -9,8 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..._runtime import strategies as _s
-from ..._runtime.contract import ToolContract
+from .._support import strategies as _s
+from .._support.contract import ToolContract
 from ...tools import order_create as _tool
 
 Arguments = _tool.OrderCreateArguments

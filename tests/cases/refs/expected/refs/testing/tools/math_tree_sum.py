@@ -10,8 +10,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..._runtime import strategies as _s
-from ..._runtime.contract import ToolContract
+from .._support import strategies as _s
+from .._support.contract import ToolContract
 from ...tools import math_tree_sum as _tool
 
 Arguments = _tool.MathTreeSumArguments

@@ -1,0 +1,584 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""Contract tests: does an implementation keep the promises of its tool's spec?
+
+For arguments drawn from the spec (hypothesis strategies the generated `testing`
+subpackage provides), every call must return a result that the spec's `returns` schema
+accepts, or raise `ToolError` with a kind the spec declares. Tools flagged `idempotent`
+must give the same outcome for the same arguments whatever ran in between, and the
+spec's examples must run as they say. A failing case is shrunk and reported with the
+`toolgen call` line that reproduces it.
+
+Part of the test support, not of `_runtime`: it needs hypothesis (and jsonschema, imported
+when a check starts), which a package's users need only for testing.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import shlex
+import traceback
+import unittest
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from hypothesis import Phase, given
+from hypothesis import settings as Settings
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+from pydantic import BaseModel, ValidationError
+
+from ._link import Registry, ToolInfo, _finish, json_equal, tool_error_kind
+from .strategies import json_schema_validator
+
+__all__ = [
+    "ContractTests",
+    "ContractViolation",
+    "ToolContract",
+    "check_contract",
+    "check_examples",
+    "check_idempotent",
+    "check_results",
+    "cli_line",
+    "default_settings",
+]
+
+RegistrySource = Registry | Callable[[], Registry]  # a callable: a fresh registry for every example
+MAX_OTHERS = 3  # calls between the two identical ones of the idempotence check
+_SHOWN_CHARS = 400  # a result or a schema error in a message
+_SHOWN_ERRORS = 5  # schema errors listed for one result
+
+
+@dataclass(frozen=True)
+class ToolContract:
+    """What a tool's spec promises, in testable form (the generated `testing` package builds one per tool)."""
+
+    info: ToolInfo
+    arguments: Callable[..., SearchStrategy[dict[str, Any]]]  # keyword overrides by wire name
+    returns: Any = None  # the bundled JSON Schema of the result; None: any JSON value
+    examples: tuple[
+        Mapping[str, Any], ...
+    ] = ()  # {"arguments", "result"?, "error"?, "description"?}
+
+
+class ContractViolation(AssertionError):
+    """An implementation broke its tool's contract (or the kit is wrong: `problem` says which).
+
+    `arguments` is the (shrunk) call that went wrong, `calls` every call to make, in order,
+    to reproduce it; `others` the calls between the two identical ones of an idempotence check.
+    """
+
+    def __init__(
+        self,
+        tool: str,
+        check: str,
+        problem: str,
+        summary: str,
+        details: Sequence[str],
+        calls: Sequence[Any],
+        *,
+        injected: bool = False,
+    ) -> None:
+        self.tool, self.check, self.problem = tool, check, problem
+        self.summary, self.details = summary, tuple(details)
+        self.calls = tuple(calls)
+        self.arguments: Any = self.calls[-1] if self.calls else None
+        self.others = self.calls[1:-1] if check == "idempotent" else ()
+        lines = [f"{tool}: {summary}", *(f"  {line}" for line in details)]
+        lines.append(
+            "reproduce with:" if len(self.calls) == 1 else "reproduce with, in this order:"
+        )
+        lines += [f"  {cli_line(tool, call)}" for call in self.calls]
+        if injected:
+            lines.append("  (the tool also takes injected values, which the host supplies)")
+        super().__init__("\n".join(lines))
+
+
+def cli_line(tool: str, arguments: Any) -> str:
+    """The shell command that makes this call: `toolgen call edit_file '{"path": "a"}'`."""
+    return f"toolgen call {shlex.quote(tool)} {shlex.quote(json.dumps(arguments))}"
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One call's judged outcome: a JSON result, or a declared error kind."""
+
+    result: Any = None
+    error: str | None = None
+
+    def same(self, other: _Outcome) -> bool:
+        if self.error is not None or other.error is not None:
+            return self.error == other.error
+        return json_equal(self.result, other.result)
+
+    def shown(self) -> str:
+        if self.error is not None:
+            return f"error {self.error!r}"
+        return f"result {_short(json.dumps(self.result, sort_keys=True))}"
+
+
+class _Judge:
+    """Runs calls of one tool like Registry.call does, and judges each raw outcome against the contract."""
+
+    def __init__(
+        self,
+        source: RegistrySource,
+        contract: ToolContract,
+        injected: Mapping[str, Any] | None,
+        check: str,
+    ) -> None:
+        self.source, self.contract, self.check = source, contract, check
+        self.info = info = contract.info
+        self.tool = info.name
+        self.injected = dict(injected or {})
+        self.registry = _registry(source)
+        if not callable(getattr(self.registry, "_prepare", None)):
+            raise TypeError(
+                f"not a Registry of a generated package ({type(self.registry).__module__})"
+            )
+        if info.name not in self.registry:
+            raise LookupError(f"the registry does not hold tool {info.name!r}")
+        if self.registry.info(info.name) != info:
+            raise TypeError(
+                f"the registry's {info.name!r} implements another interface than the contract's "
+                "(another generated package, or another version of it?)"
+            )
+        if info.injected is not None:
+            try:
+                info.injected.model_validate(self.injected)
+            except ValidationError as exc:  # never echo injected values: they may be secrets
+                names = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})
+                raise ValueError(
+                    f"tool {info.name!r} needs injected values for: {', '.join(names)}; pass "
+                    "injected=... (in a ContractTests subclass, override injected(tool))"
+                ) from None
+        self.schema_errors = _schema_errors(contract.returns)
+
+    def fresh(self) -> Registry:
+        """The registry for one example: the same one, or a new one when the source is a factory."""
+        return self.source() if callable(self.source) else self.registry
+
+    def run(self, registry: Registry, arguments: Any, before: Sequence[Any] = ()) -> _Outcome:
+        """Call the tool; its outcome if the contract allows it, else ContractViolation."""
+        calls = [*before, arguments]
+        # The registry's own validation.
+        prepared = registry._prepare(self.tool, arguments, self.injected)
+        if not isinstance(prepared, tuple):
+            problem = prepared.failure.kind if prepared.failure else "internal"
+            if problem == "invalid_arguments":
+                source = (
+                    "the example"
+                    if self.check == "examples"
+                    else "the contract's argument strategy"
+                )
+                raise self.violation(
+                    "refused_arguments",
+                    f"the tool's validator refuses arguments from {source}: "
+                    "a bug in the spec, the generated strategies or your overrides, not in the "
+                    "implementation",
+                    str(prepared.exception).splitlines(),
+                    calls,
+                )
+            raise self.violation(
+                "setup",
+                f"the registry could not prepare the call ({problem})",
+                [prepared.failure.message if prepared.failure else ""],
+                calls,
+            )
+        impl, info, args, extra = prepared
+        try:
+            outcome = impl.run(args, *extra)
+            if inspect.isawaitable(outcome):
+                import asyncio
+
+                outcome = asyncio.run(_await(outcome))
+        except (
+            Exception
+        ) as exc:  # noqa: BLE001 - anything but a declared ToolError breaks the contract
+            kind = tool_error_kind(exc)  # a ToolError of this package's runtime or another's
+            if kind is not None and kind in info.errors:
+                return _Outcome(error=kind)
+            if kind is not None:
+                declared = ", ".join(sorted(info.errors)) or "none"
+                raise self.violation(
+                    "undeclared_error",
+                    f"raised ToolError of undeclared kind {kind!r} " f"(declared: {declared})",
+                    _raised(exc),
+                    calls,
+                ) from exc
+            raise self.violation(
+                "unexpected_exception",
+                f"raised {type(exc).__name__}, not a ToolError " "of a declared kind",
+                _raised(exc),
+                calls,
+            ) from exc
+        return _Outcome(result=self.result(outcome, calls))
+
+    def result(self, outcome: Any, calls: list[Any]) -> Any:
+        """The result as the host sends it, once the raw outcome has passed as it is."""
+        try:
+            raw = _plain(outcome, self.info.result, "$")
+        except _NotJson as exc:
+            raise self.violation(
+                "invalid_result", "returned something that is not a JSON result", [str(exc)], calls
+            ) from None
+        found = self.schema_errors(raw)
+        if found:
+            raise self.violation(
+                "invalid_result",
+                "returned a result the spec's `returns` schema refuses",
+                found,
+                calls,
+            )
+        finished = _finish(self.info, outcome)
+        if finished.value is None:
+            detail = str(finished.exception).splitlines() if finished.exception else []
+            raise self.violation(
+                "model_mismatch",
+                "returned a result the schema accepts but the generated "
+                "result model refuses (a bug in toolgen's models; please report it)",
+                detail,
+                calls,
+            )
+        sent = finished.value.model_dump(mode="json", by_alias=True)
+        found = self.schema_errors(sent)
+        if found:
+            raise self.violation(
+                "model_mismatch",
+                "the generated result model turns a valid result into one "
+                "the schema refuses (a bug in toolgen's models; please report it)",
+                [
+                    f"returned: {_short(json.dumps(raw))}",
+                    f"sent: {_short(json.dumps(sent))}",
+                    *found,
+                ],
+                calls,
+            )
+        return sent
+
+    def violation(
+        self, problem: str, summary: str, details: Sequence[str], calls: Sequence[Any]
+    ) -> ContractViolation:
+        return ContractViolation(
+            self.tool,
+            self.check,
+            problem,
+            summary,
+            details,
+            calls,
+            injected=self.info.injected is not None,
+        )
+
+
+def _registry(source: RegistrySource) -> Registry:
+    return source() if callable(source) else source
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _plain(value: Any, model: type[BaseModel] | None, path: str) -> Any:
+    """`value` as JSON, exactly as the implementation made it: no coercion, models dumped strictly."""
+    if isinstance(value, BaseModel):
+        if model is not None and not isinstance(value, model):
+            raise _NotJson(
+                f"{path}: a {type(value).__name__}, not the tool's result model {model.__name__}"
+            )
+        # warnings="error": a wrong-typed value set by model_construct or assignment fails here.
+        try:
+            dumped = value.model_dump(mode="json", by_alias=True, warnings="error")
+        except Exception as exc:  # noqa: BLE001 - pydantic's serialization errors
+            raise _NotJson(
+                f"{path}: the {type(value).__name__} holds a value that does not serialize as its "
+                "field's type (a wrong type set by model_construct or assignment, or an object JSON "
+                f"cannot carry): {_short(str(exc))}"
+            ) from None
+        if _non_finite(
+            value.model_dump(warnings=False)
+        ):  # the JSON dump turned it into null, silently
+            raise _NotJson(
+                f"{path}: the {type(value).__name__} holds an infinite or NaN number (sent as null)"
+            )
+        return dumped
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise _NotJson(f"{path}: {value!r} is not a JSON number")
+        return value
+    if isinstance(value, list):
+        return [_plain(item, None, f"{path}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _NotJson(f"{path}: the key {key!r} is not a string")
+            out[key] = _plain(item, None, f"{path}.{key}")
+        return out
+    raise _NotJson(f"{path}: a {type(value).__name__} is not a JSON value")
+
+
+def _non_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    return isinstance(value, (list, tuple)) and any(_non_finite(item) for item in value)
+
+
+def _schema_errors(schema: Any) -> Callable[[Any], list[str]]:
+    """A check of values against `schema` (jsonschema, Draft 2020-12, the oracle): the problems, as lines."""
+    if schema is None:
+        return lambda value: []
+    validator = json_schema_validator(schema)
+    type(validator).check_schema(schema)
+
+    def check(value: Any) -> list[str]:
+        errors = sorted(
+            validator.iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]
+        )
+        lines = [_short(f"at {e.json_path}: {e.message}") for e in errors[:_SHOWN_ERRORS]]
+        if len(errors) > _SHOWN_ERRORS:
+            lines.append(f"and {len(errors) - _SHOWN_ERRORS} more")
+        return lines
+
+    return check
+
+
+def _raised(exc: BaseException) -> list[str]:
+    lines = [_short(f"{type(exc).__name__}: {exc}")]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        lines.append(
+            f"at {last.filename}:{last.lineno} in {last.name}: {(last.line or '').strip()}"
+        )
+    return lines
+
+
+def _short(text: str) -> str:
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+def _hypothesis(
+    body: Callable[..., None],
+    judge: _Judge,
+    strategies: dict[str, SearchStrategy[Any]],
+    settings: Settings | None,
+) -> None:
+    """Run `body` under @given; the shrunk example's ContractViolation propagates."""
+    name = f"{judge.check}_{judge.tool}"
+    body.__name__ = body.__qualname__ = "".join(c if c.isalnum() else "_" for c in name)
+    # Hypothesis keys its example database by the function's source and signature: the
+    # annotation tells the tools apart (and the packages), so one tool's failures are not
+    # replayed against another.
+    where = f"{judge.check} of {judge.info.name} in {judge.info.arguments.__module__}"
+    setattr(
+        body,
+        "__signature__",
+        inspect.Signature(
+            [
+                inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=where)
+                for k in strategies
+            ]
+        ),
+    )
+    test = given(**strategies)(body)
+    (settings if settings is not None else default_settings())(test)()
+
+
+def default_settings() -> Settings:
+    """The active profile's, without a deadline (the kit judges outcomes, not speed) nor the explain
+    phase (it costs seconds per failure and points at the kit's own lines)."""
+    return Settings(deadline=None, phases=[p for p in Settings().phases if p is not Phase.explain])
+
+
+def check_results(
+    registry: RegistrySource,
+    contract: ToolContract,
+    *,
+    injected: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    settings: Settings | None = None,
+) -> None:
+    """For drawn arguments, every call returns a result `returns` accepts or raises a declared ToolError."""
+    judge = _Judge(registry, contract, injected, "results")
+
+    def results(arguments: Any) -> None:
+        judge.run(judge.fresh(), arguments)
+
+    _hypothesis(
+        results, judge, {"arguments": contract.arguments(**dict(overrides or {}))}, settings
+    )
+
+
+def check_idempotent(
+    registry: RegistrySource,
+    contract: ToolContract,
+    *,
+    injected: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    settings: Settings | None = None,
+) -> None:
+    """Call a, some others, a again: both calls of a end alike (results JSON-equal, or errors of one kind)."""
+    judge = _Judge(registry, contract, injected, "idempotent")
+    strategy = contract.arguments(**dict(overrides or {}))
+
+    def idempotent(arguments: Any, others: list[Any]) -> None:
+        current = judge.fresh()
+        first = judge.run(current, arguments)
+        for i, other in enumerate(others):
+            judge.run(current, other, [arguments, *others[:i]])
+        calls = [arguments, *others, arguments]
+        second = judge.run(current, arguments, calls[:-1])
+        if not first.same(second):
+            raise judge.violation(
+                "not_idempotent",
+                "flagged idempotent, but the same call gave another outcome " "the second time",
+                [f"first:  {first.shown()}", f"second: {second.shown()}"],
+                calls,
+            )
+
+    strategies = {"arguments": strategy, "others": st.lists(strategy, max_size=MAX_OTHERS)}
+    _hypothesis(idempotent, judge, strategies, settings)
+
+
+def check_examples(
+    registry: RegistrySource, contract: ToolContract, *, injected: Mapping[str, Any] | None = None
+) -> None:
+    """Every example of the spec runs, in order, and ends as it says (its result, or its error kind)."""
+    judge = _Judge(registry, contract, injected, "examples")
+    failed: list[ContractViolation] = []
+    current = judge.registry  # one registry for all: examples run in order, as the spec lists them
+    for number, example in enumerate(contract.examples, 1):
+        arguments = example.get("arguments", {})
+        label = f"example {number}" + (
+            f" ({example['description']})" if example.get("description") else ""
+        )
+        try:
+            outcome = judge.run(current, arguments)
+            if "error" in example and outcome.error != example["error"]:
+                raise judge.violation(
+                    "example_mismatch",
+                    f"{label} should fail with {example['error']!r}",
+                    [f"got: {outcome.shown()}"],
+                    [arguments],
+                )
+            if "result" in example and not outcome.same(_Outcome(result=example["result"])):
+                raise judge.violation(
+                    "example_mismatch",
+                    f"{label} should give its result",
+                    [
+                        f"expected: {_Outcome(result=example['result']).shown()}",
+                        f"got:      {outcome.shown()}",
+                    ],
+                    [arguments],
+                )
+        except ContractViolation as exc:
+            failed.append(exc)
+    if len(failed) == 1:
+        raise failed[0]
+    if failed:
+        details = [
+            line for exc in failed for line in (exc.summary, *(f"  {d}" for d in exc.details))
+        ]
+        raise judge.violation(
+            failed[0].problem,
+            f"{len(failed)} of {len(contract.examples)} examples fail",
+            details,
+            [call for exc in failed for call in exc.calls],
+        )
+
+
+def check_contract(
+    registry: RegistrySource,
+    contract: ToolContract,
+    *,
+    injected: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    settings: Settings | None = None,
+) -> None:
+    """check_results, check_idempotent (for tools flagged idempotent) and check_examples."""
+    check_results(registry, contract, injected=injected, overrides=overrides, settings=settings)
+    if "idempotent" in contract.info.flags:
+        check_idempotent(
+            registry, contract, injected=injected, overrides=overrides, settings=settings
+        )
+    check_examples(registry, contract, injected=injected)
+
+
+class ContractTests:
+    """A pytest test class: subclass it (the generated `testing` package sets `contracts`) and
+    define a `registry` fixture (a Registry, or a callable making one for every example).
+
+        class TestContracts(ContractTests):
+            @pytest.fixture
+            def registry(self, tmp_path): return my_registry(tmp_path)
+
+    Tests are parametrized over the tool names; a tool the registry does not hold is skipped.
+    """
+
+    contracts: ClassVar[Mapping[str, ToolContract]] = MappingProxyType({})
+    max_examples: ClassVar[int | None] = None  # None: the active hypothesis profile's
+    settings: ClassVar[Settings | None] = None  # None: default_settings()
+
+    def injected(self, tool: str) -> Mapping[str, Any] | None:
+        """Injected values for `tool`'s calls (override for tools that take them)."""
+        return None
+
+    def overrides(self, tool: str) -> Mapping[str, SearchStrategy[Any]]:
+        """Strategies replacing the drawn value of some arguments of `tool`, by wire name."""
+        return {}
+
+    def pytest_generate_tests(self, metafunc: Any) -> None:
+        if "tool" in metafunc.fixturenames:
+            metafunc.parametrize("tool", list(self.contracts))
+
+    def test_results(self, registry: RegistrySource, tool: str) -> None:
+        check_results(
+            registry,
+            self._contract(registry, tool),
+            injected=self.injected(tool),
+            overrides=self.overrides(tool),
+            settings=self._settings(),
+        )
+
+    def test_idempotent(self, registry: RegistrySource, tool: str) -> None:
+        contract = self._contract(registry, tool)
+        if "idempotent" not in contract.info.flags:
+            raise unittest.SkipTest(f"{tool} is not flagged idempotent")
+        check_idempotent(
+            registry,
+            contract,
+            injected=self.injected(tool),
+            overrides=self.overrides(tool),
+            settings=self._settings(),
+        )
+
+    def test_examples(self, registry: RegistrySource, tool: str) -> None:
+        contract = self._contract(registry, tool)
+        if not contract.examples:
+            raise unittest.SkipTest(f"{tool}'s spec has no examples")
+        check_examples(registry, contract, injected=self.injected(tool))
+
+    def _contract(self, registry: RegistrySource, tool: str) -> ToolContract:
+        if tool not in _registry(registry):
+            raise unittest.SkipTest(f"the registry does not hold {tool}")
+        return self.contracts[tool]
+
+    def _settings(self) -> Settings | None:
+        if self.max_examples is None:
+            return self.settings
+        return Settings(
+            self.settings if self.settings is not None else default_settings(),
+            max_examples=self.max_examples,
+        )

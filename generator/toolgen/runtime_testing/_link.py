@@ -1,0 +1,17 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""The runtime names the test support uses (see the package docstring for why here)."""
+
+from ..runtime.errors import ToolError
+from ..runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
+from ..runtime.suggest import nearest
+from ..runtime.types import json_equal
+
+__all__ = [
+    "Registry",
+    "ToolError",
+    "ToolInfo",
+    "_finish",
+    "json_equal",
+    "nearest",
+    "tool_error_kind",
+]

@@ -1,0 +1,265 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""Hypothesis building blocks for the strategies toolgen generates from JSON Schema.
+
+The generated `testing/<tool>.py` modules call these with what the schema says (bounds,
+patterns, formats, which keys are required); anything a schema says that they cannot
+build directly is enforced by `satisfying`, a filter with jsonschema as the judge.
+Values are JSON values: dicts, lists, str, int, float, bool, None.
+
+Needs hypothesis (and jsonschema for `satisfying`): the package's `testing` extra.
+Part of the test support: nothing in the runtime imports this module.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from hypothesis import strategies as st
+from hypothesis.provisional import domains, urls
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+from ._link import nearest
+
+# Unbounded integers stay exact in every JSON parser (JavaScript's doubles).
+JSON_SAFE_INTEGER = 2**53 - 1
+Strategy = st.SearchStrategy[Any]
+M = TypeVar("M", bound=BaseModel)
+
+_FORMATS: dict[str, Callable[[], Strategy]] = {
+    "date-time": lambda: st.datetimes(timezones=st.just(datetime.timezone.utc)).map(
+        lambda d: d.isoformat().replace("+00:00", "Z")
+    ),
+    "date": lambda: st.dates().map(datetime.date.isoformat),
+    "time": lambda: st.times().map(lambda t: t.isoformat() + "Z"),
+    "email": lambda: st.emails(),
+    "idn-email": lambda: st.emails(),
+    "uri": lambda: urls(),
+    "url": lambda: urls(),
+    "iri": lambda: urls(),
+    "uri-reference": lambda: urls(),
+    "uuid": lambda: st.uuids().map(str),
+    "ipv4": lambda: st.ip_addresses(v=4).map(str),
+    "ipv6": lambda: st.ip_addresses(v=6).map(str),
+    "hostname": lambda: domains(),
+    "idn-hostname": lambda: domains(),
+}
+
+
+@functools.cache  # one strategy object: hypothesis caches what it learns about it
+def json_values(max_leaves: int = 8) -> Strategy:
+    """Any JSON value (what `{}` or `true` allows)."""
+    scalars = st.none() | st.booleans() | integers() | numbers() | st.text(max_size=20)
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+        max_leaves=max_leaves,
+    )
+
+
+def integers(
+    minimum: int | None = None, maximum: int | None = None, multiple_of: int | None = None
+) -> Strategy:
+    low = -JSON_SAFE_INTEGER if minimum is None else minimum
+    high = JSON_SAFE_INTEGER if maximum is None else maximum
+    if maximum is None and minimum is not None and minimum > high:
+        high = minimum + JSON_SAFE_INTEGER
+    if minimum is None and maximum is not None and maximum < low:
+        low = maximum - JSON_SAFE_INTEGER
+    if not multiple_of:
+        return st.integers(low, high)
+    step = abs(multiple_of)
+    return st.integers(-(-low // step), high // step).map(lambda k: k * step)
+
+
+def multiples(step: float, minimum: int | None = None, maximum: int | None = None) -> Strategy:
+    """k * step for whole k in minimum..maximum (a generated filter then drops rounding misses)."""
+    return integers(minimum, maximum).map(lambda k: k * step)
+
+
+def numbers(
+    minimum: float | None = None,
+    maximum: float | None = None,
+    exclude_min: bool = False,
+    exclude_max: bool = False,
+) -> Strategy:
+    """JSON numbers: floats and integers (both are `number`), finite, within the bounds."""
+    floats = st.floats(
+        minimum,
+        maximum,
+        exclude_min=exclude_min and minimum is not None,
+        exclude_max=exclude_max and maximum is not None,
+        allow_nan=False,
+        allow_infinity=False,
+    )
+    low = (
+        None
+        if minimum is None
+        else (math.floor(minimum) + 1 if exclude_min or minimum % 1 else int(minimum))
+    )
+    high = (
+        None
+        if maximum is None
+        else (math.ceil(maximum) - 1 if exclude_max or maximum % 1 else int(maximum))
+    )
+    if low is not None and high is not None and low > high:
+        return floats
+    return floats | integers(low, high)
+
+
+def strings(
+    min_size: int = 0,
+    max_size: int | None = None,
+    pattern: str | None = None,
+    format: str | None = None,
+) -> Strategy:
+    """Strings of `min_size`..`max_size` code points, matching `pattern` (anywhere, as JSON
+    Schema reads it) and shaped like `format` when it is one hypothesis knows."""
+    if pattern is not None:
+        base: Strategy = st.from_regex(pattern).filter(_matcher(pattern))
+    elif format in _FORMATS:
+        base = _FORMATS[format]()
+    else:
+        return st.text(min_size=min_size, max_size=max_size)
+    if min_size or max_size is not None:
+        base = base.filter(
+            lambda s: min_size <= len(s) and (max_size is None or len(s) <= max_size)
+        )
+    return base
+
+
+def _matcher(pattern: str) -> Callable[[str], bool]:
+    """Whether a string matches as the generated model checks it: pydantic's Rust engine,
+    whose `$` is the end of the text only (Python's `$` also matches before a final
+    newline, and hypothesis draws such strings), or Python's when Rust cannot compile it."""
+    searcher = re.compile(pattern).search
+    try:
+        engine = SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError:
+        return lambda text: searcher(text) is not None
+
+    def matches(text: str) -> bool:
+        try:
+            engine.validate_python(text)
+        except ValidationError:
+            return False
+        return searcher(text) is not None  # and jsonschema (Python's engine) agrees
+
+    return matches
+
+
+def arrays(
+    items: Strategy | None = None,
+    min_size: int = 0,
+    max_size: int | None = None,
+    unique: bool = False,
+    prefix: Iterable[Strategy] = (),
+) -> Strategy:
+    """Lists: `prefix` strategies for the first positions (prefixItems), then `items`."""
+    head = list(prefix)
+    rest = json_values() if items is None else items
+    if not head:
+        return st.lists(
+            rest, min_size=min_size, max_size=max_size, unique_by=json_key if unique else None
+        )
+    tail_min = max(0, min_size - len(head))
+    tail_max = None if max_size is None else max(0, max_size - len(head))
+    whole = st.tuples(st.tuples(*head), st.lists(rest, min_size=tail_min, max_size=tail_max))
+    built = whole.map(lambda parts: [*parts[0], *parts[1]])
+    return built.filter(lambda v: len({json_key(x) for x in v}) == len(v)) if unique else built
+
+
+def objects(
+    required: Mapping[str, Strategy] | None = None,
+    optional: Mapping[str, Strategy] | None = None,
+    extra: Strategy | None = None,
+    extra_keys: Strategy | None = None,
+    overrides: Mapping[str, Strategy] | None = None,
+) -> Strategy:
+    """Dicts with every `required` key, any subset of the `optional` ones, and (when the
+    schema allows other keys) a few more with `extra` values. `overrides` replaces the
+    strategy of a declared key, by its wire name."""
+    required = dict(required or {})
+    optional = dict(optional or {})
+    for key, strategy in (overrides or {}).items():
+        if key in required:
+            required[key] = strategy
+        elif key in optional:
+            optional[key] = strategy
+        else:
+            known = [*required, *optional]
+            hint = nearest(key, known)
+            raise KeyError(
+                f"no property {key!r} to override"
+                + (f"; did you mean {hint!r}?" if hint else "")
+                + f" (properties: {', '.join(known) or 'none'})"
+            )
+    declared = st.fixed_dictionaries(required, optional=optional)
+    if extra is None:
+        return declared
+    names = set(required) | set(optional)
+    keys = (st.text(max_size=10) if extra_keys is None else extra_keys).filter(
+        lambda k: k not in names
+    )
+    more = st.dictionaries(keys, extra, max_size=3)
+    return st.tuples(more, declared).map(lambda parts: {**parts[0], **parts[1]})
+
+
+def overridden(strategy: Strategy, overrides: Mapping[str, Strategy] | None) -> Strategy:
+    """Objects from `strategy` with the keys of `overrides` drawn from those strategies
+    (for arguments whose top level is not a plain object: a union, an allOf, ...)."""
+    if not overrides:
+        return strategy
+    return st.tuples(strategy, st.fixed_dictionaries(dict(overrides))).map(
+        lambda parts: {**parts[0], **parts[1]}
+    )
+
+
+def satisfying(strategy: Strategy, root: Mapping[str, Any], pointer: str) -> Strategy:
+    """Values of `strategy` that the subschema of `root` at `pointer` accepts: for what a
+    generated strategy cannot build directly (`not`, `if`/`then`, `oneOf`'s "exactly one",
+    dependencies, ...)."""
+    schema: Any = root
+    for part in pointer.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        schema = schema[int(key)] if isinstance(schema, list) else schema[key]
+    if isinstance(schema, dict) and "$defs" in root:
+        schema = {**schema, "$defs": root["$defs"]}  # every bundled $ref is #/$defs/...
+    return strategy.filter(json_schema_validator(schema).is_valid)
+
+
+def json_schema_validator(schema: Any) -> Any:
+    """A jsonschema Draft 2020-12 validator (jsonschema ships no type information, hence Any)."""
+    import importlib
+
+    return importlib.import_module("jsonschema").Draft202012Validator(schema)
+
+
+def json_key(value: Any) -> Any:
+    """A hashable key equal for values JSON Schema calls equal (1 and 1.0; not 1 and true)."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, json_key(v)) for k, v in value.items()))
+    return (type(value).__name__, value)
+
+
+def model_of(model: type[M]) -> Callable[[Any], M]:
+    """JSON value -> `model`, read as JSON text is (how a model's arguments arrive)."""
+
+    def build(value: Any) -> M:
+        return model.model_validate_json(json.dumps(value))
+
+    return build
