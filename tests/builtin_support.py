@@ -6,7 +6,6 @@ import json
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import yaml

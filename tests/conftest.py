@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import settings
 
 from toolgen.pipeline import build
 from toolgen.write import apply, plan
@@ -23,6 +24,16 @@ REPO = Path(__file__).resolve().parents[1]
 # Tests never read or fill the user's cache; subprocesses inherit this.
 os.environ.setdefault("TOOLGEN_CACHE_DIR", tempfile.mkdtemp(prefix="toolgen-test-cache-"))
 UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
+# The corpus of real tool definitions: a checkout named `shared` beside the repository, or
+# TOOLGEN_CORPUS. Tests that need it skip with this reason when it is absent.
+CORPUS = Path(os.environ.get("TOOLGEN_CORPUS") or REPO.parent / "shared" / "corpus")
+NO_CORPUS = f"no corpus at {CORPUS} (set TOOLGEN_CORPUS to run the corpus tests)"
+
+# No test depends on luck: every property test draws the same examples on every run and machine.
+# HYPOTHESIS_PROFILE=explore draws new ones (for a local bug hunt, never in CI).
+settings.register_profile("derandomized", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
 CASES = REPO / "tests" / "cases"
 # Verbatim copies of toolgen's runtime in a generated package: tested once (tests/test_runtime.py),
 # not pinned by every golden case; so are the digests of them that the package checks on import.

@@ -11,12 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO
+from conftest import CORPUS, NO_CORPUS, REPO  # noqa: F401 (NO_CORPUS: the skip reason of users)
 from toolgen.importers.names import assign_unique_names
 from toolgen.pipeline import check_specs
 from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
 
-CORPUS = REPO.parent / "shared" / "corpus"
 # Records per source file (all of a file when it has fewer): about 600 in all.
 SHARE = {"bfcl": 190, "seal-tools": 170, "livemcpbench": 100, "github-mcp": 60, "mcp-snapshots": 50, "tau-bench": 30}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from binding_support import Project, forgetting, weather_project
+from binding_support import forgetting, weather_project
 from conftest import REPO, generate
 from toolgen.binding import conformance as binding
 from toolgen.config import load_config

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO, tree
+from conftest import REPO
 from toolgen.cli import main
 
 WEATHER = REPO / "tests" / "cases" / "weather" / "specs"

@@ -10,7 +10,7 @@ import asyncio
 import json
 import shlex
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest

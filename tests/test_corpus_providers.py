@@ -19,12 +19,12 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import provider_checks as checks
+from conftest import CORPUS, NO_CORPUS
 from toolgen.diagnostics import Severity
 from toolgen.importers.names import assign_unique_names
 from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
@@ -32,7 +32,6 @@ from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 
-CORPUS = Path(os.environ.get("TOOLGEN_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 TOTAL = 8406
 CHUNK = 1500  # tools per spec set
 # variant -> (accepted at least, fallback with warning, refused at most); update when it improves.
@@ -50,7 +49,7 @@ PINNED: dict[str, tuple[int, int, int]] = {
     "bedrock strict": (8222, 184, 0),
 }
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS}")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPUS)]
 
 
 def label(provider: str, option: dict[str, Any]) -> str:

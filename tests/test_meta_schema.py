@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
+import pytest
 import jsonschema_rs
 
-from conftest import REPO
-
-CORPUS = REPO.parent / "shared" / "corpus"
+from conftest import CORPUS, NO_CORPUS
 
 
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPUS)
 def test_fast_path_agrees_with_jsonschema_on_the_whole_corpus() -> None:
     reference = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
     seen = disagreements = invalid = 0

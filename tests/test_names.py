@@ -313,12 +313,12 @@ def test_module_and_class_names() -> None:
 
 @pytest.mark.parametrize(("tool", "prefix", "interface", "implementation"), [
     ("get_weather", "GetWeather", "GetWeatherTool", "GetWeather"),
-    ("search_tool", "Search", "SearchTool", "Search"),  # not SearchToolTool
-    ("SearchTool", "Search", "SearchTool", "Search"),
-    ("search-TOOL", "Search", "SearchTool", "Search"),
-    ("search_tool_tool", "Search", "SearchTool", "Search"),
+    ("search_tool", "SearchTool", "SearchTool", "SearchToolImpl"),  # not SearchToolTool
+    ("SearchTool", "SearchTool", "SearchTool", "SearchToolImpl"),
+    ("search-TOOL", "SearchTOOL", "SearchTOOL", "SearchTOOLImpl"),
+    ("search_tool_tool", "SearchToolTool", "SearchToolTool", "SearchToolToolImpl"),
     ("tool", "Tool", "Tool", "ToolImpl"),  # not ToolTool; the stub may not shadow the interface
-    ("tools", "Tools", "ToolsTool", "Tools"),  # only the word `tool` is dropped
+    ("tools", "Tools", "ToolsTool", "Tools"),  # only the word `tool` counts
     ("toolbox", "Toolbox", "ToolboxTool", "Toolbox"),
     ("none", "None", "NoneTool", "NoneImpl"),
     ("exception", "Exception", "ExceptionTool", "ExceptionImpl"),
@@ -337,7 +337,10 @@ def test_a_tools_class_names_are_distinct_and_never_double_a_word(tool: str) -> 
     names = [classes.arguments, classes.result, classes.injected, classes.interface]
     assert len(set(names)) == 4 and all(n.isidentifier() for n in [*names, classes.implementation])
     assert classes.implementation not in names
-    assert not classes.interface.endswith("ToolTool")
+    # The interface adds the word Tool only where the name does not already end in it.
+    assert classes.interface in (classes.prefix, classes.prefix + "Tool")
+    assert not (classes.interface.endswith("ToolTool") and not classes.prefix.endswith("ToolTool"))
+    assert classes.prefix == class_name(tool)
 
 
 def test_reserved_names_cover_installed_pydantic() -> None:

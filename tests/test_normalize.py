@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import CORPUS, NO_CORPUS
 from toolgen.pipeline import lint
 from toolgen.importers.emit import dump_tools
 from toolgen.importers.names import assign_unique_names
@@ -22,7 +22,6 @@ from toolgen.importers.schema import TYPE_NAMES
 from toolgen.importers.verify import lint_errors
 from toolgen.load.specs import load_specs
 
-CORPUS = REPO.parent / "shared" / "corpus"
 
 
 def norm(schema: Any) -> tuple[Any, list[str]]:
@@ -308,7 +307,7 @@ def test_import_gives_a_spec_lint_accepts_or_a_precise_refusal(properties: dict[
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the corpus is not at {CORPUS}")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPUS)
 def test_every_corpus_record_imports_to_specs_lint_accepts(tmp_path: Path) -> None:
     """All 8,406 records: normalised, uniquely named per source file, written as YAML, read back
     unchanged, and checked by lint with no error. One spec set per source file, 400 tools a file."""

@@ -146,7 +146,7 @@ def test_the_facade_finds_strategies_by_name(sampler: ModuleType) -> None:
         testing.arguments_json("keywords.smapler")
 
 
-@pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason="the shared corpus is not there")
+@pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason=corpus_sample.NO_CORPUS)
 def test_corpus_sample_draws_valid_arguments(tmp_path: Path) -> None:
     """About 600 real tools from every source; a few draws each (the breadth is the point)."""
     sample = corpus_sample.lint_clean(tmp_path / "lint", corpus_sample.sample())

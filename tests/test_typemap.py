@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from _generated import package, spec
+from _generated import package
 from toolgen.lower import closed
 from toolgen.lower.typemap import TypeMapper
 

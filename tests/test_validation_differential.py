@@ -127,7 +127,7 @@ def test_specs_in_tests_are_all_exercised(spec_packages: list[tuple[ModuleType, 
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason="the shared corpus is not there")
+@pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason=corpus_sample.NO_CORPUS)
 def test_corpus_sample_agrees_with_jsonschema(tmp_path: Path) -> None:
     sample = corpus_sample.lint_clean(tmp_path / "lint", corpus_sample.sample())
     assert len(sample) >= 500 and {source for source, _ in sample} == set(corpus_sample.SHARE)

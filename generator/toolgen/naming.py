@@ -103,27 +103,29 @@ class ToolClasses:
     the check rule name-collision keeps prefixes unique across tools.
     """
 
-    prefix: str  # `search_tool` -> `Search`
-    arguments: str  # SearchArguments
-    result: str  # SearchResult
-    injected: str  # SearchInjected
+    prefix: str  # `search_tool` -> `SearchTool`
+    arguments: str  # SearchToolArguments
+    result: str  # SearchToolResult
+    injected: str  # SearchToolInjected
     interface: str  # SearchTool (the abstract class implementations subclass)
-    implementation: str  # Search: the class name `toolgen scaffold` gives a stub
+    implementation: str  # SearchToolImpl: the class name `toolgen scaffold` gives a stub
 
 
 def class_prefix(tool: str) -> str:
-    """The CamelCase stem of a tool's classes: trailing `tool` words are dropped (the interface
-    adds one), unless nothing would be left: `search_tool` -> `Search`, `tool` -> `Tool`."""
-    words = _camel_words(tool)
-    while len(words) > 1 and unicodedata.normalize("NFKC", words[-1]).casefold() == INTERFACE_WORD.casefold():
-        words.pop()
-    return _class_name(words)
+    """The CamelCase stem of a tool's classes: `get_weather` -> `GetWeather`, `search_tool` -> `SearchTool`."""
+    return _class_name(_camel_words(tool))
+
+
+def _ends_with_interface_word(prefix: str) -> bool:
+    words = _camel_words(prefix)
+    return bool(words) and unicodedata.normalize("NFKC", words[-1]).casefold() == INTERFACE_WORD.casefold()
 
 
 def tool_classes(tool: str) -> ToolClasses:
     """Every class name of a tool's module, decided here only."""
     prefix = class_prefix(tool)
-    interface = prefix if prefix == INTERFACE_WORD else prefix + INTERFACE_WORD
+    # `search_tool`: the interface is `SearchTool`, not `SearchToolTool`.
+    interface = prefix if _ends_with_interface_word(prefix) else prefix + INTERFACE_WORD
     roles = (f"{prefix}Arguments", f"{prefix}Result", f"{prefix}Injected", interface)
     # A stub's class must not be a keyword (`None`), hide a builtin (`Exception`) or an imported name.
     clash = keyword.iskeyword(prefix) or hasattr(builtins, prefix) or prefix in roles

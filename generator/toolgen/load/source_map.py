@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolgen.schema.pointer import child
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000  # after alias expansion

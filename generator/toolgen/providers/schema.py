@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolgen.runtime.types import json_equal, json_type  # JSON value semantics live in the runtime
-from toolgen.schema.keywords import ANNOTATIONS, DATA_KEYWORDS, JSON_TYPES
-from toolgen.schema.pointer import escape, ref_name
-from toolgen.schema.walk import Node, transform, walk
+from toolgen.schema.keywords import DATA_KEYWORDS
+from toolgen.schema.pointer import ref_name
+from toolgen.schema.walk import Node, walk
 
 
 def public(schema: Any) -> Any:

@@ -11,7 +11,6 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import jinja2
