@@ -11,12 +11,12 @@ Two measurements, both in process:
    codegen-anchors §4, and with strict_types and use_unique_items_as_set added. `format` is an annotation in Draft
    2020-12 unless a validator opts in, so there `asserts format` and `annotation only`
    both conform.
-2. corpus: a seeded sample of real tool schemas from /work/shared/corpus/*.jsonl
+2. corpus: a seeded sample of real tool schemas from the shared corpus (*.jsonl)
    (`parameters` or `inputSchema`), normalised the same way for both generators (see
    `normalise`). Counted per generator: generated and imported / refused with a
    diagnostic / crashed, with the reasons.
 
-    python benchmarks/breadth.py [--sample 300] [--seed 1] [--corpus /work/shared/corpus]
+    python benchmarks/breadth.py [--sample 300] [--seed 1] [--corpus DIR]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """black (what toolgen pins) against `ruff format` on toolgen's rendered tool modules from real specs.
 
-Renders one tool module per corpus tool (a seeded sample of /work/shared/corpus, normalised
+Renders one tool module per corpus tool (a seeded sample of the shared corpus, normalised
 as in breadth.py, tools that lint refuses left out), formats every module with black in
 process and with one `ruff format` call over a folder, and counts byte-identical outputs.
 Prints the first differences. ruff is not a toolgen dependency: pass the binary to compare.

@@ -10,7 +10,7 @@ package's validator accepts, and the tools each cannot draw for at all.
 
 hypothesis-jsonschema is optional (pip install hypothesis-jsonschema==0.23.1): its latest
 release breaks with hypothesis 6.170.10 and later on any object that allows extra keys,
-so the comparison needs hypothesis<=6.170.9 (see ../shared/DESIGN.md). Without it, only
+so the comparison needs hypothesis<=6.170.9. Without it, only
 toolgen's numbers are printed.
 """
 

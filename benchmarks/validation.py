@@ -1,4 +1,4 @@
-"""Validation of a model's arguments (issue 3): the generated validators against the baselines.
+"""Validation of a model's arguments: the generated validators against the baselines.
 
 For a tiny, a typical, a wide and a nested tool, prints the median time per call of:
 - valid input: toolgen's `validate_arguments` (dict and JSON text), raw pydantic `model_validate`
@@ -8,7 +8,7 @@ For a tiny, a typical, a wide and a nested tool, prints the median time per call
 - invalid input, the message rendered: the same validators, each producing what a model reads;
 then the messages of the catalogue's mistakes side by side (toolgen, selectools, pydantic-ai).
 
-Run: `/work/venv/bin/python benchmarks/validation.py [--rounds 7] [--markdown]`. The paths are
+Run: `python benchmarks/validation.py [--rounds 7] [--markdown]`. The paths are
 measured round-robin (every path once per round, the median over rounds), so load from other
 processes hits them alike; compare rows of one run, not runs.
 """

@@ -1,6 +1,6 @@
 """Offline acceptance checks of provider definitions with the providers' own SDKs.
 
-One function per target (reference/providers.md section 9). Each returns a list of
+One function per target (docs/providers.md, "How definitions are checked"). Each returns a list of
 problems: empty means the SDK, and our own checks for what the SDK misses, accept it.
 No mocks, no network: the SDKs' typed params, wire models and validators.
 """

@@ -1,5 +1,5 @@
 """`toolgen check` with implementations configured: every tool bound to a class that subclasses
-its interface, with the interface's `run` signature (generator/toolgen/binding.py)."""
+its interface, with the interface's `run` signature (generator/toolgen/binding/conformance.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The corpus test: every tool of ../shared/corpus/ (8,406 of them) imports, lowers, and yields for each
+"""The corpus test: every tool of the shared corpus (8,406 of them) imports, lowers, and yields for each
 provider variant a definition that passes that provider's SDK checks, or a lint warning with the
 fallback taken (or the refusal). Counts per variant are printed and pinned: a regression fails.
 

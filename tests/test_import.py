@@ -1,6 +1,6 @@
 """`toolgen import`: each source format, the file shapes, the YAML it writes, the CLI, and round trips.
 
-Real-world samples are copied from ../shared/corpus (tau-bench MIT, GitHub MCP server MIT,
+Real-world samples are copied from the shared corpus (tau-bench MIT, GitHub MCP server MIT,
 LiveMCPBench Apache-2.0, BFCL Apache-2.0, Seal-Tools Apache-2.0, MCP reference servers MIT),
 reshaped into each provider's format where the corpus stores another.
 """

@@ -1,4 +1,4 @@
-"""Any property name, tool name and spec text works: generated, imported and used (issue 2).
+"""Any property name, tool name and spec text works: generated, imported and used.
 
 Each case generates a package from a spec, imports it, and checks the name on the wire
 (what a model sends) and in Python (where the value is reachable).

@@ -1,5 +1,5 @@
 """Provider exporters: every emitted definition passes its SDK's checks (tests/provider_checks.py),
-the lowering rules of reference/providers.md section 8 hold, and fallbacks are said in lint.
+the lowering rules of docs/providers.md hold, and fallbacks are said in lint.
 
 The golden files themselves are pinned by test_cases.py (tests/cases/*/expected/*/definitions).
 """

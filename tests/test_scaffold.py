@@ -1,4 +1,4 @@
-"""`toolgen scaffold`: typed stubs for unbound tools, never an overwritten file (generator/toolgen/scaffold.py)."""
+"""`toolgen scaffold`: typed stubs for unbound tools, never an overwritten file (generator/toolgen/binding/scaffold.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The runtime's validation (issue 3): suggestions, paths, unions, limits, secrets, repairs.
+"""The runtime's validation: suggestions, paths, unions, limits, secrets, repairs.
 
 Exact messages live in test_validation_golden.py; agreement with jsonschema in
 test_validation_differential.py; robustness on arbitrary input in test_validation_fuzz.py.

@@ -8,7 +8,7 @@ For the specs in tests/ (hypothesis drives the generator) and for a deterministi
   with an issue at the mutated location and with the expected code.
 
 The oracle's schema is the published one (the MCP `inputSchema`: closed wherever properties
-are declared, per issue 3 point 5). Differences by design, each pinned by its own test below:
+are declared, as the validation contract says). Differences by design, each pinned by its own test below:
 - `null` for an optional key is accepted (models send null for "not given"); jsonschema refuses
   it unless the schema admits null. The generator never sends such a null.
 - coercions a spec declares with `x-coerce` ("42" -> 42) are accepted; jsonschema refuses them.

@@ -1,4 +1,4 @@
-"""The exact messages for a catalogue of realistic mistakes (issue 3), pinned as golden files.
+"""The exact messages for a catalogue of realistic mistakes, pinned as golden files.
 
 tests/golden/errors/cases.yaml lists the calls; expected/<name>.txt holds what the model
 reads (`str(error)`) and what the host gets (`error.to_dict()`), or, for a call that is

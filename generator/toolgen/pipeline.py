@@ -1,6 +1,6 @@
 """The pipeline, end to end: load -> check -> lower -> render -> format. Writing is the caller's.
 
-A successful build is cached whole (see buildcache.py): when no input changed, `build`
+A successful build is cached whole (see cache.py): when no input changed, `build`
 is a hash of the inputs and one read, and the stages below are not even imported.
 """
 

@@ -1,4 +1,4 @@
-"""BFCL function docs, and records of the corpus (../shared/corpus/*.jsonl).
+"""BFCL function docs, and records of the shared corpus (its JSON Lines files).
 
 Accepted: a function doc (`{name, description, parameters}`, types such as `dict` and
 `float`, the `optional` key, `response` for results), a BFCL question line (its `function`

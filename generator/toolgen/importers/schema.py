@@ -2,7 +2,7 @@
 
 `normalize_schema` is a pure function: it returns a new schema (key order kept) and one
 human-readable note per change, each starting with the JSON pointer it changed. What it
-fixes is what the corpus (../shared/corpus) shows people write:
+fixes is what the shared corpus of real tool definitions shows people write:
 
 - type names from other languages (`dict`, `float`, `str`, `String`, `HashMap`, `long`, `tuple`, ...),
   `any` and the empty string (no type: any value), OpenAPI's upper-case names (`STRING`);

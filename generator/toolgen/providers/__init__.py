@@ -3,7 +3,7 @@
 Each target has options (say `strict`); every combination is a variant, and generated
 packages carry every variant precomputed. Exporters never emit a definition their
 target rejects: where a spec cannot be expressed they take a documented fallback and
-say so in a `Note`, which lint turns into a warning (lint/providers.py).
+say so in a `Note`, which lint turns into a warning (providers/diagnostics.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lowering rules every model-facing target shares (reference/providers.md section 8, rule 5).
+"""Lowering rules every model-facing target shares (docs/providers.md, "What each target gets").
 
 `portable` rewrites a bundled parameters schema into the form the targets have in common:
 `oneOf` as `anyOf`, `allOf` merged, `const` as a one-value `enum`, tuples as `items`, and

@@ -1,7 +1,7 @@
 """The generated `testing` subpackage: each tool's hypothesis strategies and contract.
 
 The strategies are compiled from the tool's schemas here, at generation time
-(toolgen/strategies.py); the templates only place them.
+(render/strategies.py); the templates only place them.
 """
 
 from __future__ import annotations
