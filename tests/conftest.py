@@ -13,6 +13,7 @@ from types import ModuleType
 
 import pytest
 
+from toolgen.config import BuildOptions
 from toolgen.pipeline import build
 from toolgen.write import apply, plan
 
@@ -24,10 +25,11 @@ UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
 
 def generate(specs: Path, out: Path, package: str) -> dict[str, str]:
     """Run the pipeline and write the output; fails the test on diagnostics with errors."""
-    result = build(specs, package)
+    options = BuildOptions(package=package)
+    result = build(specs, options)
     assert result.ok, "\n".join(d.text() for d in result.diagnostics)
     out.mkdir(parents=True, exist_ok=True)
-    apply(out, plan(out, result.files, package))
+    apply(out, plan(out, result.files, options))
     return result.files
 
 

@@ -106,10 +106,10 @@ def test_py_docstring_survives_black(text: str) -> None:
     """The pipeline formats every module with black: docstrings stay one statement, black-stable, same text."""
     import black
 
-    from toolgen.format import MODE
+    from toolgen.format import mode
 
     source = f"{py_docstring(text)}\n\n\nclass C:\n    {py_docstring(text, 4)}\n\n    x = 1\n"
-    formatted = black.format_str(source, mode=MODE)
+    formatted = black.format_str(source, mode=mode())
     assert formatted == source  # already black's layout: the format step may skip black
     tree = ast.parse(formatted)
     expected = inspect.cleandoc(text.strip())

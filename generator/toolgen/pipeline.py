@@ -1,41 +1,54 @@
-"""The pipeline, end to end: load -> check -> lower -> render -> format. Writing is the caller's.
+"""The pipeline, end to end: load -> check -> lower -> export -> render -> format. Writing is the caller's.
 
-A successful build is cached whole (see buildcache.py): when no input changed, `build`
-is a hash of the inputs and one read, and the stages below are not even imported.
+A successful build is cached whole (cache.py): when no input changed, `build` is a hash
+of the inputs and one read, and the stages below are not even imported. The renderer
+emits black's layout; the format stage only hands black the rare file outside it
+(docs/decisions/0005-one-formatting-strategy.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolgen import cache as buildcache
+from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, has_errors
 
 if TYPE_CHECKING:
     from toolgen.check.context import CheckedTool
     from toolgen.load.specs import SpecSet
 
+Progress = Callable[[str], None]  # told the name of each stage as it starts
+
+
+def _quiet(stage: str) -> None:
+    pass
+
 
 @dataclass
 class Build:
     diagnostics: list[Diagnostic]
     tools: tuple[str, ...] | None  # canonical names of the tools built; None when there are errors
-    files: dict[str, str]  # relative path -> formatted text; empty when there are errors
+    files: dict[str, str]  # relative path -> text as written; empty when there are errors
 
     @property
     def ok(self) -> bool:
         return self.tools is not None
 
 
-def check_specs(specs: Path, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def check_specs(specs: Path, exports: bool = True, progress: Progress = _quiet) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports)."""
     from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
-    return lint(load_specs(specs), exports)
+    progress("load")
+    loaded = load_specs(specs)
+    progress("check")
+    return lint(loaded, exports)
 
 
 def lint(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
@@ -49,28 +62,33 @@ def lint(specs: SpecSet, exports: bool = True) -> tuple[list[Diagnostic], list[C
     return diagnostics, tools
 
 
-def build(specs: Path, package: str, templates: Path | None = None) -> Build:
-    key, cached = buildcache.load(specs, package, templates)
+def build(specs: Path, options: BuildOptions, progress: Progress = _quiet) -> Build:
+    key, cached = buildcache.load(specs, options)
     if cached is not None:
         return Build(*cached)
+    diagnostics, tools = check_specs(specs, exports=False, progress=progress)
     from toolgen.providers import diagnostics as provider_rule
 
-    diagnostics, tools = check_specs(specs, exports=False)
     if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
         return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
 
     from toolgen.format import format_files
     from toolgen.lower import lower
-    from toolgen.providers import export_all, notes_of
-    from toolgen.render import from_templates, render_package
+    from toolgen.providers import export, notes_of, variants
+    from toolgen.render import render_package
 
-    ir = lower(tools, package)
-    exports = export_all(ir.tools)  # once: its notes are lint's warnings, its definitions are rendered
+    progress("lower")
+    ir = lower(tools, options.package)
+    progress("export")
+    # Once: the notes are lint's warnings, the definitions are rendered.
+    exports = {provider: [(option, export(provider, ir.tools, **option)) for option in variants(provider)]
+               for provider in options.providers}
     diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))))
-    rendered = render_package(ir, templates=str(templates) if templates else None, exports=exports)
-    # Our own templates emit black's layout; an override or the copied runtime may not.
-    files = format_files(rendered, frozenset() if templates else from_templates(rendered))
+    progress("render")
+    rendered = render_package(ir, options, exports=exports)
+    progress("format")
+    files = format_files(rendered, overridden=options.templates is not None)
     names = tuple(t.name for t in ir.tools)
     if key is not None:
-        buildcache.store(specs, package, templates, key, (diagnostics, names, files))
+        buildcache.store(specs, options, key, (diagnostics, names, files))
     return Build(diagnostics, names, files)

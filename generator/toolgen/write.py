@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolgen.config import BuildOptions
 from toolgen.constants import HEADER
 
 MARKER = HEADER.encode()
@@ -43,7 +44,7 @@ def is_generated(path: Path) -> bool:
         return False
 
 
-def plan(out: Path, files: dict[str, str], package: str) -> Plan:
+def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     result = Plan()
     for relative, text in files.items():
         target = _inside(out, relative)
@@ -54,7 +55,7 @@ def plan(out: Path, files: dict[str, str], package: str) -> Plan:
             continue
         if current != text:
             result.changed[relative] = text
-    package_dir = out / package
+    package_dir = out / options.package
     candidates = [out / "pyproject.toml", *(package_dir.rglob("*") if package_dir.is_dir() else [])]
     for path in sorted(candidates):
         relative = path.relative_to(out).as_posix()

@@ -112,7 +112,7 @@ def summary(description: str) -> str:
 
 def stub_source(package: str, interface: Interface, templates: Path | None = None) -> str:
     """The text of one stub module (templates/stub.py.jinja, overridable), black-formatted."""
-    from toolgen.format import cache_dir, format_python
+    from toolgen.format import format_python
     from toolgen.render import environment
 
     prefix = interface.prefix
@@ -129,7 +129,7 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
         package=package, module=interface.module, names=names, name=name, prefix=prefix, parameters=parameters,
         message=f"{interface.tool} is not implemented yet",
     )
-    return format_python(source, cache_dir())
+    return format_python(source)
 
 
 def plan_stubs(package: str, interfaces: Iterable[Interface], folder: Path, templates: Path | None = None) -> list[Stub]:
