@@ -35,8 +35,11 @@ TRIPLE = '"""'
 def in_black_layout(source: str) -> bool:
     """True when a module rendered in black's layout needs no black pass: no line is too
     long, except lines black leaves long."""
+    lines = source.split("\n")
+    if source.isascii() and max(map(len, lines)) <= LINE_LENGTH:
+        return True  # the common case: nothing is too long
     in_docstring = False
-    for line in source.split("\n"):
+    for line in lines:
         stripped = line.strip()
         if in_docstring:
             in_docstring = stripped != TRIPLE  # lines inside a docstring are left as they are

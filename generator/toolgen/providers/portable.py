@@ -9,8 +9,6 @@ into the description, where a model still reads them and the runtime still enfor
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -66,15 +64,30 @@ def describe(node: Node, moved: dict[str, Any]) -> Node:
 def portable(parameters: Node) -> Node:
     """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings).
 
-    Cached by content: every variant of every target starts here, in lint and again in
-    render (two dozen calls a tool). The result is shared, so exporters build new nodes
-    rather than change it (as `transform` does)."""
-    return _portable(json.dumps(parameters))
+    Memoised by identity: every variant of every target starts here with the same
+    `parameters` object of the IR (two dozen calls a tool). A memo keyed on content (the
+    JSON text) cost a serialisation per call, and as a bounded LRU it missed on every call
+    once a build had more tools than its size: cyclic access evicts each entry just before
+    its reuse. This memo is cleared whole when full, so a larger build only costs the
+    rewrites. The result is shared: exporters build new nodes rather than change it (as
+    `transform` does), and nothing changes an IR's schema after lowering."""
+    key = id(parameters)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is parameters:
+        return hit[1]
+    if len(_MEMO) >= MEMO_LIMIT:
+        _MEMO.clear()
+    result = _portable(parameters)
+    _MEMO[key] = (parameters, result)  # holding `parameters` keeps its id from being reused
+    return result
 
 
-@functools.lru_cache(maxsize=4096)
-def _portable(text: str) -> Node:
-    schema = transform(public(json.loads(text)), _local)
+MEMO_LIMIT = 20_000
+_MEMO: dict[int, tuple[Node, Node]] = {}
+
+
+def _portable(parameters: Node) -> Node:
+    schema = transform(public(parameters), _local)
     defs = dict(schema.get("$defs") or {})
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
         merged = {name: _resolve_node(body, defs, f"/$defs/{name}") for name, body in defs.items()}
