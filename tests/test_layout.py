@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import keyword
 import sys
+import textwrap
 from pathlib import Path
 
 import black
@@ -73,6 +74,19 @@ def test_a_long_assigned_string_is_claimed_stable_only_when_black_leaves_it(name
     line = " " * indent + f"{name} = {py_string(text)}\n"
     source = f"class A:\n{line}" if indent else line
     assert in_black_layout(source) == (black.format_str(source, mode=MODE) == source)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(st.sampled_from("ab '\"#é⺀"), min_size=90, max_size=120), indent=st.sampled_from([0, 4]),
+       prefix=st.sampled_from(["f", "", "r"]))
+def test_long_comments_and_prefixed_strings_are_claimed_stable_only_when_black_leaves_them(
+        text: str, indent: int, prefix: str) -> None:
+    pad = "    "  # inside a call's brackets; `indent` puts the call in a function
+    for line in (f"{pad}# {text.rstrip()}", f"{pad}{prefix}{py_string(text)},", f"{pad}x={prefix}{py_string(text)},"):
+        call = f"g(\n{line}\n)"
+        source = f"def f():\n{textwrap.indent(call, '    ')}\n" if indent else f"{call}\n"
+        if in_black_layout(source):
+            assert black.format_str(source, mode=MODE) == source
 
 
 def _trees() -> st.SearchStrategy[Node]:

@@ -23,11 +23,12 @@ from toolgen.render.layout import width
 if TYPE_CHECKING:
     from black.mode import Mode
 
-# A long line black leaves as it is: one string, maybe prefixed (maybe after `key=` or a dict display's
-# `"key": `, maybe with a trailing comma), or a one-line docstring. After `NAME = `, a
-# string is left as it is only when it would not fit in parentheses on a line of its own.
+# A long line black leaves as it is: one string, maybe prefixed (maybe after `key=` or a
+# dict display's `"key": `, maybe with a trailing comma), a one-line docstring, or a
+# comment on a line of its own. After `NAME = `, a string is left as it is only when it
+# would not fit in parentheses on a line of its own.
 _STRING = r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))"""
-_LONG_BUT_STABLE = re.compile(rf"""\s*(?:[A-Za-z_]\w*=|{_STRING}: )?{_STRING},?|\s*\"\"\".*\"\"\"""")
+_LONG_BUT_STABLE = re.compile(rf"""\s*(?:[A-Za-z_]\w*=|{_STRING}: )?{_STRING},?|\s*\"\"\".*\"\"\"|\s*# .*\S""")
 _ASSIGNED_STRING = re.compile(rf"""(\s*)[A-Za-z_]\w* = ({_STRING})""")
 TRIPLE = '"""'
 
