@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 TOOLGEN_VERSION = "0.1.0"
+__version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 
