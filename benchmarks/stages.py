@@ -44,7 +44,7 @@ def main() -> None:
     from toolgen.providers import export_all
     from toolgen.render import render_package
 
-    rows: list[list[str]] = [["import the stages (jinja2, black, jsonschema, pydantic-free)", f"{time.perf_counter() - start:.3f}"]]
+    rows: list[list[str]] = [["import the stages", f"{time.perf_counter() - start:.3f}"]]
     with tempfile.TemporaryDirectory(prefix="toolgen-stages-") as tmp:
         specs = Path(tmp) / "specs"
         write_specs(specs, args.tools)
