@@ -3,8 +3,8 @@
     python benchmarks/stages.py [--tools 1000] [--profile OUT.prof]
 
 Stages: load, check (with the spec-format envelope timed apart), lower, the provider
-exports, render, format. No cache is read or written (TOOLGEN_NO_CACHE=1) and black runs
-in this process (TOOLGEN_JOBS=1), so the stage times add up to the build. Also prints the
+exports, render, format. No cache is read or written (TOOLGEN_NO_CACHE=1), so the stage
+times add up to the build. Also prints the
 peak memory of the process. With --profile, a second build is profiled for `python -m pstats`.
 """
 
@@ -31,7 +31,6 @@ def main() -> None:
     parser.add_argument("--profile", type=Path)
     args = parser.parse_args()
     os.environ["TOOLGEN_NO_CACHE"] = "1"
-    os.environ["TOOLGEN_JOBS"] = "1"
 
     start = time.perf_counter()
     from toolgen import check
