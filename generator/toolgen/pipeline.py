@@ -41,7 +41,8 @@ class Build:
         return self.tools is not None
 
 
-def check_specs(specs: Path, exports: bool = True, progress: Progress = _quiet) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def check_specs(specs: Path, exports: bool = True,
+                progress: Progress = _quiet) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports)."""
     from toolgen.load.specs import load_specs
 

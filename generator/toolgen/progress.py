@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Self
 
 DELAY = 0.5  # seconds before anything is shown
 
@@ -33,7 +33,7 @@ class Progress:
         self._status: Any = None  # a rich Status, once shown
         self._done = False
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         if self.enabled:
             self._timer = threading.Timer(self.delay, self._show)
             self._timer.daemon = True
