@@ -142,10 +142,11 @@ class Toolgen:
     """Build one tool per call in process, write it, import it, validate with it."""
 
     def __init__(self, work: Path, prefix: str) -> None:
+        from toolgen.config import BuildOptions
         from toolgen.pipeline import build
         from toolgen.write import apply, plan
 
-        self.build, self.apply, self.plan = build, apply, plan
+        self.build, self.apply, self.plan, self.options = build, apply, plan, BuildOptions
         self.work, self.prefix = work, prefix
         self.count = 0
         sys.path.insert(0, str(work / "out"))
@@ -159,14 +160,14 @@ class Toolgen:
         spec = {"name": name, "description": description or "No description.", "parameters": parameters}
         (specs / "tool.json").write_text(json.dumps(spec), "utf-8")
         try:
-            result = self.build(specs, package)
+            result = self.build(specs, self.options(package=package))
         except Exception as exc:  # a crash, not a diagnostic
             return None, f"crash: {type(exc).__name__}: {exc}"[:160]
         if not result.ok:
             errors = sorted({d.rule for d in result.diagnostics if d.is_error})
             return None, "refused: " + ", ".join(errors)
         out = self.work / "out"
-        self.apply(out, self.plan(out, result.files, package))
+        self.apply(out, self.plan(out, result.files, self.options(package=package)))
         importlib.invalidate_caches()
         try:
             module = importlib.import_module(package)
@@ -372,7 +373,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--corpus", type=Path, default=Path("/work/shared/corpus"))
+    parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("TOOLGEN_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus"))
     args = parser.parse_args()
     print(f"machine: {machine()}; {load()}")
     with tempfile.TemporaryDirectory(prefix="toolgen-breadth-") as tmp:

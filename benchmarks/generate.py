@@ -8,12 +8,10 @@ the process and its children (the formatter's worker processes included).
 
 toolgen rows:
   cold                 empty output folder and an empty cache folder (TOOLGEN_CACHE_DIR)
-  cold, TOOLGEN_JOBS=1 the same with black in the main process only (no worker pool)
-  cold, warm format    empty output folder; black's cache warm, the build cache cleared
-  unchanged            a second run with nothing changed (everything warm)
-  unchanged, no build cache   nothing changed, build cache cleared: the whole pipeline runs,
-                       black answers from its cache, nothing is written
-  check                `toolgen check` on the unchanged output (everything warm)
+  unchanged            a second run with nothing changed (the build cache answers)
+  unchanged, no build cache   nothing changed, build cache cleared: the whole pipeline runs
+                       (what any edit of a spec costs), nothing is written
+  check                `toolgen check` on the unchanged output (the build cache answers)
 dcg rows (the baselines):
   in process, <fmt>    one process calling generate() once per tool, writing one module each
   in process, combined one generate() call on one schema holding every tool under $defs,
@@ -21,7 +19,7 @@ dcg rows (the baselines):
   CLI, one call        `datamodel-codegen --input <dir of N schemas> --output <dir>`
   CLI --check          the same call with --check on the unchanged output
 
-    python benchmarks/generate.py [--sizes 10,100,1000] [--repeats 3] [--large-repeats 1]
+    python benchmarks/generate.py [--sizes 10,100,1000] [--repeats 3] [--large-repeats 1] [--no-dcg]
 """
 
 from __future__ import annotations
@@ -48,7 +46,7 @@ def toolgen(command: str, specs: Path, out: Path, env: dict[str, str], ok: tuple
     return wall, cpu
 
 
-def measure(n: int, work: Path, pycache: Path, repeats: int) -> dict[str, dict[str, float]]:
+def measure(n: int, work: Path, pycache: Path, repeats: int, dcg: bool = True) -> dict[str, dict[str, float]]:
     specs, schemas = work / "specs", work / "schemas"
     tools = write_specs(specs, n)
     write_parameter_schemas(schemas, tools)
@@ -63,16 +61,7 @@ def measure(n: int, work: Path, pycache: Path, repeats: int) -> dict[str, dict[s
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
         record("toolgen generate, cold", *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))))
-    for i in range(repeats):  # the same, black in this process only (no worker pool)
-        shutil.rmtree(cache, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
-        record("toolgen generate, cold, TOOLGEN_JOBS=1",
-               *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache), TOOLGEN_JOBS="1")))
     env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))
-    for i in range(3):
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.rmtree(cache / "builds", ignore_errors=True)
-        record("toolgen generate, cold process + warm format cache", *toolgen("generate", specs, out, env))
     for i in range(3):
         shutil.rmtree(cache / "builds", ignore_errors=True)
         record("toolgen generate, unchanged, no build cache", *toolgen("generate", specs, out, env))
@@ -81,6 +70,8 @@ def measure(n: int, work: Path, pycache: Path, repeats: int) -> dict[str, dict[s
         record("toolgen generate, unchanged", *toolgen("generate", specs, out, env))
     for i in range(5):
         record("toolgen check, unchanged", *toolgen("check", specs, out, env))
+    if not dcg:
+        return {label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()}
 
     dcg_env = bench_env(pycache)
     for formatter in ("builtin", "black"):
@@ -109,23 +100,25 @@ def measure(n: int, work: Path, pycache: Path, repeats: int) -> dict[str, dict[s
 
 
 def report(n: int, r: dict[str, dict[str, float]]) -> str:
-    black = r["dcg in process, black"]["wall"]
-    builtin = r["dcg in process, builtin"]["wall"]
-    cli = r["dcg CLI, one call, builtin"]["wall"]
-    check = r["dcg CLI --check, unchanged"]["wall"]
+    has_dcg = "dcg in process, black" in r
     rows = []
     for label, value in r.items():
         if label.startswith("dcg per call"):
             continue
         wall = value["wall"]
-        baseline = ratio(wall, check) if "check" in label else f"{ratio(wall, black)} / {ratio(wall, builtin)} / {ratio(wall, cli)}"
-        rows.append([label, str(value["runs"]), seconds(wall), seconds(value["cpu"]), f"{wall / n * 1000:.1f}", baseline])
-    per_call = (f"dcg generate() per call, warm: {r['dcg per call ms, builtin']['wall']:.1f} ms (builtin), "
-                f"{r['dcg per call ms, black']['wall']:.1f} ms (black)")
+        baseline = ""
+        if has_dcg:
+            black, builtin = r["dcg in process, black"]["wall"], r["dcg in process, builtin"]["wall"]
+            cli, check = r["dcg CLI, one call, builtin"]["wall"], r["dcg CLI --check, unchanged"]["wall"]
+            baseline = (ratio(wall, check) if "check" in label or "unchanged" in label
+                        else f"{ratio(wall, black)} / {ratio(wall, builtin)} / {ratio(wall, cli)}")
+        rows.append([label, str(value["runs"]), seconds(wall), seconds(value["cpu"]), f"{wall / n * 1000:.2f}", baseline])
+    per_call = (f"\n\ndcg generate() per call, warm: {r['dcg per call ms, builtin']['wall']:.1f} ms (builtin), "
+                f"{r['dcg per call ms, black']['wall']:.1f} ms (black)\n") if has_dcg else "\n"
     return (f"### {n} tools\n\n"
             + table(["measurement", "runs", "wall s (median)", "CPU s", "ms/tool",
-                     "÷ dcg in-process black / builtin / CLI (check rows: ÷ dcg --check)"], rows)
-            + f"\n\n{per_call}\n")
+                     "÷ dcg in-process black / builtin / CLI (unchanged and check rows: ÷ dcg --check)"], rows)
+            + per_call)
 
 
 def main() -> None:
@@ -134,6 +127,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repeats of the expensive rows below 1000 tools")
     parser.add_argument("--large-repeats", type=int, default=1, help="repeats of the expensive rows at 1000+ tools")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--no-dcg", action="store_true", help="toolgen only (no datamodel-code-generator)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
@@ -148,13 +142,14 @@ def main() -> None:
         env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(warm / "cache"))
         toolgen("generate", warm / "specs", warm / "out", env)
         toolgen("check", warm / "specs", warm / "out", env)
-        for formatter in ("builtin", "black", "combined"):
+        for formatter in () if args.no_dcg else ("builtin", "black", "combined"):
             run([PYTHON, DCG_WORKER, str(warm / "schemas"), str(warm / f"dcg-{formatter}"), formatter], env)
-        run([str(BIN / "datamodel-codegen"), "--input", str(warm / "schemas"), "--output", str(warm / "dcg-cli"),
-             *CLI_FLAGS, "--formatters", "builtin"], env)
+        if not args.no_dcg:
+            run([str(BIN / "datamodel-codegen"), "--input", str(warm / "schemas"), "--output", str(warm / "dcg-cli"),
+                 *CLI_FLAGS, "--formatters", "builtin"], env)
         for n in sizes:
             repeats = args.large_repeats if n >= 1000 else args.repeats
-            everything[n] = measure(n, base / f"n{n}", pycache, repeats)
+            everything[n] = measure(n, base / f"n{n}", pycache, repeats, dcg=not args.no_dcg)
             print()
             print(report(n, everything[n]), flush=True)
             print(f"after {n} tools: {load()}")
@@ -162,17 +157,17 @@ def main() -> None:
     print()
     summary = []
     for n, r in everything.items():
-        summary.append([str(n), seconds(r["toolgen generate, cold"]["wall"]),
-                        seconds(r["toolgen generate, cold process + warm format cache"]["wall"]),
-                        seconds(r["toolgen generate, unchanged"]["wall"]), seconds(r["toolgen check, unchanged"]["wall"]),
-                        seconds(r["dcg in process, black"]["wall"]), seconds(r["dcg in process, builtin"]["wall"]),
-                        seconds(r["dcg in process, one combined schema (parent-prefixed), builtin"]["wall"]),
-                        seconds(r["dcg CLI, one call, builtin"]["wall"]),
-                        ratio(r["toolgen generate, cold"]["wall"], r["dcg in process, black"]["wall"]),
-                        ratio(r["toolgen generate, unchanged"]["wall"], r["dcg CLI --check, unchanged"]["wall"])])
-    print(table(["tools", "toolgen cold", "toolgen warm format cache", "toolgen unchanged", "toolgen check",
-                 "dcg in-process black", "dcg in-process builtin", "dcg combined builtin", "dcg CLI builtin",
-                 "cold ÷ dcg in-process black", "unchanged ÷ dcg CLI --check"], summary))
+        row = [str(n), seconds(r["toolgen generate, cold"]["wall"]),
+               seconds(r["toolgen generate, unchanged, no build cache"]["wall"]),
+               seconds(r["toolgen generate, unchanged"]["wall"]), seconds(r["toolgen check, unchanged"]["wall"])]
+        if not args.no_dcg:
+            row += [seconds(r["dcg in process, black"]["wall"]), seconds(r["dcg in process, builtin"]["wall"]),
+                    seconds(r["dcg CLI, one call, builtin"]["wall"]), seconds(r["dcg CLI --check, unchanged"]["wall"]),
+                    ratio(r["toolgen generate, cold"]["wall"], r["dcg CLI, one call, builtin"]["wall"])]
+        summary.append(row)
+    print(table(["tools", "toolgen cold", "toolgen, no build cache", "toolgen unchanged", "toolgen check"]
+                + ([] if args.no_dcg else ["dcg in-process black", "dcg in-process builtin", "dcg CLI builtin",
+                                           "dcg CLI --check", "cold ÷ dcg CLI"]), summary))
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "results": everything}, indent=2) + "\n")
 

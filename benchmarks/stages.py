@@ -1,13 +1,11 @@
-"""Where the time of one build goes: each pipeline stage timed in process, no profiler.
+"""Where the time of one cold build goes: each pipeline stage timed in process, no profiler.
 
-    python benchmarks/stages.py [--tools 1000] [--profile OUT.prof] [--ruff PATH]
+    python benchmarks/stages.py [--tools 1000] [--profile OUT.prof]
 
-Stages: load, lint (with meta_schema, the JSON Schema meta-validation, timed apart),
-lower, render, and black on every rendered module, serial, no cache, once with
-`black.format_str` (what toolgen runs: two passes unless the input is already stable) and
-once with a single pass. With --ruff, also `ruff format` (pinned by the caller) over the
-same rendered modules in one call, and how many of its outputs are byte-identical to
-black's. With --profile, a second run of load..render is profiled and written for `python -m pstats`.
+Stages: load, check (with the spec-format envelope timed apart), lower, the provider
+exports, render, format. No cache is read or written (TOOLGEN_NO_CACHE=1), so the stage
+times add up to the build. Also prints the
+peak memory of the process. With --profile, a second build is profiled for `python -m pstats`.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import os
-import subprocess
+import resource
 import sys
 import tempfile
 import time
@@ -31,84 +29,69 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--profile", type=Path)
-    parser.add_argument("--ruff", help="path of a ruff binary to compare with black")
     args = parser.parse_args()
     os.environ["TOOLGEN_NO_CACHE"] = "1"
 
     start = time.perf_counter()
-    import black
-
-    from toolgen.pipeline import lint
-    from toolgen.diagnostics import Diagnostic
-    from toolgen.format import MODE
-    from toolgen.check import meta_schema
-    from toolgen.lower import lower
-    from toolgen.render import render_package
+    from toolgen import check
+    from toolgen.check import envelope
+    from toolgen.config import BuildOptions
+    from toolgen.format import format_files
     from toolgen.load.specs import load_specs
+    from toolgen.lower import lower
+    from toolgen.pipeline import build
+    from toolgen.providers import export_all
+    from toolgen.render import render_package
 
-    rows: list[list[str]] = [["import toolgen's stages + black", f"{time.perf_counter() - start:.3f}"]]
+    rows: list[list[str]] = [["import the stages", f"{time.perf_counter() - start:.3f}"]]
     with tempfile.TemporaryDirectory(prefix="toolgen-stages-") as tmp:
         specs = Path(tmp) / "specs"
         write_specs(specs, args.tools)
-        original = meta_schema.check
+        options = BuildOptions(package="bench")
+        original = envelope.check_document
         spent = [0.0]
 
-        def timed_check(context: lint.Context) -> list[Diagnostic]:
+        def timed(doc):  # type: ignore[no-untyped-def]
             t = time.perf_counter()
-            found = list(original(context))
-            spent[0] += time.perf_counter() - t
-            return found
+            try:
+                return original(doc)
+            finally:
+                spent[0] += time.perf_counter() - t
 
-        meta_schema.check = timed_check
+        envelope.check_document = timed
         t0 = time.perf_counter()
         spec_set = load_specs(specs)
         t1 = time.perf_counter()
-        diagnostics, tools = lint(spec_set)
+        diagnostics, tools = check.run(spec_set)
         t2 = time.perf_counter()
-        ir = lower(tools, "bench")
+        envelope.check_document = original
+        ir = lower(tools, options.package)
         t3 = time.perf_counter()
-        files = render_package(ir)
+        exports = export_all(ir.tools)
         t4 = time.perf_counter()
-        meta_schema.check = original
-        if args.profile:  # a second, profiled run of load..render (the timings above are not profiled)
-            profiler = cProfile.Profile()
-            profiler.enable()
-            render_package(lower(lint(load_specs(specs))[1], "bench"))
-            profiler.disable()
-            profiler.dump_stats(args.profile)
-        modules = {path: text for path, text in files.items() if path.endswith(".py")}
+        rendered = render_package(ir, options, exports=exports)
         t5 = time.perf_counter()
-        formatted = {path: black.format_str(text, mode=MODE) for path, text in modules.items()}
+        files = format_files(rendered)
         t6 = time.perf_counter()
-        for text in modules.values():
-            black._format_str_once(text, mode=MODE)  # one pass: what an already-stable input costs
-        t7 = time.perf_counter()
-        stable = sum(text == formatted[path] for path, text in modules.items())
         rows += [
             ["load (YAML -> data + source map)", f"{t1 - t0:.3f}"],
-            ["lint, all rules", f"{t2 - t1:.3f}"],
-            ["  of which meta_schema (Draft 2020-12 meta-validation, jsonschema)", f"{spent[0]:.3f}"],
+            ["check, all rules", f"{t2 - t1:.3f}"],
+            ["  of which the spec-format envelope (jsonschema)", f"{spent[0]:.3f}"],
             ["lower", f"{t3 - t2:.3f}"],
-            ["render", f"{t4 - t3:.3f}"],
-            [f"black.format_str on {len(modules)} modules (serial)", f"{t6 - t5:.3f}"],
-            ["black, one pass only (serial)", f"{t7 - t6:.3f}"],
+            ["provider exports (every variant of every provider)", f"{t4 - t3:.3f}"],
+            ["render", f"{t5 - t4:.3f}"],
+            [f"format ({sum(p.endswith('.py') for p in files)} Python files)", f"{t6 - t5:.3f}"],
+            ["total, load..format", f"{t6 - t0:.3f}"],
         ]
-        if args.ruff:
-            raw = Path(tmp) / "ruff"
-            for path, text in modules.items():
-                (raw / path).parent.mkdir(parents=True, exist_ok=True)
-                (raw / path).write_text(text, "utf-8")
-            t8 = time.perf_counter()
-            subprocess.run([args.ruff, "format", "--isolated", "--line-length", "100", "--target-version", "py311",
-                            "--quiet", str(raw)], check=True)
-            t9 = time.perf_counter()
-            same = sum((raw / path).read_text("utf-8") == text for path, text in formatted.items())
-            version = subprocess.run([args.ruff, "--version"], capture_output=True, text=True).stdout.strip()
-            rows.append([f"{version} format, one call over the same modules "
-                         f"({same}/{len(modules)} byte-identical to black)", f"{t9 - t8:.3f}"])
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            build(specs, options)
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"machine: {machine()}; {load()}")
-    print(f"\n{args.tools} tools, {len(diagnostics)} diagnostics; {stable}/{len(modules)} rendered modules "
-          "were already black-stable\n")
+    print(f"\n{args.tools} tools, {len(diagnostics)} diagnostics, {len(files)} files; peak RSS {peak:.0f} MB\n")
     print(table(["stage", "seconds"], rows))
 
 

@@ -35,16 +35,18 @@ Case = Callable[[], Any]
 
 
 def build_package(folder: Path) -> Any:
+    from toolgen.config import BuildOptions
     from toolgen.pipeline import build
     from toolgen.write import apply, plan
 
     specs = folder / "specs"
     specs.mkdir()
     (specs / "tools.json").write_text(json.dumps({"tools": [t["spec"] for t in TOOLS.values()]}), "utf-8")
-    result = build(specs, "bench_validation")
+    options = BuildOptions(package="bench_validation")
+    result = build(specs, options)
     assert result.ok, [d.text() for d in result.diagnostics if d.is_error]
     out = folder / "out"
-    apply(out, plan(out, result.files, "bench_validation"))
+    apply(out, plan(out, result.files, options))
     sys.path.insert(0, str(out))
     return importlib.import_module("bench_validation")
 

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from conftest import generate, imported
+from toolgen.config import BuildOptions
 from toolgen.pipeline import Build, build
 
 _counter = itertools.count()
@@ -46,7 +47,7 @@ def write_specs(folder: Path, tools: list[dict[str, Any]]) -> Path:
 def build_specs(folder: Path, tools: list[dict[str, Any]], package: str) -> Build:
     """Only the build (diagnostics and files), nothing written or imported."""
     with _isolated_cache():
-        return build(write_specs(folder, tools), package)
+        return build(write_specs(folder, tools), BuildOptions(package=package))
 
 
 def _cache_dir() -> str:

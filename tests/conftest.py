@@ -17,6 +17,7 @@ from types import ModuleType
 import pytest
 from hypothesis import settings
 
+from toolgen.config import BuildOptions
 from toolgen.pipeline import build
 from toolgen.write import apply, plan
 
@@ -43,10 +44,11 @@ _DIGEST = re.compile(rb'^(_RUNTIME_SHA256|_SUPPORT_SHA256) = "[0-9a-f]{64}"$', r
 
 def generate(specs: Path, out: Path, package: str) -> dict[str, str]:
     """Run the pipeline and write the output; fails the test on diagnostics with errors."""
-    result = build(specs, package)
+    options = BuildOptions(package=package)
+    result = build(specs, options)
     assert result.ok, "\n".join(d.text() for d in result.diagnostics)
     out.mkdir(parents=True, exist_ok=True)
-    apply(out, plan(out, result.files, package))
+    apply(out, plan(out, result.files, options))
     return result.files
 
 

@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from toolgen import cache as buildcache
+from toolgen.config import BuildOptions
 from toolgen.pipeline import build
+
+P = BuildOptions(package="p")
 
 SPEC = "name: t\ndescription: {text}\nparameters:\n  type: object\n  properties:\n    x: {{type: string, description: x}}\n"
 
@@ -22,40 +25,44 @@ def specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_hit_returns_the_same_build(specs: Path) -> None:
-    first = build(specs, "p")
-    key, stored = buildcache.load(specs, "p", None)
+    first = build(specs, P)
+    key, stored = buildcache.load(specs, P)
     assert key is not None and stored is not None
-    again = build(specs, "p")
+    again = build(specs, P)
     assert (again.tools, again.files, again.diagnostics) == (first.tools, first.files, first.diagnostics)
 
 
 def test_any_spec_change_is_a_miss(specs: Path) -> None:
-    build(specs, "p")
+    build(specs, P)
     (specs / "t.yaml").write_text(SPEC.format(text="second"))
-    assert buildcache.load(specs, "p", None)[1] is None
-    assert "second" in build(specs, "p").files["p/tools/t.py"]
+    assert buildcache.load(specs, P)[1] is None
+    assert "second" in build(specs, P).files["p/tools/t.py"]
     (specs / "extra.yaml").write_text(SPEC.format(text="x").replace("name: t", "name: u"))
-    assert build(specs, "p").tools == ("t", "u")
+    assert build(specs, P).tools == ("t", "u")
 
 
-def test_package_name_and_template_override_are_part_of_the_key(specs: Path, tmp_path: Path) -> None:
-    build(specs, "p")
-    assert buildcache.load(specs, "q", None)[1] is None
+def test_every_build_option_and_the_template_override_are_part_of_the_key(specs: Path, tmp_path: Path) -> None:
+    build(specs, P)
+    assert buildcache.load(specs, P)[1] is not None
+    for other in (BuildOptions(package="q"), BuildOptions(package="p", version="2.0"),
+                  BuildOptions(package="p", distribution="other-name"), BuildOptions(package="p", providers=("mcp",))):
+        assert buildcache.load(specs, other)[1] is None, other
+    assert 'version = "2.0"' in build(specs, BuildOptions(package="p", version="2.0")).files["pyproject.toml"]
     override = tmp_path / "tpl"
     override.mkdir()
     (override / "index.py.jinja").write_text('"""Custom index."""\n\nMODULES: dict[str, str] = {{ modules | py }}\nPROVIDER_NAMES: dict[str, str] = {{ provider_names | py }}\n')
-    assert '"""Custom index."""' in build(specs, "p", override).files["p/_index.py"]
+    assert '"""Custom index."""' in build(specs, BuildOptions(package="p", templates=override)).files["p/_index.py"]
 
 
 def test_a_corrupt_entry_is_a_miss_not_an_error(specs: Path, tmp_path: Path) -> None:
-    build(specs, "p")
+    build(specs, P)
     [entry] = (tmp_path / "cache" / "builds").glob("*.json")
     entry.write_text("{not json")
-    assert buildcache.load(specs, "p", None)[1] is None
-    assert build(specs, "p").ok
+    assert buildcache.load(specs, P)[1] is None
+    assert build(specs, P).ok
 
 
 def test_disabled_cache_writes_nothing(specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
-    build(specs, "p")
+    build(specs, P)
     assert not (tmp_path / "cache").exists()

@@ -156,10 +156,11 @@ def test_outside_root_target_exists_and_is_still_refused() -> None:
 def test_generate_reports_what_lint_reports(specs: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """build() exports once and reports the exports' notes itself; the warnings must be lint's."""
     from conftest import REPO
+    from toolgen.config import BuildOptions
     from toolgen.pipeline import build
 
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
     linted, _ = check_specs(REPO / specs)
-    built = build(REPO / specs, "p")
+    built = build(REPO / specs, BuildOptions(package="p"))
     assert built.ok and any(d.rule.startswith("provider-") for d in linted)
     assert built.diagnostics == linted

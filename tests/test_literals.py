@@ -1,4 +1,4 @@
-"""render/literals.py is the only way spec text reaches Python source: property tests against ast."""
+"""literals.py is the only way spec text reaches Python source: property tests against ast."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolgen.render.literals import py_docstring, py_literal
+from toolgen.literals import py_docstring, py_literal
 
 # Every code point, lone surrogates and control characters included.
 any_text = st.text(st.characters(codec=None, categories=None))
@@ -106,10 +106,10 @@ def test_py_docstring_survives_black(text: str) -> None:
     """The pipeline formats every module with black: docstrings stay one statement, black-stable, same text."""
     import black
 
-    from toolgen.format import MODE
+    from toolgen.format import mode
 
     source = f"{py_docstring(text)}\n\n\nclass C:\n    {py_docstring(text, 4)}\n\n    x = 1\n"
-    formatted = black.format_str(source, mode=MODE)
+    formatted = black.format_str(source, mode=mode())
     assert formatted == source  # already black's layout: the format step may skip black
     tree = ast.parse(formatted)
     expected = inspect.cleandoc(text.strip())

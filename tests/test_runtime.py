@@ -26,7 +26,8 @@ from pydantic import ConfigDict, RootModel
 from conftest import CASES, REPO, generate, imported
 from toolgen.cli import main
 from toolgen.constants import RUNTIME_MARKER
-from toolgen.format import MODE, in_black_layout
+from toolgen.config import BuildOptions
+from toolgen.format import in_black_layout, mode
 from toolgen.ir import FieldIR, ModelIR
 from toolgen.render import _configuration, digest, model_base, model_config
 from toolgen.runtime import models as runtime_models
@@ -41,7 +42,7 @@ SUPPORT = sorted((SOURCE / "runtime_testing").glob("*.py"))
 def test_each_source_is_marked_black_stable_and_skips_black(path: Path) -> None:
     text = path.read_text("utf-8")
     assert text.startswith(f"# {RUNTIME_MARKER}\n")
-    assert black.format_str(text, mode=MODE) == text, f"run black -l 100 -t py311 on {path.name}"
+    assert black.format_str(text, mode=mode()) == text, f"run black -l 100 -t py311 on {path.name}"
     assert in_black_layout(text)  # so the format step passes the copy through untouched
 
 
@@ -131,7 +132,7 @@ def test_check_reports_a_hand_edited_runtime_file_and_cleanup_knows_the_copies(t
     old.write_text(f"# {RUNTIME_MARKER}\n")
     mine = tmp_path / "weather" / "_runtime" / "notes.py"
     mine.write_text("# my notes\n")
-    changes = plan(tmp_path, files, "weather")
+    changes = plan(tmp_path, files, BuildOptions(package="weather"))
     assert changes.orphans == ["weather/_runtime/retired.py"]
     apply(tmp_path, changes)
     assert not old.exists() and mine.exists() and registry.read_text() == files["weather/_runtime/registry.py"]

@@ -1,15 +1,15 @@
 """Whole-build cache: when no input changed, a build is one hash and one read.
 
 The key covers everything a build reads: every spec file under the root (the same
-`discover` that loading uses; `$ref` cannot leave the root), the package name and
-template override, toolgen's own files (sources, runtime, templates, spec schema),
+`discover` that loading uses; `$ref` cannot leave the root), the whole `BuildOptions`
+(and the files of a template override), toolgen's own files (sources, runtime, templates, spec schema),
 the Python version, and the installed files of the libraries whose behaviour shows in
 the output (black, libyaml/PyYAML, jsonschema, referencing, jinja2, pydantic-core).
 Same key, same build: the cache only skips work, never changes an answer.
 
-One slot per (specs root, package, templates) holds the latest successful build, so
-the cache stays bounded. It lives next to the format cache (TOOLGEN_CACHE_DIR
-overrides the folder; TOOLGEN_NO_CACHE=1 disables both).
+One slot per (specs root, build options) holds the latest successful build, so
+the cache stays bounded. It lives in the user's cache folder (TOOLGEN_CACHE_DIR
+overrides the folder; TOOLGEN_NO_CACHE=1 disables it).
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import __version__
+from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, Severity
 
-FORMAT = 2  # bump when the stored layout changes
+FORMAT = 3  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
 DEPENDENCIES = ("black", "blib2to3", "yaml", "_yaml", "jsonschema", "jsonschema_specifications",
                 "referencing", "jinja2", "markupsafe", "pydantic_core")
@@ -61,17 +62,15 @@ def _installed(digest: Any, module: str) -> None:
         digest.update(f"\0dep/{module}\0absent".encode())
 
 
-def build_key(specs: Path, package: str, templates: Path | None) -> str:
+def build_key(specs: Path, options: BuildOptions) -> str:
     from toolgen.constants import templates_dir
     from toolgen.load.specs import discover
 
-    digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{package}".encode())
+    digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode())
     _tree(digest, "toolgen", Path(__file__).resolve().parent)
     _tree(digest, "templates", templates_dir())
-    if templates is not None:
-        digest.update(f"\0override\0{templates.resolve()}".encode())
-        if templates.is_dir():
-            _tree(digest, "override", templates)
+    if options.templates is not None and options.templates.is_dir():
+        _tree(digest, "override", options.templates)
     for module in DEPENDENCIES:
         _installed(digest, module)
     root = specs.resolve()
@@ -82,26 +81,26 @@ def build_key(specs: Path, package: str, templates: Path | None) -> str:
     return digest.hexdigest()
 
 
-def _slot(specs: Path, package: str, templates: Path | None) -> Path | None:
+def _slot(specs: Path, options: BuildOptions) -> Path | None:
     root = cache_root()
     if root is None:
         return None
-    name = hashlib.sha256(f"{specs.resolve()}\0{package}\0{templates}".encode()).hexdigest()[:32]
+    name = hashlib.sha256(f"{specs.resolve()}\0{options.fingerprint()}".encode()).hexdigest()[:32]
     return root / "builds" / f"{name}.json"
 
 
 Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics, tool names, files
 
 
-def load(specs: Path, package: str, templates: Path | None) -> tuple[str | None, Stored | None]:
+def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]:
     """(key, stored build) on a hit; (key, None) on a miss; (None, None) when disabled.
 
     Stored as JSON, never pickle: the cache folder must not be a way to run code.
     """
-    slot = _slot(specs, package, templates)
+    slot = _slot(specs, options)
     if slot is None or not specs.is_dir():
         return None, None
-    key = build_key(specs, package, templates)
+    key = build_key(specs, options)
     try:
         data = json.loads(slot.read_text("utf-8"))
         if data["format"] != FORMAT or data["key"] != key:
@@ -112,8 +111,8 @@ def load(specs: Path, package: str, templates: Path | None) -> tuple[str | None,
         return key, None
 
 
-def store(specs: Path, package: str, templates: Path | None, key: str, build: Stored) -> None:
-    slot = _slot(specs, package, templates)
+def store(specs: Path, options: BuildOptions, key: str, build: Stored) -> None:
+    slot = _slot(specs, options)
     if slot is None:
         return
     diagnostics, tools, files = build

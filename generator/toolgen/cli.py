@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import keyword
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -14,10 +13,11 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import Config, load_config
+from toolgen.config import BuildOptions, Config, load_config
 from toolgen.diagnostics import has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
-from toolgen.pipeline import build, check_specs
+from toolgen.pipeline import Build, build, check_specs
+from toolgen.progress import Progress
 from toolgen.spec import spec_schema_text
 from toolgen.write import apply, diff, plan
 
@@ -34,8 +34,7 @@ def _config(**flags: Any) -> Config:
         config = load_config().override(**flags)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
-    if not config.package.isidentifier() or keyword.iskeyword(config.package):
-        _fail(f"package name {config.package!r} is not a Python identifier")
+    _options(config)  # every command refuses invalid build options, whether it builds or not
     if config.lint_disable:
         from toolgen.check.catalogue import validate_disabled
 
@@ -46,6 +45,13 @@ def _config(**flags: Any) -> Config:
     return config
 
 
+def _options(config: Config) -> BuildOptions:
+    try:
+        return config.options()
+    except ValueError as exc:
+        _fail(str(exc))
+
+
 def _target_options(function: F) -> F:
     function = click.option("--package", help="Import name of the generated package.")(function)
     function = click.option("--out", type=click.Path(file_okay=False), help="Output directory.")(function)
@@ -53,9 +59,10 @@ def _target_options(function: F) -> F:
     return function
 
 
-def _build(config: Config) -> Any:
+def _build(specs: Path, options: BuildOptions, disable: tuple[str, ...] = ()) -> Build:
     try:
-        result = build(config.specs, config.package, config.templates, config.lint_disable)
+        with Progress(f"toolgen: building {options.package}") as progress:
+            result = build(specs, options, progress, disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
     if result.diagnostics:
@@ -76,9 +83,11 @@ def main() -> None:
 def generate(specs: str | None, out: str | None, package: str | None) -> None:
     """Write the package to OUT/PACKAGE and OUT/pyproject.toml."""
     config = _config(specs=specs, out=out, package=package)
-    result = _build(config)
+    options = _options(config)
+    result = _build(config.specs, options, config.lint_disable)
+    assert result.tools is not None  # _build exits on errors
     config.out.mkdir(parents=True, exist_ok=True)
-    changes = plan(config.out, result.files, config.package)
+    changes = plan(config.out, result.files, options)
     apply(config.out, changes)
     written = len(changes.changed) + len(changes.missing)
     click.echo(f"{len(result.tools)} tools -> {config.out / config.package} "
@@ -103,8 +112,9 @@ def _bound_config(specs: str | None, out: str | None, package: str | None, imple
 def check(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> None:
     """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
     config = _bound_config(specs, out, package, implementations)
-    result = _build(config)
-    changes = plan(config.out, result.files, config.package)
+    options = _options(config)
+    result = _build(config.specs, options, config.lint_disable)
+    changes = plan(config.out, result.files, options)
     if not changes.clean:
         for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
             for path in sorted(paths):
@@ -145,8 +155,9 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
     from toolgen.binding import scaffold as scaffolding
 
     config = _bound_config(specs, out, package, implementations)
-    result = _build(config)
-    if not plan(config.out, result.files, config.package).clean:
+    options = _options(config)
+    result = _build(config.specs, options, config.lint_disable)
+    if not plan(config.out, result.files, options).clean:
         _fail("the generated files are out of date: run `toolgen generate` first", 1)
     try:
         report = scaffolding.run(config, Path(into) if into else None)
@@ -173,8 +184,9 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
 def lint(specs: str | None, fmt: str) -> None:
     """Check specs; exit 1 on errors."""
     config = _config(specs=specs)
-    try:
-        diagnostics, tools = check_specs(config.specs, disable=config.lint_disable)
+    try:  # progress only beside text output: json and github output are read by programs
+        with Progress("toolgen: linting", enabled=None if fmt == "text" else False) as progress:
+            diagnostics, tools = check_specs(config.specs, progress=progress, disable=config.lint_disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
     output = render(diagnostics, fmt)
@@ -220,7 +232,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     options = {k: v for k, v in (("strict", strict), ("openapi", openapi)) if v is not None}
     config = _config(specs=specs)
     try:
-        diagnostics, tools = check_specs(config.specs)
+        diagnostics, tools = check_specs(config.specs, disable=config.lint_disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
     if has_errors(diagnostics):

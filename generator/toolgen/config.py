@@ -1,14 +1,58 @@
-"""Settings from `[tool.toolgen]` in pyproject.toml (found upwards from the working directory)."""
+"""Settings from `[tool.toolgen]` in pyproject.toml (found upwards from the working directory),
+and `BuildOptions`: everything besides the specs that a build's output depends on."""
 
 from __future__ import annotations
 
+import keyword
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-DEFAULTS = {"specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
-            "lint": None}
+DEFAULTS: dict[str, Any] = {
+    "specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
+    "version": "0.1.0", "distribution": None, "providers": None, "lint": None,
+}
+# The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
+# a test holds the two equal: this module must not import the exporters).
+PROVIDER_NAMES: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
+# PEP 440 public versions and PEP 508 distribution names.
+_VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What a build makes of the specs: validated once, here; frozen and hashable, so the
+    build cache keys on the whole object and no stage re-validates a piece of it."""
+
+    package: str  # import name of the generated package
+    version: str = "0.1.0"  # of the generated distribution
+    distribution: str = ""  # its name on an index; "" means the package name with `-` for `_`
+    templates: Path | None = None  # a folder of template overrides
+    providers: tuple[str, ...] = PROVIDER_NAMES
+
+    def __post_init__(self) -> None:
+        if not self.package.isidentifier() or keyword.iskeyword(self.package):
+            raise ValueError(f"package name {self.package!r} is not a Python identifier")
+        if not _VERSION.fullmatch(self.version):
+            raise ValueError(f"version {self.version!r} is not a version number (PEP 440), such as 1.2.0")
+        distribution = self.distribution or self.package.replace("_", "-")
+        if not _DISTRIBUTION.fullmatch(distribution):
+            raise ValueError(f"distribution name {distribution!r} is not a valid project name (PEP 508)")
+        object.__setattr__(self, "distribution", distribution)
+        unknown = [p for p in self.providers if p not in PROVIDER_NAMES]
+        if unknown or not self.providers:
+            raise ValueError(f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(PROVIDER_NAMES)}"
+                             if unknown else "providers: name at least one")
+        object.__setattr__(self, "providers", tuple(p for p in PROVIDER_NAMES if p in self.providers))
+        if self.templates is not None:
+            object.__setattr__(self, "templates", Path(self.templates).resolve())
+
+    def fingerprint(self) -> str:
+        """Every field, as text: what the build cache hashes."""
+        return repr((self.package, self.version, self.distribution, str(self.templates), self.providers))
 
 
 @dataclass(frozen=True)
@@ -19,6 +63,9 @@ class Config:
     implementations: str | None  # "module:attribute" of a Registry or a function returning one
     templates: Path | None
     root: Path  # where paths are relative to: the pyproject's folder, or the working directory
+    version: str = "0.1.0"  # of the generated distribution
+    distribution: str | None = None  # its name; None: the package name with `-` for `_`
+    providers: tuple[str, ...] | None = None  # None: every provider
     lint_disable: tuple[str, ...] = ()  # [tool.toolgen.lint] disable: rule IDs whose warnings are left out
 
     def override(self, **flags: Any) -> Config:
@@ -27,6 +74,11 @@ class Config:
             if key in given:
                 given[key] = Path(given[key]).resolve()
         return replace(self, **given)
+
+    def options(self) -> BuildOptions:
+        """The build options these settings describe; ValueError when one is invalid."""
+        return BuildOptions(package=self.package, version=self.version, distribution=self.distribution or "",
+                            templates=self.templates, providers=self.providers or PROVIDER_NAMES)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -51,6 +103,12 @@ def load_config(start: Path | None = None) -> Config:
     if unknown:
         raise ValueError(f"unknown setting(s) in [tool.toolgen]: {', '.join(unknown)}")
     merged = {**DEFAULTS, **table}
+    for key in ("version", "distribution"):
+        if merged[key] is not None and not isinstance(merged[key], str):
+            raise ValueError(f"[tool.toolgen] {key} must be a string")
+    providers = merged["providers"]
+    if providers is not None and not (isinstance(providers, list) and all(isinstance(p, str) for p in providers)):
+        raise ValueError("[tool.toolgen] providers must be a list of provider names")
     return Config(
         specs=(root / merged["specs"]).resolve(),
         out=(root / merged["out"]).resolve(),
@@ -58,6 +116,9 @@ def load_config(start: Path | None = None) -> Config:
         implementations=merged["implementations"],
         templates=(root / merged["templates"]).resolve() if merged["templates"] else None,
         root=root,
+        version=merged["version"],
+        distribution=merged["distribution"],
+        providers=tuple(providers) if providers is not None else None,
         lint_disable=_lint_disable(table.get("lint")),
     )
 

@@ -1,35 +1,47 @@
-"""The pipeline, end to end: load -> check -> lower -> render -> format. Writing is the caller's.
+"""The pipeline, end to end: load -> check -> lower -> export -> render -> format. Writing is the caller's.
 
-A successful build is cached whole (see cache.py): when no input changed, `build`
-is a hash of the inputs and one read, and the stages below are not even imported.
+A successful build is cached whole (cache.py): when no input changed, `build` is a hash
+of the inputs and one read, and the stages below are not even imported. The renderer
+emits black's layout; the format stage only hands black the rare file outside it
+(docs/decisions/0007-one-formatting-strategy.md).
 """
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolgen import cache as buildcache
+from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, has_errors
 
 if TYPE_CHECKING:
     from toolgen.check.context import CheckedTool
     from toolgen.load.specs import SpecSet
 
+Progress = Callable[[str], None]  # told the name of each stage as it starts
+
+
+def _quiet(stage: str) -> None:
+    pass
+
 
 @dataclass
 class Build:
     diagnostics: list[Diagnostic]
     tools: tuple[str, ...] | None  # canonical names of the tools built; None when there are errors
-    files: dict[str, str]  # relative path -> formatted text; empty when there are errors
+    files: dict[str, str]  # relative path -> text as written; empty when there are errors
 
     @property
     def ok(self) -> bool:
         return self.tools is not None
 
 
-def check_specs(specs: Path, exports: bool = True,
+def check_specs(specs: Path, exports: bool = True, progress: Progress = _quiet,
                 disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports).
     `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint])."""
@@ -37,7 +49,10 @@ def check_specs(specs: Path, exports: bool = True,
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
-    return lint(load_specs(specs), exports, disable)
+    progress("load")
+    loaded = load_specs(specs)
+    progress("check")
+    return lint(loaded, exports, disable)
 
 
 def lint(specs: SpecSet, exports: bool = True,
@@ -61,34 +76,55 @@ def _without(diagnostics: list[Diagnostic], disable: tuple[str, ...]) -> list[Di
     return without_disabled(diagnostics, disable)
 
 
-def build(specs: Path, package: str, templates: Path | None = None, disable: tuple[str, ...] = ()) -> Build:
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The stages build millions of small, acyclic containers: the cyclic collector would
+    rescan the whole growing heap again and again (a build of 5,000 tools spent a quarter
+    of its time there, and more per tool the more tools). Reference counting still frees
+    everything; the collector runs again after the build."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def build(specs: Path, options: BuildOptions, progress: Progress = _quiet, disable: tuple[str, ...] = ()) -> Build:
     """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not depend on it)."""
-    built = _build(specs, package, templates)
-    return Build(_without(built.diagnostics, disable), built.tools, built.files) if disable else built
-
-
-def _build(specs: Path, package: str, templates: Path | None) -> Build:
-    key, cached = buildcache.load(specs, package, templates)
+    key, cached = buildcache.load(specs, options)
     if cached is not None:
-        return Build(*cached)
+        result = Build(*cached)
+    else:
+        with _no_cycle_collection():
+            result = _build(specs, options, progress)
+        if key is not None and result.ok:
+            buildcache.store(specs, options, key, (result.diagnostics, result.tools or (), result.files))
+    return Build(_without(result.diagnostics, disable), result.tools, result.files) if disable else result
+
+
+def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
+    diagnostics, tools = check_specs(specs, exports=False, progress=progress)
     from toolgen.providers import diagnostics as provider_rule
 
-    diagnostics, tools = check_specs(specs, exports=False)
     if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
         return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
 
     from toolgen.format import format_files
     from toolgen.lower import lower
-    from toolgen.providers import export_all, notes_of
-    from toolgen.render import from_templates, render_package
+    from toolgen.providers import export, notes_of, variants
+    from toolgen.render import render_package
 
-    ir = lower(tools, package)
-    exports = export_all(ir.tools)  # once: its notes are lint's warnings, its definitions are rendered
+    progress("lower")
+    ir = lower(tools, options.package)
+    progress("export")
+    # Once: the notes are lint's warnings, the definitions are rendered.
+    exports = {provider: [(option, export(provider, ir.tools, **option)) for option in variants(provider)]
+               for provider in options.providers}
     diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))))
-    rendered = render_package(ir, templates=str(templates) if templates else None, exports=exports)
-    # Our own templates emit black's layout; an override or the copied runtime may not.
-    files = format_files(rendered, frozenset() if templates else from_templates(rendered))
-    names = tuple(t.name for t in ir.tools)
-    if key is not None:
-        buildcache.store(specs, package, templates, key, (diagnostics, names, files))
-    return Build(diagnostics, names, files)
+    progress("render")
+    rendered = render_package(ir, options, exports=exports)
+    progress("format")
+    files = format_files(rendered, overridden=options.templates is not None)
+    return Build(diagnostics, tuple(t.name for t in ir.tools), files)

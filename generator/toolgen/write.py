@@ -13,9 +13,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.constants import HEADER, RUNTIME_MARKER
+from toolgen.config import BuildOptions
+from toolgen.constants import GENERATED_MARK, RUNTIME_MARKER
 
-MARKERS = (HEADER.encode(), RUNTIME_MARKER.encode())
+MARKERS = (GENERATED_MARK.encode(), RUNTIME_MARKER.encode())
 
 
 @dataclass
@@ -45,7 +46,7 @@ def is_generated(path: Path) -> bool:
     return any(marker in head for marker in MARKERS)
 
 
-def plan(out: Path, files: dict[str, str], package: str) -> Plan:
+def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     result = Plan()
     for relative, text in files.items():
         target = _inside(out, relative)
@@ -56,7 +57,7 @@ def plan(out: Path, files: dict[str, str], package: str) -> Plan:
             continue
         if current != text:
             result.changed[relative] = text
-    package_dir = out / package
+    package_dir = out / options.package
     candidates = [out / "pyproject.toml", *(package_dir.rglob("*") if package_dir.is_dir() else [])]
     for path in sorted(candidates):
         relative = path.relative_to(out).as_posix()

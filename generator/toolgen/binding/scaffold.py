@@ -3,7 +3,7 @@
 One file per tool, named after the tool's module (`<module>.py`, as the generated
 `tools/<module>.py`), holding one class that subclasses the generated interface and whose
 `run` raises NotImplementedError. Spec text (the description) reaches the stub only
-through `render.literals`, and the stub is laid out by the pinned black.
+through `literals`, and the stub is laid out by the pinned black.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def summary(description: str) -> str:
 
 def stub_source(package: str, interface: Interface, templates: Path | None = None) -> str:
     """The text of one stub module (templates/stub.py.jinja, overridable), black-formatted."""
-    from toolgen.format import cache_dir, format_python
+    from toolgen.format import format_python
     from toolgen.render import environment
 
     # The generated classes' own names; the stub's name from the one naming rule.
@@ -130,7 +130,7 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
         prefix=classes.prefix, parameters=parameters,
         message=f"{interface.tool} is not implemented yet",
     )
-    return format_python(source, cache_dir())
+    return format_python(source)
 
 
 def plan_stubs(package: str, interfaces: Iterable[Interface], folder: Path, templates: Path | None = None) -> list[Stub]:

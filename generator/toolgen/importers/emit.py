@@ -22,7 +22,7 @@ SCHEMA_COMMENT = "# yaml-language-server: $schema={schema}"
 _YAML11_EXTRA = r"(?:y|Y|n|N)"
 
 
-class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML has no stubs here
+class _Dumper(yaml.SafeDumper):
     """SafeDumper that also quotes what YAML 1.2 core (and more of 1.1) would misread."""
 
     def ignore_aliases(self, data: Any) -> bool:

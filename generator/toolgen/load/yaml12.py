@@ -37,10 +37,12 @@ _COLLECTION_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
 if yaml.__with_libyaml__:
-    _Parser: Callable[[str], Any] = yaml.cyaml.CParser
+    from yaml._yaml import CParser as _CParser
+
+    _Parser: Callable[[str], Any] = _CParser
 else:  # pragma: no cover - PyYAML built without libyaml
 
-    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef,misc]
+    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
@@ -48,7 +50,8 @@ else:  # pragma: no cover - PyYAML built without libyaml
 
 
 def _pos(event: yaml.Event) -> Position:
-    return (event.start_mark.line + 1, event.start_mark.column + 1)
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
 def _tag(event: yaml.ScalarEvent) -> str:
@@ -197,6 +200,7 @@ class _Builder:
             if event.anchor is not None:
                 self.anchors[event.anchor] = _Anchor(value, pointer, event.value, [(pointer, _pos(event))], [], 0, True)
             return value, depth
+        assert isinstance(event, yaml.CollectionStartEvent)  # the parser's grammar: nothing else starts a node
         if event.tag not in _COLLECTION_TAGS:
             raise LoadError(*_pos(event), f"unsupported YAML tag {event.tag!r}",
                             "specs hold plain JSON data: drop the tag")
@@ -207,7 +211,7 @@ class _Builder:
         return _OPEN, depth
 
     def _anchor(self, event: yaml.AliasEvent) -> _Anchor:
-        anchor = self.anchors.get(event.anchor)
+        anchor = self.anchors.get(event.anchor) if event.anchor is not None else None
         if anchor is None:
             raise LoadError(*_pos(event), f"alias *{event.anchor} refers to no anchor", "define &name before *name")
         if not anchor.complete:

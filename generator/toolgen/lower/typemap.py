@@ -21,7 +21,7 @@ from pydantic_core import core_schema
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
-from toolgen.render.literals import py_literal, py_string
+from toolgen.literals import py_literal, py_string
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)

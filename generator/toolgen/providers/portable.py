@@ -10,7 +10,6 @@ into the description, where a model still reads them and the runtime still enfor
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -63,18 +62,43 @@ def describe(node: Node, moved: dict[str, Any]) -> Node:
 
 # -- the portable form ----------------------------------------------------------------------------
 
+MEMO_LIMIT = 20_000
+
+
+def memoised_by_identity(lower: Callable[[Node], Node]) -> Callable[[Node], Node]:
+    """`lower(parameters)`, computed once per `parameters` object of the IR.
+
+    Every variant of every target starts from the same `parameters` objects (two dozen calls
+    a tool). A memo keyed on content (the JSON text) cost a serialisation per call, and as a
+    bounded LRU it missed on every call once a build had more tools than its size: cyclic
+    access evicts each entry just before its reuse. This memo is cleared whole when full, so
+    a larger build only costs the rewrites. Results are shared: exporters build new nodes
+    rather than change them (as `transform` does), and nothing changes an IR's schema after
+    lowering. A lowering that raises (Inexpressible) is not memoised."""
+    memo: dict[int, tuple[Node, Node]] = {}
+
+    @functools.wraps(lower)
+    def memoised(parameters: Node) -> Node:
+        hit = memo.get(id(parameters))
+        if hit is not None and hit[0] is parameters:
+            return hit[1]
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        result = lower(parameters)
+        memo[id(parameters)] = (parameters, result)  # holding `parameters` keeps its id from being reused
+        return result
+
+    return memoised
+
+
+@memoised_by_identity
 def portable(parameters: Node) -> Node:
-    """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings).
-
-    Cached by content: every variant of every target starts here, in lint and again in
-    render (two dozen calls a tool). The result is shared, so exporters build new nodes
-    rather than change it (as `transform` does)."""
-    return _portable(json.dumps(parameters))
+    """Every lowering model-facing targets share; the result still has `$defs`/`$ref` (without siblings)."""
+    return _portable(parameters)
 
 
-@functools.lru_cache(maxsize=4096)
-def _portable(text: str) -> Node:
-    schema = transform(public(json.loads(text)), _local)
+def _portable(parameters: Node) -> Node:
+    schema = transform(public(parameters), _local)
     defs = dict(schema.get("$defs") or {})
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
         merged = {name: _resolve_node(body, defs, f"/$defs/{name}") for name, body in defs.items()}

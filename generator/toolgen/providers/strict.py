@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import Inexpressible
-from toolgen.providers.portable import describe, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.portable import describe, memoised_by_identity, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
 from toolgen.providers.schema import is_any, recursive, types_of
 from toolgen.schema.walk import Node, transform, walk
 
@@ -48,6 +48,7 @@ def _closed_objects(node: Node, path: str) -> Node:
     return node
 
 
+@memoised_by_identity
 def openai_strict(parameters: Node) -> Node:
     """The parameters as OpenAI strict mode takes them, or Inexpressible."""
     schema = typed_enums(portable(parameters))
@@ -119,6 +120,7 @@ def nesting(schema: Node) -> int:
 ANTHROPIC_COMMON = ("description", "title")
 
 
+@memoised_by_identity
 def anthropic_strict(parameters: Node) -> Node:
     """The parameters as Anthropic strict tool use takes them (what `transform_schema` leaves as is)."""
     schema = type_arrays_to_any_of(portable(parameters))

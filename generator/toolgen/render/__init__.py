@@ -11,17 +11,20 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
-from toolgen.providers import PROVIDERS, TARGETS, Export, Exports, export_all
+from toolgen.providers import TARGETS, Export, Exports, export_all
 from toolgen.render.layout import bracketed
-from toolgen.render.literals import py_docstring, py_literal
+from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
 from toolgen.runtime import models as runtime_models
+
+if TYPE_CHECKING:
+    from toolgen.config import BuildOptions
 
 
 @cache
@@ -187,13 +190,6 @@ def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
     return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=_imports(tool)))
 
 
-def from_templates(files: dict[str, str]) -> frozenset[str]:
-    """The rendered paths in black's layout: all of them. Templates emit black's layout, and
-    the runtime sources, copied as they are, are kept black-formatted (tests hold both), so
-    the format step has no reason to send any of them to black."""
-    return frozenset(files)
-
-
 # The runtime's source folders and where a generated package holds their copies.
 RUNTIME = "toolgen.runtime"  # -> <package>/_runtime/
 SUPPORT = "toolgen.runtime_testing"  # -> <package>/testing/_support/ (needs the `testing` extra)
@@ -258,19 +254,21 @@ def definitions_document(provider: str, exports: list[tuple[dict[str, Any], Expo
     }
 
 
-def render_package(package: PackageIR, *, templates: str | None = None, version: str = "0.1.0",
-                   exports: Exports | None = None) -> dict[str, str]:
+def render_package(package: PackageIR, options: BuildOptions, *, exports: Exports | None = None) -> dict[str, str]:
     """Every file of the generated distribution, relative to the output directory.
-    `exports`: the tools' exports (providers.export_all), when the caller has them already."""
-    env = environment(templates)
-    exports = exports if exports is not None else export_all(package.tools)
+    `exports`: the tools' exports for `options.providers`, when the caller has them already."""
+    env = environment(str(options.templates) if options.templates else None)
+    providers = options.providers
+    if exports is None:
+        exports = {p: e for p, e in export_all(package.tools).items() if p in providers}
     root = package.name
     files: dict[str, str] = {
         "pyproject.toml": _with_header(env.get_template("pyproject.toml.jinja").render(
-            package=package, distribution=root.replace("_", "-"), version=version)),
+            package=package, distribution=options.distribution, version=options.version)),
         f"{root}/py.typed": f"# {HEADER}\n",
         f"{root}/__init__.py": _with_header(env.get_template("package_init.py.jinja").render(
-            package=package, providers=PROVIDERS, runtime_sha256=digest(runtime_files()))),
+            package=package, providers=providers, version=options.version,
+            runtime_sha256=digest(runtime_files()))),
         f"{root}/_index.py": _with_header(env.get_template("index.py.jinja").render(
             modules={t.name: t.module for t in package.tools},
             provider_names={t.provider_name: t.name for t in package.tools if t.provider_name != t.name})),
@@ -283,6 +281,6 @@ def render_package(package: PackageIR, *, templates: str | None = None, version:
     for tool in package.tools:
         files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
-    for provider in PROVIDERS:
+    for provider in providers:
         files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, exports[provider]))
     return dict(sorted(files.items()))

@@ -13,7 +13,7 @@ from typing import Any, Union
 
 from toolgen.constants import LINE_LENGTH
 from toolgen.render.layout import width
-from toolgen.render.literals import py_literal
+from toolgen.literals import py_literal
 
 
 @dataclass(frozen=True)
@@ -62,17 +62,31 @@ def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
 
 
 def flat(node: Node) -> str:
+    return _flat(node, {})
+
+
+def _flat(node: Node, memo: dict[int, str]) -> str:
+    """The one-line text of `node`; `memo` (by node identity, for one statement) makes
+    laying out a deep tree linear: each level asks for its children's text again."""
     if isinstance(node, str):
         return node
-    opening, closing, items = _parts(node)
-    one_tuple = "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
-    return opening + ", ".join(prefix + flat(value) for prefix, value in items) + one_tuple + closing
+    text = memo.get(id(node))
+    if text is None:
+        opening, closing, items = _parts(node)
+        one_tuple = "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
+        text = opening + ", ".join(prefix + _flat(value, memo) for prefix, value in items) + one_tuple + closing
+        memo[id(node)] = text
+    return text
 
 
 def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> list[str]:
     """`prefix` + the expression + `suffix`, at `indent` spaces, as black would leave it."""
+    return _lines(node, indent, prefix, suffix, {})
+
+
+def _lines(node: Node, indent: int, prefix: str, suffix: str, memo: dict[int, str]) -> list[str]:
     pad = " " * indent
-    one = f"{pad}{prefix}{flat(node)}{suffix}"
+    one = f"{pad}{prefix}{_flat(node, memo)}{suffix}"
     if isinstance(node, str) or width(one) <= LINE_LENGTH:
         return [one]
     opening, closing, items = _parts(node)
@@ -80,7 +94,7 @@ def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> li
         return [one]
     out = [f"{pad}{prefix}{opening}"]
     for item_prefix, value in items:
-        out += lines(value, indent + 4, item_prefix, ",")
+        out += _lines(value, indent + 4, item_prefix, ",", memo)
     out.append(f"{pad}{closing}{suffix}")
     return out
 

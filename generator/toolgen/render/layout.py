@@ -29,7 +29,7 @@ def bracketed(head: str, items: Sequence[str], indent: int = 0, brackets: str = 
 
     `literal` marks a list, dict or tuple display rather than a call's arguments."""
     pad = " " * indent
-    opening, closing = brackets
+    opening, closing = brackets[0], brackets[1]
     flat = f"{pad}{head}{opening}{', '.join(items)}{closing}"
     if width(flat) <= LINE_LENGTH or not items or width(f"{pad}{head}{opening}") > LINE_LENGTH:
         return flat  # fits; or black splits the head itself, and the format step lets it

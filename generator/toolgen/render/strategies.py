@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.render.literals import py_literal
+from toolgen.literals import py_literal
 from toolgen.schema.pointer import escape
 
 # Keywords that never constrain a value.

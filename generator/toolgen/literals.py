@@ -30,9 +30,6 @@ def py_literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
-_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
 def py_string(text: str) -> str:
     """A string literal as black writes it: double quotes unless the text has more `"` than `'`.
 
@@ -40,17 +37,12 @@ def py_string(text: str) -> str:
     non-printable code point are escaped (lowercase hex, as repr and black write them).
     """
     quote = "'" if text.count('"') > text.count("'") else '"'
-    out = []
-    for ch in text:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch == quote:
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(repr(ch)[1:-1])  # \xNN, \uNNNN or \UNNNNNNNN
-    return quote + "".join(out) + quote
+    body = text.replace("\\", "\\\\").replace(quote, "\\" + quote) if "\\" in text or quote in text else text
+    if not body.isprintable():  # rare: whole-string passes first, one character at a time last
+        body = body.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+        if not body.isprintable():
+            body = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in body)  # \xNN, \uNNNN, \UNNNNNNNN
+    return quote + body + quote
 
 
 def py_docstring(text: str, indent: int = 0) -> str:
@@ -67,7 +59,7 @@ def py_docstring(text: str, indent: int = 0) -> str:
         or '"""' in body
         or body.startswith('"')
         or body.endswith('"')
-        or any(not (ch.isprintable() or ch == "\n") for ch in body)
+        or not body.replace("\n", "").isprintable()
     )
     if not body:
         return '""""""'  # black writes an empty docstring this way
