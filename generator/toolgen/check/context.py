@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import jsonschema
 
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
+from toolgen.load.refs import schema_roots
+from toolgen.schema.walk import walk
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.suggest import nearest
 from toolgen.schema.pointer import child
@@ -41,6 +44,12 @@ class CheckedTool:
     def at(self, relative: str) -> str:
         """A JSON pointer inside the tool entry, as a pointer into its document."""
         return self.source.at(relative)
+
+    @cached_property
+    def subschemas(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every subschema of the entry as written (parameters, returns, injected values), with
+        its pointer into the document: walked once, read by every rule that looks at schemas."""
+        return [found for root, schema in schema_roots(self.source) for found in walk(schema, root)]
 
     def schema(self, key: str) -> Any:
         """The bundled `parameters` or `returns` (None when the spec has none)."""

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 def escape(token: str | int) -> str:
     """One reference token: `~` -> `~0`, `/` -> `~1`."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    if type(token) is not str:  # noqa: E721 - an index, or a str subclass
+        token = str(token)
+    if "~" in token or "/" in token:  # rare: most names need no escaping, and this is a hot path
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def unescape(token: str) -> str:

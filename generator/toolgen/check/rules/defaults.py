@@ -9,8 +9,6 @@ import jsonschema
 
 from toolgen.check.context import Context, describe, enum_hint, show
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.refs import schema_roots
-from toolgen.schema.walk import walk
 
 ID = "default-invalid"
 SUMMARY = "A `default`, `example` or `examples` value satisfies its own schema (a null default needs a nullable type)."
@@ -27,27 +25,26 @@ def _has_ref(node: Any) -> bool:
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
-        for root, schema in schema_roots(tool.source):
-            for pointer, node in walk(schema, root):
-                samples: list[tuple[str, Any]] = []
-                if "default" in node:
-                    samples.append(("default", node["default"]))
-                if "example" in node:
-                    samples.append(("example", node["example"]))
-                if isinstance(node.get("examples"), list):
-                    samples.extend((f"examples/{i}", v) for i, v in enumerate(node["examples"]))
-                if not samples or _has_ref(node):
-                    continue  # referenced parts are checked where they are defined
-                subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
-                validator = jsonschema.Draft202012Validator(subject)
-                for where, value in samples:
-                    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-                    if error is not None:
-                        yield tool.doc.diagnostic(
-                            f"{pointer}/{where}", ID,
-                            f"{where.split('/')[0]} {show(value)} is not valid here: {describe(error)}",
-                            hint=enum_hint(error) or _hint(value),
-                        )
+        for pointer, node in tool.subschemas:
+            samples: list[tuple[str, Any]] = []
+            if "default" in node:
+                samples.append(("default", node["default"]))
+            if "example" in node:
+                samples.append(("example", node["example"]))
+            if isinstance(node.get("examples"), list):
+                samples.extend((f"examples/{i}", v) for i, v in enumerate(node["examples"]))
+            if not samples or _has_ref(node):
+                continue  # referenced parts are checked where they are defined
+            subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+            validator = jsonschema.Draft202012Validator(subject)
+            for where, value in samples:
+                error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+                if error is not None:
+                    yield tool.doc.diagnostic(
+                        f"{pointer}/{where}", ID,
+                        f"{where.split('/')[0]} {show(value)} is not valid here: {describe(error)}",
+                        hint=enum_hint(error) or _hint(value),
+                    )
 
 
 def _hint(value: Any) -> str:

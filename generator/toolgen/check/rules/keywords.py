@@ -6,8 +6,6 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context, suggestion, warn
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.refs import schema_roots
-from toolgen.schema.walk import walk
 
 ID = "unknown-keyword"
 SUMMARY = "Schema keywords are Draft 2020-12 keywords, `x-` extensions, or toolgen's own."
@@ -28,11 +26,10 @@ TOLERATED = frozenset({"example", "nullable", "propertyOrdering"})
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
-        for root, schema in schema_roots(tool.source):
-            for pointer, node in walk(schema, root):
-                for key in node:
-                    if key in KEYWORDS or key in TOLERATED or key.startswith("x-"):
-                        continue
-                    hint = suggestion(key, KEYWORDS) or "prefix extensions with 'x-'"
-                    yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown schema keyword {key!r} is ignored",
-                               hint, key=True)
+        for pointer, node in tool.subschemas:
+            for key in node:
+                if key in KEYWORDS or key in TOLERATED or key.startswith("x-"):
+                    continue
+                hint = suggestion(key, KEYWORDS) or "prefix extensions with 'x-'"
+                yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown schema keyword {key!r} is ignored",
+                           hint, key=True)

@@ -6,9 +6,7 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.refs import schema_roots
 from toolgen.schema.pointer import child
-from toolgen.schema.walk import walk
 
 ID = "property-name-invalid"
 SUMMARY = "Property names are valid Unicode (no lone surrogates from JSON escapes)."
@@ -25,16 +23,15 @@ def _encodable(text: str) -> bool:
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
-        for root, schema in schema_roots(tool.source):
-            for pointer, node in walk(schema, root):
-                properties = node.get("properties")
-                if not isinstance(properties, dict):
-                    continue
-                for name in properties:
-                    if not _encodable(name):
-                        shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
-                        yield tool.doc.diagnostic(
-                            child(f"{pointer}/properties", name), ID,
-                            f"property name {shown!r} is not valid Unicode (a lone surrogate)",
-                            hint="escape whole characters: a surrogate pair, or the character itself", key=True,
-                        )
+        for pointer, node in tool.subschemas:
+            properties = node.get("properties")
+            if not isinstance(properties, dict):
+                continue
+            for name in properties:
+                if not _encodable(name):
+                    shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+                    yield tool.doc.diagnostic(
+                        child(f"{pointer}/properties", name), ID,
+                        f"property name {shown!r} is not valid Unicode (a lone surrogate)",
+                        hint="escape whole characters: a surrogate pair, or the character itself", key=True,
+                    )

@@ -6,8 +6,6 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.refs import schema_roots
-from toolgen.schema.walk import walk
 
 ID = "required-missing-property"
 SUMMARY = "Names in `required` are declared in `properties` (toolgen closes objects that declare properties)."
@@ -16,14 +14,13 @@ SEVERITY = Severity.ERROR
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
-        for root, schema in schema_roots(tool.source):
-            for pointer, node in walk(schema, root):
-                required, properties = node.get("required"), node.get("properties")
-                if not isinstance(required, list) or not isinstance(properties, dict):
-                    continue
-                for i, name in enumerate(required):
-                    if isinstance(name, str) and name not in properties:
-                        yield tool.doc.diagnostic(
-                            f"{pointer}/required/{i}", ID, f"required property {name!r} is not declared",
-                            hint=suggestion(name, properties) or "declare it under properties, or remove it",
-                        )
+        for pointer, node in tool.subschemas:
+            required, properties = node.get("required"), node.get("properties")
+            if not isinstance(required, list) or not isinstance(properties, dict):
+                continue
+            for i, name in enumerate(required):
+                if isinstance(name, str) and name not in properties:
+                    yield tool.doc.diagnostic(
+                        f"{pointer}/required/{i}", ID, f"required property {name!r} is not declared",
+                        hint=suggestion(name, properties) or "declare it under properties, or remove it",
+                    )
