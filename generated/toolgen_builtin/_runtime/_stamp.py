@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1789b20508e03c603facf15290f2cee5de4dc3406ad9986041267278c6c3d41a"
+RUNTIME_SHA256 = "4fa9d2cf21878467fe003fa5d2f128bf54c9b1c5f1e20ce68da4ab136e3068b6"

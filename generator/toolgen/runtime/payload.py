@@ -81,39 +81,43 @@ def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
     steps, however large the value (a value shared many times counts at every use, as in
     its text; a cycle is "too deep").
     """
-    budget = limits.max_bytes
+    budget, max_depth = limits.max_bytes, limits.max_depth
     level: list[Any] = [value]
     depth = 0
     while level:
         depth += 1
-        if depth > limits.max_depth:
+        if depth > max_depth:
             return _too_deep(limits)
         below: list[Any] = []
+        push = below.append
         for node in level:
+            # Brackets, and one character (a comma, or a value's least) per member: the loop
+            # below runs only when its length fits what is left.
             budget -= 2 + len(node)
-            if budget < 0:  # before looking at its members: a huge array costs nothing
-                return _too_large(limits)
             if isinstance(node, dict):
-                for key, item in node.items():
-                    budget -= len(key) + 3 if isinstance(key, str) else 4
-                    if isinstance(item, str):
-                        budget -= len(item) + 1
-                    elif isinstance(item, (dict, list, tuple)):
-                        below.append(item)
-                    else:
-                        budget -= 1
-                    if budget < 0:
-                        return _too_large(limits)
+                try:
+                    budget -= sum(map(len, node)) + 3 * len(node)  # keys: quotes and colon
+                except TypeError:  # a key that is not a string (a host's dict)
+                    budget -= 4 * len(node)
+                members: Any = node.values()
             else:
-                for item in node:
-                    if isinstance(item, str):
-                        budget -= len(item) + 1
-                    elif isinstance(item, (dict, list, tuple)):
-                        below.append(item)
-                    else:
-                        budget -= 1
-                    if budget < 0:
-                        return _too_large(limits)
+                members = node
+            if budget < 0:
+                return _too_large(limits)
+            for item in members:
+                kind = type(item)
+                if kind is str:
+                    budget -= len(item) + 1
+                elif kind is dict or kind is list:
+                    push(item)
+                elif kind in _FLAT:
+                    continue
+                elif isinstance(item, str):
+                    budget -= len(item) + 1
+                elif isinstance(item, (dict, list, tuple)):
+                    push(item)
+            if budget < 0:
+                return _too_large(limits)
         level = below
     return None
 
