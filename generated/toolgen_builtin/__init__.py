@@ -49,7 +49,7 @@ __all__ = [
 
 TOOLGEN_VERSION = "0.1.0"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "4fa9d2cf21878467fe003fa5d2f128bf54c9b1c5f1e20ce68da4ab136e3068b6"
+_RUNTIME_SHA256 = "b32b5c525f80160ecd50c4477e999e87643776a1d1e926123196bdba088b4ce8"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

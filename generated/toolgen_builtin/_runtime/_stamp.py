@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "4fa9d2cf21878467fe003fa5d2f128bf54c9b1c5f1e20ce68da4ab136e3068b6"
+RUNTIME_SHA256 = "b32b5c525f80160ecd50c4477e999e87643776a1d1e926123196bdba088b4ce8"

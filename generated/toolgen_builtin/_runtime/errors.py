@@ -60,7 +60,8 @@ def _render(value: Any, out: list[str], budget: int, depth: int) -> int:
     return budget - len(text)
 
 
-MAX_NAME_CHARS = 64  # a key or tool name in a message (longer: a prefix, "…" and the length)
+MAX_NAME_CHARS = 64  # a tool name in a message (longer: a prefix, "…" and the length)
+MAX_KEY_CHARS = 256  # a key in a path (declared keys may be long; a model's may be megabytes)
 
 
 def short(name: str, limit: int = MAX_NAME_CHARS) -> str:
@@ -124,13 +125,13 @@ def shown_path(location: tuple[str | int, ...]) -> str:
             out += f"[{part}]"
         elif (
             part
-            and len(part) <= MAX_NAME_CHARS
+            and len(part) <= MAX_KEY_CHARS
             and part.isprintable()
             and not any(c in part for c in ' .[]"')
         ):
             out += f".{part}" if out else part
         else:
-            out += f"[{_encode_string(short(part))}]"
+            out += f"[{_encode_string(short(part, MAX_KEY_CHARS))}]"
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .errors import ArgumentIssue, listing, preview, quote, short
+from .errors import MAX_KEY_CHARS, ArgumentIssue, listing, preview, quote, short
 from .hints import type_hint
 from .shape import Node
 from .suggest import nearest
@@ -71,13 +71,13 @@ class Hit:
 
 
 def format_path(location: Location) -> str:
-    """`items[2].sku`: keys longer than MAX_NAME_CHARS shortened (`location` keeps them whole)."""
+    """`items[2].sku`: keys longer than MAX_KEY_CHARS shortened (`location` keeps them whole)."""
     out = ""
     for part in location:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            name = short(str(part))
+            name = short(str(part), MAX_KEY_CHARS)
             out += f".{name}" if out else name
     return out
 
