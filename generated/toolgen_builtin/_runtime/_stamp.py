@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1789b20508e03c603facf15290f2cee5de4dc3406ad9986041267278c6c3d41a"
+RUNTIME_SHA256 = "b32b5c525f80160ecd50c4477e999e87643776a1d1e926123196bdba088b4ce8"

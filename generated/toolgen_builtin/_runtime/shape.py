@@ -14,6 +14,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel
 
 from .errors import quote
+from .secrets import holds_secret
 from .types import SECRET, Coerce, OneOf
 
 _UNION_TYPES = (Union, types.UnionType)
@@ -51,6 +52,11 @@ class Node:
     @property
     def secret(self) -> bool:
         return any(m is SECRET for m in self.metadata)
+
+    @property
+    def hides(self) -> bool:
+        """Its value may show a secret: marked here, or holding a secret position below."""
+        return holds_secret(self.base, self.metadata)
 
     @property
     def coercions(self) -> frozenset[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .errors import ArgumentIssue, listing, preview, quote
+from .errors import MAX_KEY_CHARS, ArgumentIssue, listing, preview, quote, short
 from .hints import type_hint
 from .shape import Node
 from .suggest import nearest
@@ -64,19 +64,21 @@ class Hit:
         key: Any = None,
         secret: bool = False,
     ) -> None:
-        self.location, self.node, self.error, self.key, self.secret = (
-            location,
-            node,
-            error,
-            key,
-            secret,
-        )
+        self.location, self.node, self.error, self.key = location, node, error, key
+        # A value that is, or holds, a secret is never shown (an array of secrets, a union
+        # with a secret branch): only its position and what was expected.
+        self.secret = secret or node.hides
 
 
 def format_path(location: Location) -> str:
+    """`items[2].sku`: keys longer than MAX_KEY_CHARS shortened (`location` keeps them whole)."""
     out = ""
     for part in location:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            name = short(str(part), MAX_KEY_CHARS)
+            out += f".{name}" if out else name
     return out
 
 
@@ -171,19 +173,26 @@ def _input(items: list[Item]) -> Any:
 # --- issues ---------------------------------------------------------------------------
 
 
-def issues(hits: list[Hit], data: Callable[[Location], Any]) -> list[ArgumentIssue]:
-    """One issue per problem; an object's unknown and missing keys are paired up first."""
+def issues(
+    hits: list[Hit], data: Callable[[Location], Any], limit: int
+) -> tuple[list[ArgumentIssue], int]:
+    """One issue per problem (an object's unknown and missing keys paired up first), and how
+    many more there are: past `limit` issues, a value's problem is counted, not translated."""
     out: list[ArgumentIssue] = []
+    skipped = 0
     objects: dict[Location, tuple[Node, list[Any], list[Any]]] = {}
     for hit in hits:
         if hit.key is None or hit.error["type"] == "key_invalid":
-            out.append(_issue(hit))
+            if len(out) < limit:
+                out.append(_issue(hit))
+            else:
+                skipped += 1
             continue
         node, unknown, missing = objects.setdefault(hit.location, (hit.node, [], []))
         (missing if hit.error["type"] == "missing" else unknown).append(hit.key)
     for location, (node, unknown, missing) in objects.items():
         out.extend(_keys(location, node, unknown, missing, data))
-    return out
+    return out, skipped
 
 
 def _keys(
@@ -301,6 +310,8 @@ def _issue(hit: Hit) -> ArgumentIssue:
         )
     if kind.startswith("recursion"):
         return make("limit", "nested too deeply")
+    if hit.secret:  # pydantic's own wording may quote the value
+        return make("invalid", "is not valid")
     message = str(error.get("msg") or "is not valid")
     return make("invalid", message[:1].lower() + message[1:])
 

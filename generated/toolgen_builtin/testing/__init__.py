@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "caf20a10e61339762c7007181338506e8366ac540080852fd0739ed8cdc590d4"
+_SUPPORT_SHA256 = "df89e027e4d06f130247d0a9959aefce946d73a82c80f53667529ce119dbd403"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -119,6 +119,8 @@ class TypeMapper:
             # else: several patterns, or patterns and other keys: taken as they come (a superset)
         elif isinstance(additional, dict) and additional:
             values = self.annotation(additional, f"{name}Value")
+        if values is None and self.holds_secret([patterns, additional]):
+            values = secret_annotation(ANY_TYPE)  # taken as they come, never shown
         if values is None:
             return "allow", None
         text = f"dict[{key}, {values.text}]"
@@ -132,10 +134,7 @@ class TypeMapper:
         default = schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
         text, names = annotation.text, annotation.names
         constraints: tuple[str, ...] = ()
-        if isinstance(schema, dict) and schema.get("x-secret") is True and self.extra == "forbid":
-            text = f"Annotated[{text}, {TYPES}.SECRET]"  # never shown in error text
-            names |= {ANNOTATED, TYPES}
-        elif annotation.constraints and annotation.bare is not None:
+        if annotation.constraints and annotation.bare is not None:
             text, names = annotation.lifted()
             constraints = annotation.constraints
         self.names |= names
@@ -154,10 +153,42 @@ class TypeMapper:
         if isinstance(schema, dict) and "x-coerce" in schema:
             saved, self.coerce = self.coerce, declared_coercions(schema, self.coerce)
             try:
-                return self._annotation(schema, hint)
+                return self.secret(schema, self._annotation(schema, hint))
             finally:
                 self.coerce = saved
-        return self._annotation(schema, hint)
+        return self.secret(schema, self._annotation(schema, hint))
+
+    # --- secrets -----------------------------------------------------------------
+
+    def secret(self, schema: Any, annotation: Annotation) -> Annotation:
+        """`x-secret: true` at any depth (arguments and injected values): the position is marked
+        SECRET, so the runtime never shows its value. Where the type loses the marked position
+        (a union with `Any`, an unresolvable `allOf`, a recursive definition), the whole is marked."""
+        if self.extra != "forbid" or not isinstance(schema, dict):
+            return annotation
+        if schema.get("x-secret") is True or (annotation == ANY_TYPE and self.holds_secret(schema)):
+            return secret_annotation(annotation)
+        return annotation
+
+    def holds_secret(self, schema: Any, seen: frozenset[str] = frozenset()) -> bool:
+        """`x-secret: true` anywhere in the schema (through `$ref`s into `$defs`)."""
+        if isinstance(schema, list):
+            return any(self.holds_secret(item, seen) for item in schema)
+        if not isinstance(schema, dict):
+            return False
+        if schema.get("x-secret") is True:
+            return True
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name not in seen and self.holds_secret(self.defs.get(name), seen | {name}):
+                return True
+        return any(self.holds_secret(value, seen) for key, value in schema.items()
+                   if key not in ("$defs", "default", "examples", "const", "enum"))
+
+    def secret_any(self, schema: Any) -> Annotation:
+        """`Any`, marked SECRET when the schema it stands for holds a secret."""
+        return secret_annotation(ANY_TYPE) if self.extra == "forbid" and self.holds_secret(schema) else ANY_TYPE
 
     def _annotation(self, schema: Any, hint: str) -> Annotation:
         if not isinstance(schema, dict):
@@ -196,7 +227,8 @@ class TypeMapper:
             return Annotation.of("None")
         if kind == "array":
             items = schema.get("items")
-            inner = self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema else ANY_TYPE
+            inner = (self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema
+                     else self.secret_any([items, schema.get("prefixItems")]))
             array = self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"},
                                      inner.forward, inner.names)
             return self.coerced(array, "json")
@@ -242,16 +274,16 @@ class TypeMapper:
             cls = self.def_classes[name]
             if cls in self.building:
                 self.recursive.add(cls)
-                return Annotation.of(cls, forward=True)
-            return Annotation.of(cls)
+                return self.secret(target, Annotation.of(cls, forward=True))
+            return self.secret(target, Annotation.of(cls))
         is_object = target.get("type") == "object" or ("properties" in target and "type" not in target)
         if is_object and (target.get("properties") or target.get("additionalProperties") is False):
             cls = self.new_class_name(class_name(self.prefix, name))
             self.def_classes[name] = cls
             self.definition(target, cls)
-            return Annotation.of(cls)
+            return self.secret(target, Annotation.of(cls))
         if name in self.building:  # a recursive non-object definition
-            return ANY_TYPE
+            return self.secret_any(target)
         self.building.add(name)
         try:
             return self.annotation(target, hint)
@@ -337,6 +369,12 @@ class TypeMapper:
         text = f"Annotated[{base}, Field({', '.join(args)})]"
         return Annotation((text,), forward, bare=base, constraints=tuple(args), uses=(base_uses | {ANNOTATED, FIELD},),
                           bare_uses=base_uses)
+
+
+def secret_annotation(annotation: Annotation) -> Annotation:
+    """`Annotated[T, _types.SECRET]`: one part, whatever T's union; nullability kept for the field."""
+    return Annotation((f"Annotated[{annotation.text}, {TYPES}.SECRET]",), annotation.forward, annotation.nullable,
+                      uses=(annotation.names | {ANNOTATED, TYPES},))
 
 
 def declared_coercions(schema: dict[str, Any], inherited: frozenset[str]) -> frozenset[str]:

@@ -60,6 +60,17 @@ def _render(value: Any, out: list[str], budget: int, depth: int) -> int:
     return budget - len(text)
 
 
+MAX_NAME_CHARS = 64  # a tool name in a message (longer: a prefix, "…" and the length)
+MAX_KEY_CHARS = 256  # a key in a path (declared keys may be long; a model's may be megabytes)
+
+
+def short(name: str, limit: int = MAX_NAME_CHARS) -> str:
+    """A name as a message shows it: whole when short, else its start, "…" and its length."""
+    if len(name) <= limit:
+        return name
+    return f"{name[:limit]}… ({len(name)} characters)"
+
+
 def quote(name: str) -> str:
     """A key or enum value as a model writes it: JSON, double quotes."""
     return _encode_string(name)
@@ -112,10 +123,15 @@ def shown_path(location: tuple[str | int, ...]) -> str:
     for part in location:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part and part.isprintable() and not any(c in part for c in ' .[]"'):
+        elif (
+            part
+            and len(part) <= MAX_KEY_CHARS
+            and part.isprintable()
+            and not any(c in part for c in ' .[]"')
+        ):
             out += f".{part}" if out else part
         else:
-            out += f"[{_encode_string(part)}]"
+            out += f"[{_encode_string(short(part, MAX_KEY_CHARS))}]"
     return out
 
 
@@ -160,10 +176,21 @@ class ToolArgumentsError(ValueError):
 
 
 class UnknownToolError(LookupError):
+    """A tool name no tool has (`name` holds it whole; the message shows at most its start)."""
+
     def __init__(self, name: str, suggestion: str | None, available: int) -> None:
         self.name, self.suggestion = name, suggestion
         hint = f" Did you mean '{suggestion}'?" if suggestion else f" There are {available} tools."
-        super().__init__(f"Unknown tool '{name}'.{hint}")
+        shown = short(name.replace("\n", "\\n").replace("\r", "\\r"))
+        super().__init__(f"Unknown tool '{shown}'.{hint}")
+
+
+def tool_name(name: object) -> str:
+    """`name`, checked: a host that passes anything but a string gets TypeError, never a
+    model-facing failure (no model can fix the host's code)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a tool name is a string, not {type(name).__name__}")
+    return name
 
 
 @dataclass

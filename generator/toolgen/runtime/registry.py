@@ -17,8 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import ToolArgumentsError, ToolError, UnknownToolError
+from .errors import ToolArgumentsError, ToolError, UnknownToolError, short, tool_name
 from .payload import LIMITS, Limits
+from .secrets import redact, secret_values
 from .suggest import nearest
 from .validation import OnCoerce, validate
 
@@ -52,7 +53,11 @@ class ToolInfo:
 
 @dataclass(frozen=True)
 class ToolFailure:
-    kind: str  # "invalid_arguments", a declared error kind, "invalid_result" or "internal"
+    """Why a call failed, for the model: `message` never holds a secret value (x-secret
+    arguments and every injected value are redacted from a ToolError's text)."""
+
+    # "unknown_tool", "invalid_arguments", a declared error kind, "invalid_result" or "internal"
+    kind: str
     message: str
     retryable: bool = False
 
@@ -120,7 +125,10 @@ class Registry(Mapping[str, Any]):
         return _info(self[name])
 
     def resolve(self, name: str) -> str:
-        """The canonical name for a canonical or provider-safe name, or UnknownToolError."""
+        """The canonical name for a canonical or provider-safe name, or UnknownToolError.
+
+        TypeError when `name` is not a string: the host's mistake, not the model's."""
+        tool_name(name)
         if name in self._tools:
             return name
         if name in self._aliases:
@@ -164,7 +172,7 @@ class Registry(Mapping[str, Any]):
 
                 outcome = asyncio.run(_await(outcome))
         except Exception as exc:  # noqa: BLE001 - failures become results
-            return _failure(info, exc)
+            return _failure(info, exc, args, extra)
         return _finish(info, outcome)
 
     async def acall(
@@ -179,14 +187,20 @@ class Registry(Mapping[str, Any]):
             if inspect.isawaitable(outcome):
                 outcome = await outcome
         except Exception as exc:  # noqa: BLE001
-            return _failure(info, exc)
+            return _failure(info, exc, args, extra)
         return _finish(info, outcome)
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
+        # The host's own mistakes raise TypeError: no model can fix them.
+        tool_name(name)
+        if injected is not None and not isinstance(injected, Mapping):
+            raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
         try:
             canonical = self.resolve(name)
         except UnknownToolError as exc:
-            return ToolResult(name, failure=ToolFailure("unknown_tool", str(exc)), exception=exc)
+            return ToolResult(
+                short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
+            )
         impl = self._tools[canonical]
         info = _info(impl)
         try:
@@ -258,10 +272,17 @@ def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
         )
 
 
-def _failure(info: ToolInfo, exc: Exception) -> ToolResult:
+def _failure(
+    info: ToolInfo, exc: Exception, args: Any = None, extra: tuple[Any, ...] = ()
+) -> ToolResult:
     kind = tool_error_kind(exc)
     if kind is not None and kind in info.errors:
-        return ToolResult(info.name, failure=ToolFailure(kind, str(exc)), exception=exc)
+        # An implementation's text may quote what it was given: no secret reaches the model.
+        hidden = secret_values(args)
+        for injected in extra:
+            hidden |= secret_values(injected, everything=True)
+        message = redact(str(exc), hidden)
+        return ToolResult(info.name, failure=ToolFailure(kind, message), exception=exc)
     # Undeclared: the model gets no internals; the host gets the exception.
     return ToolResult(
         info.name,

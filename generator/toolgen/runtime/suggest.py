@@ -15,6 +15,7 @@ from collections.abc import Iterable
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[A-Za-z][a-z]*|[0-9]+|[^\W_]+")
 MAX_TYPO_LENGTH = 64  # beyond this only spelling variants are matched: a model can send anything
+MAX_NAME_LENGTH = 4096  # longer names (a 55 MB tool name) get no suggestion, at no cost
 
 
 _SEPARATORS = str.maketrans("", "", "_- ")
@@ -84,6 +85,8 @@ def _within(a: str, b: str, edits: int) -> bool:
 
 def nearest(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate the user most likely meant, or None when none is plausibly meant."""
+    if len(name) > MAX_NAME_LENGTH:  # no name of a spec is this long: nothing to look at
+        return None
     options = [c for c in candidates if c != name]
     if not options:
         return None

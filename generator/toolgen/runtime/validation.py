@@ -4,6 +4,18 @@
 The valid path is one pydantic-core call (the model's own validator, without the
 `model_validate` wrapper): no suggestion work, no exception machinery. Everything
 else (repairs, paths, suggestions, messages) runs only once validation has failed.
+
+Bounded work, whatever arrives (`Limits`): JSON text is measured before it is parsed; a
+dict or list is walked (payload.measure, stopping at the first limit passed) before
+pydantic-core sees it, unless it is flat (a few scalar values: payload.flat), in which case
+it is measured once validation has failed. Of pydantic's errors, at most
+`Limits.max_errors` are read per round (the first, in the order the arguments were sent),
+the rest only counted, and issues are cut to `Limits.max_issues` once ordered.
+
+Who made the mistake decides what is raised: anything a model sends gives
+ToolArgumentsError (its message is for the model); a host's own mistake (a tool name that
+is not a string, `injected` values that are not a mapping) raises TypeError at once, in the
+facade and the registry, and never becomes a model-facing failure.
 """
 
 from __future__ import annotations
@@ -46,8 +58,9 @@ def validate(
     logged at INFO on this module's logger.
     """
     validator = model.__pydantic_validator__
+    failure: ToolArgumentsError | ValidationError
     try:
-        if type(arguments) is dict:
+        if type(arguments) is dict and payload.flat(arguments):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
         if (
             type(arguments) is str
@@ -60,10 +73,15 @@ def validate(
             problem = payload.check(arguments, limits)
             if problem is None:
                 return validator.validate_json(arguments)  # type: ignore[no-any-return]
-            failure: ToolArgumentsError | ValidationError = ToolArgumentsError(tool, [problem])
+            failure = ToolArgumentsError(tool, [problem])
         else:
             data = {} if arguments is None else arguments
-            return validator.validate_python(data)  # type: ignore[no-any-return]
+            problem = (
+                payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
+            )
+            if problem is None:
+                return validator.validate_python(data)  # type: ignore[no-any-return]
+            failure = ToolArgumentsError(tool, [problem])
     except ValidationError as exc:
         # No cycle through this frame: nothing for the GC to chase.
         failure = exc.with_traceback(None)
@@ -95,9 +113,16 @@ def _recover(
     limits: Limits,
     on_coerce: OnCoerce | None,
 ) -> M | ToolArgumentsError:
-    """The arguments, repaired where allowed; else the error with every issue (returned, not raised)."""
-    errors = exc.errors(include_url=False)
+    """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
+    if (
+        type(arguments) is dict
+    ):  # a flat dict, not measured before: measured before any error is read
+        problem = payload.measure(arguments, limits)
+        if problem is not None:
+            return ToolArgumentsError(tool, [problem])
+    count = exc.error_count()
+    errors = _first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
             return validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
@@ -123,7 +148,7 @@ def _recover(
                 )
             ],
         )
-    if not isinstance(data, dict) and len(errors) == 1 and not errors[0]["loc"]:
+    if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
     root = Node(model)
     made: list[Coercion] = []
@@ -137,15 +162,27 @@ def _recover(
         try:
             result: M = model.__pydantic_validator__.validate_python(data)
         except ValidationError as again:
-            errors = again.errors(include_url=False)
+            count = again.error_count()
+            errors = _first(again.with_traceback(None), limits)
             continue
         for report in made:
             _report(report, tool, on_coerce)
         return result
     else:
         hits = _hits(root, errors, secrets)
-    found = issues(hits, lambda location: _at(data, location))
-    return ToolArgumentsError(tool, found[: limits.max_issues], total=len(found))
+    found, skipped = issues(hits, lambda location: _at(data, location), limits.max_issues)
+    # Errors past the ones read count one issue each (past max_errors they are mostly one per
+    # wrong value): `total` is exact below max_errors errors, close above.
+    unread = count - len(errors)
+    return ToolArgumentsError(tool, found[: limits.max_issues], total=len(found) + skipped + unread)
+
+
+def _first(exc: ValidationError, limits: Limits) -> list[Any]:
+    """pydantic's errors, cut to the first `limits.max_errors` before any of them is translated."""
+    errors = exc.errors(include_url=False)
+    if len(errors) > limits.max_errors:
+        del errors[limits.max_errors :]
+    return errors
 
 
 def _hits(root: Node, errors: list[Any], secrets: frozenset[str]) -> list[Hit]:

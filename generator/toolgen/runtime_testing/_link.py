@@ -3,15 +3,20 @@
 
 from ..runtime.errors import ToolError
 from ..runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
+from ..runtime.secrets import REDACTED, redact
+from ..runtime.shape import Node
 from ..runtime.suggest import nearest
 from ..runtime.types import json_equal
 
 __all__ = [
+    "REDACTED",
+    "Node",
     "Registry",
     "ToolError",
     "ToolInfo",
     "_finish",
     "json_equal",
     "nearest",
+    "redact",
     "tool_error_kind",
 ]

@@ -3,15 +3,20 @@
 
 from ..._runtime.errors import ToolError
 from ..._runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
+from ..._runtime.secrets import REDACTED, redact
+from ..._runtime.shape import Node
 from ..._runtime.suggest import nearest
 from ..._runtime.types import json_equal
 
 __all__ = [
+    "REDACTED",
+    "Node",
     "Registry",
     "ToolError",
     "ToolInfo",
     "_finish",
     "json_equal",
     "nearest",
+    "redact",
     "tool_error_kind",
 ]

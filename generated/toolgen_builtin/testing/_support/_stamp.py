@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "caf20a10e61339762c7007181338506e8366ac540080852fd0739ed8cdc590d4"
+RUNTIME_SHA256 = "df89e027e4d06f130247d0a9959aefce946d73a82c80f53667529ce119dbd403"

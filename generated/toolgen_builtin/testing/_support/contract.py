@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 from pydantic import BaseModel, ValidationError
 
-from ._link import Registry, ToolInfo, _finish, json_equal, tool_error_kind
+from ._link import REDACTED, Node, Registry, ToolInfo, _finish, json_equal, redact, tool_error_kind
 from .strategies import json_schema_validator
 
 __all__ = [
@@ -81,6 +81,7 @@ class ContractViolation(AssertionError):
         calls: Sequence[Any],
         *,
         injected: bool = False,
+        shown: Sequence[Any] | None = None,
     ) -> None:
         self.tool, self.check, self.problem = tool, check, problem
         self.summary, self.details = summary, tuple(details)
@@ -91,7 +92,9 @@ class ContractViolation(AssertionError):
         lines.append(
             "reproduce with:" if len(self.calls) == 1 else "reproduce with, in this order:"
         )
-        lines += [f"  {cli_line(tool, call)}" for call in self.calls]
+        lines += [f"  {cli_line(tool, call)}" for call in (self.calls if shown is None else shown)]
+        if shown is not None and shown != list(self.calls):
+            lines.append(f"  (x-secret values are shown as {REDACTED!r}: `.calls` holds them)")
         if injected:
             lines.append("  (the tool also takes injected values, which the host supplies)")
         super().__init__("\n".join(lines))
@@ -156,6 +159,7 @@ class _Judge:
                     "injected=... (in a ContractTests subclass, override injected(tool))"
                 ) from None
         self.schema_errors = _schema_errors(contract.returns)
+        self.hidden: set[str] = set()  # secret values met, in the forms text may show them
 
     def fresh(self) -> Registry:
         """The registry for one example: the same one, or a new one when the source is a factory."""
@@ -208,13 +212,13 @@ class _Judge:
                     f"raised ToolError of undeclared kind {kind!r} " f"(declared: {declared})",
                     _raised(exc),
                     calls,
-                ) from exc
+                ) from self.cause(exc)
             raise self.violation(
                 "unexpected_exception",
                 f"raised {type(exc).__name__}, not a ToolError " "of a declared kind",
                 _raised(exc),
                 calls,
-            ) from exc
+            ) from self.cause(exc)
         return _Outcome(result=self.result(outcome, calls))
 
     def result(self, outcome: Any, calls: list[Any]) -> Any:
@@ -262,15 +266,78 @@ class _Judge:
     def violation(
         self, problem: str, summary: str, details: Sequence[str], calls: Sequence[Any]
     ) -> ContractViolation:
+        """The violation, its text free of secrets: x-secret arguments are masked in the
+        reproduction lines, and they and every injected value are redacted from the rest."""
+        root = Node(self.info.arguments)
+        for call in calls:
+            _secrets(call, root, self.hidden, 0)
+        _secrets(list(self.injected.values()), None, self.hidden, 0)
         return ContractViolation(
             self.tool,
             self.check,
             problem,
-            summary,
-            details,
+            self.redact(summary),
+            [self.redact(line) for line in details],
             calls,
             injected=self.info.injected is not None,
+            shown=[_mask(call, root, 0) for call in calls],
         )
+
+    def redact(self, text: str) -> str:
+        return redact(text, self.hidden)
+
+    def cause(self, exc: BaseException) -> BaseException | None:
+        """The implementation's exception, to chain (its traceback helps), with secret values
+        redacted from its arguments; None when its text would still show one."""
+        if any(isinstance(a, str) and self.redact(a) != a for a in exc.args):
+            exc.args = tuple(self.redact(a) if isinstance(a, str) else a for a in exc.args)
+        try:
+            text = f"{exc}"
+        except Exception:  # noqa: BLE001 - a broken __str__: show nothing of it
+            return None
+        return exc if self.redact(text) == text else None
+
+
+def _secret_node(node: Node | None) -> bool:
+    """A position whose whole value is secret: marked, unknown (None: injected values), or a
+    union or `Any` holding a secret (its structure cannot be followed)."""
+    return node is None or node.secret or (node.kind in ("union", "any") and node.hides)
+
+
+def _secrets(value: Any, node: Node | None, out: set[str], depth: int) -> None:
+    """The secret values in raw arguments, walked along the model's structure, in the forms
+    text shows them: as they are, JSON-escaped and repr-escaped (hypothesis prints reprs)."""
+    if depth > 100:
+        return
+    if _secret_node(node) and not isinstance(value, (dict, list)):
+        if value is not None and not isinstance(value, bool):
+            text = value if isinstance(value, str) else json.dumps(value)
+            out.update((text, json.dumps(text)[1:-1], repr(text)[1:-1]))
+        return
+    whole = _secret_node(node)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = None if whole or node is None else node.child(key)
+            if whole or child is not None:
+                _secrets(item, child, out, depth + 1)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            child = None if whole or node is None else node.child(index)
+            if whole or child is not None:
+                _secrets(item, child, out, depth + 1)
+
+
+def _mask(value: Any, node: Node | None, depth: int) -> Any:
+    """Raw arguments with every secret position's value replaced by REDACTED."""
+    if node is None or depth > 100:
+        return value
+    if _secret_node(node):
+        return REDACTED
+    if isinstance(value, dict):
+        return {key: _mask(item, node.child(key), depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_mask(item, node.child(i), depth + 1) for i, item in enumerate(value)]
+    return value
 
 
 def _registry(source: RegistrySource) -> Registry:
@@ -393,7 +460,14 @@ def _hypothesis(
         ),
     )
     test = given(**strategies)(body)
-    (settings if settings is not None else default_settings())(test)()
+    try:
+        (settings if settings is not None else default_settings())(test)()
+    except ContractViolation as exc:
+        # hypothesis notes the falsifying example (the drawn arguments' repr): redacted too.
+        notes = getattr(exc, "__notes__", None)
+        if isinstance(notes, list):
+            notes[:] = [judge.redact(str(note)) for note in notes]
+        raise
 
 
 def default_settings() -> Settings:

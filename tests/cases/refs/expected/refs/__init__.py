@@ -3,7 +3,6 @@
 
 import importlib
 import json
-import sys
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
@@ -23,6 +22,7 @@ from ._runtime import (
     validate,
 )
 from ._runtime._stamp import RUNTIME_SHA256, RUNTIME_VERSION
+from ._runtime.errors import tool_name
 from ._runtime.suggest import nearest
 from ._runtime.validation import LIMITS, Coercion, Limits
 
@@ -61,20 +61,28 @@ TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 
 
+# Each tool's ToolInfo once its module is imported whole (by canonical and provider-safe name).
+# Filled only after `import_module` returns: a thread never sees a half-imported module, and
+# importlib's per-module lock makes threads that import the same tool at once wait for one import.
+_INFOS: dict[str, ToolInfo] = {}
+
+
 def tool_info(name: str) -> ToolInfo:
-    """Metadata and models of one tool, by canonical or provider-safe name (imports its module)."""
-    canonical = PROVIDER_NAMES.get(name, name)
+    """Metadata and models of one tool, by canonical or provider-safe name (imports its module).
+
+    UnknownToolError for a name no tool has (its message shows at most the name's start);
+    TypeError when `name` is not a string (the host's mistake, not the model's).
+    """
+    info = _INFOS.get(name) if isinstance(name, str) else None
+    if info is not None:
+        return info
+    canonical = PROVIDER_NAMES.get(tool_name(name), name)
     module = MODULES.get(canonical)
     if module is None:
         raise UnknownToolError(name, nearest(name, [*MODULES, *PROVIDER_NAMES]), len(MODULES))
-    info: ToolInfo = importlib.import_module(f"{__name__}.tools.{module}").INFO
-    return info
-
-
-# Tool modules by name, to find a loaded one without tool_info's import machinery.
-_MODULE_PATHS: dict[str, str] = {
-    name: f"{__name__}.tools.{module}" for name, module in MODULES.items()
-}
+    found: ToolInfo = importlib.import_module(f"{__name__}.tools.{module}").INFO
+    _INFOS[name] = found
+    return found
 
 
 def validate_arguments(
@@ -86,12 +94,14 @@ def validate_arguments(
 ) -> BaseModel:
     """The typed Arguments of a call (a dict or JSON text), or ToolArgumentsError.
 
-    `limits` bounds JSON text (size, depth) and the issues listed. Repairs (null for an
-    optional key, coercions the spec declared with `x-coerce`) go to `on_coerce`, else
-    to the `logging` logger of `_runtime.validation`.
+    `limits` bounds the work on any input: size and depth of JSON text or of a dict, the
+    issues listed. Repairs (null for an optional key, coercions the spec declared with
+    `x-coerce`) go to `on_coerce`, else to the `logging` logger of `_runtime.validation`.
+    Safe to call from many threads, also before a tool's module is imported.
     """
-    module = sys.modules.get(_MODULE_PATHS.get(name, ""))
-    info: ToolInfo = module.INFO if module is not None else tool_info(name)
+    info = _INFOS.get(name) if isinstance(name, str) else None
+    if info is None:
+        info = tool_info(name)
     return validate(
         info.arguments, info.name, arguments, info.secrets, limits=limits, on_coerce=on_coerce
     )
