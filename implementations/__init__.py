@@ -14,14 +14,15 @@ from toolgen_builtin import Registry, build_registry
 from .control import AskUser, Done, Unable
 from .data import ParseCsv, QueryJson, SummarizeNumbers
 from .files import AppendFile, EditFile, ListDirectory, ReadFile, Workspace, WriteFile
+from .limits import ResourceLimits
 from .processes import ProcessPolicy, RunPython, RunShell
 from .search import GlobFiles
 from .web import FetchUrl, WebPolicy
 
 __all__ = [
     "AppendFile", "AskUser", "Done", "EditFile", "FetchUrl", "GlobFiles", "ListDirectory", "ParseCsv",
-    "ProcessPolicy", "QueryJson", "ReadFile", "RunPython", "RunShell", "SummarizeNumbers", "Unable",
-    "WebPolicy", "Workspace", "WriteFile", "registry",
+    "ProcessPolicy", "QueryJson", "ReadFile", "ResourceLimits", "RunPython", "RunShell", "SummarizeNumbers",
+    "Unable", "WebPolicy", "Workspace", "WriteFile", "registry",
 ]
 
 ENABLE_PROCESSES = "TOOLGEN_ENABLE_PROCESSES"  # "1": registry() includes run_shell and run_python
@@ -38,7 +39,8 @@ def registry(
     """The built-in tools, confined to `root` (default: $TOOLGEN_WORKSPACE, else the working directory).
 
     - run_shell and run_python are registered only when `enable_processes` is true (default:
-      $TOOLGEN_ENABLE_PROCESSES == "1"), or when a `processes` policy is given.
+      $TOOLGEN_ENABLE_PROCESSES == "1"), or when a `processes` policy is given. Without a
+      policy, their resource limits come from the TOOLGEN_PROCESS_* variables (limits.py).
     - fetch_url reaches only the hosts of `web.allow_hosts` (default: $TOOLGEN_WEB_ALLOW;
       none when unset, so every fetch fails with host_not_allowed until the host allows some).
     """
@@ -58,6 +60,6 @@ def registry(
     if enable_processes is None:
         enable_processes = processes is not None or os.environ.get(ENABLE_PROCESSES) == "1"
     if enable_processes:
-        policy = processes or ProcessPolicy()
+        policy = processes or ProcessPolicy(limits=ResourceLimits.from_environment())
         tools += [RunShell(workspace, policy), RunPython(workspace, policy)]
     return build_registry(*tools)

@@ -45,7 +45,9 @@ class Workspace:
     root: Path
     max_read_bytes: int = 2_000_000  # read_file, edit_file (and data tools reading a file)
     max_write_bytes: int = 2_000_000  # the size a write, an append or an edit may leave a file at
-    max_scan_entries: int = 100_000  # directory entries glob_files looks at before it stops
+    max_scan_entries: int = 100_000  # directory entries glob_files may look at (else too_many_entries)
+    max_scan_depth: int = 64  # directories below its start glob_files may enter (else too_deep)
+    max_scan_seconds: float = 5.0  # glob_files' time budget (at most half its declared timeout_s)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "root", Path(self.root))  # a str is fine too

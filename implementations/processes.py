@@ -14,7 +14,10 @@ Within that, each call:
   (`killed: output_limit`), so memory stays bounded and a command that prints without end ends;
 - is killed, with every process of its group, at the deadline (`killed: timeout`); and the
   group is killed once the command exits too, so background children never outlive the call.
-  A child that leaves the group (setsid, daemons) escapes this: use a container for that.
+  A child that leaves the group (setsid, daemons) escapes this: use a container for that;
+- runs under resource limits (memory, CPU time, file size, open files, processes; see
+  implementations/limits.py); a program ended by one fails with the declared `resource_limit`
+  error, which names the limit and carries the end of its output.
 """
 
 from __future__ import annotations
@@ -35,9 +38,12 @@ from toolgen_builtin.tools.run_python import RunPythonArguments, RunPythonResult
 from toolgen_builtin.tools.run_shell import RunShellArguments, RunShellResult, RunShellTool
 
 from .files import Workspace
+from .limits import ResourceLimits, describe, diagnose, group_size
 
 _CHUNK = 65536
 _POLL_S = 0.01
+_COUNT_EVERY_S = 0.05  # how often the processes of a call's group are counted
+_TAIL_CHARS = 2000  # of each stream, in a resource_limit message
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
@@ -52,6 +58,7 @@ class ProcessPolicy:
     env: Mapping[str, str] = field(default_factory=dict)  # values set for every process
     shell: str = "/bin/sh"
     python: str = sys.executable
+    limits: ResourceLimits = field(default_factory=ResourceLimits)
 
     def environment(self, home: Path) -> dict[str, str]:
         env = {
@@ -66,7 +73,7 @@ class ProcessPolicy:
         return env
 
 
-Killed = Literal["timeout", "output_limit"] | None
+Killed = Literal["timeout", "output_limit", "processes"] | None  # "processes" becomes resource_limit
 
 
 @dataclass
@@ -85,35 +92,60 @@ class _Stream:
         return self.data.decode("utf-8", errors="replace")
 
 
+class _Watch:
+    """Counts the processes of the call's group now and then; past the limit the group must go."""
+
+    def __init__(self, pgid: int, limit: int | None) -> None:
+        self.pgid, self.limit, self.next = pgid, limit, 0.0
+
+    def over(self) -> bool:
+        if self.limit is None or time.monotonic() < self.next:
+            return False
+        self.next = time.monotonic() + _COUNT_EVERY_S
+        return group_size(self.pgid) > self.limit
+
+    def wait_s(self, remaining: float) -> float:
+        return remaining if self.limit is None else min(remaining, _COUNT_EVERY_S)
+
+
 def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPolicy, home: Path,
                 stdin: bytes | None = None) -> dict[str, Any]:
-    """Run `argv` under the policy; the fields of the process tools' result."""
+    """Run `argv` under the policy; the fields of the process tools' result (or resource_limit)."""
     started = time.monotonic()
     deadline = started + min(timeout_s, policy.max_timeout_s)
     try:
         proc = subprocess.Popen(
             argv, cwd=cwd, env=policy.environment(home), start_new_session=True, close_fds=True,
             stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=policy.limits.preexec(),
         )
     except OSError as exc:
         raise ToolError("start_failed", f"could not start {argv[0]}: {exc.strerror or exc}") from None
     out, err = _Stream(policy.max_output_bytes), _Stream(policy.max_output_bytes)
+    watch = _Watch(proc.pid, policy.limits.processes)
     killed: Killed = None
+    cpu_s = 0.0
     try:
-        killed = _pump(proc, stdin, deadline, out, err, policy.max_discarded_bytes)
-        if killed is None and not _exited(proc.pid, deadline):
-            killed = "timeout"  # it closed its output but kept running
+        killed = _pump(proc, stdin, deadline, out, err, policy.max_discarded_bytes, watch)
+        if killed is None:
+            killed = _exited(proc.pid, deadline, watch)  # it may have closed its output but kept running
     finally:
         # The leader is not reaped yet, so its pid (= the group id) cannot have been reused.
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        proc.wait()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu_s = usage.ru_utime + usage.ru_stime  # the leader and the children it waited for
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()
+    limit = "processes" if killed == "processes" else (
+        diagnose(policy.limits, proc.returncode, cpu_s, err.text()) if killed is None else None
+    )
+    if limit is not None:
+        _limit_error(policy, limit, proc.returncode if killed is None else None, out, err)
     return {
         "exit_code": None if killed else proc.returncode,
         "stdout": out.text(),
@@ -124,8 +156,20 @@ def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPol
     }
 
 
+def _limit_error(policy: ProcessPolicy, limit: str, exit_code: int | None, out: _Stream, err: _Stream) -> None:
+    """Raise resource_limit: which limit, how the program ended, and the end of its output."""
+    ended = "it was killed" if exit_code is None else (
+        f"it was ended by signal {-exit_code}" if exit_code < 0 else f"it exited with status {exit_code}"
+    )
+    tails = "".join(f"\n--- end of {name} ---\n{stream.text()[-_TAIL_CHARS:]}"
+                    for name, stream in (("stdout", out), ("stderr", err)) if stream.data)
+    raise ToolError("resource_limit", f"the program hit {describe(policy.limits, limit)}; {ended}.{tails}",
+                    details={"limit": limit, "exit_code": exit_code, "stdout": out.text()[-_TAIL_CHARS:],
+                             "stderr": err.text()[-_TAIL_CHARS:]})
+
+
 def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
-          out: _Stream, err: _Stream, max_discarded: int) -> Killed:
+          out: _Stream, err: _Stream, max_discarded: int, watch: _Watch) -> Killed:
     """Feed stdin and read both streams until end-of-file; why the process must be killed, if it must."""
     assert proc.stdout is not None and proc.stderr is not None
     selector = selectors.DefaultSelector()
@@ -142,7 +186,9 @@ def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "timeout"
-            for key, _ in selector.select(remaining):
+            if watch.over():
+                return "processes"
+            for key, _ in selector.select(watch.wait_s(remaining)):
                 fd = key.fd
                 if fd in streams:
                     try:
@@ -171,16 +217,18 @@ def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
         selector.close()
 
 
-def _exited(pid: int, deadline: float) -> bool:
-    """Wait until `pid` exits (without reaping it) or the deadline passes."""
+def _exited(pid: int, deadline: float, watch: _Watch) -> Killed:
+    """Wait until `pid` exits (without reaping it); "timeout" or "processes" when it must be killed."""
     while True:
         try:
             if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                return True
+                return None
         except ChildProcessError:
-            return True
+            return None
         if time.monotonic() >= deadline:
-            return False
+            return "timeout"
+        if watch.over():
+            return "processes"
         time.sleep(_POLL_S)
 
 

@@ -1,64 +1,30 @@
 """glob_files: a bounded, confined walk matched against a glob pattern.
 
-Our own walker rather than pathlib.glob: it never follows directory symlinks, never
-reports a symlink that resolves outside the root, starts at the pattern's literal prefix,
-prunes hidden directories nobody asked for, and stops after a bounded number of entries.
+Our own walker and matcher (implementations/globbing.py) rather than pathlib.glob or
+fnmatch: matching never backtracks, every directory is listed at most once whatever the
+pattern, directory symlinks are never followed, a symlink that resolves outside the root is
+never reported, the walk starts at the pattern's literal prefix and only enters directories
+the pattern can still match below. Its work is bounded: entries looked at
+(`Workspace.max_scan_entries`), depth (`max_scan_depth`) and time (`max_scan_seconds`, and
+never more than half the tool's declared timeout); reaching a bound is a declared error
+(too_many_entries, too_deep), and so is a pattern past the size limits (pattern_too_complex).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+import time
+from pathlib import Path
 
 from toolgen_builtin import ToolError
 from toolgen_builtin.tools.glob_files import GlobFilesArguments, GlobFilesResult, GlobFilesTool
 
 from .files import Workspace, os_errors
+from .globbing import Glob, PatternError, check_pattern, compile_glob
 
 _WILDCARDS = frozenset("*?[")
-
-
-def _segment_regex(segment: str, include_hidden: bool) -> str:
-    """One path segment of a glob as a regex; `*` and `?` never cross "/"."""
-    out = [] if include_hidden or segment.startswith(".") else [r"(?!\.)"]
-    i = 0
-    while i < len(segment):
-        char = segment[i]
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            close = segment.find("]", i + 2 if segment[i + 1 : i + 2] in ("!", "]") else i + 1)
-            if close < 0:
-                out.append(re.escape(char))
-            else:
-                body = segment[i + 1 : close]
-                negate = body.startswith("!")
-                body = body[1:] if negate else body
-                body = body.replace("\\", "\\\\").replace("^", "\\^")
-                out.append(f"[{'^/' if negate else ''}{body}]")
-                i = close
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return "".join(out)
-
-
-@lru_cache(maxsize=256)
-def compile_glob(pattern: str, include_hidden: bool) -> re.Pattern[str]:
-    """A glob over "/"-separated relative paths, as one anchored regex (`**` = any directories)."""
-    parts: list[str] = []
-    segments = pattern.split("/")
-    for index, segment in enumerate(segments):
-        last = index == len(segments) - 1
-        if segment == "**":
-            hidden = "" if include_hidden else r"(?!\.)"
-            parts.append(f"(?:{hidden}[^/]+/)*" if not last else f"(?:{hidden}[^/]+(?:/|$))*")
-        else:
-            parts.append(_segment_regex(segment, include_hidden) + ("" if last else "/"))
-    return re.compile("".join(parts) + r"\Z")
+_CLOCK_EVERY = 256  # entries between two looks at the clock
 
 
 class GlobFiles(GlobFilesTool):
@@ -71,7 +37,6 @@ class GlobFiles(GlobFilesTool):
             raise ToolError("outside_root", f"the pattern {arguments.pattern!r} must be relative and "
                             "must not contain '..'")
         segments = [s for s in pattern.split("/") if s not in ("", ".")] or [""]
-        pattern = "/".join(segments)
         base = self.workspace.resolve(arguments.path)
         with os_errors(arguments.path):
             if not base.is_dir():
@@ -84,46 +49,72 @@ class GlobFiles(GlobFilesTool):
             if _WILDCARDS.intersection(segment) or segment == "**":
                 break
             literal.append(segment)
+        try:
+            check_pattern(segments)  # the whole pattern, its literal prefix included
+            glob = compile_glob(segments[len(literal):])
+        except PatternError as exc:
+            raise ToolError(exc.kind, f"the pattern {arguments.pattern!r}: {exc}") from None
         start = self.workspace.resolve(os.path.join(arguments.path, *literal)) if literal else base
         if not start.is_dir():
             return GlobFilesResult(matches=[], truncated=False)
-        recursive = "**" in segments
-        max_depth = len(segments) - len(literal)  # directory levels below `start` a match can have
-        walk_hidden = arguments.include_hidden or any(s.startswith(".") for s in segments)
-        try:
-            regex = compile_glob(pattern, arguments.include_hidden)
-        except re.error as exc:
-            raise ToolError("invalid_pattern", f"the pattern {arguments.pattern!r} is not a valid glob: {exc}") from None
         root = self.workspace.root.resolve()
         prefix = "/".join(literal) + "/" if literal else ""  # `start` relative to `base`
         base_prefix = "" if base == root else self.workspace.relative(base) + "/"
-
-        matches: list[str] = []
-        scanned = 0
-        truncated = False
         with os_errors(arguments.path):
-            for directory, dirnames, filenames in os.walk(start, onerror=None, followlinks=False):
-                rel_dir = os.path.relpath(directory, start)
-                depth = 0 if rel_dir == "." else rel_dir.count(os.sep) + 1
-                rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
-                scanned += len(dirnames) + len(filenames)
-                if scanned > self.workspace.max_scan_entries:
-                    truncated = True
-                    break
-                if not walk_hidden:
-                    dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                dirnames.sort()
-                for name, is_dir in [*((d, True) for d in dirnames), *((f, False) for f in filenames)]:
-                    relative = f"{prefix}{rel_dir}{name}"
-                    if not regex.match(relative):
-                        continue
-                    full = os.path.join(directory, name)
-                    if os.path.islink(full) and not os.path.realpath(full).startswith(str(root) + os.sep):
-                        continue  # a symlink pointing out: not ours to show
-                    matches.append(base_prefix + relative + ("/" if is_dir else ""))
-                if not recursive and depth + 1 >= max_depth:
-                    dirnames[:] = []
-        matches.sort()
-        if len(matches) > arguments.max_results:
-            matches, truncated = matches[: arguments.max_results], True
-        return GlobFilesResult(matches=matches, truncated=truncated)
+            found = self._walk(start, glob, arguments.include_hidden, root)
+        matches = sorted(base_prefix + prefix + relative for relative in found)
+        truncated = len(matches) > arguments.max_results
+        return GlobFilesResult(matches=matches[: arguments.max_results], truncated=truncated)
+
+    def _budget_s(self) -> float:
+        declared = self.info.timeout_s
+        return min(self.workspace.max_scan_seconds, declared / 2 if declared else float("inf"))
+
+    def _walk(self, start: Path, glob: Glob, include_hidden: bool, root: Path) -> list[str]:
+        """Paths under `start` (relative to it, directories ending with "/") that the pattern matches."""
+        limits = self.workspace
+        budget = self._budget_s()
+        deadline = time.monotonic() + budget
+        inside = str(root) + os.sep
+        found: list[str] = []
+        scanned = 0
+        # (directory, its path relative to `start` with a trailing "/", pattern states there, depth)
+        pending: list[tuple[str, str, frozenset[int], int]] = [(str(start), "", glob.start(), 0)]
+        while pending:
+            directory, relative, states, depth = pending.pop()
+            try:
+                with os.scandir(directory) as listing:
+                    entries = list(listing)
+            except OSError:
+                if not relative:
+                    raise  # the start directory itself: an io_error
+                continue  # a subdirectory we may not list is skipped, as os.walk does
+            for entry in entries:
+                scanned += 1
+                if scanned > limits.max_scan_entries:
+                    raise ToolError("too_many_entries", f"the search looked at more than {limits.max_scan_entries} "
+                                    "directory entries; search from a deeper path or use a more specific "
+                                    "pattern (fewer '**')")
+                if scanned % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
+                    raise ToolError("too_many_entries", f"the search looked at {scanned} directory entries in "
+                                    f"{budget:g} s and stopped; search from a deeper path or use a more "
+                                    "specific pattern (fewer '**')")
+                after = glob.step(states, entry.name, include_hidden)
+                if not after:
+                    continue
+                try:
+                    is_dir = entry.is_dir()  # a symlink to a directory counts as one, but is not entered
+                    is_link = entry.is_symlink()
+                except OSError:
+                    continue
+                if is_link and not os.path.realpath(entry.path).startswith(inside):
+                    continue  # a symlink pointing out: not ours to show
+                path = relative + entry.name
+                if glob.final in after:
+                    found.append(path + "/" if is_dir else path)
+                if is_dir and not is_link and any(s < glob.final for s in after):
+                    if depth + 1 > limits.max_scan_depth:
+                        raise ToolError("too_deep", f"{path} is nested more than {limits.max_scan_depth} "
+                                        "directories below the search start; search from a deeper path")
+                    pending.append((entry.path, path + "/", after, depth + 1))
+        return found

@@ -43,7 +43,7 @@ class GlobFilesResult(ResultModel):
         description='Matching paths relative to the workspace root; directories end with "/".'
     )
     truncated: bool = Field(
-        description="True when more paths matched than max_results, or the search stopped at the host's scan limit.",
+        description="True when more paths matched than max_results (only the first ones are returned).",
     )
 
 
@@ -60,7 +60,16 @@ INFO = ToolInfo(
     timeout_s=10.0,
     flags=frozenset(["idempotent", "parallel"]),
     errors=frozenset(
-        ["invalid_pattern", "io_error", "not_a_directory", "not_found", "outside_root"]
+        [
+            "invalid_pattern",
+            "io_error",
+            "not_a_directory",
+            "not_found",
+            "outside_root",
+            "pattern_too_complex",
+            "too_deep",
+            "too_many_entries",
+        ]
     ),
     secrets=frozenset([]),
 )

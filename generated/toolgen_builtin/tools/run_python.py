@@ -67,7 +67,9 @@ INFO = ToolInfo(
     stability="stable",
     timeout_s=600.0,
     flags=frozenset([]),
-    errors=frozenset(["not_a_directory", "not_found", "outside_root", "start_failed"]),
+    errors=frozenset(
+        ["not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"]
+    ),
     secrets=frozenset([]),
 )
 

@@ -56,7 +56,7 @@ RETURNS: Any = {
         },
         "truncated": {
             "type": "boolean",
-            "description": "True when more paths matched than max_results, or the search stopped at the host's scan limit.",
+            "description": "True when more paths matched than max_results (only the first ones are returned).",
         },
     },
     "required": ["matches", "truncated"],
