@@ -27,24 +27,14 @@ from typing import Any
 from toolgen.importers.common import UnsupportedSchema, show
 from toolgen.importers.samples import fix_samples
 from toolgen.runtime.types import json_type
-from toolgen.schema.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
+from toolgen.schema.keywords import JSON_TYPES, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, TYPE_ALIASES
 from toolgen.schema.pointer import escape
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 # Lower-cased foreign type name -> JSON Schema type; None means "any value" (no `type`).
 TYPE_NAMES: dict[str, str | None] = {
     **{t: t for t in JSON_TYPES},
-    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
-    "struct": "object", "mapping": "object", "json": "object",
-    "str": "string", "text": "string", "char": "string", "character": "string",
-    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
-    "float32": "number", "numeric": "number",
-    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "int32": "integer",
-    "int64": "integer", "bigint": "integer", "biginteger": "integer",
-    "bool": "boolean",
-    "list": "array", "tuple": "array", "arraylist": "array", "set": "array", "sequence": "array",
-    "none": "null", "nil": "null", "nonetype": "null",
+    **TYPE_ALIASES,
     "any": None, "": None, "object?": None, "type_unspecified": None, "mixed": None,
 }
 TRUE_WORDS = {"true", "yes", "1", "y", "on"}

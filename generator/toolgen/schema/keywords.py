@@ -18,6 +18,19 @@ DATA_KEYWORDS = ("const", "enum", "default", "examples", "example")
 # Subschemas that add conditions to the object around them rather than describe it whole.
 PARTIAL = frozenset({"not", "if", "then", "else"})
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+# Type names other languages use (lower-cased), and the JSON Schema type each means.
+TYPE_ALIASES: dict[str, str] = {
+    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
+    "struct": "object", "mapping": "object", "json": "object",
+    "str": "string", "text": "string", "char": "string", "character": "string",
+    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
+    "float32": "number", "numeric": "number",
+    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "int32": "integer",
+    "int64": "integer", "bigint": "integer", "biginteger": "integer",
+    "bool": "boolean",
+    "list": "array", "tuple": "array", "arraylist": "array", "set": "array", "sequence": "array",
+    "none": "null", "nil": "null", "nonetype": "null",
+}
 # Keywords that only annotate: nothing to enforce.
 ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
                          "deprecated", "propertyOrdering", "nullable"})

@@ -20,6 +20,7 @@ from toolgen.check.context import Context, Rule, describe, show
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.runtime.suggest import nearest
+from toolgen.schema.keywords import JSON_TYPES, TYPE_ALIASES
 from toolgen.schema.pointer import child
 
 ID = "json-schema"
@@ -29,15 +30,6 @@ UNKNOWN_TYPE = Rule("unknown-type", Severity.ERROR,
                     "`type` names JSON Schema types (`dict` -> did you mean 'object'?, `float` -> 'number').")
 NOT_OBJECT = Rule("parameters-not-object", Severity.ERROR, "`parameters` is an object schema.")
 MORE = (UNKNOWN_TYPE, NOT_OBJECT)
-
-JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
-# Type names other languages use, and what JSON Schema calls them.
-TYPE_ALIASES = {
-    "dict": "object", "map": "object", "hashmap": "object", "str": "string", "text": "string",
-    "char": "string", "float": "number", "double": "number", "decimal": "number", "int": "integer",
-    "long": "integer", "bool": "boolean", "list": "array", "tuple": "array", "arraylist": "array",
-    "none": "null", "nil": "null",
-}
 
 
 @cache
