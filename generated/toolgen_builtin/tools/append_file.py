@@ -52,9 +52,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=5.0,
-    flags=frozenset([]),
-    errors=frozenset(["io_error", "not_a_file", "not_found", "outside_root", "too_large"]),
-    secrets=frozenset([]),
+    flags=frozenset(),
+    errors=frozenset({"io_error", "not_a_file", "not_found", "outside_root", "too_large"}),
+    secrets=frozenset(),
 )
 
 

@@ -49,9 +49,9 @@ INFO = ToolInfo(
     kind="return",
     stability="stable",
     timeout_s=None,
-    flags=frozenset(["idempotent", "terminal"]),
-    errors=frozenset([]),
-    secrets=frozenset([]),
+    flags=frozenset({"idempotent", "terminal"}),
+    errors=frozenset(),
+    secrets=frozenset(),
 )
 
 

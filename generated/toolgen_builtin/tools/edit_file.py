@@ -62,9 +62,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=5.0,
-    flags=frozenset([]),
+    flags=frozenset(),
     errors=frozenset(
-        [
+        {
             "ambiguous",
             "io_error",
             "no_match",
@@ -73,9 +73,9 @@ INFO = ToolInfo(
             "not_text",
             "outside_root",
             "too_large",
-        ]
+        }
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

@@ -64,9 +64,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=60.0,
-    flags=frozenset(["parallel", "retryable"]),
+    flags=frozenset({"parallel", "retryable"}),
     errors=frozenset(
-        [
+        {
             "connection_failed",
             "host_not_allowed",
             "http_status",
@@ -74,9 +74,9 @@ INFO = ToolInfo(
             "not_text",
             "timeout",
             "too_many_redirects",
-        ]
+        }
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

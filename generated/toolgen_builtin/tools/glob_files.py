@@ -58,9 +58,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=10.0,
-    flags=frozenset(["idempotent", "parallel"]),
+    flags=frozenset({"idempotent", "parallel"}),
     errors=frozenset(
-        [
+        {
             "invalid_pattern",
             "io_error",
             "not_a_directory",
@@ -69,9 +69,9 @@ INFO = ToolInfo(
             "pattern_too_complex",
             "too_deep",
             "too_many_entries",
-        ]
+        }
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

@@ -52,9 +52,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=5.0,
-    flags=frozenset(["idempotent", "parallel"]),
-    errors=frozenset(["io_error", "not_a_directory", "not_found", "outside_root"]),
-    secrets=frozenset([]),
+    flags=frozenset({"idempotent", "parallel"}),
+    errors=frozenset({"io_error", "not_a_directory", "not_found", "outside_root"}),
+    secrets=frozenset(),
 )
 
 

@@ -70,9 +70,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=10.0,
-    flags=frozenset(["idempotent", "parallel"]),
+    flags=frozenset({"idempotent", "parallel"}),
     errors=frozenset(
-        [
+        {
             "invalid_input",
             "io_error",
             "malformed",
@@ -81,9 +81,9 @@ INFO = ToolInfo(
             "not_text",
             "outside_root",
             "too_large",
-        ]
+        }
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

@@ -54,9 +54,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=10.0,
-    flags=frozenset(["idempotent", "parallel"]),
+    flags=frozenset({"idempotent", "parallel"}),
     errors=frozenset(
-        [
+        {
             "invalid_expression",
             "invalid_input",
             "io_error",
@@ -68,9 +68,9 @@ INFO = ToolInfo(
             "query_failed",
             "too_large",
             "unavailable",
-        ]
+        }
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

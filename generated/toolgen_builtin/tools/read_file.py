@@ -51,11 +51,11 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=5.0,
-    flags=frozenset(["idempotent", "parallel"]),
+    flags=frozenset({"idempotent", "parallel"}),
     errors=frozenset(
-        ["io_error", "not_a_file", "not_found", "not_text", "outside_root", "too_large"]
+        {"io_error", "not_a_file", "not_found", "not_text", "outside_root", "too_large"}
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

@@ -66,11 +66,11 @@ INFO = ToolInfo(
     kind="code",
     stability="stable",
     timeout_s=600.0,
-    flags=frozenset([]),
+    flags=frozenset(),
     errors=frozenset(
-        ["not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"]
+        {"not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"}
     ),
-    secrets=frozenset([]),
+    secrets=frozenset(),
 )
 
 

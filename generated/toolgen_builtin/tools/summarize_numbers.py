@@ -64,9 +64,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=10.0,
-    flags=frozenset(["idempotent", "parallel"]),
-    errors=frozenset(["not_finite"]),
-    secrets=frozenset([]),
+    flags=frozenset({"idempotent", "parallel"}),
+    errors=frozenset({"not_finite"}),
+    secrets=frozenset(),
 )
 
 

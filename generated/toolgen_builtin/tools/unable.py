@@ -55,9 +55,9 @@ INFO = ToolInfo(
     kind="return",
     stability="stable",
     timeout_s=None,
-    flags=frozenset(["idempotent", "terminal"]),
-    errors=frozenset([]),
-    secrets=frozenset([]),
+    flags=frozenset({"idempotent", "terminal"}),
+    errors=frozenset(),
+    secrets=frozenset(),
 )
 
 

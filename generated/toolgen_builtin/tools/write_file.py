@@ -46,9 +46,9 @@ INFO = ToolInfo(
     kind="utility",
     stability="stable",
     timeout_s=5.0,
-    flags=frozenset([]),
-    errors=frozenset(["exists", "io_error", "not_a_file", "outside_root", "too_large"]),
-    secrets=frozenset([]),
+    flags=frozenset(),
+    errors=frozenset({"exists", "io_error", "not_a_file", "outside_root", "too_large"}),
+    secrets=frozenset(),
 )
 
 

@@ -42,6 +42,7 @@ def environment(override: str | None = None) -> jinja2.Environment:
     )
     env.filters.update(
         py=py_literal,
+        py_frozenset=lambda values: "frozenset({" + ", ".join(py_literal(v) for v in values) + "})" if values else "frozenset()",
         py_tuple=lambda values: "(" + ", ".join(py_literal(v) for v in values) + ("," if len(values) == 1 else "") + ")",
         py_dict=lambda mapping, head: bracketed(head, [f"{py_literal(k)}: {py_literal(v)}" for k, v in mapping.items()], 0, "{}", literal=True),
         docstring=py_docstring,

@@ -38,9 +38,9 @@ INFO = ToolInfo(
     kind="return",
     stability="stable",
     timeout_s=None,
-    flags=frozenset(["terminal"]),
-    errors=frozenset([]),
-    secrets=frozenset([]),
+    flags=frozenset({"terminal"}),
+    errors=frozenset(),
+    secrets=frozenset(),
 )
 
 

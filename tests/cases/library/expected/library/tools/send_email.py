@@ -49,9 +49,9 @@ INFO = ToolInfo(
     kind="system",
     stability="experimental",
     timeout_s=30.0,
-    flags=frozenset(["retryable"]),
-    errors=frozenset(["rejected", "unavailable"]),
-    secrets=frozenset(["smtp_password"]),
+    flags=frozenset({"retryable"}),
+    errors=frozenset({"rejected", "unavailable"}),
+    secrets=frozenset({"smtp_password"}),
 )
 
 

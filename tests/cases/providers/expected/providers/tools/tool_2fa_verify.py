@@ -44,9 +44,9 @@ INFO = ToolInfo(
     kind=None,
     stability="stable",
     timeout_s=None,
-    flags=frozenset([]),
-    errors=frozenset([]),
-    secrets=frozenset([]),
+    flags=frozenset(),
+    errors=frozenset(),
+    secrets=frozenset(),
 )
 
 

@@ -64,9 +64,9 @@ INFO = ToolInfo(
     kind=None,
     stability="stable",
     timeout_s=None,
-    flags=frozenset(["idempotent"]),
-    errors=frozenset([]),
-    secrets=frozenset([]),
+    flags=frozenset({"idempotent"}),
+    errors=frozenset(),
+    secrets=frozenset(),
 )
 
 
