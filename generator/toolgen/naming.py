@@ -31,6 +31,7 @@ MODULE_NAMES = frozenset(
 )
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+", re.UNICODE)
 _GAPS = re.compile("\0+")
+_ASCII_GAPS = re.compile("[^A-Za-z0-9_]+")  # what no identifier may hold, among ASCII characters
 
 
 def _identifier_chars(text: str, gap: str) -> str:
@@ -38,6 +39,8 @@ def _identifier_chars(text: str, gap: str) -> str:
 
     `\\w` is not enough: numerics such as `৴` (U+09F4) match it but cannot be in a name.
     """
+    if text.isascii():  # most names: NFKC leaves ASCII as it is, and the test is a regex
+        return _ASCII_GAPS.sub(gap, text)
     normalized = unicodedata.normalize("NFKC", text)
     kept = "".join(ch if f"a{ch}".isidentifier() else "\0" for ch in normalized)
     return _GAPS.sub(gap, kept)

@@ -7,14 +7,15 @@ these tables, so they cannot disagree on where a subschema is.
 from __future__ import annotations
 
 # A map whose values are subschemas (its keys are names, never keywords).
-SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 # A list of subschemas.
-SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 # One subschema.
-SCHEMA_VALUES = ("items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties",
-                 "not", "contains", "propertyNames", "if", "then", "else", "contentSchema")
+SCHEMA_VALUES = frozenset({"items", "additionalProperties", "additionalItems", "unevaluatedItems",
+                           "unevaluatedProperties", "not", "contains", "propertyNames", "if", "then", "else",
+                           "contentSchema"})
 # Keywords whose values are instance data, never schemas.
-DATA_KEYWORDS = ("const", "enum", "default", "examples", "example")
+DATA_KEYWORDS = frozenset({"const", "enum", "default", "examples", "example"})
 # Subschemas that add conditions to the object around them rather than describe it whole.
 PARTIAL = frozenset({"not", "if", "then", "else"})
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")

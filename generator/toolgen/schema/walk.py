@@ -9,6 +9,7 @@ from toolgen.schema.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 from toolgen.schema.pointer import escape
 
 Node = dict[str, Any]
+SUBSCHEMA_KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES
 
 
 def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
@@ -16,6 +17,8 @@ def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
     if not isinstance(schema, dict):
         return
     yield path, schema
+    if SUBSCHEMA_KEYWORDS.isdisjoint(schema):  # a leaf: most nodes of a schema
+        return
     for key, value in schema.items():
         if key in SCHEMA_MAPS and isinstance(value, dict):
             for name, sub in value.items():
@@ -31,6 +34,8 @@ def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> An
     """Rebuild a schema bottom-up: children first, then `fn(node, path)` on each subschema."""
     if not isinstance(schema, dict):
         return schema
+    if SUBSCHEMA_KEYWORDS.isdisjoint(schema):  # a leaf: most nodes of a schema
+        return fn(dict(schema), path)
     out: Node = {}
     for key, value in schema.items():
         if key in SCHEMA_MAPS and isinstance(value, dict):
