@@ -64,7 +64,8 @@ def _installed(digest: Any, module: str) -> None:
 
 def build_key(specs: Path, options: BuildOptions) -> str:
     from toolgen.constants import templates_dir
-    from toolgen.load.specs import discover
+    from toolgen.load.files import Limits, discover, read_spec
+    from toolgen.load.source_map import LoadError
 
     digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode())
     _tree(digest, "toolgen", Path(__file__).resolve().parent)
@@ -75,9 +76,20 @@ def build_key(specs: Path, options: BuildOptions) -> str:
         _installed(digest, module)
     root = specs.resolve()
     digest.update(f"\0specs\0{root}".encode())
-    for path in discover(root):
+    limits = Limits.from_env()
+    digest.update(f"\0limits\0{limits}".encode())
+    total = 0
+    for path in discover(root, limits.files):
         digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+        try:  # the same bounded, inside-the-root read as loading: a refused file is never read
+            raw = read_spec(path, root, limits.file_bytes)
+        except (LoadError, OSError) as exc:
+            digest.update(f"\0refused\0{exc}".encode())
+            continue
+        digest.update(raw)
+        total += len(raw)
+        if total > limits.input_bytes:  # the build refuses it; no need to read on
+            break
     return digest.hexdigest()
 
 

@@ -30,6 +30,11 @@ ERROR, WARNING = Severity.ERROR, Severity.WARNING
 LOADING = (
     Rule("syntax", ERROR, "The file is valid YAML 1.2 or JSON and UTF-8, within the size, depth and alias "
                           "limits, with no duplicate key."),
+    Rule("file-refused", ERROR, "A spec file is a regular file inside the specs root once symlinks are followed: "
+                                "links out of the root, FIFOs, devices, sockets and `/proc` files are never read."),
+    Rule("file-too-large", ERROR, "A spec file is at most 4 MiB (`TOOLGEN_MAX_FILE_BYTES`), checked before it is read."),
+    Rule("input-too-large", ERROR, "All spec files together are at most 64 MiB and 10,000 files "
+                                   "(`TOOLGEN_MAX_INPUT_BYTES`, `TOOLGEN_MAX_SPEC_FILES`)."),
 )
 REFERENCES = (
     Rule("ref-unresolved", ERROR, "A `$ref` points at a file or a definition that exists."),
