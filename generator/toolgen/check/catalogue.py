@@ -40,6 +40,10 @@ REFERENCES = (
     Rule("ref-unresolved", ERROR, "A `$ref` points at a file or a definition that exists."),
     Rule("ref-remote", ERROR, "A `$ref` is local: remote references are refused, never fetched."),
     Rule("ref-outside-root", ERROR, "A `$ref` stays under the specs root."),
+    Rule("ref-cycle", ERROR, "A recursive `$ref` recurses into a value inside the value (`properties`, `items`): "
+                             "one that loops in place (`A: {anyOf: [{$ref: A}]}`) describes nothing."),
+    Rule("schema-too-deep", ERROR, "A schema nests at most 64 levels, counting each `$ref` followed as one "
+                                   "(a long chain of references included)."),
     Rule("unsupported-keyword", ERROR, "Tool schemas use no `$id`, `$dynamicRef`, ...: `$defs` and relative `$ref`s instead."),
 )
 # Reported from the exporters' notes (providers.base.RULES maps each kind of note to one).
