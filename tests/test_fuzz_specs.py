@@ -148,6 +148,8 @@ OBJECT = {"type": "object", "properties": {"x": {"type": "string", "description"
 FOUND = [  # each crashed once (traceback or RecursionError); now a located diagnostic
     ("a boolean property, optional (strict lowering)", _tool({**OBJECT, "properties": {"x": False}}), None),
     ("parameters: true", _tool(True), "parameters-not-object"),
+    ("returns: true", _tool(OBJECT, returns=True), "json-schema"),
+    ("returns: false", _tool(OBJECT, returns=False), None),
     ("parameters: $ref to false", _tool({"$ref": "#/$defs/F"}, {"F": False}), "parameters-not-object"),
     ("a $ref cycle in place", _tool({"$ref": "#/$defs/D"}, {"D": {"$ref": "#/$defs/D"}}, examples=[{"arguments": {}}]),
      "ref-cycle"),

@@ -74,6 +74,9 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         yield doc.diagnostic(here, UNKNOWN_TYPE.id, f"unknown type {value!r}", hint=hint)
                         continue
                 yield doc.diagnostic(here, ID, f"invalid schema: {describe(error)}", hint=_hint(error))
+        if tool.schema("returns") is True:  # the lowering takes `{}` for "any value", not `true`
+            yield doc.diagnostic(tool.at("/returns"), ID, "returns must be a schema object, not `true`",
+                                 hint="for any value write `returns: {}`")
         params = _root(tool.schema("parameters"))
         if isinstance(params, bool):  # valid JSON Schema, but no object schema: `true` takes any value
             yield doc.diagnostic(tool.at("/parameters"), NOT_OBJECT.id,
