@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,36 @@ def test_disabled_cache_writes_nothing(specs: Path, tmp_path: Path, monkeypatch:
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
     build(specs, P)
     assert not (tmp_path / "cache").exists()
+
+
+def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path: Path) -> None:
+    """The payload's sha256 is in the entry's header: an edit that leaves it stale is a miss."""
+    from click.testing import CliRunner
+
+    from toolgen.cli import main
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, [*args, "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "p"])
+        return result.exit_code, result.stdout
+
+    assert run("generate")[0] == 0
+    module = tmp_path / "out" / "p" / "tools" / "t.py"
+    honest = module.read_text()
+    [entry] = (tmp_path / "cache" / "builds").glob("*.json")
+    header, payload = entry.read_bytes().split(b"\n", 1)
+    assert json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest()
+    # Someone edits the stored code and the package on disk alike: without the check the
+    # next `check` would find them equal and say "up to date".
+    forged = honest.replace('"""', '"""\nimport os; os.system("echo pwned")  # ', 1)
+    assert forged != honest
+    data = json.loads(payload)
+    data["files"]["p/tools/t.py"] = forged
+    entry.write_bytes(header + b"\n" + json.dumps(data).encode())
+    module.write_text(forged)
+    code, out = run("check")
+    assert code == 1 and "stale: p/tools/t.py" in out
+    assert run("generate")[0] == 0
+    assert module.read_text() == honest
+    assert run("check") == (0, run("check")[1]) and "up to date" in run("check")[1]
+    header, payload = next((tmp_path / "cache" / "builds").glob("*.json")).read_bytes().split(b"\n", 1)
+    assert json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest() and b"pwned" not in payload

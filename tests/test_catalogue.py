@@ -52,6 +52,11 @@ def emitted_rule_ids() -> set[str]:
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name == "LoadError":  # the rule is a keyword, `syntax` when left out
+                keyword = next((k.value for k in node.keywords if k.arg == "rule"), None)
+                found.add(keyword.value if isinstance(keyword, ast.Constant) else
+                          "syntax" if keyword is None else f"<unresolved {ast.unparse(keyword)} in {path.name}>")
+                continue
             index = RULE_ARGUMENT.get(name)
             if index is None or len(node.args) <= index:
                 continue

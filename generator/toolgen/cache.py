@@ -15,6 +15,7 @@ overrides the folder; TOOLGEN_NO_CACHE=1 disables it).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.util
 import json
 import os
@@ -27,7 +28,7 @@ from toolgen import __version__
 from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, Severity
 
-FORMAT = 3  # bump when the stored layout changes
+FORMAT = 4  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
 DEPENDENCIES = ("black", "blib2to3", "yaml", "_yaml", "jsonschema", "jsonschema_specifications",
                 "referencing", "jinja2", "markupsafe", "pydantic_core")
@@ -64,7 +65,8 @@ def _installed(digest: Any, module: str) -> None:
 
 def build_key(specs: Path, options: BuildOptions) -> str:
     from toolgen.constants import templates_dir
-    from toolgen.load.specs import discover
+    from toolgen.load.files import Limits, discover, read_spec
+    from toolgen.load.source_map import LoadError
 
     digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode())
     _tree(digest, "toolgen", Path(__file__).resolve().parent)
@@ -75,9 +77,20 @@ def build_key(specs: Path, options: BuildOptions) -> str:
         _installed(digest, module)
     root = specs.resolve()
     digest.update(f"\0specs\0{root}".encode())
-    for path in discover(root):
+    limits = Limits.from_env()
+    digest.update(f"\0limits\0{limits}".encode())
+    total = 0
+    for path in discover(root, limits.files):
         digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+        try:  # the same bounded, inside-the-root read as loading: a refused file is never read
+            raw = read_spec(path, root, limits.file_bytes)
+        except (LoadError, OSError) as exc:
+            digest.update(f"\0refused\0{exc}".encode())
+            continue
+        digest.update(raw)
+        total += len(raw)
+        if total > limits.input_bytes:  # the build refuses it; no need to read on
+            break
     return digest.hexdigest()
 
 
@@ -95,19 +108,30 @@ Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics
 def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]:
     """(key, stored build) on a hit; (key, None) on a miss; (None, None) when disabled.
 
-    Stored as JSON, never pickle: the cache folder must not be a way to run code.
+    Stored as JSON, never pickle: the cache folder must not be a way to run code. An entry
+    is a header line (format, key, sha256 of the payload) and the payload; one whose payload
+    does not hash to its header's digest is a miss, so an edited or damaged entry is rebuilt,
+    never written into a package. (The digest catches corruption and edits, not someone
+    who rewrites both: the cache folder is the user's own.)
     """
     slot = _slot(specs, options)
     if slot is None or not specs.is_dir():
         return None, None
     key = build_key(specs, options)
     try:
-        data = json.loads(slot.read_text("utf-8"))
-        if data["format"] != FORMAT or data["key"] != key:
+        header_line, payload = slot.read_bytes().split(b"\n", 1)
+        header = json.loads(header_line)
+        if header["format"] != FORMAT or header["key"] != key:
             return key, None
+        if not hmac.compare_digest(hashlib.sha256(payload).hexdigest(), str(header["sha256"])):
+            return key, None
+        data = json.loads(payload)
         diagnostics = [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in data["diagnostics"]]
-        return key, (diagnostics, tuple(data["tools"]), dict(data["files"]))
-    except (OSError, ValueError, KeyError, TypeError):  # missing, truncated or another layout: a miss
+        files = data["files"]
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            return key, None
+        return key, (diagnostics, tuple(data["tools"]), dict(files))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # missing, truncated, another layout: a miss
         return key, None
 
 
@@ -117,16 +141,17 @@ def store(specs: Path, options: BuildOptions, key: str, build: Stored) -> None:
         return
     diagnostics, tools, files = build
     rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
-    text = json.dumps({"format": FORMAT, "key": key, "diagnostics": rows, "tools": list(tools), "files": files})
-    write_entry(slot, text)
+    payload = json.dumps({"diagnostics": rows, "tools": list(tools), "files": files}).encode("utf-8")
+    header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(payload).hexdigest()})
+    write_entry(slot, header.encode("utf-8") + b"\n" + payload)
 
 
-def write_entry(path: Path, text: str) -> None:
+def write_entry(path: Path, data: str | bytes) -> None:
     """Write one cache entry atomically; a read-only cache only costs speed."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, "utf-8")
+        tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except OSError:
         pass

@@ -60,9 +60,18 @@ def render(diagnostics: Sequence[Diagnostic], fmt: str = "text") -> str:
     return "\n".join(lines)
 
 
+def escape_data(text: str) -> str:
+    """A workflow command's message: `%`, CR and LF escaped (`%` first)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: the message's escapes plus `:` and `,`."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 def _github_line(d: Diagnostic) -> str:
-    # Workflow commands need %, CR and LF escaped in the message.
-    message = f"[{d.rule}] {d.message}" + (f" (hint: {d.hint})" if d.hint else "")
-    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Everything printed is escaped: a file name is input too (a newline in it must not start a command).
+    message = escape_data(f"[{d.rule}] {d.message}" + (f" (hint: {d.hint})" if d.hint else ""))
     level = "error" if d.is_error else "warning"
-    return f"::{level} file={d.file},line={d.line},col={d.col}::{message}"
+    return f"::{level} file={escape_property(d.file)},line={d.line},col={d.col}::{message}"

@@ -30,11 +30,20 @@ ERROR, WARNING = Severity.ERROR, Severity.WARNING
 LOADING = (
     Rule("syntax", ERROR, "The file is valid YAML 1.2 or JSON and UTF-8, within the size, depth and alias "
                           "limits, with no duplicate key."),
+    Rule("file-refused", ERROR, "A spec file is a regular file inside the specs root once symlinks are followed: "
+                                "links out of the root, FIFOs, devices, sockets and `/proc` files are never read."),
+    Rule("file-too-large", ERROR, "A spec file is at most 4 MiB (`TOOLGEN_MAX_FILE_BYTES`), checked before it is read."),
+    Rule("input-too-large", ERROR, "All spec files together are at most 64 MiB and 10,000 files "
+                                   "(`TOOLGEN_MAX_INPUT_BYTES`, `TOOLGEN_MAX_SPEC_FILES`)."),
 )
 REFERENCES = (
     Rule("ref-unresolved", ERROR, "A `$ref` points at a file or a definition that exists."),
     Rule("ref-remote", ERROR, "A `$ref` is local: remote references are refused, never fetched."),
     Rule("ref-outside-root", ERROR, "A `$ref` stays under the specs root."),
+    Rule("ref-cycle", ERROR, "A recursive `$ref` recurses into a value inside the value (`properties`, `items`): "
+                             "one that loops in place (`A: {anyOf: [{$ref: A}]}`) describes nothing."),
+    Rule("schema-too-deep", ERROR, "A schema nests at most 64 levels, counting each `$ref` followed as one "
+                                   "(a long chain of references included)."),
     Rule("unsupported-keyword", ERROR, "Tool schemas use no `$id`, `$dynamicRef`, ...: `$defs` and relative `$ref`s instead."),
 )
 # Reported from the exporters' notes (providers.base.RULES maps each kind of note to one).

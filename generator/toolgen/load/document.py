@@ -24,6 +24,7 @@ from toolgen.load.source_map import (
     SourceMap,
     line_col,
 )
+from toolgen.load.files import read_spec
 from toolgen.load.yaml12 import parse_yaml
 from toolgen.schema.pointer import child
 
@@ -169,11 +170,12 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def load_file(path: Path, display: str) -> Document:
-    """Read and parse one spec file; raises LoadError with a position on bad input."""
-    raw = path.read_bytes()
-    if len(raw) > MAX_FILE_BYTES:
-        raise LoadError(1, 1, f"file is larger than {MAX_FILE_BYTES} bytes")
+def load_file(path: Path, display: str, *, root: Path | None = None, limit: int = MAX_FILE_BYTES) -> Document:
+    """Read and parse one spec file; raises LoadError with a position (and rule) on bad input.
+
+    With `root`, the file must lie inside it once symlinks are followed (load/files.py).
+    """
+    raw = read_spec(path, root, limit)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

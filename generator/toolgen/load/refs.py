@@ -29,6 +29,12 @@ from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_MAPS
 from toolgen.schema.pointer import child
 
 ROOT_URI = "file:///specs/"
+# Schema levels a bundled schema may nest, counting each `$ref` followed as one: a schema
+# inlined by a provider exporter is that deep, and every later stage walks it recursively.
+MAX_SCHEMA_DEPTH = 64
+# Keywords that apply their subschemas to the value itself: a `$ref` cycle through only
+# these loops in place (`A: {anyOf: [{$ref: A}]}`) and describes nothing a validator can finish.
+IN_PLACE = frozenset(("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"))
 UNSUPPORTED_KEYWORDS = ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
 
 
@@ -96,6 +102,15 @@ class _Bundle:
     doc: Document
     defs: dict[str, Any] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
+    heights: dict[str, int] = field(default_factory=dict)  # def name -> levels below its root
+    deepest: int = 0
+
+    def reach(self, level: int, pointer: str) -> None:
+        self.deepest = max(self.deepest, level)
+        if level > MAX_SCHEMA_DEPTH:
+            raise RefError(self.doc, pointer, "schema-too-deep",
+                           f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels (each `$ref` followed counts as one)",
+                           "flatten the nesting or shorten the chain of references")
 
     def def_name(self, target: str) -> str:
         fragment = unquote(urldefrag(target)[1])
@@ -106,7 +121,7 @@ class _Bundle:
             name, n = f"{base}{n}", n + 1
         return name
 
-    def follow(self, ref: str, base: str, pointer: str) -> str:
+    def follow(self, ref: str, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()) -> str:
         """Resolve one `$ref` found at `pointer`; returns the local `#/$defs/<Name>`."""
         scheme = urlsplit(ref).scheme
         if scheme and scheme != "file" or ref.startswith("//"):
@@ -120,11 +135,19 @@ class _Bundle:
         if resolved is None:
             raise self._unresolved(ref, target, pointer)
         target, contents = resolved
+        if target in chain:
+            raise RefError(self.doc, pointer, "ref-cycle", f"reference {ref!r} loops back to itself in place",
+                           "a recursive schema recurses through `properties` or `items` (a value inside the value)")
         if target not in self.names:
             name = self.def_name(target)
             self.names[target] = name
             self.defs[name] = None  # reserve: recursion meets the name, not the body
-            self.defs[name] = self.walk(contents, urldefrag(target)[0], pointer)
+            outer, self.deepest = self.deepest, level + 1
+            self.defs[name] = self.walk(contents, urldefrag(target)[0], pointer, level + 1, (*chain, target))
+            self.heights[name] = self.deepest - level
+            self.deepest = max(outer, self.deepest)
+        else:  # met again (deeper, perhaps): as deep as its body goes; a recursive one, no deeper
+            self.reach(level + self.heights.get(self.names[target], 1), pointer)
         return f"#/$defs/{self.names[target]}"
 
     def _unresolved(self, ref: str, target: str, pointer: str) -> RefError:
@@ -159,27 +182,30 @@ class _Bundle:
                 continue
         return None
 
-    def walk(self, schema: Any, base: str, pointer: str) -> Any:
+    def walk(self, schema: Any, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()) -> Any:
+        """`chain`: the definitions this schema is reached from in place (see IN_PLACE)."""
         if isinstance(schema, list):
-            return [self.walk(item, base, child(pointer, i)) for i, item in enumerate(schema)]
+            return [self.walk(item, base, child(pointer, i), level, chain) for i, item in enumerate(schema)]
         if not isinstance(schema, dict):
             return schema
+        self.reach(level, pointer)
         out: dict[str, Any] = {}
         for key, value in schema.items():
             here = child(pointer, key)
+            inner = chain if key in IN_PLACE else ()
             if key in UNSUPPORTED_KEYWORDS:
                 raise RefError(self.doc, here, "unsupported-keyword", f"{key} is not supported in tool schemas",
                                "use $defs and $ref with relative paths")
             if key == "$ref" and isinstance(value, str):
-                out[key] = self.follow(value, base, here)
+                out[key] = self.follow(value, base, here, level, chain)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
             elif key in SCHEMA_MAPS and isinstance(value, dict):
-                out[key] = {k: self.walk(v, base, child(here, k)) for k, v in value.items()}
+                out[key] = {k: self.walk(v, base, child(here, k), level + 1, inner) for k, v in value.items()}
             elif key in DATA_KEYWORDS:
                 out[key] = copy.deepcopy(value)  # data, not schemas
             else:
-                out[key] = self.walk(value, base, here)
+                out[key] = self.walk(value, base, here, level + 1, inner)
         return out
 
 

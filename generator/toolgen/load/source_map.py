@@ -70,7 +70,7 @@ class SourceMap:
 class LoadError(Exception):
     """Input that cannot be loaded, with the position of the problem."""
 
-    def __init__(self, line: int, col: int, message: str, hint: str = "") -> None:
+    def __init__(self, line: int, col: int, message: str, hint: str = "", *, rule: str = "syntax") -> None:
         super().__init__(message)
-        self.line, self.col, self.message, self.hint = line, col, message, hint
+        self.line, self.col, self.message, self.hint, self.rule = line, col, message, hint, rule
 

@@ -17,6 +17,7 @@ from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
+from toolgen.schema.pointer import ref_name
 
 if TYPE_CHECKING:
     from toolgen.providers.base import Note
@@ -37,6 +38,16 @@ def _exportable(tool: CheckedTool) -> bool:
         if schema is not None and not (is_valid_schema(schema) and _unicode(schema)):
             return False
     params = tool.schema("parameters")
+    if isinstance(params, dict):  # a root `$ref` to a boolean is no object schema (the check rules report it)
+        for _ in range(8):
+            target = params.get("$ref")
+            defs = params.get("$defs") or {}
+            if not isinstance(target, str) or not target.startswith("#/$defs/"):
+                break
+            body = defs.get(ref_name(target))
+            if not isinstance(body, dict):
+                return False
+            params = {**body, "$defs": defs}
     return params is None or isinstance(params, dict) and params.get("type", "object") == "object"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolgen.providers.base import Inexpressible
-from toolgen.providers.schema import accepts_null, compact, prune_defs, public, recursive, types_of
+from toolgen.providers.schema import accepts_null, compact, prune_defs, public, recursive, references, types_of
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS
 from toolgen.schema.pointer import ref_name
@@ -100,8 +100,12 @@ def portable(parameters: Node) -> Node:
 def _portable(parameters: Node) -> Node:
     schema = transform(public(parameters), _local)
     defs = dict(schema.get("$defs") or {})
+    # A definition is never inlined into one it is part of a cycle with: each round would
+    # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
+    cycle = _cycles(defs)
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
-        merged = {name: _resolve_node(body, defs, f"/$defs/{name}") for name, body in defs.items()}
+        merged = {name: _resolve_node(body, {k: v for k, v in defs.items() if k not in cycle[name]}, f"/$defs/{name}")
+                  for name, body in defs.items()}
         if merged == defs:
             break
         defs = merged
@@ -109,6 +113,22 @@ def _portable(parameters: Node) -> Node:
     if defs:
         body["$defs"] = defs
     return prune_defs(object_root(body))
+
+
+def _cycles(defs: Node) -> dict[str, set[str]]:
+    """For each definition, the definitions it reaches that reach it back (itself included when recursive)."""
+    edges = {name: references(body) for name, body in defs.items()}
+    reach: dict[str, set[str]] = {}
+    for start in edges:
+        seen: set[str] = set()
+        stack = list(edges[start])
+        while stack:
+            name = stack.pop()
+            if name not in seen and name in edges:
+                seen.add(name)
+                stack.extend(edges[name])
+        reach[start] = seen
+    return {name: {other for other in reach[name] if name in reach[other]} for name in edges}
 
 
 ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired")
@@ -186,10 +206,12 @@ def _resolve(node: Node, defs: Node, path: str) -> Node:
     return node
 
 
-def merge(a: Node, b: Node | None) -> Node | None:
+def merge(a: Node, b: Node | bool | None) -> Node | None:
     """Both schemas at once (an `allOf` of two), or None where they cannot be written as one."""
-    if b is None:
+    if b is None or b is False:
         return None
+    if b is True:
+        return dict(a)
     out = dict(a)
     for key, other in b.items():
         if key not in out:
@@ -300,6 +322,8 @@ def inline_refs(schema: Node, keep_recursive: bool) -> Node:
             name = ref_name(ref)
             body = expand(defs[name], (*stack, name))
             siblings = {k: expand(v, stack) for k, v in node.items() if k != "$ref"}
+            if isinstance(body, bool):  # `true` adds nothing to its siblings; `false` takes nothing
+                return (siblings or True) if body else False
             return {**body, **siblings} if siblings else body
         return {k: (v if k in ("const", "enum", "default", "examples", "example") else expand(v, stack))
                 for k, v in node.items() if k != "$defs"}
@@ -383,6 +407,8 @@ def typed_enums(schema: Node) -> Node:
 
 def nullable(schema: Node, defs: Node) -> Node:
     """`schema` that also accepts null (how OpenAI strict says "optional")."""
+    if isinstance(schema, bool):  # `true` takes null already; `false` becomes "null only"
+        return schema or {"type": "null"}
     if accepts_null(schema, defs):
         return schema
     kinds = schema.get("type")

@@ -7,12 +7,14 @@ from typing import Any
 
 import jsonschema
 
+from toolgen.check import patterns
 from toolgen.check.context import Context, describe, enum_hint, show
 from toolgen.diagnostics import Diagnostic, Severity
 
 ID = "default-invalid"
 SUMMARY = "A `default`, `example` or `examples` value satisfies its own schema (a null default needs a nullable type)."
 SEVERITY = Severity.ERROR
+PATTERN_UNCHECKED = "pattern-unchecked"  # patterns.UNCHECKED, declared with the examples rule
 
 
 def _has_ref(node: Any) -> bool:
@@ -36,8 +38,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
             if not samples or _has_ref(node):
                 continue  # referenced parts are checked where they are defined
             subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
-            validator = jsonschema.Draft202012Validator(subject)
+            validator = patterns.validator(subject)
+            skipped = list(dict.fromkeys(p for _, p in patterns.unchecked(subject)))
             for where, value in samples:
+                for pattern in skipped:
+                    yield tool.doc.diagnostic(f"{pointer}/{where}", PATTERN_UNCHECKED,
+                                              f"{where.split('/')[0]} is not checked against the pattern {pattern!r}",
+                                              hint=patterns.HINT, severity=Severity.WARNING)
                 error = jsonschema.exceptions.best_match(validator.iter_errors(value))
                 if error is not None:
                     yield tool.doc.diagnostic(

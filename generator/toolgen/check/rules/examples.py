@@ -6,12 +6,12 @@ properties are closed, so a misspelt argument in an example is an error here too
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
 
+from toolgen.check import patterns
 from toolgen.check.context import CheckedTool, Context, describe, enum_hint, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.closing import closed
@@ -20,6 +20,8 @@ from toolgen.schema.pointer import child
 ID = "example-invalid"
 SUMMARY = "Tool examples are valid against `parameters` and `returns`."
 SEVERITY = Severity.ERROR
+PATTERN_UNCHECKED = "pattern-unchecked"  # patterns.UNCHECKED, declared with the examples rule
+MORE = (patterns.UNCHECKED,)
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
@@ -35,8 +37,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     continue
                 if key == "arguments":
                     schema = closed(schema)
-                for error in jsonschema.Draft202012Validator(schema).iter_errors(value):
-                    yield from _diagnose(tool, tool.at(f"/examples/{i}/{key}"), key, schema_key, error)
+                here = tool.at(f"/examples/{i}/{key}")
+                for pattern in dict.fromkeys(p for _, p in patterns.unchecked(schema)):
+                    yield tool.doc.diagnostic(here, PATTERN_UNCHECKED,
+                                              f"example {key} are not checked against the pattern {pattern!r}",
+                                              hint=patterns.HINT, severity=Severity.WARNING)
+                for error in patterns.validator(schema).iter_errors(value):
+                    yield from _diagnose(tool, here, key, schema_key, error)
 
 
 def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
@@ -57,5 +64,5 @@ def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
 
 
 def _extra(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
-    properties, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
-    return [k for k in instance if k not in properties and not any(re.search(p, k) for p in patterns)]
+    properties, pattern_keys = schema.get("properties", {}), schema.get("patternProperties", {})
+    return [k for k in instance if k not in properties and not any(patterns.search(p, k) for p in pattern_keys)]

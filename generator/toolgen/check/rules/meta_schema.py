@@ -21,7 +21,7 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
 from toolgen.runtime.suggest import nearest
 from toolgen.schema.keywords import JSON_TYPES, TYPE_ALIASES
-from toolgen.schema.pointer import child
+from toolgen.schema.pointer import child, ref_name
 
 ID = "json-schema"
 SUMMARY = "Every schema in a spec is valid JSON Schema, Draft 2020-12."
@@ -66,12 +66,31 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         yield doc.diagnostic(here, UNKNOWN_TYPE.id, f"unknown type {value!r}", hint=hint)
                         continue
                 yield doc.diagnostic(here, ID, f"invalid schema: {describe(error)}", hint=_hint(error))
-        params = tool.spec.parameters
-        if isinstance(params, dict) and params.get("type", "object") != "object":
+        if tool.schema("returns") is True:  # the lowering takes `{}` for "any value", not `true`
+            yield doc.diagnostic(tool.at("/returns"), ID, "returns must be a schema object, not `true`",
+                                 hint="for any value write `returns: {}`")
+        params = _root(tool.schema("parameters"))
+        if isinstance(params, bool):  # valid JSON Schema, but no object schema: `true` takes any value
+            yield doc.diagnostic(tool.at("/parameters"), NOT_OBJECT.id,
+                                 f"parameters must be an object schema, not `{str(params).lower()}`",
+                                 hint="write `type: object` with its properties (none: `properties: {}`)")
+        elif isinstance(params, dict) and params.get("type", "object") != "object":
             kind = params["type"] if isinstance(params["type"], str) else show(params["type"])
             yield doc.diagnostic(tool.at("/parameters/type"), NOT_OBJECT.id,
                                  "parameters must be an object schema (`type: object`)",
                                  hint=f"make the value a property: type: object, properties: {{value: {{type: {kind}}}}}")
+
+
+def _root(schema: Any) -> Any:
+    """What a bundled schema's root is once its root `$ref`s are followed."""
+    for _ in range(8):
+        target = schema.get("$ref") if isinstance(schema, dict) else None
+        if not isinstance(target, str) or not target.startswith("#/$defs/"):
+            break
+        defs = schema.get("$defs") or {}
+        body = defs.get(ref_name(target))
+        schema = {**body, "$defs": defs} if isinstance(body, dict) else body
+    return schema
 
 
 def _hint(error: jsonschema.ValidationError) -> str:
