@@ -113,9 +113,13 @@ def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
 
 def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
     node = dict(node)
-    if isinstance(node.get("anyOf"), list):
-        branches = [b for b in node["anyOf"] if not _null(b)]
-        if len(branches) < len(node["anyOf"]):
+    every = [{} if b is True else b for b in node["anyOf"] if b is not False] if isinstance(
+        node.get("anyOf"), list) else []
+    if every:
+        # Boolean branches: `false` admits nothing (dropped), `true` anything (an empty schema).
+        node["anyOf"] = every
+        branches = [b for b in every if not _null(b)]
+        if len(branches) < len(every):
             branches = [{**b, "nullable": True} for b in branches]
             if len(branches) == 1:
                 rest = {k: v for k, v in node.items() if k != "anyOf"}
