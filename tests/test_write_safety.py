@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from conftest import REPO, tree
 from toolgen.cli import main
 from toolgen.config import BuildOptions
-from toolgen.outlock import JOURNAL, LOCK, WriteError, locked
+from toolgen.outlock import JOURNAL, WriteError, locked
 from toolgen.write import leftovers, plan, write
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -85,18 +85,16 @@ def test_a_regeneration_keeps_user_files_drops_orphans_and_old_temp_files(tmp_pa
     assert mine.read_text() == "keep me\n" and (tmp_path / "weather" / "empty").is_dir()
     assert (tmp_path / "beside.txt").exists() and not legacy.exists()
     assert old_tools and not old_tools & set(files), "orphans carry the header: they go"
-    assert not leftovers(tmp_path) and sorted(p.name for p in tmp_path.iterdir()) == [
-        LOCK, "beside.txt", "pyproject.toml", "weather"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["beside.txt", "pyproject.toml", "weather"]
     assert "removed" in out
 
 
-def test_nothing_changed_writes_nothing_not_even_the_lock(tmp_path: Path) -> None:
+def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:
     assert generate(tmp_path)[0] == 0
-    (tmp_path / LOCK).unlink()
     stamps = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
     code, out, _ = generate(tmp_path)
     assert code == 0 and "(0 written, 0 removed" in out
-    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == stamps and not (tmp_path / LOCK).exists()
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == stamps
 
 
 def test_a_swap_that_fails_half_way_is_rolled_back(tmp_path: Path, other_specs: Path,

@@ -1,9 +1,10 @@
 """The output directory's lock: one writing run at a time, readers wait for it.
 
-`locked(out)` holds an exclusive flock on `OUT/.toolgen-lock` (the file stays; an empty file);
-`locked(out, shared=True)` a shared one, and only when the file exists, so that a reading run
-never writes. A run that cannot have the lock within TOOLGEN_LOCK_TIMEOUT seconds (default 10)
-fails with WriteError. flock locks go with the process: a killed run holds nothing.
+`locked(out)` holds an exclusive flock on the output folder itself (opened read-only: no lock
+file is left in the output, and a swap renames only entries inside it, never the folder);
+`locked(out, shared=True)` a shared one, for a run that only reads. A run that cannot have the
+lock within TOOLGEN_LOCK_TIMEOUT seconds (default 10) fails with WriteError. flock locks go
+with the process: a killed run holds nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-LOCK, JOURNAL = ".toolgen-lock", ".toolgen-journal"
+JOURNAL = ".toolgen-journal"
 TIMEOUT_ENV = "TOOLGEN_LOCK_TIMEOUT"
 DEFAULT_TIMEOUT = 10.0
 
@@ -43,15 +44,13 @@ def locked(out: Path, shared: bool = False) -> Iterator[None]:
         return
     import fcntl
 
-    path = out / LOCK
-    if shared:
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            yield
-            return
-    else:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except FileNotFoundError:
+        if not shared:
+            raise
+        yield  # nothing to read yet
+        return
     try:
         wait = timeout()
         deadline = time.monotonic() + wait
@@ -61,8 +60,8 @@ def locked(out: Path, shared: bool = False) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise WriteError(f"{out} is in use by another toolgen run (waited {wait:g} s for "
-                                     f"{path.name}; {TIMEOUT_ENV} sets the wait): try again when it is done") from None
+                    raise WriteError(f"{out} is in use by another toolgen run (waited {wait:g} s; "
+                                     f"{TIMEOUT_ENV} sets the wait): try again when it is done") from None
                 time.sleep(0.05)
         yield
     finally:

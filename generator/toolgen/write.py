@@ -8,7 +8,7 @@ files as hard links. Then a journal, `OUT/.toolgen-journal`, is written and fsyn
 entries are swapped in by renames (old -> `OUT/.toolgen-old-<pid>/`, new -> final); the journal
 goes, then the old entries. A run killed before the journal leaves the old tree and a staging
 folder the next run deletes; a run killed after it leaves a swap the next run completes
-(recover()). Runs that write hold an exclusive lock on `OUT/.toolgen-lock` (outlock.py).
+(recover()). Runs that write hold an exclusive lock on the output folder (outlock.py).
 Nothing is written outside the output directory, nor through a symlink.
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from toolgen.config import BuildOptions
 from toolgen.constants import GENERATED_MARK, RUNTIME_MARKER
-from toolgen.outlock import JOURNAL, LOCK, WriteError, locked
+from toolgen.outlock import JOURNAL, WriteError, locked
 
 MARKERS = (GENERATED_MARK.encode(), RUNTIME_MARKER.encode())
 STAGE, OLD = ".toolgen-stage-", ".toolgen-old-"
@@ -121,7 +121,7 @@ def leftovers(out: Path) -> list[str]:
         names = os.listdir(out)
     except OSError:
         return []
-    return sorted(n for n in names if n.startswith(".toolgen-") and n != LOCK)
+    return sorted(n for n in names if n.startswith(".toolgen-"))
 
 
 def recover(out: Path) -> list[str]:
