@@ -30,7 +30,7 @@ RANKS = {
     "toolgen.providers": 4,
     "toolgen.render": 5,
     "toolgen.format": 6,
-    "toolgen.write": 7,
+    "toolgen.write": 7, "toolgen.outlock": 7,
     "toolgen.cache": 8, "toolgen.pipeline": 8,
     "toolgen.binding": 9, "toolgen.importers": 9,  # side features: may use the pipeline
     "toolgen.cli": 10, "toolgen.progress": 10, "toolgen.__main__": 10,

@@ -19,7 +19,8 @@ from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 from toolgen.pipeline import Build, build, check_specs
 from toolgen.progress import Progress
 from toolgen.spec import spec_schema_text
-from toolgen.write import apply, diff, plan
+from toolgen.outlock import WriteError, locked
+from toolgen.write import Plan, diff, os_problem, pending, plan, write
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -86,12 +87,30 @@ def generate(specs: str | None, out: str | None, package: str | None) -> None:
     options = _options(config)
     result = _build(config.specs, options, config.lint_disable)
     assert result.tools is not None  # _build exits on errors
-    config.out.mkdir(parents=True, exist_ok=True)
-    changes = plan(config.out, result.files, options)
-    apply(config.out, changes)
+    try:
+        config.out.mkdir(parents=True, exist_ok=True)
+        changes = write(config.out, result.files, options, lambda note: click.echo(f"toolgen: {note}", err=True))
+    except WriteError as exc:
+        _fail(str(exc))
+    except OSError as exc:  # the output folder itself cannot be made
+        _fail(os_problem(exc, config.out))
     written = len(changes.changed) + len(changes.missing)
     click.echo(f"{len(result.tools)} tools -> {config.out / config.package} "
                f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)")
+
+
+def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
+    """The plan against the output on disk, never writing: waits for a writing run to finish,
+    and exits 1 when an interrupted one left a swap for the next `generate` to complete."""
+    try:
+        with locked(out, shared=True):
+            if pending(out):
+                _fail(f"an interrupted generation left {out} part-way: run `toolgen generate` to complete it", 1)
+            return plan(out, files, options)
+    except WriteError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot read the output in {out}: {exc.strerror or exc}")
 
 
 _IMPLEMENTATIONS_HELP = "module:attribute of the implementations (default: the configured ones, for the configured package)."
@@ -114,7 +133,7 @@ def check(specs: str | None, out: str | None, package: str | None, implementatio
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
     result = _build(config.specs, options, config.lint_disable)
-    changes = plan(config.out, result.files, options)
+    changes = _read_plan(config.out, result.files, options)
     if not changes.clean:
         for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
             for path in sorted(paths):
@@ -157,7 +176,7 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
     result = _build(config.specs, options, config.lint_disable)
-    if not plan(config.out, result.files, options).clean:
+    if not _read_plan(config.out, result.files, options).clean:
         _fail("the generated files are out of date: run `toolgen generate` first", 1)
     try:
         report = scaffolding.run(config, Path(into) if into else None)

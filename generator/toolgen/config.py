@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import keyword
 import re
+import sys
 import tomllib
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,25 @@ PROVIDER_NAMES: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "g
 # PEP 440 public versions and PEP 508 distribution names.
 _VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+# What a generated package imports (its dependencies and its extras'): a package of one of these
+# names would shadow it, and so would a standard-library module (sys.stdlib_module_names).
+DEPENDENCIES: tuple[str, ...] = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types",
+                                 "hypothesis", "jsonschema")
+
+
+def package_name_problem(name: str) -> str | None:
+    """Why `name` cannot be the import name of a generated package, or None when it can."""
+    if not name.isidentifier() or keyword.iskeyword(name):
+        return f"package name {name!r} is not a Python identifier"
+    if unicodedata.normalize("NFKC", name) != name:
+        normal = unicodedata.normalize("NFKC", name)
+        return (f"package name {name!r} is not in normal form: Python imports it as {normal!r}; "
+                f"use {normal!r} (or ASCII letters)")
+    shadowed = "the standard library" if name in sys.stdlib_module_names else (
+        "a dependency of the generated package" if name in DEPENDENCIES else None)
+    if shadowed:
+        return f"package name {name!r} would shadow the module {name!r} of {shadowed}: choose another name"
+    return None
 
 
 @dataclass(frozen=True)
@@ -34,8 +55,9 @@ class BuildOptions:
     providers: tuple[str, ...] = PROVIDER_NAMES
 
     def __post_init__(self) -> None:
-        if not self.package.isidentifier() or keyword.iskeyword(self.package):
-            raise ValueError(f"package name {self.package!r} is not a Python identifier")
+        problem = package_name_problem(self.package)
+        if problem:
+            raise ValueError(problem)
         if not _VERSION.fullmatch(self.version):
             raise ValueError(f"version {self.version!r} is not a version number (PEP 440), such as 1.2.0")
         distribution = self.distribution or self.package.replace("_", "-")

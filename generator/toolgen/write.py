@@ -1,22 +1,38 @@
-"""Compare a rendered file map with the output directory, and write it.
+"""Compare a rendered file map with the output directory, and write it: whole, or not at all.
 
-Only files that changed are written, each atomically (temp file + rename) after all
-of them were staged. Orphans are removed only when they carry toolgen's header (or, for the
-runtime's verbatim copies, its first line: constants.RUNTIME_MARKER).
-Nothing is ever written outside the output directory.
+plan() only reads. apply() makes a generation visible at once. Each top-level entry of the
+output that changes (the package folder, pyproject.toml) is staged complete in a sibling folder,
+`OUT/.toolgen-stage-<pid>/`: files toolgen did not write are carried over (orphans, files that
+carry toolgen's header or the runtime's marker but are no longer generated, are not), unchanged
+files as hard links. Then a journal, `OUT/.toolgen-journal`, is written and fsynced, and the
+entries are swapped in by renames (old -> `OUT/.toolgen-old-<pid>/`, new -> final); the journal
+goes, then the old entries. A run killed before the journal leaves the old tree and a staging
+folder the next run deletes; a run killed after it leaves a swap the next run completes
+(recover()). Runs that write hold an exclusive lock on the output folder (outlock.py).
+Nothing is written outside the output directory, nor through a symlink.
 """
 
 from __future__ import annotations
 
 import difflib
+import errno
+import json
 import os
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen.config import BuildOptions
 from toolgen.constants import GENERATED_MARK, RUNTIME_MARKER
+from toolgen.outlock import JOURNAL, WriteError, locked
 
 MARKERS = (GENERATED_MARK.encode(), RUNTIME_MARKER.encode())
+STAGE, OLD = ".toolgen-stage-", ".toolgen-old-"
+_LEGACY_TMP = ".toolgen-tmp"  # per-file temp files of earlier versions: never carried over
+_REASONS = {errno.ENOSPC: "no space left on the device", errno.EFBIG: "file too large for the file system",
+            errno.EDQUOT: "disk quota exceeded", errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}
 
 
 @dataclass
@@ -30,11 +46,37 @@ class Plan:
         return not (self.changed or self.missing or self.orphans)
 
 
-def _inside(out: Path, relative: str) -> Path:
-    target = (out / relative).resolve()
-    if not target.is_relative_to(out.resolve()):
-        raise ValueError(f"refusing to write outside the output directory: {relative}")
-    return target
+def os_problem(exc: OSError, out: Path) -> str:
+    """An OSError from writing the output, as a sentence."""
+    where = exc.filename or out
+    reason = _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+    return f"cannot write the output in {out}: {reason} ({where}); the output was left as it was"
+
+
+class _Guard:
+    """Refuses paths that leave the output directory or pass through a symlink (cached per folder)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.seen: set[str] = set()
+
+    def __call__(self, relative: str) -> Path:
+        parts = relative.split("/")
+        if relative.startswith("/") or any(part in ("", ".", "..") for part in parts):
+            raise WriteError(f"refusing to write outside the output directory: {relative}")
+        for depth in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:depth])
+            if prefix in self.seen:
+                continue
+            path = self.out / prefix
+            if path.is_symlink():
+                target = path.resolve()
+                where = "inside" if target.is_relative_to(self.out.resolve()) else "outside"
+                raise WriteError(f"{path} is a symlink (to {target}, {where} the output directory): toolgen "
+                                 "writes only real files and folders; remove the link or choose another --out")
+            if depth < len(parts):
+                self.seen.add(prefix)
+        return self.out / relative
 
 
 def is_generated(path: Path) -> bool:
@@ -47,9 +89,11 @@ def is_generated(path: Path) -> bool:
 
 
 def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
+    """What differs between `files` and the output on disk. WriteError for a path toolgen refuses."""
     result = Plan()
+    guard = _Guard(out)
     for relative, text in files.items():
-        target = _inside(out, relative)
+        target = guard(relative)
         try:
             current = target.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
@@ -66,28 +110,207 @@ def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     return result
 
 
-def apply(out: Path, result: Plan) -> None:
-    staged: list[tuple[Path, Path]] = []
+def pending(out: Path) -> bool:
+    """True when an interrupted swap waits for the next writing run to complete it."""
+    return (out / JOURNAL).exists()
+
+
+def leftovers(out: Path) -> list[str]:
+    """toolgen's own entries in OUT that no finished run leaves: staging, old trees, temp files, a journal."""
     try:
-        for relative, text in {**result.missing, **result.changed}.items():
-            target = _inside(out, relative)
+        names = os.listdir(out)
+    except OSError:
+        return []
+    return sorted(n for n in names if n.startswith(".toolgen-"))
+
+
+def recover(out: Path) -> list[str]:
+    """Complete an interrupted swap and delete what killed runs left; what was done, as sentences.
+    The caller holds the lock."""
+    notes: list[str] = []
+    journal = out / JOURNAL
+    if journal.exists():
+        try:
+            record = json.loads(journal.read_text("utf-8"))
+            stage, old, entries = record["stage"], record["old"], record["entries"]
+        except (OSError, ValueError, KeyError, TypeError):
+            journal.unlink()
+            notes.append(f"removed an unreadable journal in {out}: its swap had not started")
+        else:
+            _swap(out, out / stage, out / old, entries)
+            notes.append(f"completed an interrupted generation in {out} ({', '.join(entries)} replaced)")
+    for name in leftovers(out):
+        path = out / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+        notes.append(f"removed {name} in {out}, left by an interrupted run")
+    return notes
+
+
+def apply(out: Path, result: Plan, report: Callable[[str], None] | None = None) -> None:
+    """Write a plan (made before the lock: write() plans again under it); nothing at all when
+    it is clean and no run left anything. WriteError, the output as it was, on a filesystem problem."""
+    if not result.clean or leftovers(out):
+        _locked(out, report, lambda: result)
+
+
+def write(out: Path, files: dict[str, str], options: BuildOptions,
+          report: Callable[[str], None] | None = None) -> Plan:
+    """Plan, and apply under the lock a plan made again there (another run may have written)."""
+    result = plan(out, files, options)
+    if result.clean and not leftovers(out):
+        return result
+    return _locked(out, report, lambda: plan(out, files, options))
+
+
+def _locked(out: Path, report: Callable[[str], None] | None, make: Callable[[], Plan]) -> Plan:
+    try:
+        with locked(out):
+            for note in recover(out):
+                if report:
+                    report(note)
+            result = make()
+            if not result.clean:
+                _stage_and_swap(out, result)
+            return result
+    except OSError as exc:
+        raise WriteError(os_problem(exc, out)) from exc
+
+
+def _stage_and_swap(out: Path, result: Plan) -> None:
+    writes = {**result.missing, **result.changed}
+    entries = sorted({relative.split("/", 1)[0] for relative in [*writes, *result.orphans]})
+    stage, old = out / f"{STAGE}{os.getpid()}", out / f"{OLD}{os.getpid()}"
+    try:
+        stage.mkdir()
+        for entry in entries:
+            _carry_over(out / entry, stage / entry, skip={*writes, *result.orphans}, out=out)
+        for relative, text in writes.items():
+            target = stage / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.toolgen-tmp")
-            tmp.write_bytes(text.encode("utf-8"))
-            staged.append((tmp, target))
+            _write_file(target, text.encode("utf-8"))
+        for relative in result.orphans:  # folders emptied by orphan removal
+            parent = (stage / relative).parent
+            while parent != stage and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+        _sync(stage)
+        _write_journal(out, {"stage": stage.name, "old": old.name, "entries": entries})
     except BaseException:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        shutil.rmtree(stage, ignore_errors=True)
+        (out / f"{JOURNAL}.tmp").unlink(missing_ok=True)
         raise
-    for tmp, target in staged:
-        os.replace(tmp, target)
-    for relative in result.orphans:
-        _inside(out, relative).unlink()
-    for relative in result.orphans:  # folders emptied by orphan removal
-        parent = _inside(out, relative).parent
-        while parent != out.resolve() and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
+    try:
+        _swap(out, stage, old, entries)
+    except OSError:
+        _roll_back(out, stage, old, entries)
+        raise
+
+
+def _carry_over(source: Path, target: Path, skip: set[str], out: Path) -> None:
+    """Copy the tree at `source` to `target` (hard links where possible), less `skip` (paths relative to out)."""
+    if not os.path.lexists(source) or source.is_file():
+        return  # a file entry (pyproject.toml) is always rewritten or removed: nothing to carry
+    target.mkdir()
+    for folder, dirs, names in os.walk(source):
+        here = Path(folder)
+        into = target / here.relative_to(source)
+        for name in dirs + names:
+            path = here / name
+            relative = path.relative_to(out).as_posix()
+            if relative in skip or name.endswith(_LEGACY_TMP):
+                continue
+            destination = into / name
+            if path.is_symlink():
+                os.symlink(os.readlink(path), destination)
+            elif path.is_dir():
+                destination.mkdir()
+            else:
+                try:
+                    os.link(path, destination)
+                except OSError:
+                    shutil.copy2(path, destination)
+        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _sync(stage: Path) -> None:
+    """Flush the staged files to disk before the journal makes them the output."""
+    if hasattr(os, "sync"):
+        os.sync()
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_journal(out: Path, record: dict[str, object]) -> None:
+    tmp = out / f"{JOURNAL}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, json.dumps(record).encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, out / JOURNAL)
+    _fsync_dir(out)
+
+
+def _swap(out: Path, stage: Path, old: Path, entries: list[str]) -> None:
+    """Move each entry's current version aside and its staged one in; idempotent, so that a swap
+    cut short anywhere is completed by running it again. Then the journal goes, then the old tree."""
+    old.mkdir(exist_ok=True)
+    for entry in entries:
+        new, final, aside = stage / entry, out / entry, old / entry
+        if os.path.lexists(new):
+            if os.path.lexists(final) and not os.path.lexists(aside):
+                os.rename(final, aside)
+            os.rename(new, final)
+        elif not os.path.lexists(final) and os.path.lexists(aside):
+            os.rename(aside, final)  # the staged copy is gone: keep the old one rather than nothing
+    _fsync_dir(out)
+    (out / JOURNAL).unlink(missing_ok=True)
+    _fsync_dir(out)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def _roll_back(out: Path, stage: Path, old: Path, entries: list[str]) -> None:
+    """Undo a swap that failed part-way (not a kill: an error); if that fails too, the journal
+    stays and the next run completes the swap instead."""
+    try:
+        for entry in entries:
+            final, aside = out / entry, old / entry
+            if os.path.lexists(aside):
+                if os.path.lexists(final):
+                    os.rename(final, stage / entry)
+                os.rename(aside, final)
+        (out / JOURNAL).unlink(missing_ok=True)
+        _fsync_dir(out)
+    except OSError:
+        return
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(stage, ignore_errors=True)
 
 
 def diff(out: Path, result: Plan) -> str:
