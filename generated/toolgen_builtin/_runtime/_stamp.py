@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "b32b5c525f80160ecd50c4477e999e87643776a1d1e926123196bdba088b4ce8"
+RUNTIME_SHA256 = "0538e6493449d47984fb38b624b106defb095ba364ade4dfeb0de4be0135bc53"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 import jsonschema
@@ -18,6 +17,7 @@ import jsonschema.validators
 
 from toolgen.check.context import Rule
 from toolgen.diagnostics import Severity
+from toolgen.schema.patterns import python_compiles as compiles
 from toolgen.schema.walk import walk
 
 UNCHECKED = Rule("pattern-unchecked", Severity.WARNING,
@@ -25,15 +25,6 @@ UNCHECKED = Rule("pattern-unchecked", Severity.WARNING,
                  "(`\\p{L}`) is skipped in that check, with this warning at the pattern.")
 
 HINT = "Python's `re` cannot compile it; an equivalent it accepts (`[^\\W\\d_]` for `\\p{L}`) gets it checked"
-
-
-@lru_cache(maxsize=1024)
-def compiles(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-        return True
-    except (re.error, RecursionError, OverflowError):
-        return False
 
 
 def search(pattern: str, text: str) -> bool:

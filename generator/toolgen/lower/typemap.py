@@ -19,9 +19,10 @@ import pydantic_core
 from pydantic_core import core_schema
 
 from toolgen.ir import MISSING, FieldIR, ModelIR
+from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
-from toolgen.literals import py_literal, py_string
+from toolgen.schema.patterns import python_compiles
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
@@ -41,14 +42,6 @@ def _rust_regex_ok(pattern: str) -> bool:
         pydantic_core.SchemaValidator(core_schema.str_schema(pattern=pattern))
         return True
     except pydantic_core.SchemaError:
-        return False
-
-
-def python_regex_ok(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-        return True
-    except re.error:
         return False
 
 
@@ -359,7 +352,7 @@ class TypeMapper:
             if value is None or isinstance(value, bool):
                 continue
             if key == "pattern":
-                if not isinstance(value, str) or not python_regex_ok(value):
+                if not isinstance(value, str) or not python_compiles(value):
                     continue  # lint reports it; never break the generated module
                 if not _rust_regex_ok(value):
                     self.python_regex = True

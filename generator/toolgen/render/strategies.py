@@ -13,15 +13,15 @@ with jsonschema as the judge, on the smallest subschema that needs it.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator
 
+from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.literals import py_literal
+from toolgen.schema.patterns import python_compiles
 from toolgen.schema.pointer import escape
 
 # Keywords that never constrain a value.
@@ -141,10 +141,9 @@ class StrategyCompiler:
             keywords["max_size"] = repr(schema["maxLength"])
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
-            try:
-                re.compile(pattern)
+            if python_compiles(pattern):
                 keywords["pattern"] = literal(pattern)
-            except re.error:  # an ECMA-262 construct Python lacks: generate, then filter
+            else:  # an ECMA-262 construct Python lacks: generate, then filter
                 exact = False
         if isinstance(schema.get("format"), str):
             keywords["format"] = literal(schema["format"])

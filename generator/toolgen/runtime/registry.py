@@ -191,8 +191,7 @@ class Registry(Mapping[str, Any]):
         return _finish(info, outcome)
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
-        # The host's own mistakes raise TypeError: no model can fix them.
-        tool_name(name)
+        # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
         if injected is not None and not isinstance(injected, Mapping):
             raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
         try:
