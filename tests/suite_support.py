@@ -1,0 +1,86 @@
+"""The official JSON-Schema-Test-Suite (draft 2020-12) as tool specs, for the exactness tests.
+
+Each test group's schema becomes the schema of one required parameter, `value`, of one
+tool, and the schema of the same key of its result: `{"value": <instance>}` is then the
+suite's instance as arguments and as a result. References relative to the group's root
+(`#/...`) are rewritten to point at where the schema now sits, unless the group's root
+has an `$id` (it is then its own resource, and `#` still means its root).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SUITE = Path(__file__).parent / "data" / "json-schema-test-suite" / "draft2020-12"
+# Optional files whose tests every validator of 2020-12 should pass (the others test
+# format assertion, other drafts, or remote documents).
+OPTIONAL = ("bignum", "float-overflow", "ecmascript-regex", "non-bmp-regex", "no-schema",
+            "unknownKeyword", "refOfUnknownKeyword", "anchor", "id")
+WHERE = "#/properties/value"
+
+
+@dataclass(frozen=True)
+class Group:
+    tool: str  # the tool's name
+    file: str  # e.g. "ref.json" or "optional/bignum.json"
+    description: str
+    schema: Any
+    tests: tuple[dict[str, Any], ...]
+
+    def parameters(self) -> dict[str, Any]:
+        return {"type": "object", "properties": {"value": _moved(self.schema)}, "required": ["value"]}
+
+
+def groups() -> Iterator[Group]:
+    files = sorted(SUITE.glob("*.json")) + [SUITE / "optional" / f"{name}.json" for name in OPTIONAL]
+    for path in files:
+        relative = path.relative_to(SUITE).as_posix()
+        stem = re.sub(r"[^a-z0-9]+", "_", relative.removesuffix(".json").lower())
+        for index, group in enumerate(json.loads(path.read_text("utf-8"))):
+            yield Group(f"{stem}_{index}", relative, group["description"], group["schema"], tuple(group["tests"]))
+
+
+def spec(group: Group) -> dict[str, Any]:
+    return {
+        "name": group.tool,
+        "description": f"{group.file}: {group.description}"[:1000],
+        "parameters": group.parameters(),
+        "returns": {"type": "object", "properties": {"value": _moved(group.schema)}, "required": ["value"],
+                    "additionalProperties": False},
+    }
+
+
+def write_specs(root: Path, selected: list[Group]) -> None:
+    """One JSON spec file per group under root."""
+    root.mkdir(parents=True, exist_ok=True)
+    for group in selected:
+        (root / f"{group.tool}.json").write_text(json.dumps(spec(group), indent=1), "utf-8")
+
+
+def _moved(schema: Any) -> Any:
+    if isinstance(schema, dict) and "$id" in schema:
+        return schema
+    return _rewrite(schema)
+
+
+def _rewrite(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_rewrite(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "$ref" and isinstance(value, str) and (value == "#" or value.startswith("#/")):
+            out[key] = WHERE + value[1:]
+        elif key in ("const", "enum", "default", "examples"):
+            out[key] = value
+        elif isinstance(value, dict) and "$id" in value:
+            out[key] = value  # a resource of its own
+        else:
+            out[key] = _rewrite(value)
+    return out
