@@ -33,7 +33,8 @@ class Group:
     tests: tuple[dict[str, Any], ...]
 
     def parameters(self) -> dict[str, Any]:
-        return {"type": "object", "properties": {"value": _moved(self.schema)}, "required": ["value"]}
+        return {"type": "object", "properties": {"value": _moved(self.schema)}, "required": ["value"],
+                "additionalProperties": False}
 
 
 def groups() -> Iterator[Group]:
@@ -55,11 +56,28 @@ def spec(group: Group) -> dict[str, Any]:
     }
 
 
-def write_specs(root: Path, selected: list[Group]) -> None:
-    """One JSON spec file per group under root."""
+def result_spec(group: Group) -> dict[str, Any]:
+    """A tool without parameters whose result holds the group's schema: results are tested
+    through it, whatever the group's arguments take."""
+    return {
+        "name": result_tool(group),
+        "description": f"{group.file}: {group.description} (result)"[:1000],
+        "parameters": {"type": "object", "properties": {}},
+        "returns": spec(group)["returns"],
+    }
+
+
+def result_tool(group: Group) -> str:
+    return f"{group.tool}_result"
+
+
+def write_specs(root: Path, selected: list[Group], results: bool = False) -> None:
+    """One JSON spec file per group under root (`results`: and one for its result tool)."""
     root.mkdir(parents=True, exist_ok=True)
     for group in selected:
         (root / f"{group.tool}.json").write_text(json.dumps(spec(group), indent=1), "utf-8")
+        if results:
+            (root / f"{result_tool(group)}.json").write_text(json.dumps(result_spec(group), indent=1), "utf-8")
 
 
 def _moved(schema: Any) -> Any:

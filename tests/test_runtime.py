@@ -141,16 +141,17 @@ def test_check_reports_a_hand_edited_runtime_file_and_cleanup_knows_the_copies(t
 # --- shared model bases --------------------------------------------------------------------
 
 MODELS = [
-    ModelIR("M", None, fields, extra, strict, root=root, python_regex=regex)
-    for extra, strict in (("forbid", True), ("allow", True), ("ignore", False), ("forbid", False), ("ignore", True))
+    ModelIR("M", None, fields, extra, role, root=root)
+    for extra in ("forbid", "allow")
+    for role in ("arguments", "result", "injected")
     for root in (None, "list[int]")
-    for regex in (False, True)
     for fields in ((), (FieldIR("model_x", "model_x_", "int", required=True, nullable=False),))
 ]
-PYDANTIC_DEFAULTS = {"strict": False, "validate_by_name": False, "validate_by_alias": True, "extra": "ignore"}
+PYDANTIC_DEFAULTS = {"strict": False, "validate_by_name": False, "validate_by_alias": True, "extra": "ignore",
+                     "allow_inf_nan": True, "validate_assignment": False}
 
 
-@pytest.mark.parametrize("model", MODELS, ids=lambda m: f"{m.extra}-{m.strict}-{m.root}-{m.python_regex}-{len(m.fields)}")
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: f"{m.extra}-{m.role}-{m.root}-{len(m.fields)}")
 def test_a_generated_class_ends_up_with_exactly_the_configuration_it_needs(model: ModelIR) -> None:
     """What a class states (its base's config merged with its own line) is what the spec needs."""
     code = f"class M({model_base(model)}):\n    '''A model.'''\n{model_config(model) or '    pass'}\n"

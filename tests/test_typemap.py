@@ -292,12 +292,15 @@ def test_pattern_properties(tmp_path: Path) -> None:
     {"type": "object", "patternProperties": {"^a": {"type": "integer"}, "^b": {"type": "string"}}},
     {"type": "object", "patternProperties": {"^a": {"type": "integer"}}},
 ], ids=["several-patterns", "pattern-and-other-keys"])
-def test_pattern_properties_python_takes_as_they_come(schema: dict[str, Any], tmp_path: Path) -> None:
-    """A documented superset: Python does not check a value whose schema depends on which pattern its key matches."""
+def test_pattern_properties_the_class_cannot_express_are_checked_exactly(schema: dict[str, Any], tmp_path: Path) -> None:
+    """The class takes the keys as they come (its type cannot say which pattern a key matches);
+    the exact check beside it refuses a value its pattern's schema refuses."""
     tool = {"name": "t", "description": "A tool for tests.", "parameters": obj({"m": schema})}
     with package(tmp_path, tool) as p:
         assert p.validate_arguments("t", {"m": {"a1": 1, "b1": "x"}}).m.model_extra == {"a1": 1, "b1": "x"}
-        assert p.validate_arguments("t", {"m": {"a1": "not checked"}})
+        with pytest.raises(p.ToolArgumentsError) as caught:
+            p.validate_arguments("t", {"m": {"a1": "checked"}})
+        assert [issue.location for issue in caught.value.issues] == [("m", "a1")]
 
 
 def test_map_of_objects(tmp_path: Path) -> None:
@@ -365,7 +368,7 @@ def test_defaults_are_applied(tmp_path: Path) -> None:
 
 
 def mapper() -> TypeMapper:
-    return TypeMapper("TArguments", {}, extra="forbid", strict=True)
+    return TypeMapper("TArguments", {}, role="arguments")
 
 
 def test_annotation_texts_for_simple_types() -> None:

@@ -38,10 +38,9 @@ class ModelIR:
     class_name: str
     description: str | None
     fields: tuple[FieldIR, ...]
-    extra: str  # "forbid" | "allow" | "ignore"
-    strict: bool
+    extra: str  # "forbid" | "allow"
+    role: str  # "arguments" | "result" | "injected": the runtime base class it subclasses
     root: str | None = None
-    python_regex: bool = False  # a pattern the default (Rust) engine cannot compile
     extra_values: str | None = None  # the type of undeclared keys' values (additionalProperties schema)
 
 
@@ -70,6 +69,10 @@ class ToolIR:
     examples: tuple[dict[str, Any], ...]
     parameters: dict[str, Any]  # bundled JSON Schema of the model-visible arguments
     returns: dict[str, Any] | None
+    # Whether the models enforce `parameters` and `returns` exactly (lower/exactness.py); where
+    # not, the module carries the schema for the runtime's exact check.
+    exact_parameters: bool
+    exact_returns: bool
     injected: tuple[FieldIR, ...]
     models: tuple[ModelIR, ...]  # dependency order: a class comes after the classes it uses
     recursive: tuple[str, ...]  # classes that need model_rebuild()

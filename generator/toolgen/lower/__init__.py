@@ -16,7 +16,8 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
-from toolgen.lower.typemap import TypeMapper
+from toolgen.lower.exactness import exact
+from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
 
@@ -61,13 +62,15 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     models: list[ModelIR] = []
     recursive: list[str] = []
 
-    args = TypeMapper(classes.arguments, parameters.get("$defs", {}), extra="forbid", strict=True)
+    defs = parameters.get("$defs", {})
+    args = TypeMapper(classes.arguments, defs, role="arguments")
     args.taken.add(classes.arguments)
-    args.object_model(parameters, classes.arguments)
+    args.object_model(root_object(parameters, defs), classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
-    result = TypeMapper(classes.result, (returns or {}).get("$defs", {}), extra="ignore", strict=False)
+    result_defs = returns.get("$defs", {}) if isinstance(returns, dict) else {}
+    result = TypeMapper(classes.result, result_defs, role="result")
     result.taken.update(m.class_name for m in models)
     result.taken.add(classes.result)
     if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
@@ -78,7 +81,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         result.names |= root.names
         models += result.models
         text = root.text
-        models.append(ModelIR(classes.result, None, (), "ignore", False, root=repr(text) if root.forward else text))
+        models.append(ModelIR(classes.result, None, (), "allow", "result", root=repr(text) if root.forward else text))
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
@@ -86,7 +89,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
-        injected = TypeMapper(classes.injected, {}, extra="forbid", strict=False)
+        injected = TypeMapper(classes.injected, {}, role="injected")
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(classes.injected)
         injected.object_model({"type": "object", "properties": properties, "required": names}, classes.injected)
@@ -112,6 +115,8 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         examples=tuple(e.as_json() for e in spec.examples),
         parameters=parameters,
         returns=returns,
+        exact_parameters=exact(parameters, defs),
+        exact_returns=returns is None or exact(returns, result_defs),
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
@@ -119,6 +124,47 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         provider_name=seen.provider_name,
         source=tool.doc.display,
     )
+
+
+_BRANCHING = ("anyOf", "oneOf", "then", "else")
+
+
+def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+    """The root of `parameters` as one object for the Arguments class, whatever combines it
+    (`$ref`, `allOf`, `anyOf`, `oneOf`, `if/then/else`): every key any part declares, required
+    where every way to satisfy the root requires it. A superset of the root: the exact check
+    (lower/exactness.py says when) refuses what the parts together refuse."""
+    out = {k: v for k, v in schema.items() if k not in ("$ref", "allOf", "not", "if", *_BRANCHING)}
+    if depth > 8:  # a `$ref` chain: the part read so far is a superset already
+        return out
+    ref = schema.get("$ref")
+    conjuncts = list(schema.get("allOf") or [])
+    if isinstance(ref, str) and isinstance(defs.get(ref.removeprefix("#/$defs/")), dict):
+        conjuncts.append(defs[ref.removeprefix("#/$defs/")])
+    for part in conjuncts:
+        if isinstance(part, dict):
+            out = merged(out, root_object(part, defs, depth + 1), keep=True)
+    ways = [[b for b in schema.get(k) or [] if isinstance(b, dict)] for k in ("anyOf", "oneOf")]
+    if isinstance(schema.get("then"), dict) or isinstance(schema.get("else"), dict):
+        ways.append([b if isinstance(b, dict) else {} for b in (schema.get("then", {}), schema.get("else", {}))])
+    for branches in (w for w in ways if w):
+        parts = [root_object(b, defs, depth + 1) for b in branches]
+        properties = dict(out.get("properties") or {})
+        for part in parts:
+            for key, sub in (part.get("properties") or {}).items():
+                if key not in properties:
+                    alternatives = [p["properties"][key] for p in parts if key in (p.get("properties") or {})]
+                    if any(key not in (p.get("properties") or {}) and p.get("additionalProperties") is not False
+                           for p in parts):
+                        properties[key] = True  # a part that does not declare it takes any value
+                    else:
+                        properties[key] = alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+        if properties:
+            out["properties"] = properties
+        always = set.intersection(*(set(p.get("required") or []) for p in parts))
+        if always:
+            out["required"] = sorted(set(out.get("required") or []) | always, key=str)
+    return out
 
 
 def lower(tools: Sequence[CheckedTool], package: str) -> PackageIR:

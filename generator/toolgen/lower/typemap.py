@@ -18,11 +18,11 @@ from typing import Any
 import pydantic_core
 from pydantic_core import core_schema
 
+from toolgen.lower.exactness import plain_pattern
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
-from toolgen.schema.patterns import python_compiles
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
@@ -49,14 +49,12 @@ def _rust_regex_ok(pattern: str) -> bool:
 class TypeMapper:
     prefix: str  # e.g. "GetWeatherArguments"
     defs: dict[str, Any]
-    extra: str  # "forbid" for arguments, "ignore" for results
-    strict: bool
+    role: str  # "arguments", "result" or "injected": which base class, which rules (ModelIR.role)
     models: list[ModelIR] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
     def_classes: dict[str, str] = field(default_factory=dict)
     building: set[str] = field(default_factory=set)
     recursive: set[str] = field(default_factory=set)
-    python_regex: bool = False
     coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
     root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
     names: set[str] = field(default_factory=set)  # imports the committed annotations need
@@ -73,7 +71,6 @@ class TypeMapper:
     def object_model(self, schema: dict[str, Any], name: str) -> str:
         """Emit a class for an object schema with declared properties; returns its name."""
         self.building.add(name)
-        saved, self.python_regex = self.python_regex, False
         saved_coerce, self.coerce = self.coerce, declared_coercions(schema, self.coerce)
         if name == self.prefix:
             self.root_coerce = self.coerce
@@ -87,19 +84,20 @@ class TypeMapper:
         python_names = unique([*classes, *(field_name(wire) for wire in properties)])[len(classes):]
         fields = tuple(replace(f, python_name=python) for f, python in zip(built, python_names, strict=True))
         description = schema.get("description") if isinstance(schema.get("description"), str) else None
-        self.models.append(ModelIR(name, description, fields, extra, self.strict, python_regex=self.python_regex,
-                                   extra_values=extra_values))
-        self.python_regex = saved
+        self.models.append(ModelIR(name, description, fields, extra, self.role, extra_values=extra_values))
         self.coerce = saved_coerce
         self.building.discard(name)
         return name
 
     def extras(self, schema: dict[str, Any], name: str) -> tuple[str, str | None]:
-        """How a model treats undeclared keys: pydantic's `extra`, and the type of their values."""
-        additional = schema.get("additionalProperties", False)  # lower.closed() made absence explicit
+        """How a model treats undeclared keys: pydantic's `extra`, and the type of their values.
+        As JSON Schema says (arguments were closed by lower.closed(), which wrote `false`):
+        absent `additionalProperties` is open; an `allOf`'s merged object stays as open as it is
+        published. The host's injected values are exactly the declared keys."""
+        additional = schema.get("additionalProperties", True)
         patterns = schema.get("patternProperties")
-        if self.extra != "forbid" or (additional is False and not patterns):
-            return self.extra, None
+        if self.role == "injected" or (additional is False and not patterns):
+            return "forbid", None
         values: Annotation | None = None
         key = "str"
         if isinstance(patterns, dict) and patterns:
@@ -157,7 +155,7 @@ class TypeMapper:
         """`x-secret: true` at any depth (arguments and injected values): the position is marked
         SECRET, so the runtime never shows its value. Where the type loses the marked position
         (a union with `Any`, an unresolvable `allOf`, a recursive definition), the whole is marked."""
-        if self.extra != "forbid" or not isinstance(schema, dict):
+        if self.role == "result" or not isinstance(schema, dict):
             return annotation
         if schema.get("x-secret") is True or (annotation == ANY_TYPE and self.holds_secret(schema)):
             return secret_annotation(annotation)
@@ -181,7 +179,7 @@ class TypeMapper:
 
     def secret_any(self, schema: Any) -> Annotation:
         """`Any`, marked SECRET when the schema it stands for holds a secret."""
-        return secret_annotation(ANY_TYPE) if self.extra == "forbid" and self.holds_secret(schema) else ANY_TYPE
+        return secret_annotation(ANY_TYPE) if self.role != "result" and self.holds_secret(schema) else ANY_TYPE
 
     def _annotation(self, schema: Any, hint: str) -> Annotation:
         if not isinstance(schema, dict):
@@ -195,15 +193,15 @@ class TypeMapper:
         for combinator in ("anyOf", "oneOf"):
             if isinstance(schema.get(combinator), list):
                 base = {k: v for k, v in schema.items() if k not in (combinator, "description", "title", "default")}
-                return self.union([self.annotation({**base, **branch} if isinstance(branch, dict) else branch, hint)
+                return self.union([self.annotation(merged(base, branch) if isinstance(branch, dict) else branch, hint)
                                    for branch in schema[combinator]])
         if isinstance(schema.get("allOf"), list):
             return self.all_of(schema, hint)
         types = schema.get("type")
         if isinstance(types, list):
             return self.union([self.annotation({**schema, "type": t}, hint) for t in types])
-        if types is None:
-            types = "object" if "properties" in schema else "array" if "items" in schema else None
+        # Without `type`, `properties` or `items` constrain only objects or arrays: any other
+        # value is valid too, so the model takes any value (the exact check does the rest).
         return self.typed(types, schema, hint)
 
     def typed(self, kind: str | None, schema: dict[str, Any], hint: str) -> Annotation:
@@ -233,7 +231,7 @@ class TypeMapper:
         """Bounds as integers (`minimum: 0.5` is `ge=1`); in arguments, JSON Schema's integer (2.0 too)."""
         bounds = integer_bounds(schema)
         listed = ", ".join(f"{key}={value}" for key, value in bounds.items())
-        if self.strict:  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
+        if self.role != "injected":  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
             return Annotation.of(f"Annotated[int, {INTEGER}({listed})]", uses=frozenset({ANNOTATED, TYPES}))
         if not bounds:
             return Annotation.of("int")
@@ -241,7 +239,7 @@ class TypeMapper:
 
     def coerced(self, annotation: Annotation, kind: str) -> Annotation:
         """Mark a position where the spec declared this coercion (applied only after strict validation fails)."""
-        if kind not in self.coerce or self.extra != "forbid" or len(annotation.parts) != 1:
+        if kind not in self.coerce or self.role == "result" or len(annotation.parts) != 1:
             return annotation
         return replace(annotation, parts=(f"Annotated[{annotation.text}, {TYPES}.Coerce({py_literal(kind)})]",),
                        bare=None, constraints=(), uses=(annotation.names | {ANNOTATED, TYPES},), bare_uses=frozenset())
@@ -327,16 +325,10 @@ class TypeMapper:
         branches = [self._resolve(b) for b in schema["allOf"]]
         base = {k: v for k, v in schema.items() if k != "allOf"}
         if all(isinstance(b, dict) for b in branches):
-            merged: dict[str, Any] = dict(base)
+            whole: dict[str, Any] = dict(base)
             for branch in branches:
-                for key, value in branch.items():
-                    if key == "properties":
-                        merged["properties"] = {**merged.get("properties", {}), **value}
-                    elif key == "required":
-                        merged["required"] = sorted(set(merged.get("required", [])) | set(value))
-                    else:
-                        merged.setdefault(key, value)
-            return self.annotation(merged, hint)
+                whole = merged(whole, branch, keep=True)
+            return self.annotation(whole, hint)
         return ANY_TYPE
 
     def _resolve(self, schema: Any) -> Any:
@@ -351,17 +343,27 @@ class TypeMapper:
             value = schema.get(key)
             if value is None or isinstance(value, bool):
                 continue
-            if key == "pattern":
-                if not isinstance(value, str) or not python_compiles(value):
-                    continue  # lint reports it; never break the generated module
-                if not _rust_regex_ok(value):
-                    self.python_regex = True
+            if key == "pattern" and not (isinstance(value, str) and plain_pattern(value) and _rust_regex_ok(value)):
+                continue  # another engine's reading of it could refuse what ECMA-262 takes: the exact check's
             args.append(f"{argument}={py_literal(value)}")
         if not args:
             return Annotation.of(base, forward, base_uses)
         text = f"Annotated[{base}, Field({', '.join(args)})]"
         return Annotation((text,), forward, bare=base, constraints=tuple(args), uses=(base_uses | {ANNOTATED, FIELD},),
                           bare_uses=base_uses)
+
+
+def merged(base: dict[str, Any], branch: dict[str, Any], keep: bool = False) -> dict[str, Any]:
+    """One schema for `base` and `branch` both holding, as the model reads it: a superset of
+    both holding (the exact check does the rest). Properties and required keys are united; of
+    other keywords, the branch's (`keep`: the base's) where both have one."""
+    out = {**branch, **base} if keep else {**base, **branch}
+    if isinstance(base.get("properties"), dict) and isinstance(branch.get("properties"), dict):
+        first, second = (branch, base) if keep else (base, branch)
+        out["properties"] = {**first["properties"], **second["properties"]}
+    if isinstance(base.get("required"), list) and isinstance(branch.get("required"), list):
+        out["required"] = sorted(set(base["required"]) | set(branch["required"]), key=str)
+    return out
 
 
 def secret_annotation(annotation: Annotation) -> Annotation:

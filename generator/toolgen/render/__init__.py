@@ -18,6 +18,7 @@ import jinja2
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.providers import TARGETS, Export, Exports, export_all
+from toolgen.render.code import literal, statement
 from toolgen.render.layout import bracketed
 from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
@@ -73,15 +74,16 @@ def _configuration(model: ModelIR) -> dict[str, Any]:
     config: dict[str, Any] = {}
     if model.root is None:
         config["extra"] = model.extra
-    if model.strict:
-        config["strict"] = True
-    # Only wire names are accepted from a model (arguments are strict, open objects too:
-    # there `from_` is an undeclared key, not the field `from`); Python names are for Python code.
-    config["validate_by_name"] = not ((model.extra == "forbid" or model.strict) and model.root is None)
+    if model.role != "injected":
+        config["strict"] = True  # JSON's types: "1" is not an integer, nor true
+        config["allow_inf_nan"] = False  # NaN and Infinity are not JSON
+    if model.role == "result":
+        config["validate_assignment"] = True
+    # Only wire names are accepted from a model (open objects too: there `from_` is an
+    # undeclared key, not the field `from`); Python names are for Python code (results).
+    config["validate_by_name"] = model.role == "result" and model.root is None
     config["validate_by_alias"] = True
     config["serialize_by_alias"] = True
-    if model.python_regex:
-        config["regex_engine"] = "python-re"
     if any(f.python_name.startswith("model_") for f in model.fields):
         # `model_x_` shadows nothing (naming.py adds the `_`), but pydantic warns on import.
         config["protected_namespaces"] = ()
@@ -92,16 +94,15 @@ def model_base(model: ModelIR) -> str:
     """The class a generated model subclasses: a RootModel, or a base of the runtime's `models`."""
     if model.root is not None:
         return f"RootModel[{model.root}]"
-    if model.strict:
-        return "ArgumentsModel"
-    return "InjectedModel" if model.extra == "forbid" else "ResultModel"
+    return {"arguments": "ArgumentsModel", "result": "ResultModel", "injected": "InjectedModel"}[model.role]
 
 
 # What each base already configures (pydantic merges a subclass's model_config into it).
 BASE_CONFIGURATION: dict[str, dict[str, Any]] = {
-    name: dict(getattr(runtime_models, name).model_config) for name in runtime_models.__all__
+    name: dict(getattr(runtime_models, name).model_config) for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
 }
-_DEFAULTS: dict[str, Any] = {"strict": False, "validate_by_name": False, "validate_by_alias": True}
+_DEFAULTS: dict[str, Any] = {"strict": False, "validate_by_name": False, "validate_by_alias": True,
+                             "allow_inf_nan": True, "validate_assignment": False}
 
 
 def model_config(model: ModelIR) -> str:
@@ -187,8 +188,24 @@ def _with_header(text: str) -> str:
     return f"# {HEADER}\n{text}"
 
 
+def _exact_schemas(tool: ToolIR) -> tuple[dict[str, str], dict[str, str]]:
+    """{class: `NAME: ... = {schema}`} and {class: NAME} for the classes that need the exact check."""
+    checked = []
+    if not tool.exact_parameters:
+        checked.append((tool.arguments_class, "PARAMETERS", "dict[str, Any]", tool.parameters))
+    if not tool.exact_returns:
+        checked.append((tool.result_class, "RETURNS", "Any", tool.returns))
+    statements = {cls: statement(literal(schema), 0, f"{name}: {kind} = ") for cls, name, kind, schema in checked}
+    return statements, {cls: name for cls, name, _, _ in checked}
+
+
 def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
-    return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=_imports(tool)))
+    statements, names = _exact_schemas(tool)
+    imports = _imports(tool)
+    if statements:
+        imports["typing"] = sorted({*imports["typing"], "Any"})
+    return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=imports, exact_schemas=statements,
+                                                                 exact_names=names))
 
 
 # The runtime's source folders and where a generated package holds their copies.

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, RootModel, ValidationError
 from pydantic_core import from_json
 
 from . import coerce, payload
@@ -34,7 +34,7 @@ from .payload import LIMITS, Limits
 from .shape import Node
 from .translate import Hit, Location, issues, resolve
 
-__all__ = ["LIMITS", "Coercion", "Limits", "validate"]
+__all__ = ["LIMITS", "Coercion", "Limits", "as_sent", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
 OnCoerce = Callable[[Coercion], None]
@@ -55,8 +55,60 @@ def validate(
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
     Repairs (null for an optional key, declared coercions) go to `on_coerce`, or are
-    logged at INFO on this module's logger.
+    logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
+    what it cannot express) has the check run on what it accepted.
     """
+    value = _validate(model, tool, arguments, secrets, limits=limits, on_coerce=on_coerce)
+    check = getattr(type(value), "__exact__", None)
+    if check is None:
+        return value
+    data = as_sent(value)
+    if check.is_valid(data):
+        return value
+    try:
+        found = check.issues(data, limits.max_issues)
+    except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
+        found = [ArgumentIssue("", "invalid", "arguments are not valid")]
+    raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
+
+
+def as_sent(value: Any) -> Any:
+    """A validated model as the JSON value it was read from: declared keys that were sent (by
+    wire name; `null` for an optional key counts as not sent, as the repair says), undeclared
+    keys kept, the same for the models inside."""
+    if isinstance(value, RootModel):
+        return as_sent(value.root)
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        out: dict[str, Any] = {}
+        for name in value.model_fields_set:
+            field = fields.get(name)
+            if field is None:
+                continue
+            item = getattr(value, name)
+            if item is None and not field.is_required():
+                continue
+            wire = field.serialization_alias if field.serialization_alias is not None else name
+            out[wire] = as_sent(item)
+        for key, item in (value.__pydantic_extra__ or {}).items():
+            out[key] = as_sent(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [as_sent(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_sent(item) for key, item in value.items()}
+    return value
+
+
+def _validate(
+    model: type[M],
+    tool: str,
+    arguments: Any,
+    secrets: frozenset[str] = frozenset(),
+    *,
+    limits: Limits = LIMITS,
+    on_coerce: OnCoerce | None = None,
+) -> M:
     validator = model.__pydantic_validator__
     failure: ToolArgumentsError | ValidationError
     try:
@@ -125,7 +177,7 @@ def _recover(
     errors = _first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
-            return validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
+            return _validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
         return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
     if any(
         str(e["type"]).startswith("recursion") for e in errors
@@ -148,6 +200,8 @@ def _recover(
                 )
             ],
         )
+    if data is None:  # `null` as text: no arguments at all
+        return _validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
     if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
     root = Node(model)

@@ -1,0 +1,154 @@
+"""Whether a tool's generated model enforces its schema exactly, or needs the exact check too.
+
+The typemap (typemap.py) maps every schema to a pydantic type that accepts at least what
+the schema accepts: a keyword it cannot express is left out of the model. A schema the
+model expresses exactly needs nothing more (the valid path stays one pydantic-core call);
+any other gets the runtime's exact check (runtime/exact.py), run once the model accepted
+the value. This module is the list of what the model expresses exactly. It is
+conservative on purpose: a keyword missing here costs the exact check's run time; a
+keyword wrongly listed here would let through what the schema refuses.
+
+Read together with typemap.py: each rule here names the typemap line it relies on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgen.schema.keywords import ANNOTATIONS
+
+# Keywords with no effect on validity (2020-12 annotations, toolgen's extensions).
+_INERT = ANNOTATIONS | {"title", "description", "default", "examples", "example", "format", "$schema", "$defs",
+                        "definitions", "x-secret", "x-coerce"}
+# Per type, the keywords the typemap turns into exact pydantic constraints.
+_STRING = {"minLength", "maxLength", "pattern"}
+_INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+_NUMBER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+_ARRAY = {"items", "minItems", "maxItems"}
+_OBJECT = {"properties", "required", "additionalProperties"}
+_BY_TYPE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "boolean": set(), "null": set(),
+            "array": _ARRAY, "object": _OBJECT}
+_EVERY_TYPE_KEYWORD = set().union(*_BY_TYPE.values())
+_FLOAT_EXACT = 2.0**53  # a bound below this compares exactly with any int pydantic turns into a float
+# A pattern pydantic-core's default engine reads as ECMA-262 does: literal characters,
+# classes of literal characters and ranges, anchors, groups, alternation and quantifiers.
+# Anything with a class escape (\d \w \s \b: Unicode in Rust, ASCII in ECMA), `.`
+# (line terminators differ) or `(?` (flags, look-around) is checked by the exact check.
+_PLAIN_PATTERN = re.compile(r"(?:[^\\.(]|\\[^A-Za-z0-9]|\((?!\?))*")
+_PLAIN_TEXT = re.compile(r"[^\\^$.|?*+()\[\]{}]*")
+
+
+def exact(schema: Any, defs: dict[str, Any]) -> bool:
+    """True when the model the typemap builds for `schema` accepts exactly what `schema` accepts."""
+    return _Exactness(defs).schema(schema)
+
+
+def plain_pattern(pattern: str) -> bool:
+    """A pattern pydantic's default regex engine enforces exactly as ECMA-262 does."""
+    return _PLAIN_PATTERN.fullmatch(pattern) is not None and "\\u" not in pattern
+
+
+class _Exactness:
+    def __init__(self, defs: dict[str, Any]) -> None:
+        self.defs = defs
+        self.seen: set[str] = set()
+
+    def schema(self, schema: Any) -> bool:
+        if schema is False:
+            return False  # the typemap gives Any: the exact check refuses
+        if not isinstance(schema, dict):
+            return False  # `true`: Any would take NaN, which is not JSON
+        keys = set(schema) - _INERT
+        keys = {k for k in keys if not k.startswith("x-")}
+        if "$ref" in schema:  # typemap.reference: the target only, siblings left out
+            return keys == {"$ref"} and self.reference(schema["$ref"])
+        if "const" in schema or "enum" in schema:
+            return self.values(schema, keys)
+        types = schema.get("type")
+        if isinstance(types, str):
+            return self.typed(types, schema, keys - {"type"})
+        if isinstance(types, list) and types and all(isinstance(t, str) for t in types):
+            if len(set(types)) != len(types) or ("integer" in types and "number" in types):
+                return False
+            return all(self.typed(t, schema, keys - {"type"}) for t in types)
+        if keys == {"anyOf"} and isinstance(schema["anyOf"], list):
+            # typemap.union: a value one branch takes; exact when branches do not overlap
+            # by type (then the branch pydantic picks is the one that takes the value).
+            return self.disjoint(schema["anyOf"])
+        return False
+
+    def typed(self, kind: str, schema: dict[str, Any], keys: set[str]) -> bool:
+        allowed = _BY_TYPE.get(kind)
+        if allowed is None or not keys <= allowed | (_EVERY_TYPE_KEYWORD - allowed):
+            return False
+        if kind == "string":
+            pattern = schema.get("pattern")
+            return pattern is None or (isinstance(pattern, str) and plain_pattern(pattern))
+        if kind == "number":
+            return all(abs(schema[k]) < _FLOAT_EXACT for k in keys & _NUMBER)
+        if kind == "array":
+            return "items" not in schema or self.schema(schema["items"])
+        if kind == "object":
+            return self.object(schema)
+        return True
+
+    def object(self, schema: dict[str, Any]) -> bool:
+        properties = schema.get("properties")
+        additional = schema.get("additionalProperties", True)
+        if not isinstance(properties, dict) or not properties:
+            # typemap.object: `dict[str, X]` for an additionalProperties schema
+            return not properties and isinstance(additional, dict) and self.schema(additional) \
+                and not schema.get("required")
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not set(required) <= set(properties):
+            return False  # a required key the model does not declare
+        if additional is not False and not (isinstance(additional, dict) and self.schema(additional)):
+            return False  # open: undeclared keys taken as Any
+        # An optional key takes `null` as absent (a documented repair): exact only where null is valid.
+        return all(self.schema(sub) for sub in properties.values())
+
+    def values(self, schema: dict[str, Any], keys: set[str]) -> bool:
+        """typemap.literal: JSON-equality membership; the type and other keywords are left out."""
+        values = [schema["const"]] if "const" in schema else schema["enum"]
+        if not isinstance(values, list) or not keys <= {"const", "enum", "type"}:
+            return False
+        types = schema.get("type")
+        if types is None:
+            return True
+        kinds = [types] if isinstance(types, str) else types
+        return isinstance(kinds, list) and all(any(_is(v, k) for k in kinds) for v in values)
+
+    def reference(self, ref: Any) -> bool:
+        if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+            return False
+        name = ref.removeprefix("#/$defs/")
+        if name in self.seen:
+            return True  # recursion: judged where it started
+        self.seen.add(name)
+        return self.schema(self.defs.get(name, False))
+
+    def disjoint(self, branches: list[Any]) -> bool:
+        kinds: list[str] = []
+        for branch in branches:
+            if not isinstance(branch, dict) or not isinstance(branch.get("type"), str) or "enum" in branch \
+                    or "const" in branch or not self.schema(branch):
+                return False
+            kinds.append(branch["type"])
+        return len(set(kinds)) == len(kinds) and not {"integer", "number"} <= set(kinds)
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind == "null":
+        return value is None
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and value.is_integer()
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "array":
+        return isinstance(value, list)
+    return kind == "object" and isinstance(value, dict)
