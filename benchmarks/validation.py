@@ -46,6 +46,7 @@ def build_package(folder: Path) -> Any:
     result = build(specs, options)
     assert result.ok, [d.text() for d in result.diagnostics if d.is_error]
     out = folder / "out"
+    out.mkdir()
     apply(out, plan(out, result.files, options))
     sys.path.insert(0, str(out))
     return importlib.import_module("bench_validation")

@@ -21,7 +21,8 @@ PYDANTIC_RESERVED = frozenset(
     """construct copy dict from_orm json model_computed_fields model_config model_construct model_copy
     model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
     model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
-    model_validate_strings parse_file parse_obj parse_raw schema schema_json update_forward_refs validate""".split()
+    model_validate_strings parse_file parse_obj parse_raw schema schema_json update_forward_refs validate
+    Config""".split()
 )
 # Names the generated modules use in annotations and class bodies: a field with one of
 # these names would shadow them for the fields after it.

@@ -123,6 +123,9 @@ def field_declaration(field: FieldIR) -> str:
     arguments: list[str] = []
     if field.default is not MISSING:
         arguments.append(f"default={py_literal(field.default)}")
+        if isinstance(field.default, (dict, list)):
+            # Validated, so an object default becomes its class's instance (pydantic copies it).
+            arguments.append("validate_default=True")
     elif not field.required:
         arguments.append("default=None")
     if field.aliased:
@@ -146,7 +149,8 @@ def _imports(tool: ToolIR) -> dict[str, Any]:
     # field_declaration writes `= Field(...)` unless a field has at most a default; the template
     # declares `__pydantic_extra__ = Field(init=False)` for models with typed extra keys.
     models = tool.models
-    if any(f.aliased or f.constraints or f.description is not None for m in models for f in m.fields) \
+    if any(f.aliased or f.constraints or f.description is not None or isinstance(f.default, (dict, list))
+           for m in models for f in m.fields) \
             or any(m.extra_values for m in models):
         used.add("Field")
     pydantic_names = {"Field"} & used

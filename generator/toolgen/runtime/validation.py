@@ -58,10 +58,10 @@ def validate(
     logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
     what it cannot express) has the check run on what it accepted.
     """
+    if getattr(model, "__exact__", None) is None:
+        return _validate(model, tool, arguments, secrets, limits=limits, on_coerce=on_coerce)
     value = _validate(model, tool, arguments, secrets, limits=limits, on_coerce=on_coerce)
-    check = getattr(type(value), "__exact__", None)
-    if check is None:
-        return value
+    check = getattr(model, "__exact__")
     data = as_sent(value)
     if check.is_valid(data):
         return value
@@ -129,7 +129,7 @@ def _validate(
         else:
             data = {} if arguments is None else arguments
             problem = (
-                payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
+                payload.size(data, limits) if isinstance(data, (dict, list, tuple)) else None
             )
             if problem is None:
                 return validator.validate_python(data)  # type: ignore[no-any-return]
