@@ -194,7 +194,7 @@ def _with_header(text: str) -> str:
 
 def _exact_schemas(tool: ToolIR) -> tuple[dict[str, str], dict[str, str]]:
     """{class: `NAME: ... = {schema}`} and {class: NAME} for the classes that need the exact check."""
-    checked = []
+    checked: list[tuple[str, str, str, Any]] = []
     if not tool.exact_parameters:
         checked.append((tool.arguments_class, "PARAMETERS", "dict[str, Any]", tool.parameters))
     if not tool.exact_returns:
