@@ -11,6 +11,7 @@ the package must import.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,33 @@ def test_generate_never_raises_and_what_it_writes_imports(spec: dict[str, Any],
     with imported(out, "fuzzed") as package:
         assert package.__name__ == "fuzzed"
     assert "fuzzed" not in sys.modules
+
+
+def test_what_random_specs_generate_passes_mypy_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A derandomized sample of random specs, generated into one folder, then one mypy run."""
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    out = tmp_path / "out"
+    built: list[str] = []
+
+    @fuzz(40)
+    @given(spec=specs())
+    def generate(spec: dict[str, Any]) -> None:
+        package = f"fuzzed{len(built)}"
+        result = build(_write(tmp_path / "specs" / package, spec), BuildOptions(package=package))
+        if result.ok:
+            for relative, text in result.files.items():
+                (out / relative).parent.mkdir(parents=True, exist_ok=True)
+                (out / relative).write_text(text, "utf-8")
+            built.append(package)
+
+    generate()
+    assert len(built) >= 8, built
+    args = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    for package in built:
+        args += ["-p", package]
+    checked = subprocess.run(args, capture_output=True, text=True, env={"MYPYPATH": str(out), "PATH": ""})
+    assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-2000:]
+    print(f"\n{len(built)} packages of random specs: {checked.stdout.strip()}")
 
 
 def _tool(parameters: Any, defs: dict[str, Any] | None = None, **more: Any) -> dict[str, Any]:
