@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic_core import to_json
-
 from .errors import ArgumentIssue
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -71,17 +69,6 @@ def flat(value: dict[Any, Any]) -> bool:
     (pydantic-core's pass over it is bounded by its few values; a long string is only referenced).
     A C-speed test: the valid path of a typical call stays one pydantic-core call."""
     return len(value) <= FLAT_KEYS and _FLAT.issuperset(map(type, value.values()))
-
-
-def size(value: Any, limits: Limits) -> ArgumentIssue | None:
-    """`check` on a dict's or list's JSON text, written by pydantic-core (C speed, a fraction
-    of validating it); what it cannot write (a cycle, deeper than it goes, a value that is
-    not JSON) is measured by `measure`, which stops at the first limit passed."""
-    try:
-        text = to_json(value)
-    except Exception:  # noqa: BLE001 - measured the slow way, which says what is wrong
-        return measure(value, limits)
-    return check(text, limits)
 
 
 def measure(value: Any, limits: Limits) -> ArgumentIssue | None:

@@ -30,6 +30,7 @@ from pydantic_core import from_json
 from . import coerce, payload
 from .coerce import Coercion
 from .errors import ArgumentIssue, ToolArgumentsError
+from .models import Exact
 from .payload import LIMITS, Limits
 from .shape import Node
 from .translate import Hit, Location, issues, resolve
@@ -58,10 +59,10 @@ def validate(
     logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
     what it cannot express) has the check run on what it accepted.
     """
-    if getattr(model, "__exact__", None) is None:
-        return _validate(model, tool, arguments, secrets, limits=limits, on_coerce=on_coerce)
-    value = _validate(model, tool, arguments, secrets, limits=limits, on_coerce=on_coerce)
-    check = getattr(model, "__exact__")
+    check: Exact | None = getattr(model, "__exact__", None)
+    if check is None:
+        return _validate(model, tool, arguments, secrets, limits, on_coerce)
+    value = _validate(model, tool, arguments, secrets, limits, on_coerce)
     data = as_sent(value)
     if check.is_valid(data):
         return value
@@ -104,10 +105,9 @@ def _validate(
     model: type[M],
     tool: str,
     arguments: Any,
-    secrets: frozenset[str] = frozenset(),
-    *,
-    limits: Limits = LIMITS,
-    on_coerce: OnCoerce | None = None,
+    secrets: frozenset[str],
+    limits: Limits,
+    on_coerce: OnCoerce | None,
 ) -> M:
     validator = model.__pydantic_validator__
     failure: ToolArgumentsError | ValidationError
@@ -129,7 +129,7 @@ def _validate(
         else:
             data = {} if arguments is None else arguments
             problem = (
-                payload.size(data, limits) if isinstance(data, (dict, list, tuple)) else None
+                payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
             )
             if problem is None:
                 return validator.validate_python(data)  # type: ignore[no-any-return]
@@ -177,7 +177,7 @@ def _recover(
     errors = _first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
-            return _validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
+            return _validate(model, tool, {}, secrets, limits, on_coerce)
         return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
     if any(
         str(e["type"]).startswith("recursion") for e in errors
@@ -201,7 +201,7 @@ def _recover(
             ],
         )
     if data is None:  # `null` as text: no arguments at all
-        return _validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
+        return _validate(model, tool, {}, secrets, limits, on_coerce)
     if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
     root = Node(model)
