@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
+from toolgen.providers import patterns, root
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
@@ -60,6 +61,8 @@ def messages(tools: Tools, *, strict: bool = False) -> Export:
     out = Export()
     budget = Budget()
     for tool in tools:
+        root.notes(tool, "anthropic", out.notes)
+        patterns.notes(tool, "anthropic", out.notes)
         schema = strict_schema(tool, budget, "anthropic strict", out.notes) if strict else None
         definition: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
@@ -81,6 +84,8 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
     out = Export()
     budget = Budget()
     for tool in tools:
+        root.notes(tool, "bedrock", out.notes)
+        patterns.notes(tool, "bedrock", out.notes)
         schema = strict_schema(tool, budget, "bedrock strict", out.notes) if strict else None
         spec: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
+from toolgen.providers import patterns, root
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
 
@@ -24,6 +25,8 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
                           f"the description ({len(tool.description):,} characters) is cut to {MAX_DESCRIPTION:,}"))
     if description:
         out["description"] = description
+    root.notes(tool, "openai", notes)
+    patterns.notes(tool, "openai", notes)
     if strict:
         try:
             out["parameters"] = openai_strict(tool.parameters)
