@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
-from toolgen.providers import patterns, root
+from toolgen.providers import dropped, patterns, root
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
@@ -68,6 +68,8 @@ def messages(tools: Tools, *, strict: bool = False) -> Export:
         if tool.description:
             definition["description"] = tool.description
         definition["input_schema"] = schema if schema is not None else portable(tool.parameters)
+        dropped.notes(tool, "anthropic strict" if schema is not None else "anthropic", definition["input_schema"],
+                      out.notes)
         if schema is not None:
             definition["strict"] = True
         out.definitions.append(definition)
@@ -92,6 +94,7 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
             spec["description"] = tool.description  # Bedrock: min length 1, so never ""
         body = schema if schema is not None else portable(tool.parameters)
         spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
+        dropped.notes(tool, "bedrock strict" if schema is not None else "bedrock", body, out.notes)
         if schema is not None:
             spec["strict"] = True
         out.definitions.append({"toolSpec": spec})

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
-from toolgen.providers import patterns, root
+from toolgen.providers import dropped, patterns, root
 from toolgen.providers.describe import describe
 from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
@@ -43,12 +43,14 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
         patterns.notes(tool, "gemini", out.notes)
         if not openapi:
             declaration["parametersJsonSchema"] = json_schema(tool, out.notes)
+            dropped.notes(tool, "gemini", declaration["parametersJsonSchema"], out.notes)
         else:
             schema = openapi_schema(tool, out.notes)
             if schema is False:
                 continue
             if schema is not None:  # None: no parameters (Gemini refuses an OBJECT with empty properties)
                 declaration["parameters"] = schema
+                dropped.notes(tool, "gemini parameters (OpenAPI)", schema, out.notes)
         out.definitions.append(declaration)
     return out
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
-from toolgen.providers import patterns, root
+from toolgen.providers import dropped, patterns, root
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
 
@@ -31,11 +31,13 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
         try:
             out["parameters"] = openai_strict(tool.parameters)
             out["strict"] = True
+            dropped.notes(tool, "openai strict", out["parameters"], notes)
             return out
         except Inexpressible as exc:
             notes.append(Note(tool.name, "openai strict", FALLBACK,
                               f"cannot express {exc.reason}; the tool is sent with strict: false", exc.path))
     out["parameters"] = portable(tool.parameters)
+    dropped.notes(tool, "openai", out["parameters"], notes)
     if strict:
         out["strict"] = False
     return out
