@@ -36,15 +36,16 @@ from toolgen.providers.base import FALLBACK
 TOTAL = 8406
 CHUNK = 1500  # tools per spec set
 # variant -> (accepted at least, fallback with warning, refused at most); update when it improves.
+# A fallback is a tool with a `provider-fallback` note; lossy notes (what the model is not told) count as accepted.
 PINNED: dict[str, tuple[int, int, int]] = {
-    "openai": (8384, 22, 0),
-    "openai strict": (8207, 199, 0),
-    "openai-responses strict": (8207, 199, 0),
-    "openai-responses": (8384, 22, 0),
+    "openai": (8406, 0, 0),
+    "openai strict": (8228, 178, 0),
+    "openai-responses strict": (8228, 178, 0),
+    "openai-responses": (8406, 0, 0),
     "anthropic": (8406, 0, 0),
     "anthropic strict": (8222, 184, 0),
     "gemini": (8406, 0, 0),
-    "gemini openapi": (8221, 140, 45),
+    "gemini openapi": (8357, 4, 45),
     "mcp": (8406, 0, 0),
     "bedrock": (8406, 0, 0),
     "bedrock strict": (8222, 184, 0),

@@ -56,6 +56,19 @@ def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]
     return schema
 
 
+def dropped_notes(tool: ToolLike, target: str, strict: bool, emitted: dict[str, Any], notes: list[Note]) -> None:
+    """The keywords the variant drops: under strict, what strict mode drops, whether or not this
+    request's budget left the tool strict (so lint, which exports every tool in one request,
+    and a request of one tool say the same)."""
+    if strict:
+        try:
+            dropped.notes(tool, f"{target} strict", anthropic_strict(tool.parameters), notes)
+            return
+        except Inexpressible:
+            pass
+    dropped.notes(tool, target, emitted, notes)
+
+
 def messages(tools: Tools, *, strict: bool = False) -> Export:
     """`ToolParam`s: name, description, input_schema, and `strict: true` where it holds."""
     out = Export()
@@ -68,8 +81,7 @@ def messages(tools: Tools, *, strict: bool = False) -> Export:
         if tool.description:
             definition["description"] = tool.description
         definition["input_schema"] = schema if schema is not None else portable(tool.parameters)
-        dropped.notes(tool, "anthropic strict" if schema is not None else "anthropic", definition["input_schema"],
-                      out.notes)
+        dropped_notes(tool, "anthropic", strict, definition["input_schema"], out.notes)
         if schema is not None:
             definition["strict"] = True
         out.definitions.append(definition)
@@ -94,7 +106,7 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
             spec["description"] = tool.description  # Bedrock: min length 1, so never ""
         body = schema if schema is not None else portable(tool.parameters)
         spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
-        dropped.notes(tool, "bedrock strict" if schema is not None else "bedrock", body, out.notes)
+        dropped_notes(tool, "bedrock", strict, body, out.notes)
         if schema is not None:
             spec["strict"] = True
         out.definitions.append({"toolSpec": spec})
