@@ -278,8 +278,9 @@ def check_mcp(tool: Any) -> list[str]:
     result = validate_tool_name(str(tool.get("name")))
     if not result.is_valid or result.warnings:
         problems.append(f"SEP-986: {result.warnings}")
-    problems += check_json_schema(tool.get("inputSchema"), "inputSchema") + root_object(tool.get("inputSchema"),
-                                                                                          "inputSchema")
+    # MCP takes JSON Schema 2020-12 whole: combinators may sit at the root, beside `type: object`.
+    problems += check_json_schema(tool.get("inputSchema"), "inputSchema") + root_object(
+        tool.get("inputSchema"), "inputSchema", combinators=True)
     if "outputSchema" in tool:
         problems += check_json_schema(tool["outputSchema"], "outputSchema")
     return problems

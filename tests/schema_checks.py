@@ -15,10 +15,11 @@ from pydantic import TypeAdapter, ValidationError
 
 
 def check_json_schema(schema: Any, where: str = "schema") -> list[str]:
-    """Draft 2020-12 meta-schema: catches `required: null`, `properties: []`, bad `type` values."""
+    """Draft 2020-12 meta-schema (catches `required: null`, `properties: []`, bad `type` values), and
+    every `$ref` resolves within the schema."""
     if not isinstance(schema, (dict, bool)):
         return [f"{where}: not a schema: {schema!r}"[:100]]
-    return [f"{where}: meta-schema: {message}" for message in _meta_schema_errors(json.dumps(schema, sort_keys=True))]
+    return [f"{where}: {message}" for message in _meta_schema_errors(json.dumps(schema, sort_keys=True))]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -28,8 +29,29 @@ def _meta_schema_errors(text: str) -> tuple[str, ...]:
     try:
         jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
     except jsonschema.SchemaError as exc:
-        return (exc.message,)
-    return ()
+        return (f"meta-schema: {exc.message}",)
+    return tuple(f"$ref {ref!r} does not resolve" for ref in unresolved_refs(schema))
+
+
+def unresolved_refs(schema: Any) -> list[str]:
+    """The `$ref`s of a schema that a JSON Schema resolver cannot follow inside the schema itself
+    (RFC 6901 pointer escaping and URI percent-encoding as `referencing` reads them)."""
+    import referencing
+    import referencing.exceptions
+    import referencing.jsonschema
+
+    resource = referencing.jsonschema.DRAFT202012.create_resource(schema)
+    resolver = referencing.Registry().with_resource("urn:toolgen:schema", resource).resolver("urn:toolgen:schema")
+    found: list[str] = []
+    for _, node in subschemas(schema):
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        try:
+            resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable:
+            found.append(ref)
+    return found
 
 
 def typed_dict_problems(cls: Any, value: Any, where: str = "$") -> list[str]:
@@ -113,11 +135,12 @@ def recursive_refs(schema: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
-def root_object(schema: Any, where: str) -> list[str]:
+def root_object(schema: Any, where: str, combinators: bool = False) -> list[str]:
+    """`type: object` at the root; no combinators there unless the target takes them (MCP)."""
     problems = []
     if not isinstance(schema, dict) or schema.get("type") != "object":
         problems.append(f"{where}: root type must be 'object'")
-    elif any(k in schema for k in ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")):
+    elif not combinators and any(k in schema for k in ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")):
         problems.append(f"{where}: no anyOf/oneOf/allOf/not/if at the root")
     return problems
 

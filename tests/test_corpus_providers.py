@@ -31,19 +31,21 @@ from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
 from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
+from toolgen.providers.base import FALLBACK
 
 TOTAL = 8406
 CHUNK = 1500  # tools per spec set
 # variant -> (accepted at least, fallback with warning, refused at most); update when it improves.
+# A fallback is a tool with a `provider-fallback` note; lossy notes (what the model is not told) count as accepted.
 PINNED: dict[str, tuple[int, int, int]] = {
-    "openai": (8384, 22, 0),
-    "openai strict": (8207, 199, 0),
-    "openai-responses strict": (8207, 199, 0),
-    "openai-responses": (8384, 22, 0),
+    "openai": (8406, 0, 0),
+    "openai strict": (8228, 178, 0),
+    "openai-responses strict": (8228, 178, 0),
+    "openai-responses": (8406, 0, 0),
     "anthropic": (8406, 0, 0),
     "anthropic strict": (8222, 184, 0),
     "gemini": (8406, 0, 0),
-    "gemini openapi": (8221, 140, 45),
+    "gemini openapi": (8357, 4, 45),
     "mcp": (8406, 0, 0),
     "bedrock": (8406, 0, 0),
     "bedrock strict": (8222, 184, 0),
@@ -118,8 +120,8 @@ def _export_and_check(tools: list[Any]) -> tuple[dict[str, Counter[str]], list[s
                         failures.append(f"{name}: {tool.name}: {problems[:3]}")
                 if not result.definitions:
                     count["refused" if result.notes else "refused without a note"] += 1
-                else:
-                    count["fallback" if result.notes else "accepted"] += 1
+                else:  # notes of other kinds (lossy, root merged) say what a definition leaves to the runtime
+                    count["fallback" if any(n.kind == FALLBACK for n in result.notes) else "accepted"] += 1
                 noted.update((tool.name, note.text()) for note in result.notes)
     return counts, failures, noted
 

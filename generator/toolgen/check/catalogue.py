@@ -53,6 +53,9 @@ EXPORTS = (
     Rule("provider-lossy", WARNING, "Where a provider cannot say what the spec says, the warning names it; the runtime still enforces it."),
     Rule("provider-refused", WARNING, "Where a provider variant gets no definition of the tool at all, the warning says why."),
     Rule("description-too-long", WARNING, "Descriptions fit every provider's limit; a longer one is cut in that provider's definitions."),
+    Rule("provider-root-merged", WARNING, "`anyOf`, `oneOf`, `if`/`then`/`else` at the root of `parameters` are merged into "
+                                          "one object for the providers that take only that (all but MCP); the warning "
+                                          "names each provider and what its model is not told."),
 )
 BINDING = (
     Rule("binding", ERROR, "`toolgen check`: every tool has one implementing class, whose run() agrees with "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
@@ -26,7 +27,7 @@ from toolgen.load.document import Document
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.suggest import nearest
 from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_MAPS
-from toolgen.schema.pointer import child
+from toolgen.schema.pointer import child, unescape
 
 ROOT_URI = "file:///specs/"
 # Schema levels a bundled schema may nest, counting each `$ref` followed as one: a schema
@@ -113,9 +114,13 @@ class _Bundle:
                            "flatten the nesting or shorten the chain of references")
 
     def def_name(self, target: str) -> str:
+        """A name for the definition at `target`, unique in this bundle and safe as it is in a
+        reference: `#/$defs/<name>` needs no JSON-pointer escaping (`~0`, `~1`) and no
+        percent-encoding, so every consumer resolves it, however it reads the fragment."""
         fragment = unquote(urldefrag(target)[1])
-        base = fragment.rstrip("/").rsplit("/", 1)[-1] if fragment else urlsplit(target).path.rsplit("/", 1)[-1]
-        base = re.sub(r"\.(ya?ml|json)$", "", base) or "Schema"
+        base = unescape(fragment.rstrip("/").rsplit("/", 1)[-1]) if fragment else \
+            unquote(urlsplit(target).path.rsplit("/", 1)[-1])
+        base = safe_name(re.sub(r"\.(ya?ml|json)$", "", base)) or "Schema"
         name, n = base, 2
         while name in self.defs or name in self.names.values():
             name, n = f"{base}{n}", n + 1
@@ -207,6 +212,12 @@ class _Bundle:
             else:
                 out[key] = self.walk(value, base, here, level + 1, inner)
         return out
+
+
+def safe_name(text: str) -> str:
+    """`text` with only ASCII letters, digits, `_`, `.` and `-` (accents dropped, the rest `_`)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", ascii_text)
 
 
 def bundle(index: RefIndex, tool: ToolSource, pointer: str, schema: Any) -> Any:

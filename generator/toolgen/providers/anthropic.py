@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
+from toolgen.providers import dropped, patterns, root
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
@@ -55,16 +56,32 @@ def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]
     return schema
 
 
+def dropped_notes(tool: ToolLike, target: str, strict: bool, emitted: dict[str, Any], notes: list[Note]) -> None:
+    """The keywords the variant drops: under strict, what strict mode drops, whether or not this
+    request's budget left the tool strict (so lint, which exports every tool in one request,
+    and a request of one tool say the same)."""
+    if strict:
+        try:
+            dropped.notes(tool, f"{target} strict", anthropic_strict(tool.parameters), notes)
+            return
+        except Inexpressible:
+            pass
+    dropped.notes(tool, target, emitted, notes)
+
+
 def messages(tools: Tools, *, strict: bool = False) -> Export:
     """`ToolParam`s: name, description, input_schema, and `strict: true` where it holds."""
     out = Export()
     budget = Budget()
     for tool in tools:
+        root.notes(tool, "anthropic", out.notes)
+        patterns.notes(tool, "anthropic", out.notes)
         schema = strict_schema(tool, budget, "anthropic strict", out.notes) if strict else None
         definition: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             definition["description"] = tool.description
         definition["input_schema"] = schema if schema is not None else portable(tool.parameters)
+        dropped_notes(tool, "anthropic", strict, definition["input_schema"], out.notes)
         if schema is not None:
             definition["strict"] = True
         out.definitions.append(definition)
@@ -81,12 +98,15 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
     out = Export()
     budget = Budget()
     for tool in tools:
+        root.notes(tool, "bedrock", out.notes)
+        patterns.notes(tool, "bedrock", out.notes)
         schema = strict_schema(tool, budget, "bedrock strict", out.notes) if strict else None
         spec: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             spec["description"] = tool.description  # Bedrock: min length 1, so never ""
         body = schema if schema is not None else portable(tool.parameters)
         spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
+        dropped_notes(tool, "bedrock", strict, body, out.notes)
         if schema is not None:
             spec["strict"] = True
         out.definitions.append({"toolSpec": spec})

@@ -33,11 +33,13 @@ FALLBACK = "fallback"  # a definition was emitted in a weaker form (strict off, 
 LOSSY = "lossy"  # the target cannot say something the spec says; the runtime still checks it
 REFUSED = "refused"  # no definition at all for this target
 TRIMMED = "trimmed"  # a description was cut to the target's limit
+ROOT = "root"  # combinators at the root of `parameters` merged into one object (providers/root.py)
 RULES = {
     FALLBACK: "provider-fallback",
     LOSSY: "provider-lossy",
     REFUSED: "provider-refused",
     TRIMMED: "description-too-long",
+    ROOT: "provider-root-merged",
 }
 
 

@@ -28,6 +28,8 @@ HINTS = {
     "provider-lossy": "the runtime still enforces the spec; only that provider's model is told less",
     "provider-refused": "the tool is missing from that variant's definitions (docs/providers.md)",
     "description-too-long": "shorten the description; the full text stays in the generated module",
+    "provider-root-merged": "the runtime still checks the root as written; say the alternatives in the description, "
+                            "or split the tool in one tool per alternative",
 }
 
 

@@ -15,8 +15,10 @@ import re
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
-from toolgen.providers.portable import describe, portable, restrict, type_arrays_to_any_of, typed_enums
-from toolgen.providers.schema import is_any, recursive, types_of
+from toolgen.providers import dropped, patterns, root
+from toolgen.providers.describe import describe
+from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import Node, transform, walk
 
@@ -37,14 +39,18 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
         declaration: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             declaration["description"] = tool.description
+        root.notes(tool, "gemini", out.notes)
+        patterns.notes(tool, "gemini", out.notes)
         if not openapi:
             declaration["parametersJsonSchema"] = json_schema(tool, out.notes)
+            dropped.notes(tool, "gemini", declaration["parametersJsonSchema"], out.notes)
         else:
             schema = openapi_schema(tool, out.notes)
             if schema is False:
                 continue
             if schema is not None:  # None: no parameters (Gemini refuses an OBJECT with empty properties)
                 declaration["parameters"] = schema
+                dropped.notes(tool, "gemini parameters (OpenAPI)", schema, out.notes)
         out.definitions.append(declaration)
     return out
 
@@ -112,6 +118,8 @@ def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
 
 
 def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
+    if path.endswith("/not") and not node:
+        return node  # `{"not": {}}` (the `false` schema): its parent describes it
     node = dict(node)
     every = [{} if b is True else b for b in node["anyOf"] if b is not False] if isinstance(
         node.get("anyOf"), list) else []
@@ -152,7 +160,11 @@ def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
     if "array" in types_of(node) and "items" not in node:
         lossy.append((path, "an array of items of any type is described as an array of strings"))
         node["items"] = {"type": "string"}
-    if is_any(node) and "nullable" not in node:
+    if admits_nothing(node):
+        lossy.append((path, "a schema no value satisfies (`false`) is described in text, as a string"))
+        node = describe({"type": "string", **{k: v for k, v in node.items() if k != "not"}},
+                        {"not": "no value is valid here"})
+    elif is_any(node) and "nullable" not in node:
         lossy.append((path, "a value of any type is described as a string"))
         node = {"type": "string", **node}
     if "allOf" in node:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import Export, ToolLike, Tools
+from toolgen.providers import patterns
+from toolgen.providers.patterns import readable
 from toolgen.providers.schema import public
 
 HINTS = {"read_only": "readOnlyHint", "destructive": "destructiveHint", "idempotent": "idempotentHint",
@@ -20,9 +22,18 @@ def output_schema(tool: ToolLike) -> dict[str, Any] | None:
     """The `outputSchema` a tool has in MCP, or None."""
     returns = tool.returns
     if isinstance(returns, dict) and returns.get("type") == "object":
-        schema: dict[str, Any] = public(returns)
+        schema: dict[str, Any] = readable(public(returns))
         return schema
     return None
+
+
+def input_schema(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The parameters as they are, `type: object` said at the root (MCP requires it there, also
+    beside root combinators, which MCP keeps: it takes JSON Schema 2020-12 whole)."""
+    schema: dict[str, Any] = readable(public(parameters))
+    if schema.get("type") != "object":
+        schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
+    return schema
 
 
 def tool(tool: ToolLike) -> dict[str, Any]:
@@ -31,7 +42,7 @@ def tool(tool: ToolLike) -> dict[str, Any]:
         out["title"] = tool.title
     if tool.description:
         out["description"] = tool.description
-    out["inputSchema"] = public(tool.parameters)
+    out["inputSchema"] = input_schema(tool.parameters)
     schema = output_schema(tool)
     if schema is not None:
         out["outputSchema"] = schema
@@ -41,4 +52,7 @@ def tool(tool: ToolLike) -> dict[str, Any]:
 
 
 def tools(tools: Tools) -> Export:
-    return Export(definitions=[tool(t) for t in tools])
+    out = Export(definitions=[tool(t) for t in tools])
+    for each in tools:
+        patterns.notes(each, "mcp", out.notes, returns=output_schema(each) is not None)
+    return out

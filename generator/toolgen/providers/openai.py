@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
+from toolgen.providers import dropped, patterns, root
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
 
@@ -24,15 +25,19 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
                           f"the description ({len(tool.description):,} characters) is cut to {MAX_DESCRIPTION:,}"))
     if description:
         out["description"] = description
+    root.notes(tool, "openai", notes)
+    patterns.notes(tool, "openai", notes)
     if strict:
         try:
             out["parameters"] = openai_strict(tool.parameters)
             out["strict"] = True
+            dropped.notes(tool, "openai strict", out["parameters"], notes)
             return out
         except Inexpressible as exc:
             notes.append(Note(tool.name, "openai strict", FALLBACK,
                               f"cannot express {exc.reason}; the tool is sent with strict: false", exc.path))
     out["parameters"] = portable(tool.parameters)
+    dropped.notes(tool, "openai", out["parameters"], notes)
     if strict:
         out["strict"] = False
     return out

@@ -1,8 +1,9 @@
 """Lowering rules every model-facing target shares (docs/providers.md, "What each target gets").
 
 `portable` rewrites a bundled parameters schema into the form the targets have in common:
-`oneOf` as `anyOf`, `allOf` merged, `const` as a one-value `enum`, tuples as `items`, and
-no `$ref` with siblings. `restrict` keeps the keywords a target takes and moves the rest
+a flat object at the root (providers/root.py), boolean subschemas as objects, `oneOf` as
+`anyOf`, `allOf` merged, `const` as a one-value `enum`, tuples as `items`, and no `$ref`
+with siblings. `restrict` keeps the keywords a target takes and moves the rest
 into the description, where a model still reads them and the runtime still enforces them.
 `inline_refs` removes `$ref` for targets without references.
 """
@@ -14,51 +15,18 @@ from collections.abc import Callable
 from typing import Any
 
 from toolgen.providers.base import Inexpressible
-from toolgen.providers.schema import accepts_null, compact, prune_defs, public, recursive, references, types_of
+from toolgen.providers.describe import describe
+from toolgen.providers.merge import merge
+from toolgen.providers.patterns import readable
+from toolgen.providers.root import flatten
+from toolgen.providers.schema import (accepts_null, compact, prune_defs, public, recursive, references, types_of,
+                                      without_booleans)
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import Node, transform
 
-MINIMA = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
-MAXIMA = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-FIRST_WINS = ("description", "title", "default", "examples", "example", "$comment", "deprecated")
 MERGE_ROUNDS = 8
-
-PHRASES: dict[str, Callable[[Any], str]] = {
-    "minimum": lambda v: f"at least {compact(v)}",
-    "maximum": lambda v: f"at most {compact(v)}",
-    "exclusiveMinimum": lambda v: f"greater than {compact(v)}",
-    "exclusiveMaximum": lambda v: f"less than {compact(v)}",
-    "multipleOf": lambda v: f"a multiple of {compact(v)}",
-    "minLength": lambda v: f"at least {compact(v)} character{'' if v == 1 else 's'}",
-    "maxLength": lambda v: f"at most {compact(v)} character{'' if v == 1 else 's'}",
-    "pattern": lambda v: f"matches the regular expression {compact(v)}",
-    "format": lambda v: f"format {compact(v)}",
-    "minItems": lambda v: f"at least {compact(v)} item{'' if v == 1 else 's'}",
-    "maxItems": lambda v: f"at most {compact(v)} item{'' if v == 1 else 's'}",
-    "uniqueItems": lambda v: "items are unique" if v else "items may repeat",
-    "minProperties": lambda v: f"at least {compact(v)} key{'' if v == 1 else 's'}",
-    "maxProperties": lambda v: f"at most {compact(v)} key{'' if v == 1 else 's'}",
-    "default": lambda v: f"default {compact(v)}",
-    "examples": lambda v: f"examples {compact(v)}",
-    "example": lambda v: f"example {compact(v)}",
-    "prefixItems": lambda v: f"items in this order: {compact(v)}",
-    "enum": lambda v: f"one of {compact(v)}",
-    "additionalProperties": lambda v: f"values: {compact(v)}",
-}
-
-
-def describe(node: Node, moved: dict[str, Any]) -> Node:
-    """`node` with the moved keywords written at the end of its description."""
-    if not moved:
-        return node
-    phrases = "; ".join(PHRASES.get(k, lambda v, k=k: f"{k}: {compact(v)}")(v) for k, v in moved.items())
-    text = node.get("description")
-    out = dict(node)
-    out["description"] = f"{text}\n\n({phrases})" if isinstance(text, str) and text else f"({phrases})"
-    return out
-
 
 # -- the portable form ----------------------------------------------------------------------------
 
@@ -98,7 +66,7 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
-    schema = transform(public(parameters), _local)
+    schema = transform(flatten(without_booleans(readable(public(parameters)))), _local)
     defs = dict(schema.get("$defs") or {})
     # A definition is never inlined into one it is part of a cycle with: each round would
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
@@ -157,6 +125,9 @@ def _local(node: Node, path: str) -> Node:
             out["enum"] = [v for v in out["enum"] if json_equal(v, const)]
         else:
             out["enum"] = [const]
+    if out.get("items") is False and not isinstance(out.get("prefixItems"), list):
+        del out["items"]  # no items at all: an empty array
+        out["maxItems"] = 0
     if isinstance(out.get("prefixItems"), list):
         prefix = out.pop("prefixItems")
         rest = out.get("items")
@@ -204,73 +175,6 @@ def _resolve(node: Node, defs: Node, path: str) -> Node:
         else:
             return node
     return node
-
-
-def merge(a: Node, b: Node | bool | None) -> Node | None:
-    """Both schemas at once (an `allOf` of two), or None where they cannot be written as one."""
-    if b is None or b is False:
-        return None
-    if b is True:
-        return dict(a)
-    out = dict(a)
-    for key, other in b.items():
-        if key not in out:
-            out[key] = other
-            continue
-        mine = out[key]
-        if key in FIRST_WINS or json_equal(mine, other):
-            continue
-        if key == "properties" and isinstance(mine, dict) and isinstance(other, dict):
-            properties = dict(mine)
-            for name, sub in other.items():
-                if name in properties:
-                    both = merge(properties[name], sub) if isinstance(properties[name], dict) and \
-                        isinstance(sub, dict) and "$ref" not in properties[name] and "$ref" not in sub else None
-                    if both is None:
-                        return None
-                    properties[name] = both
-                else:
-                    properties[name] = sub
-            out[key] = properties
-        elif key == "required" and isinstance(mine, list) and isinstance(other, list):
-            out[key] = list(dict.fromkeys([*mine, *other]))
-        elif key == "type":
-            common = _type_intersection(mine, other)
-            if not common:
-                return None
-            out[key] = common[0] if len(common) == 1 else common
-        elif key == "enum" and isinstance(mine, list) and isinstance(other, list):
-            out[key] = [v for v in mine if any(json_equal(v, w) for w in other)]
-            if not out[key]:
-                return None
-        elif key in MINIMA and _numbers(mine, other):
-            out[key] = max(mine, other)
-        elif key in MAXIMA and _numbers(mine, other):
-            out[key] = min(mine, other)
-        elif key == "additionalProperties" and (mine is False or other is False):
-            out[key] = False
-        elif key == "items" and isinstance(mine, dict) and isinstance(other, dict):
-            both = merge(mine, other)
-            if both is None:
-                return None
-            out[key] = both
-        elif key == "uniqueItems":
-            out[key] = bool(mine or other)
-        else:
-            return None
-    return out
-
-
-def _numbers(a: Any, b: Any) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
-
-
-def _type_intersection(a: Any, b: Any) -> list[str]:
-    left = a if isinstance(a, list) else [a]
-    right = b if isinstance(b, list) else [b]
-    out = [t for t in left if t in right]
-    out += [t for t in ("integer",) if t not in out and (t in left and "number" in right or t in right and "number" in left)]
-    return out
 
 
 # -- per-target keyword sets ----------------------------------------------------------------------

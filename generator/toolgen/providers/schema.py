@@ -123,3 +123,58 @@ def types_of(schema: Node) -> list[str]:
     if isinstance(kind, list):
         return [t for t in kind if isinstance(t, str)]
     return [kind] if isinstance(kind, str) else []
+
+
+NOTHING: Node = {"not": {}}  # the `false` schema, where a target takes only objects
+# Where `true`/`false` is the idiomatic value of a keyword rather than a subschema to write out
+# (`items: true` is written `{}`: a target's arrays have item schemas).
+BOOLEAN_KEYWORDS = frozenset({"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items"})
+
+
+def without_booleans(schema: Any) -> Any:
+    """Boolean subschemas written as objects, meaning the same: `true` as `{}`; `false` dropped
+    where that says the same (an `anyOf` branch, a property of a closed object, an `allOf`
+    branch `true`), else `{"not": {}}`. Only `additionalProperties`, `unevaluated*` and
+    `items` keep their booleans (every target takes `additionalProperties: false`)."""
+    if schema is True:
+        return {}
+    if schema is False:
+        return dict(NOTHING)
+    if not isinstance(schema, dict):
+        return schema
+    out: Node = {}
+    for key, value in schema.items():
+        if key in DATA_KEYWORDS or key in BOOLEAN_KEYWORDS and isinstance(value, bool) and not (
+                key == "items" and value):
+            out[key] = value
+        elif key in ("anyOf", "oneOf") and isinstance(value, list):
+            kept = [without_booleans(v) for v in value if v is not False]
+            out[key] = kept or [dict(NOTHING)]
+        elif key == "allOf" and isinstance(value, list):
+            if any(v is False for v in value):
+                return {**{k: v for k, v in schema.items() if k != "allOf"}, **NOTHING}
+            kept = [without_booleans(v) for v in value if v is not True]
+            if kept:
+                out[key] = kept
+        elif key == "not" and value is False:
+            continue  # `not false` holds for every value
+        elif key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and \
+                isinstance(value, dict):
+            closed = key == "properties" and schema.get("additionalProperties") is False
+            listed = schema.get("required")
+            required: list[Any] = listed if isinstance(listed, list) else []
+            out[key] = {name: without_booleans(sub) for name, sub in value.items()
+                        if not (closed and sub is False and name not in required)}
+        elif key in ("prefixItems",) and isinstance(value, list):
+            out[key] = [without_booleans(v) for v in value]
+        elif key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains",
+                     "propertyNames", "not", "if", "then", "else", "contentSchema", "additionalItems"):
+            out[key] = without_booleans(value)
+        else:
+            out[key] = value
+    return out
+
+
+def admits_nothing(schema: Any) -> bool:
+    """`false`, or `{"not": {}}`."""
+    return schema is False or isinstance(schema, dict) and schema.get("not") in ({}, True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import Inexpressible
-from toolgen.providers.portable import describe, memoised_by_identity, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
-from toolgen.providers.schema import is_any, recursive, types_of
+from toolgen.providers.describe import describe
+from toolgen.providers.portable import memoised_by_identity, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
 from toolgen.schema.walk import Node, transform, walk
 
 OPENAI_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
@@ -30,8 +31,16 @@ LONG_ENUM, LONG_ENUM_TEXT = 250, 15_000
 
 def _closed_objects(node: Node, path: str) -> Node:
     """Checks shared by both strict modes, on one node: no value of any type, no maps, no allOf left."""
+    if admits_nothing(node):
+        raise Inexpressible(path, "a schema no value satisfies (`false`)")
     if is_any(node):
         raise Inexpressible(path, "a value of any type (no `type`)")
+    kinds = [kind for kind, key in (("object", "properties"), ("array", "items")) if key in node]
+    if kinds and not types_of(node) and not ({"enum", "$ref"} & set(node)):
+        # `properties` or `items` without `type`: the model sends that kind of value
+        if len(kinds) != 1:
+            raise Inexpressible(path, "a schema without a `type` (both `properties` and `items`)")
+        node = {"type": kinds[0], **node}
     if "allOf" in node:
         raise Inexpressible(path, "an `allOf` whose branches cannot be merged into one schema")
     if "$ref" in node and len(node) > 1:

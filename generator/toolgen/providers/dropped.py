@@ -1,0 +1,55 @@
+"""Which keywords of the spec a target's definition no longer has: one lint note per target.
+
+Exporters move a keyword their target cannot take into the description (`restrict`) or
+rewrite it; this compares the keywords of the spec's schema with those of the emitted one,
+so every keyword dropped, whichever step dropped it, is named in a `provider-lossy`
+warning. Rewrites that say the same are not losses: `oneOf` as `anyOf`, `const` as an
+`enum`, `allOf` merged, `$ref`s inlined. Neither are annotations nor what toolgen itself
+added (`additionalProperties: false` of closing, which Gemini's OpenAPI form cannot say),
+nor root combinators (providers/root.py notes those).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.providers.base import LOSSY, Note, ToolLike
+from toolgen.providers.patterns import readable
+from toolgen.providers.root import DESCRIBED, FLATTENED
+from toolgen.providers.schema import public
+from toolgen.schema.walk import walk
+
+SAME = {"oneOf": "anyOf", "const": "enum"}  # rewritten as the other, meaning the same
+# The keywords of 2020-12 that say what a value must be (applicators, validation, format).
+# Annotations (`default`, `examples`, `title`, ...) move into the description whole and
+# constrain nothing; unknown keywords are unknown-keyword's business; `$ref` and `allOf` are
+# inlined and merged, not lost.
+ASSERTIONS = frozenset("""type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength
+    minLength pattern format maxItems minItems uniqueItems maxContains minContains maxProperties minProperties
+    required dependentRequired prefixItems items contains properties patternProperties additionalProperties
+    propertyNames anyOf oneOf not if then else dependentSchemas unevaluatedItems unevaluatedProperties
+    contentSchema""".split())
+
+
+def _keywords(schema: Any, skip_root: bool) -> dict[str, str]:
+    """keyword -> pointer of its first use."""
+    found: dict[str, str] = {}
+    for path, node in walk(schema):
+        for key, value in node.items():
+            if key not in ASSERTIONS or key == "additionalProperties" and value is False:
+                continue
+            if skip_root and path == "" and key in (*FLATTENED, *DESCRIBED):
+                continue
+            found.setdefault(key, path)
+    return found
+
+
+def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:
+    """A note naming the keywords of `tool.parameters` that `emitted` does not have."""
+    before = _keywords(readable(public(tool.parameters)), skip_root=True)
+    after = _keywords(emitted, skip_root=False)
+    lost = [key for key in before if key not in after and not (key in SAME and SAME[key] in after)]
+    if lost:
+        found.append(Note(tool.name, target, LOSSY, f"does not take {', '.join(f'`{k}`' for k in lost)}: written "
+                                                    "into the descriptions (the runtime still enforces them)",
+                          before[lost[0]]))
