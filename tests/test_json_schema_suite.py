@@ -64,8 +64,10 @@ def _without_optional_nulls(schema: Any, instance: Any) -> Any:
     if not (isinstance(schema, dict) and isinstance(instance, dict) and isinstance(schema.get("properties"), dict)):
         return instance
     required = set(schema.get("required") or [])
+    properties = schema["properties"]
     return {k: v for k, v in instance.items()
-            if not (v is None and k in schema["properties"] and k not in required)}
+            if not (v is None and k in properties and k not in required
+                    and not jsonschema.Draft202012Validator(properties[k]).is_valid(None))}
 
 
 def _expected_arguments(group: Group, data: Any, valid: bool) -> tuple[bool, str]:

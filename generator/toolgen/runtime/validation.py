@@ -87,8 +87,8 @@ def as_sent(value: Any) -> Any:
             if field is None:
                 continue
             item = getattr(value, name)
-            if item is None and not field.is_required():
-                continue
+            if item is None and not field.is_required() and field.annotation is not Any:
+                continue  # an optional key's null, read as absent (an `Any` key takes null as a value)
             wire = field.serialization_alias if field.serialization_alias is not None else name
             out[wire] = as_sent(item)
         for key, item in (value.__pydantic_extra__ or {}).items():
