@@ -191,10 +191,12 @@ FOUND = [  # each crashed once (traceback or RecursionError); now a located diag
         "type": "object", "properties": {"n": {"not": {"$ref": "#/$defs/D", "default": {}}}}}}), None),
     ("\\p{L} in an example's pattern", _tool({**OBJECT, "properties": {"x": {"type": "string", "pattern": r"\p{L}+",
                                                                              "description": "x"}}},
-                                             examples=[{"arguments": {"x": "1"}}]), "pattern-unchecked"),
+                                             examples=[{"arguments": {"x": "1"}}]), "example-invalid"),
     ("\\p{Lu} in patternProperties", _tool({**OBJECT, "properties": {"m": {
         "type": "object", "patternProperties": {r"[\p{Lu}]": {"type": "integer"}}, "additionalProperties": False,
-        "description": "m"}}}, examples=[{"arguments": {"m": {"A": 1}}}]), "pattern-unchecked"),
+        "description": "m"}}}, examples=[{"arguments": {"m": {"A": 1}}}]), None),
+    ("a pattern with no exact ECMA-262 reading", _tool({**OBJECT, "properties": {"x": {
+        "type": "string", "pattern": r"\N{EM DASH}", "description": "x"}}}), "schema-unenforceable"),
 ]
 
 

@@ -240,7 +240,7 @@ TEXTS = {
 
 def _text_spec(text: str) -> dict[str, Any]:
     """`text` in every place a spec can carry arbitrary text."""
-    pattern = "^" + re.escape(text) + "$"
+    pattern = "^" + re.sub(r"([\\^$.*+?()\[\]{}|/])", r"\\\1", text) + "$"  # ECMA-262: syntax characters escaped
     return spec(
         "t",
         {

@@ -326,7 +326,7 @@ def test_open_objects(tmp_path: Path) -> None:
     ("^(?=.*\\d)[a-z\\d]{3,}$", ["abc1", "1ab"], ["abcd", "ab1!", "a1"]),  # lookahead
     ("^(?!admin$)[a-z]+$", ["root", "admins"], ["admin", "Admin"]),  # negative lookahead
     ("^(a+)-\\1$", ["aa-aa"], ["aa-a"]),  # backreference
-    ("^[\\p{L}]+$" if False else "^\\w+$", ["año"], ["a b"]),
+    ("^\\w+$", ["ano", "a_1"], ["a b"]),  # ECMA-262's \\w is ASCII: the suite's ecmascript-regex tests it
     ("colou?r", ["the colour red", "color"], ["colr"]),  # unanchored: a search, as JSON Schema says
 ])
 def test_patterns(pattern: str, good: list[str], bad: list[str], tmp_path: Path) -> None:

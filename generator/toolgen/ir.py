@@ -69,7 +69,7 @@ class ToolIR:
     examples: tuple[dict[str, Any], ...]
     parameters: dict[str, Any]  # bundled JSON Schema of the model-visible arguments
     returns: dict[str, Any] | None
-    # Whether the models enforce `parameters` and `returns` exactly (lower/exactness.py); where
+    # Whether the models enforce `parameters` and `returns` exactly (schema/exactness.py); where
     # not, the module carries the schema for the runtime's exact check.
     exact_parameters: bool
     exact_returns: bool

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0538e6493449d47984fb38b624b106defb095ba364ade4dfeb0de4be0135bc53"
+RUNTIME_SHA256 = "819c44caeb0a78fa1c2d4816143956d416efacd6d5dae16e13d23cee1f39a8d5"

@@ -158,7 +158,7 @@ def mcp_call(payload: Any) -> Call:
 
 def _value(result: ToolResult) -> Any:
     assert result.value is not None
-    return result.value.model_dump(mode="json", by_alias=True)
+    return result.data()
 
 
 def openai_answer(call: Call, result: ToolResult) -> dict[str, Any]:

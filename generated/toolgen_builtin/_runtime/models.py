@@ -14,13 +14,22 @@ model hides every value (the host's own, often credentials).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from .errors import ArgumentIssue
 from .secrets import repr_args
 
-__all__ = ["ArgumentsModel", "InjectedModel", "ResultModel"]
+__all__ = ["ArgumentsModel", "Exact", "InjectedModel", "ResultModel"]
+
+
+class Exact(Protocol):
+    """The exact check of a schema (exact.Checker): what a generated class cannot express."""
+
+    def is_valid(self, instance: Any) -> bool: ...
+
+    def issues(self, instance: Any, limit: int = 20) -> list[ArgumentIssue]: ...
 
 
 class ArgumentsModel(BaseModel):
@@ -33,21 +42,36 @@ class ArgumentsModel(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
+        allow_inf_nan=False,
         validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+    # Set by a generated class whose schema it cannot enforce alone: run on the arguments
+    # (as sent, once repaired) after the class accepted them. None: the class is exact.
+    __exact__: ClassVar[Exact | None] = None
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         return repr_args(self)
 
 
 class ResultModel(BaseModel):
-    """A tool's result: tolerant of keys the spec does not declare, built by wire or Python name."""
+    """A tool's result, as strict as arguments (JSON's types), built by wire or Python name.
+
+    Keys the spec does not declare are kept where `returns` leaves the object open, refused
+    where it closes it (a generated class says `extra="forbid"`)."""
 
     model_config = ConfigDict(
-        extra="ignore", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
+        extra="allow",
+        strict=True,
+        allow_inf_nan=False,
+        validate_assignment=True,  # a result changed after it was built is checked again
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
     )
+    # As for arguments: run on the result's JSON after the class accepted it.
+    __exact__: ClassVar[Exact | None] = None
 
 
 class InjectedModel(BaseModel):

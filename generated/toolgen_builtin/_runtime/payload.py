@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic_core import from_json
+
 from .errors import ArgumentIssue
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -57,6 +59,31 @@ def check(text: str | bytes | bytearray, limits: Limits) -> ArgumentIssue | None
         opens = text.count(b"{") + text.count(b"[")
     if opens > limits.max_depth and depth(text) > limits.max_depth:
         return _too_deep(limits)
+    return None
+
+
+def not_json_numbers(text: str | bytes | bytearray) -> ArgumentIssue | None:
+    """A `json` issue for `NaN` or `Infinity` read as a number (pydantic-core reads them, JSON
+    has no such numbers; a string holding the words is fine), else None."""
+    if isinstance(text, str):
+        if "NaN" not in text and "Infinity" not in text:
+            return None
+    elif b"NaN" not in text and b"Infinity" not in text:
+        return None
+    try:
+        from_json(text, allow_inf_nan=False)
+    except ValueError:
+        try:
+            from_json(text)
+        except ValueError:
+            return None  # broken otherwise too: the usual reading explains it
+        else:
+            return ArgumentIssue(
+                "",
+                "json",
+                "NaN and Infinity are not JSON numbers",
+                suggestion="send a finite number, or null",
+            )
     return None
 
 

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from .errors import ToolArgumentsError, ToolError, UnknownToolError, short, tool_name
 from .payload import LIMITS, Limits
 from .secrets import redact, secret_values
 from .suggest import nearest
-from .validation import OnCoerce, validate
+from .validation import OnCoerce, as_sent, validate
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,18 @@ class ToolResult:
                 "ok": False,
                 "error": {"kind": self.failure.kind, "message": self.failure.message},
             }
+        return {"ok": True, "result": self.data()}
+
+    def data(self) -> Any:
+        """The result as JSON data, as `returns` describes it: optional keys not set stay absent."""
         assert self.value is not None
-        return {"ok": True, "result": self.value.model_dump(mode="json", by_alias=True)}
+        return as_sent(self.value)
 
     def text(self) -> str:
         """What a model should read back."""
         if self.failure is not None:
             return self.failure.message
-        assert self.value is not None
-        return self.value.model_dump_json(by_alias=True)
+        return to_json(self.data()).decode()
 
 
 class Registry(Mapping[str, Any]):
@@ -259,16 +263,24 @@ def tool_error_kind(exc: BaseException) -> str | None:
 
 
 def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
-    if isinstance(outcome, info.result):
-        return ToolResult(info.name, value=outcome)
+    """The outcome as the result `returns` declares, checked as exactly as arguments are."""
+    problem: Exception
     try:
-        return ToolResult(info.name, value=info.result.model_validate(outcome))
-    except ValidationError as exc:
-        return ToolResult(
-            info.name,
-            failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
-            exception=exc,
+        value = outcome if isinstance(outcome, info.result) else info.result.model_validate(outcome)
+        check = getattr(info.result, "__exact__", None)
+        if check is None or check.is_valid(as_sent(value)):
+            return ToolResult(info.name, value=value)
+        issues = check.issues(as_sent(value))
+        problem = ValueError(
+            "the result does not match the tool's returns:\n" + "\n".join(i.line() for i in issues)
         )
+    except ValidationError as exc:
+        problem = exc
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+        exception=problem,
+    )
 
 
 def _failure(

@@ -24,17 +24,18 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, RootModel, ValidationError
 from pydantic_core import from_json
 
 from . import coerce, payload
 from .coerce import Coercion
 from .errors import ArgumentIssue, ToolArgumentsError
+from .models import Exact
 from .payload import LIMITS, Limits
 from .shape import Node
 from .translate import Hit, Location, issues, resolve
 
-__all__ = ["LIMITS", "Coercion", "Limits", "validate"]
+__all__ = ["LIMITS", "Coercion", "Limits", "as_sent", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
 OnCoerce = Callable[[Coercion], None]
@@ -55,8 +56,59 @@ def validate(
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
     Repairs (null for an optional key, declared coercions) go to `on_coerce`, or are
-    logged at INFO on this module's logger.
+    logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
+    what it cannot express) has the check run on what it accepted.
     """
+    check: Exact | None = getattr(model, "__exact__", None)
+    if check is None:
+        return _validate(model, tool, arguments, secrets, limits, on_coerce)
+    value = _validate(model, tool, arguments, secrets, limits, on_coerce)
+    data = as_sent(value)
+    if check.is_valid(data):
+        return value
+    try:
+        found = check.issues(data, limits.max_issues)
+    except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
+        found = [ArgumentIssue("", "invalid", "arguments are not valid")]
+    raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
+
+
+def as_sent(value: Any) -> Any:
+    """A validated model as the JSON value it was read from: declared keys that were sent (by
+    wire name; `null` for an optional key counts as not sent, as the repair says), undeclared
+    keys kept, the same for the models inside."""
+    if isinstance(value, RootModel):
+        return as_sent(value.root)
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        out: dict[str, Any] = {}
+        for name in value.model_fields_set:
+            field = fields.get(name)
+            if field is None:
+                continue
+            item = getattr(value, name)
+            if item is None and not field.is_required() and field.annotation is not Any:
+                continue  # an optional key's null, read as absent (an `Any` key takes null as a value)
+            wire = field.serialization_alias if field.serialization_alias is not None else name
+            out[wire] = as_sent(item)
+        for key, item in (value.__pydantic_extra__ or {}).items():
+            out[key] = as_sent(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [as_sent(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_sent(item) for key, item in value.items()}
+    return value
+
+
+def _validate(
+    model: type[M],
+    tool: str,
+    arguments: Any,
+    secrets: frozenset[str],
+    limits: Limits,
+    on_coerce: OnCoerce | None,
+) -> M:
     validator = model.__pydantic_validator__
     failure: ToolArgumentsError | ValidationError
     try:
@@ -66,11 +118,13 @@ def validate(
             type(arguments) is str
             and len(arguments) <= limits.max_bytes
             and arguments.count("{") + arguments.count("[") <= limits.max_depth
+            and "NaN" not in arguments
+            and "Infinity" not in arguments
         ):
-            # Small text: cannot be too deep.
+            # Small text: cannot be too deep; no word pydantic-core would read as a number.
             return validator.validate_json(arguments)  # type: ignore[no-any-return]
         if isinstance(arguments, (str, bytes, bytearray)):
-            problem = payload.check(arguments, limits)
+            problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
             if problem is None:
                 return validator.validate_json(arguments)  # type: ignore[no-any-return]
             failure = ToolArgumentsError(tool, [problem])
@@ -125,7 +179,7 @@ def _recover(
     errors = _first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
-            return validate(model, tool, {}, secrets, limits=limits, on_coerce=on_coerce)
+            return _validate(model, tool, {}, secrets, limits, on_coerce)
         return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
     if any(
         str(e["type"]).startswith("recursion") for e in errors
@@ -148,6 +202,8 @@ def _recover(
                 )
             ],
         )
+    if data is None:  # `null` as text: no arguments at all
+        return _validate(model, tool, {}, secrets, limits, on_coerce)
     if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
     root = Node(model)

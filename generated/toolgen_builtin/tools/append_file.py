@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "append_file"
@@ -34,8 +35,8 @@ class AppendFileResult(ResultModel):
     """The result of append_file."""
 
     path: str = Field(description="The path as given.")
-    bytes_appended: Annotated[int, Field(ge=0)] = Field(description="Bytes added (UTF-8).")
-    size: Annotated[int, Field(ge=0)] = Field(
+    bytes_appended: Annotated[int, _types.Integer(ge=0)] = Field(description="Bytes added (UTF-8).")
+    size: Annotated[int, _types.Integer(ge=0)] = Field(
         description="Size of the file after appending, in bytes."
     )
     created: bool = Field(description="True when the file did not exist before.")

@@ -25,6 +25,7 @@ class AskUserArguments(ArgumentsModel):
     )
     options: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
         default=[],
+        validate_default=True,
         max_length=10,
         description="Suggested answers the user can pick from (they may still answer freely); empty for an open question.",
     )

@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "edit_file"
@@ -40,13 +41,13 @@ class EditFileResult(ResultModel):
     """The result of edit_file."""
 
     path: str = Field(description="The path as given.")
-    replacements: Annotated[int, Field(ge=1)] = Field(
+    replacements: Annotated[int, _types.Integer(ge=1)] = Field(
         description="How many occurrences were replaced."
     )
-    first_line: Annotated[int, Field(ge=1)] = Field(
+    first_line: Annotated[int, _types.Integer(ge=1)] = Field(
         description="Line number where the first replacement starts."
     )
-    bytes_written: Annotated[int, Field(ge=0)] = Field(
+    bytes_written: Annotated[int, _types.Integer(ge=0)] = Field(
         description="Size of the file now, in bytes."
     )
 

@@ -44,7 +44,7 @@ class FetchUrlResult(ResultModel):
     """The result of fetch_url."""
 
     url: str = Field(description="The final URL, after redirects.")
-    status: int = Field(description="The HTTP status code (2xx).")
+    status: Annotated[int, _types.Integer()] = Field(description="The HTTP status code (2xx).")
     content_type: str = Field(
         description="The media type the server declared, e.g. text/html (empty when it declared none).",
     )

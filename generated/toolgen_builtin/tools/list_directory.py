@@ -3,11 +3,12 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "list_directory"
@@ -31,7 +32,7 @@ class ListDirectoryResultEntry(ResultModel):
 
     name: str
     type: Literal["file", "directory", "symlink", "other"]
-    size: int | None = Field(description="Size in bytes, for files.")
+    size: Annotated[int, _types.Integer()] | None = Field(description="Size in bytes, for files.")
 
 
 class ListDirectoryResult(ResultModel):

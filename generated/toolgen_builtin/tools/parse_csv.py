@@ -50,10 +50,10 @@ class ParseCsvResult(ResultModel):
     """The result of parse_csv."""
 
     columns: list[str] = Field(description="The column names.")
-    rows: list[list[str | int | float | None]] = Field(
+    rows: list[list[str | Annotated[int, _types.Integer()] | float | None]] = Field(
         description="The data rows (up to max_rows), each a list of fields in column order."
     )
-    row_count: Annotated[int, Field(ge=0)] = Field(
+    row_count: Annotated[int, _types.Integer(ge=0)] = Field(
         description="Number of data rows in the whole input."
     )
     truncated: bool = Field(description="True when row_count is larger than the rows returned.")

@@ -35,9 +35,13 @@ class ReadFileResult(ResultModel):
 
     path: str = Field(description="The path as given.")
     content: str = Field(description="The selected lines, each prefixed with its number and a tab.")
-    start_line: int = Field(description="First line returned.")
-    end_line: int = Field(description="Last line returned (start_line - 1 when none was).")
-    total_lines: int = Field(description="Number of lines in the whole file.")
+    start_line: Annotated[int, _types.Integer()] = Field(description="First line returned.")
+    end_line: Annotated[int, _types.Integer()] = Field(
+        description="Last line returned (start_line - 1 when none was)."
+    )
+    total_lines: Annotated[int, _types.Integer()] = Field(
+        description="Number of lines in the whole file."
+    )
 
 
 INFO = ToolInfo(

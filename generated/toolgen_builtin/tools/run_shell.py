@@ -3,11 +3,12 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "run_shell"
@@ -35,7 +36,7 @@ class RunShellArguments(ArgumentsModel):
 class RunShellResultProcessResult(ResultModel):
     """Part of the run_shell tool's schema."""
 
-    exit_code: int | None = Field(
+    exit_code: Annotated[int, _types.Integer()] | None = Field(
         description="The exit status; negative when a signal ended the process; null when it was killed (see killed).",
     )
     stdout: str = Field(description="Standard output (UTF-8, undecodable bytes replaced).")
@@ -52,7 +53,9 @@ class RunShellResultProcessResult(ResultModel):
 class RunShellResult(RootModel[RunShellResultProcessResult]):
     """The result of run_shell."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

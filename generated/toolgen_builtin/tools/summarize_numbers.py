@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "summarize_numbers"
@@ -23,6 +24,7 @@ class SummarizeNumbersArguments(ArgumentsModel):
     )
     percentiles: list[Annotated[float, Field(ge=0, le=100)]] = Field(
         default=[],
+        validate_default=True,
         max_length=100,
         description="Percentiles to compute, each from 0 to 100, e.g. [25, 75, 95].",
     )
@@ -38,7 +40,7 @@ class SummarizeNumbersResultPercentilesItem(ResultModel):
 class SummarizeNumbersResult(ResultModel):
     """The result of summarize_numbers."""
 
-    count: Annotated[int, Field(ge=1)]
+    count: Annotated[int, _types.Integer(ge=1)]
     sum: float
     mean: float
     median: float

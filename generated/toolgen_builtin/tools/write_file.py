@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "write_file"
@@ -29,7 +30,7 @@ class WriteFileResult(ResultModel):
     """The result of write_file."""
 
     path: str = Field(description="The path as given.")
-    bytes_written: Annotated[int, Field(ge=0)] = Field(
+    bytes_written: Annotated[int, _types.Integer(ge=0)] = Field(
         description="Size of the file now, in bytes."
     )
     created: bool = Field(description="True when the file did not exist before.")

@@ -14,6 +14,7 @@ from toolgen.check.context import CheckedTool, Context
 from toolgen.check.rules import (
     defaults,
     descriptions,
+    enforceable,
     examples,
     keywords,
     meta_schema,
@@ -25,7 +26,7 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.load.refs import RefError, RefIndex, bundle, schema_roots
 from toolgen.load.specs import SpecSet
 
-RULES = (meta_schema, keywords, property_names, required, defaults, examples, descriptions, names)
+RULES = (meta_schema, keywords, property_names, required, enforceable, defaults, examples, descriptions, names)
 
 
 def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:

@@ -1,14 +1,13 @@
-"""Checking examples and defaults against schemas whose patterns Python's `re` may not compile.
+"""Checking examples and defaults with patterns read as ECMA-262, as the generated package reads them.
 
-A spec's patterns are ECMA-262: `\\p{L}` and friends are valid there and in the generated
-models (pydantic's regex engine), but `re` refuses them, and jsonschema would raise
-`re.error` in the middle of a check. Here such a pattern is skipped (it constrains
-nothing in the check) and reported once, located, as `pattern-unchecked`.
+A spec's patterns are ECMA-262 (`\\d` is ASCII, `\\p{L}` is valid); jsonschema would read
+them as Python's `re` (or raise `re.error`). Here they take the runtime's exact translation
+(schema/patterns.py `ecma`); a pattern with none is skipped (it constrains nothing in the
+check) and reported once, located, as `pattern-unchecked`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +16,7 @@ import jsonschema.validators
 
 from toolgen.check.context import Rule
 from toolgen.diagnostics import Severity
-from toolgen.schema.patterns import python_compiles as compiles
+from toolgen.schema.patterns import ecma
 from toolgen.schema.walk import walk
 
 UNCHECKED = Rule("pattern-unchecked", Severity.WARNING,
@@ -27,9 +26,14 @@ UNCHECKED = Rule("pattern-unchecked", Severity.WARNING,
 HINT = "Python's `re` cannot compile it; an equivalent it accepts (`[^\\W\\d_]` for `\\p{L}`) gets it checked"
 
 
+def compiles(pattern: str) -> bool:
+    return ecma(pattern) is not None
+
+
 def search(pattern: str, text: str) -> bool:
-    """`re.search`, except that a pattern `re` cannot compile matches (it is not checked)."""
-    return not compiles(pattern) or re.search(pattern, text) is not None
+    """ECMA-262's search, except that a pattern with no exact reading matches (it is not checked)."""
+    compiled = ecma(pattern)
+    return compiled is None or compiled.search(text) is not None
 
 
 def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
@@ -44,7 +48,7 @@ def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: An
         if not compiles(pattern):
             continue
         for key, value in instance.items():
-            if re.search(pattern, key):
+            if search(pattern, key):
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 

@@ -16,7 +16,7 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
-from toolgen.lower.exactness import exact
+from toolgen.schema.exactness import exact
 from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
@@ -133,7 +133,7 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
     """The root of `parameters` as one object for the Arguments class, whatever combines it
     (`$ref`, `allOf`, `anyOf`, `oneOf`, `if/then/else`): every key any part declares, required
     where every way to satisfy the root requires it. A superset of the root: the exact check
-    (lower/exactness.py says when) refuses what the parts together refuse."""
+    (schema/exactness.py says when) refuses what the parts together refuse."""
     out = {k: v for k, v in schema.items() if k not in ("$ref", "allOf", "not", "if", *_BRANCHING)}
     if depth > 8:  # a `$ref` chain: the part read so far is a superset already
         return out

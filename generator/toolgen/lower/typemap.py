@@ -18,7 +18,7 @@ from typing import Any
 import pydantic_core
 from pydantic_core import core_schema
 
-from toolgen.lower.exactness import plain_pattern
+from toolgen.schema.exactness import plain_pattern
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation

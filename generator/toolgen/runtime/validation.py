@@ -118,11 +118,13 @@ def _validate(
             type(arguments) is str
             and len(arguments) <= limits.max_bytes
             and arguments.count("{") + arguments.count("[") <= limits.max_depth
+            and "NaN" not in arguments
+            and "Infinity" not in arguments
         ):
-            # Small text: cannot be too deep.
+            # Small text: cannot be too deep; no word pydantic-core would read as a number.
             return validator.validate_json(arguments)  # type: ignore[no-any-return]
         if isinstance(arguments, (str, bytes, bytearray)):
-            problem = payload.check(arguments, limits)
+            problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
             if problem is None:
                 return validator.validate_json(arguments)  # type: ignore[no-any-return]
             failure = ToolArgumentsError(tool, [problem])

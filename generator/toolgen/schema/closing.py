@@ -23,12 +23,14 @@ IN_PLACE_VALUES = ("if", "then", "else")
 
 
 def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = None,
-           defs: dict[str, Any] | None = None) -> Any:
+           defs: dict[str, Any] | None = None, outer: tuple[str, ...] = ()) -> Any:
     """Arguments are closed wherever properties are declared (no silent drops of a typo).
 
     Not an `allOf` branch, nor a definition an `allOf` branch refers to: closed, each
     branch would refuse the others' properties. (The Python model of a merged `allOf`
-    is closed all the same: typemap merges the branches into one class.)
+    is closed all the same: typemap merges the branches into one class.) An `anyOf` or
+    `oneOf` branch is closed with `outer`, the keys of the object around it, declared: it
+    says which of its own keys may come, not that the object's other keys may not.
     """
     if not isinstance(schema, dict):
         return schema
@@ -43,17 +45,26 @@ def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = N
             out[key] = {name: closed(sub, key != "dependentSchemas" and not (key == "$defs" and name in open_defs),
                                      open_defs, defs) for name, sub in value.items()}
         elif key in SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [closed(sub, key != "allOf", open_defs, defs) for sub in value]
+            around = _declared(schema) if key in ("anyOf", "oneOf") else ()
+            out[key] = [closed(sub, key != "allOf", open_defs, defs, around) for sub in value]
         elif key in SCHEMA_VALUES:
             out[key] = closed(value, key not in PARTIAL, open_defs, defs)
         else:
             out[key] = value
     if close and isinstance(out.get("properties"), dict) and "additionalProperties" not in out:
-        named = [k for k in dict.fromkeys(_named_keys(schema, defs, frozenset())) if k not in out["properties"]]
+        named = [k for k in dict.fromkeys([*_named_keys(schema, defs, frozenset()), *outer])
+                 if k not in out["properties"]]
         if named:
             out["properties"] = {**out["properties"], **{k: {} for k in named}}
         out["additionalProperties"] = False
     return out
+
+
+def _declared(schema: dict[str, Any]) -> tuple[str, ...]:
+    """The keys an object declares itself (not those its other branches name: a branch that
+    does not declare a sibling branch's key still refuses it, as its author wrote)."""
+    own = schema.get("properties")
+    return tuple(own) if isinstance(own, dict) else ()
 
 
 def _named_keys(schema: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> Iterator[str]:

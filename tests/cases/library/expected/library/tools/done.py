@@ -24,7 +24,9 @@ class DoneArguments(ArgumentsModel):
 class DoneResult(RootModel[Any]):
     """The result of done."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

@@ -33,7 +33,9 @@ class BudgetSplitArguments(ArgumentsModel):
 class BudgetSplitResult(RootModel[Any]):
     """The result of budget.split."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

@@ -30,7 +30,9 @@ class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsArguments(Ar
 class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult(RootModel[Any]):
     """The result of http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

@@ -30,7 +30,9 @@ class LabelsSetArguments(ArgumentsModel):
 class LabelsSetResult(RootModel[Any]):
     """The result of labels.set."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

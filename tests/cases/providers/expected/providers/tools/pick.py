@@ -37,7 +37,9 @@ class PickArguments(ArgumentsModel):
 class PickResult(RootModel[Any]):
     """The result of pick."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

@@ -22,7 +22,9 @@ class PingArguments(ArgumentsModel):
 class PingResult(RootModel[Any]):
     """The result of ping."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 INFO = ToolInfo(

@@ -3,17 +3,63 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
 from .._runtime import ToolInfo
+from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "shape.area"
 DESCRIPTION = "Compute the area of a shape."
 SOURCE = "unions.yaml"
+
+# What the classes below cannot enforce alone, checked exactly once they accepted a value.
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "shape": {
+            "description": "The shape",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "description": "A circle",
+                    "properties": {
+                        "kind": {"const": "circle", "description": "Shape kind"},
+                        "radius": {"type": "number", "minimum": 0, "description": "Radius"},
+                    },
+                    "required": ["kind", "radius"],
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "description": "A rectangle",
+                    "properties": {
+                        "kind": {"const": "rectangle", "description": "Shape kind"},
+                        "width": {"type": "number", "description": "Width"},
+                        "height": {"type": "number", "description": "Height"},
+                    },
+                    "required": ["kind", "width", "height"],
+                    "additionalProperties": False,
+                },
+            ],
+        },
+        "unit": {
+            "anyOf": [{"type": "string", "enum": ["cm", "m"]}, {"type": "null"}],
+            "description": "Unit, null for metres",
+        },
+        "scale": {"type": ["number", "integer", "null"], "description": "A factor"},
+        "label": {"type": "string", "description": "Optional label (optional, not nullable)"},
+        "precision": {
+            "description": "Rounding (merged from allOf)",
+            "allOf": [{"type": "integer", "minimum": 0}, {"type": "integer", "maximum": 10}],
+        },
+    },
+    "required": ["shape", "unit"],
+    "additionalProperties": False,
+}
 
 
 class ShapeAreaArgumentsShape(ArgumentsModel):
@@ -33,6 +79,8 @@ class ShapeAreaArgumentsShape_2(ArgumentsModel):
 
 class ShapeAreaArguments(ArgumentsModel):
     """Arguments of shape.area, as a model sends them."""
+
+    __exact__ = _exact.Checker(PARAMETERS)
 
     shape: ShapeAreaArgumentsShape | ShapeAreaArgumentsShape_2 = Field(description="The shape")
     unit: Literal["cm", "m"] | None = Field(description="Unit, null for metres")

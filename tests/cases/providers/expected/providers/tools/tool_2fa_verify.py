@@ -24,7 +24,9 @@ class T2FaVerifyArguments(ArgumentsModel):
 class T2FaVerifyResult(RootModel[Any]):
     """The result of 2fa.verify."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 class T2FaVerifyInjected(InjectedModel):

@@ -31,7 +31,9 @@ class TreeSumArguments(ArgumentsModel):
 class TreeSumResult(RootModel[float]):
     """The result of tree.sum."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 TreeSumArgumentsNode.model_rebuild()

@@ -3,17 +3,89 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import ToolInfo
+from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel
 
 NAME = "math.tree_sum"
 DESCRIPTION = "Sum a tree of numbers; shows recursion, unions, nullables, maps, const and allOf."
 SOURCE = "tree.yaml"
+
+# What the classes below cannot enforce alone, checked exactly once they accepted a value.
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "root": {"$ref": "#/$defs/Node"},
+        "price": {"$ref": "#/$defs/Money"},
+        "mode": {"const": "strict", "description": "Only one mode"},
+        "weights": {
+            "type": "object",
+            "additionalProperties": {"type": "number"},
+            "description": "Per-label weights",
+        },
+        "label": {
+            "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}],
+            "description": "A string, an integer or null",
+        },
+        "flags": {
+            "type": "array",
+            "items": {"enum": [1, 2, "three", True, None]},
+            "maxItems": 3,
+            "description": "Mixed enum",
+        },
+        "window": {
+            "description": "Merged with allOf",
+            "allOf": [
+                {
+                    "type": "object",
+                    "properties": {"start": {"type": "integer", "description": "Start"}},
+                    "required": ["start"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"end": {"type": "integer", "description": "End"}},
+                },
+            ],
+        },
+    },
+    "required": ["root"],
+    "$defs": {
+        "Money": {
+            "type": "object",
+            "description": "An amount in a currency.",
+            "properties": {
+                "amount": {"type": "number", "exclusiveMinimum": 0, "description": "The amount"},
+                "currency": {
+                    "type": "string",
+                    "pattern": "^[A-Z]{3}$",
+                    "description": "ISO 4217 code",
+                },
+            },
+            "required": ["amount", "currency"],
+            "additionalProperties": False,
+        },
+        "Node": {
+            "type": "object",
+            "description": "A node of the tree.",
+            "properties": {
+                "value": {"type": "number", "description": "The node's number"},
+                "children": {
+                    "type": "array",
+                    "items": {"$ref": "#/$defs/Node"},
+                    "description": "Sub-trees",
+                },
+            },
+            "required": ["value"],
+            "additionalProperties": False,
+        },
+    },
+    "additionalProperties": False,
+}
 
 
 class MathTreeSumArgumentsNode(ArgumentsModel):
@@ -33,12 +105,16 @@ class MathTreeSumArgumentsMoney(ArgumentsModel):
 class MathTreeSumArgumentsWindow(ArgumentsModel):
     """Merged with allOf"""
 
-    start: Annotated[int, _types.Integer()] = Field(description="Start")
+    model_config = ConfigDict(extra="allow")
+
     end: Annotated[int, _types.Integer()] | None = Field(default=None, description="End")
+    start: Annotated[int, _types.Integer()] = Field(description="Start")
 
 
 class MathTreeSumArguments(ArgumentsModel):
     """Arguments of math.tree_sum, as a model sends them."""
+
+    __exact__ = _exact.Checker(PARAMETERS)
 
     root: MathTreeSumArgumentsNode
     price: MathTreeSumArgumentsMoney | None = None
@@ -57,7 +133,9 @@ class MathTreeSumArguments(ArgumentsModel):
 class MathTreeSumResult(RootModel[float]):
     """The result of math.tree_sum."""
 
-    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        strict=True, allow_inf_nan=False, validate_assignment=True, serialize_by_alias=True
+    )
 
 
 MathTreeSumArgumentsNode.model_rebuild()

@@ -5,15 +5,119 @@ import abc
 from collections.abc import Awaitable
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from .._runtime import ToolInfo
+from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "keywords.sampler"
 DESCRIPTION = "Exercises the strategy compiler; each parameter is one schema construct."
 SOURCE = "keywords.yaml"
+
+# What the classes below cannot enforce alone, checked exactly once they accepted a value.
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "when": {"type": "string", "format": "date-time", "description": "A timestamp"},
+        "day": {"type": "string", "format": "date"},
+        "email": {"type": "string", "format": "email"},
+        "link": {"type": "string", "format": "uri"},
+        "id": {"type": "string", "format": "uuid"},
+        "address": {"type": "string", "format": "ipv4"},
+        "code": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}-[0-9]{3}$",
+            "description": "Anchored: no trailing newline",
+        },
+        "word": {"type": "string", "minLength": 2, "maxLength": 5},
+        "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        "step": {"type": "number", "multipleOf": 0.25, "minimum": 0, "maximum": 10},
+        "even": {"type": "integer", "multipleOf": 2, "minimum": -10, "exclusiveMaximum": 11},
+        "count": {"type": ["integer", "null"], "minimum": 1},
+        "level": {"enum": ["low", "mid", "high", 3]},
+        "level_text": {"type": "string", "enum": ["low", "mid", 3, None]},
+        "tags": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 4},
+            "uniqueItems": True,
+            "minItems": 1,
+            "maxItems": 4,
+        },
+        "mixed": {"type": "array", "items": {"enum": [1, 1.0, True, "1"]}, "uniqueItems": True},
+        "pair": {
+            "type": "array",
+            "prefixItems": [{"type": "string"}, {"type": "integer"}],
+            "items": False,
+            "minItems": 2,
+        },
+        "tree": {"$ref": "#/$defs/Tree"},
+        "either": {
+            "oneOf": [{"type": "string", "maxLength": 3}, {"type": "string", "minLength": 2}],
+        },
+        "shape": {
+            "anyOf": [
+                {"type": "integer"},
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "box"}},
+                    "required": ["kind"],
+                    "additionalProperties": False,
+                },
+            ],
+        },
+        "merged": {
+            "allOf": [
+                {"$ref": "#/$defs/Named"},
+                {"type": "object", "properties": {"age": {"type": "integer", "minimum": 0}}},
+            ],
+        },
+        "not_zero": {"type": "integer", "not": {"const": 0}, "minimum": -3, "maximum": 3},
+        "conditional": {
+            "type": "object",
+            "properties": {"unit": {"enum": ["c", "f"]}, "value": {"type": "number"}},
+            "required": ["unit", "value"],
+            "if": {"properties": {"unit": {"const": "c"}}},
+            "then": {"properties": {"value": {"minimum": -273.15}}},
+            "else": {"properties": {"value": {"minimum": -459.67}}},
+            "additionalProperties": False,
+        },
+        "labels": {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "propertyNames": {"pattern": "^[a-z]+$"},
+            "maxProperties": 3,
+        },
+        "contact": {
+            "type": "object",
+            "properties": {"phone": {"type": "string"}, "phone_country": {"type": "string"}},
+            "dependentRequired": {"phone": ["phone_country"]},
+            "additionalProperties": False,
+        },
+        "any_value": {"description": "Anything at all"},
+        "has_big": {"type": "array", "items": {"type": "integer"}, "contains": {"minimum": 100}},
+    },
+    "required": ["code", "tree"],
+    "$defs": {
+        "Named": {
+            "type": "object",
+            "properties": {"name": {"type": "string", "minLength": 1}},
+            "required": ["name"],
+        },
+        "Tree": {
+            "type": "object",
+            "description": "A recursive node.",
+            "properties": {
+                "label": {"type": "string", "maxLength": 3},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}, "maxItems": 3},
+            },
+            "required": ["label"],
+            "additionalProperties": False,
+        },
+    },
+    "additionalProperties": False,
+}
 
 
 class KeywordsSamplerArgumentsTree(ArgumentsModel):
@@ -32,8 +136,10 @@ class KeywordsSamplerArgumentsShape(ArgumentsModel):
 class KeywordsSamplerArgumentsMerged(ArgumentsModel):
     """Part of the keywords.sampler tool's schema."""
 
-    name: str = Field(min_length=1)
+    model_config = ConfigDict(extra="allow")
+
     age: Annotated[int, _types.Integer(ge=0)] | None = None
+    name: str = Field(min_length=1)
 
 
 class KeywordsSamplerArgumentsConditional(ArgumentsModel):
@@ -52,6 +158,8 @@ class KeywordsSamplerArgumentsContact(ArgumentsModel):
 
 class KeywordsSamplerArguments(ArgumentsModel):
     """Arguments of keywords.sampler, as a model sends them."""
+
+    __exact__ = _exact.Checker(PARAMETERS)
 
     when: str | None = Field(default=None, description="A timestamp")
     day: str | None = None

@@ -13,6 +13,7 @@ Read together with typemap.py: each rule here names the typemap line it relies o
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -36,7 +37,6 @@ _FLOAT_EXACT = 2.0**53  # a bound below this compares exactly with any int pydan
 # Anything with a class escape (\d \w \s \b: Unicode in Rust, ASCII in ECMA), `.`
 # (line terminators differ) or `(?` (flags, look-around) is checked by the exact check.
 _PLAIN_PATTERN = re.compile(r"(?:[^\\.(]|\\[^A-Za-z0-9]|\((?!\?))*")
-_PLAIN_TEXT = re.compile(r"[^\\^$.|?*+()\[\]{}]*")
 
 
 def exact(schema: Any, defs: dict[str, Any]) -> bool:
@@ -58,9 +58,11 @@ class _Exactness:
         if schema is False:
             return False  # the typemap gives Any: the exact check refuses
         if not isinstance(schema, dict):
-            return False  # `true`: Any would take NaN, which is not JSON
+            return True  # `true`: Any (NaN and Infinity are refused where JSON is read: validation.py)
         keys = set(schema) - _INERT
         keys = {k for k in keys if not k.startswith("x-")}
+        if not keys:
+            return True
         if "$ref" in schema:  # typemap.reference: the target only, siblings left out
             return keys == {"$ref"} and self.reference(schema["$ref"])
         if "const" in schema or "enum" in schema:
@@ -69,13 +71,14 @@ class _Exactness:
         if isinstance(types, str):
             return self.typed(types, schema, keys - {"type"})
         if isinstance(types, list) and types and all(isinstance(t, str) for t in types):
-            if len(set(types)) != len(types) or ("integer" in types and "number" in types):
+            if len(set(types)) != len(types):
                 return False
             return all(self.typed(t, schema, keys - {"type"}) for t in types)
-        if keys == {"anyOf"} and isinstance(schema["anyOf"], list):
+        if len(keys) == 1 and keys <= {"anyOf", "oneOf"} and isinstance(schema[next(iter(keys))], list):
             # typemap.union: a value one branch takes; exact when branches do not overlap
             # by type (then the branch pydantic picks is the one that takes the value).
-            return self.disjoint(schema["anyOf"])
+            keyword = next(iter(keys))
+            return self.disjoint(schema[keyword], exclusive=keyword == "oneOf")
         return False
 
     def typed(self, kind: str, schema: dict[str, Any], keys: set[str]) -> bool:
@@ -86,7 +89,7 @@ class _Exactness:
             pattern = schema.get("pattern")
             return pattern is None or (isinstance(pattern, str) and plain_pattern(pattern))
         if kind == "number":
-            return all(abs(schema[k]) < _FLOAT_EXACT for k in keys & _NUMBER)
+            return all(isinstance(schema[k], (int, float)) and abs(schema[k]) < _FLOAT_EXACT for k in keys & _NUMBER)
         if kind == "array":
             return "items" not in schema or self.schema(schema["items"])
         if kind == "object":
@@ -97,14 +100,16 @@ class _Exactness:
         properties = schema.get("properties")
         additional = schema.get("additionalProperties", True)
         if not isinstance(properties, dict) or not properties:
-            # typemap.object: `dict[str, X]` for an additionalProperties schema
-            return not properties and isinstance(additional, dict) and self.schema(additional) \
-                and not schema.get("required")
+            # typemap.object: `dict[str, X]` (X: Any when additionalProperties is absent or true)
+            # or a class without fields, closed (additionalProperties: false)
+            return not properties and not schema.get("required") and (
+                isinstance(additional, bool) or isinstance(additional, dict) and self.schema(additional))
         required = schema.get("required", [])
         if not isinstance(required, list) or not set(required) <= set(properties):
             return False  # a required key the model does not declare
-        if additional is not False and not (isinstance(additional, dict) and self.schema(additional)):
-            return False  # open: undeclared keys taken as Any
+        if additional is not False and additional is not True and not (
+                isinstance(additional, dict) and self.schema(additional)):
+            return False
         # An optional key takes `null` as absent (a documented repair): exact only where null is valid.
         return all(self.schema(sub) for sub in properties.values())
 
@@ -128,14 +133,33 @@ class _Exactness:
         self.seen.add(name)
         return self.schema(self.defs.get(name, False))
 
-    def disjoint(self, branches: list[Any]) -> bool:
+    def disjoint(self, branches: list[Any], exclusive: bool) -> bool:
+        """Branches no value can match two of (each by its own type, or objects told apart by
+        a required key's distinct `const`): then the branch pydantic picks is the one that
+        takes the value, and `oneOf` holds whenever `anyOf` does. An `anyOf` of `integer` and
+        `number` is `number` (its union takes what either takes)."""
         kinds: list[str] = []
         for branch in branches:
-            if not isinstance(branch, dict) or not isinstance(branch.get("type"), str) or "enum" in branch \
-                    or "const" in branch or not self.schema(branch):
+            if not isinstance(branch, dict) or not isinstance(branch.get("type"), str) or not self.schema(branch):
                 return False
             kinds.append(branch["type"])
-        return len(set(kinds)) == len(kinds) and not {"integer", "number"} <= set(kinds)
+        if exclusive and {"integer", "number"} <= set(kinds):
+            return False
+        objects = [b for b in branches if b["type"] == "object"]
+        others = [k for k in kinds if k != "object"]
+        return len(set(others)) == len(others) and (len(objects) <= 1 or _tagged(objects))
+
+
+def _tagged(objects: list[dict[str, Any]]) -> bool:
+    """Object branches that share a required key whose `const` differs in each."""
+    shared = set.intersection(*(set(b.get("required") or []) for b in objects))
+    for key in sorted(shared, key=str):
+        values = [((b.get("properties") or {}).get(key) or {}) for b in objects]
+        if all(isinstance(v, dict) and "const" in v for v in values):
+            consts = [json.dumps(v["const"], sort_keys=True) for v in values]
+            if len(set(consts)) == len(consts):
+                return True
+    return False
 
 
 def _is(value: Any, kind: str) -> bool:
