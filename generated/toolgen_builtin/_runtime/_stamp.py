@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "819c44caeb0a78fa1c2d4816143956d416efacd6d5dae16e13d23cee1f39a8d5"
+RUNTIME_SHA256 = "8dd0a6d6e16e949ab642ff4fde771e60bbf71f340e9ef0a60d6460e8ec9d8f49"

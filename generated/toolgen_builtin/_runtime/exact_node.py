@@ -246,7 +246,8 @@ def forms(indexes: list[int]) -> str:
 def closest(
     branches: list[Node], value: Any, location: Location, ctx: Ctx, secret: bool, code: str
 ) -> None:
-    """The branch the value came closest to (fewest issues, ties to the first), under a preface."""
+    """The branch the value came closest to (fewest issues; of those, the one whose first issue
+    is deepest: the value got furthest into it; then the first), under a preface."""
     trials: list[tuple[int, list[ArgumentIssue]]] = []
     for index, branch in enumerate(branches):
         trial = ctx.trial()
@@ -265,7 +266,9 @@ def closest(
             expected = None
         ctx.add(location, code, message, shown(value, secret), expected)
         return
-    index, issues = min(trials, key=lambda pair: len(pair[1]))
+    index, issues = min(
+        trials, key=lambda pair: (len(pair[1]), -len(pair[1][0].location) if pair[1] else 0)
+    )
     message = f"matches none of the {count} allowed forms; the closest is form {index + 1}"
     ctx.add(location, code, message, shown(value, secret))
     ctx.extend(issues)
@@ -279,7 +282,8 @@ def unknown(
     declared: list[str],
     required: Any,
 ) -> None:
-    guess = nearest(key, declared) if isinstance(key, str) else None
+    wanted = [r for r in required if isinstance(r, str) and r not in value and r not in declared]
+    guess = nearest(key, declared + wanted) if isinstance(key, str) else None
     if guess is not None and guess in value:
         hint = f"remove it: {quote(guess)} is already given"
     elif guess is not None and guess in required:

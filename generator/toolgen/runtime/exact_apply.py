@@ -257,7 +257,7 @@ def _not(node: Node) -> Keyword:
     def explain(value: Any, location: Location, ctx: Ctx, secret: bool) -> None:
         if not node.keywords:
             message = "no value is allowed here"
-        elif node.words:
+        elif node.words and not secret:  # a secret must not be told which value it is
             message = f"must not be {node.words}"
         else:
             message = 'must not match the schema under "not"'
