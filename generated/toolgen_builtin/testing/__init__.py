@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "df89e027e4d06f130247d0a9959aefce946d73a82c80f53667529ce119dbd403"
+_SUPPORT_SHA256 = "c21b134da84a29a487c8e9c3bd3925ba53d0ff683f5633e2322a55e75d5d186e"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.schema.patterns import python_compiles
+from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape
 
 # Keywords that never constrain a value.
@@ -141,9 +141,9 @@ class StrategyCompiler:
             keywords["max_size"] = repr(schema["maxLength"])
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
-            if python_compiles(pattern):
+            if ecma(pattern) is not None:
                 keywords["pattern"] = literal(pattern)
-            else:  # an ECMA-262 construct Python lacks: generate, then filter
+            else:  # no exact reading: lint refuses it; generate, then filter
                 exact = False
         if isinstance(schema.get("format"), str):
             keywords["format"] = literal(schema["format"])

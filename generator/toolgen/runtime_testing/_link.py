@@ -1,6 +1,7 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The runtime names the test support uses (see the package docstring for why here)."""
 
+from ..runtime.ecma import ecma_pattern
 from ..runtime.errors import ToolError
 from ..runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
 from ..runtime.secrets import REDACTED, redact
@@ -10,6 +11,7 @@ from ..runtime.types import json_equal
 
 __all__ = [
     "REDACTED",
+    "ecma_pattern",
     "Node",
     "Registry",
     "ToolError",

@@ -1,6 +1,7 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The runtime names the test support uses (see the package docstring for why here)."""
 
+from ..._runtime.ecma import ecma_pattern
 from ..._runtime.errors import ToolError
 from ..._runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
 from ..._runtime.secrets import REDACTED, redact
@@ -10,6 +11,7 @@ from ..._runtime.types import json_equal
 
 __all__ = [
     "REDACTED",
+    "ecma_pattern",
     "Node",
     "Registry",
     "ToolError",

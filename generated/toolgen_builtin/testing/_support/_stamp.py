@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "df89e027e4d06f130247d0a9959aefce946d73a82c80f53667529ce119dbd403"
+RUNTIME_SHA256 = "c21b134da84a29a487c8e9c3bd3925ba53d0ff683f5633e2322a55e75d5d186e"
