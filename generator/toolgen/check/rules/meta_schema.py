@@ -44,16 +44,32 @@ def is_valid_schema(schema: object) -> bool:
 def meta_errors(schema: object) -> Iterator[jsonschema.ValidationError]:
     """Meta-schema violations, located. The fast check clears valid schemas; jsonschema
     explains the invalid ones."""
-    if _rs is not None and isinstance(schema, (dict, bool)) and _rs.meta.is_valid(schema):
+    if _rs is not None and isinstance(schema, (dict, bool)) and _rs.meta.is_valid(_without_dialect(schema)):
         return iter(())
     errors: Iterator[Any] = _meta().iter_errors(schema)
     return errors
+
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _without_dialect(schema: object) -> object:
+    """The schema as the 2020-12 meta-schema reads it: jsonschema_rs picks a meta-schema by
+    `$schema`, and would fetch one it does not know over the network (nothing is fetched:
+    another dialect is reported by `check`)."""
+    if isinstance(schema, dict) and "$schema" in schema:
+        return {key: value for key, value in schema.items() if key != "$schema"}
+    return schema
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         doc = tool.doc
         for pointer, schema in schema_roots(tool.source):
+            dialect = schema.get("$schema", DIALECT) if isinstance(schema, dict) else DIALECT
+            if dialect not in (DIALECT, DIALECT + "#"):
+                yield doc.diagnostic(child(pointer, "$schema"), ID, f"$schema {show(dialect)} is not JSON Schema 2020-12",
+                                     hint=f"toolgen reads 2020-12 only (nothing is fetched): remove it, or write {DIALECT}")
             for error in meta_errors(schema):
                 here = pointer
                 for part in error.absolute_path:
