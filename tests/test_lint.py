@@ -164,3 +164,18 @@ def test_generate_reports_what_lint_reports(specs: str, monkeypatch: pytest.Monk
     built = build(REPO / specs, BuildOptions(package="p"))
     assert built.ok and any(d.rule.startswith("provider-") for d in linted)
     assert built.diagnostics == linted
+
+
+def test_a_misspelt_list_value_is_named_by_its_list(tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "t.yaml").write_text("name: t\ndescription: A tool.\nflags: [idempotant]\n"
+                                  "parameters: {type: object, properties: {}}\n", "utf-8")
+    (specs / "u.yaml").write_text("nmae: u\ndescription: A tool.\nparameters: {type: object, properties: {}}\n",
+                                  "utf-8")
+    texts = [d.text() for d in check_specs(specs)[0]]
+    assert "t.yaml:3:9: error[spec-format]: 'idempotant' is not a valid value in flags\n" \
+           "  hint: did you mean 'idempotent'?" in texts
+    # A misspelt `name` never makes a file vanish: both the missing key and the typo are said.
+    assert any(t.startswith("u.yaml:1:1: error[spec-format]: 'name' is required") for t in texts)
+    assert any("unknown key 'nmae'" in t and "did you mean 'name'?" in t for t in texts)

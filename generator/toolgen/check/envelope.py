@@ -109,6 +109,10 @@ def _pointer(path: Any) -> str:
 def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnostic]:
     pointer = _pointer(error.absolute_path)
     where = pointer.rsplit("/", 1)[-1] or "the file"
+    path = list(error.absolute_path)
+    if path and isinstance(path[-1], int):  # an item of a list: name the list, not the index
+        named = [part for part in path if isinstance(part, str)]
+        where = f"value in {named[-1]}" if named else "value"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         return [
