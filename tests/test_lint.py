@@ -179,3 +179,14 @@ def test_a_misspelt_list_value_is_named_by_its_list(tmp_path: Path) -> None:
     # A misspelt `name` never makes a file vanish: both the missing key and the typo are said.
     assert any(t.startswith("u.yaml:1:1: error[spec-format]: 'name' is required") for t in texts)
     assert any("unknown key 'nmae'" in t and "did you mean 'name'?" in t for t in texts)
+
+
+def test_enum_values_the_type_refuses_are_reported(tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "t.yaml").write_text("name: t\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
+                                  "    a: {type: string, enum: [1, x], description: a}\n"
+                                  "    b: {type: integer, const: y, description: b}\n", "utf-8")
+    found = {(d.line, d.rule, d.message) for d in check_specs(specs)[0] if d.rule == "enum-type-mismatch"}
+    assert found == {(6, "enum-type-mismatch", 'enum values of another type than "string" can never be sent: 1'),
+                     (7, "enum-type-mismatch", 'no value of const is of type "integer": no value can be sent')}

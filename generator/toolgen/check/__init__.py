@@ -15,6 +15,7 @@ from toolgen.check.rules import (
     defaults,
     descriptions,
     enforceable,
+    enum_type,
     examples,
     keywords,
     meta_schema,
@@ -26,7 +27,8 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.load.refs import RefError, RefIndex, bundle, schema_roots
 from toolgen.load.specs import SpecSet
 
-RULES = (meta_schema, keywords, property_names, required, enforceable, defaults, examples, descriptions, names)
+RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
+         names)
 
 
 def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
