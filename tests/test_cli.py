@@ -112,3 +112,22 @@ def test_call_runs_a_builtin_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert json.loads(out)["result"]["content"] == "2\ttwo"
     code, out, _ = run("call", "read_file", '{"path": "hello.txt", "strat_line": 2}')
     assert code == 1 and 'did you mean "start_line"?' in json.loads(out)["error"]["message"]
+
+
+def test_the_editor_schema_takes_every_spec_file_of_the_library() -> None:
+    """`toolgen schema` (for yaml-language-server) accepts every file under schemas/, the
+    files holding only shared `$defs` too, and refuses a file with a misspelt `name`."""
+    import json as json_module
+
+    import jsonschema as jsonschema_module
+    import yaml
+
+    result = CliRunner().invoke(main, ["schema"])
+    assert result.exit_code == 0
+    validator = jsonschema_module.Draft202012Validator(json_module.loads(result.stdout))
+    files = sorted((Path(__file__).parents[1] / "schemas").rglob("*.yaml"))
+    assert any("tools" not in (yaml.safe_load(p.read_text("utf-8")) or {}) and "name" not in
+               (yaml.safe_load(p.read_text("utf-8")) or {}) for p in files), "a $defs-only file is among them"
+    for path in files:
+        assert validator.is_valid(yaml.safe_load(path.read_text("utf-8"))), path
+    assert not validator.is_valid({"nmae": "t", "description": "d"})

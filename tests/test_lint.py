@@ -190,3 +190,16 @@ def test_enum_values_the_type_refuses_are_reported(tmp_path: Path) -> None:
     found = {(d.line, d.rule, d.message) for d in check_specs(specs)[0] if d.rule == "enum-type-mismatch"}
     assert found == {(6, "enum-type-mismatch", 'enum values of another type than "string" can never be sent: 1'),
                      (7, "enum-type-mismatch", 'no value of const is of type "integer": no value can be sent')}
+
+
+def test_a_default_beside_a_ref_is_checked_against_what_it_refers_to(tmp_path: Path) -> None:
+    """A null default for an object class gave a module mypy refuses (`x: D = None`)."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "t.json").write_text(
+        '{"$defs": {"D": {"type": "object", "properties": {"k": {"type": "integer"}}}},\n'
+        ' "tools": [{"name": "t", "description": "d", "parameters": {"type": "object", "properties": {\n'
+        '   "x": {"$ref": "#/$defs/D", "default": null, "description": "x"},\n'
+        '   "y": {"$ref": "#/$defs/D", "default": {"k": 1}, "description": "y"}}}}]}\n', "utf-8")
+    found = [(d.line, d.rule) for d in check_specs(specs)[0] if d.is_error]
+    assert found == [(3, "default-invalid")]

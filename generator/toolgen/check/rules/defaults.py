@@ -10,6 +10,7 @@ import jsonschema
 from toolgen.check import patterns
 from toolgen.check.context import Context, describe, enum_hint, show
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.schema.pointer import unescape
 
 ID = "default-invalid"
 SUMMARY = "A `default`, `example` or `examples` value satisfies its own schema (a null default needs a nullable type)."
@@ -35,9 +36,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 samples.append(("example", node["example"]))
             if isinstance(node.get("examples"), list):
                 samples.extend((f"examples/{i}", v) for i, v in enumerate(node["examples"]))
-            if not samples or _has_ref(node):
-                continue  # referenced parts are checked where they are defined
-            subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+            if not samples:
+                continue
+            subject: Any = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+            if _has_ref(node):
+                subject = _bundled(tool, pointer)  # its references resolved, as the package reads them
+                if subject is None:
+                    continue
             validator = patterns.validator(subject)
             skipped = list(dict.fromkeys(p for _, p in patterns.unchecked(subject)))
             for where, value in samples:
@@ -52,6 +57,32 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         f"{where.split('/')[0]} {show(value)} is not valid here: {describe(error)}",
                         hint=enum_hint(error) or _hint(value),
                     )
+
+
+def _bundled(tool: Any, pointer: str) -> Any:
+    """The subschema at `pointer` in the tool's bundled schema, without its samples and with the
+    bundle's `$defs` beside it (the subschema's `#/$defs/...` references then resolve); None
+    when the pointer is not in the bundle (inside a definition: checked where it is used)."""
+    for root, schema in tool.schemas.items():
+        if pointer != root and not pointer.startswith(root + "/"):
+            continue
+        node: Any = schema
+        for token in pointer[len(root):].split("/")[1:]:
+            key = unescape(token)
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+            else:
+                return None
+        if not isinstance(node, dict):
+            return None
+        subject = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+        defs = schema.get("$defs") if isinstance(schema, dict) else None
+        if isinstance(defs, dict):
+            subject["$defs"] = defs
+        return subject
+    return None
 
 
 def _hint(value: Any) -> str:
