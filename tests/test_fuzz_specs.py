@@ -195,6 +195,10 @@ FOUND = [  # each crashed once (traceback or RecursionError); now a located diag
     ("\\p{Lu} in patternProperties", _tool({**OBJECT, "properties": {"m": {
         "type": "object", "patternProperties": {r"[\p{Lu}]": {"type": "integer"}}, "additionalProperties": False,
         "description": "m"}}}, examples=[{"arguments": {"m": {"A": 1}}}]), None),
+    ("type: bool with a default", _tool({**OBJECT, "properties": {"x": {"type": "bool", "default": True,
+                                                                        "description": "x"}}}), "unknown-type"),
+    ("maxLength 3.0 (the integer 3)", _tool({**OBJECT, "properties": {"x": {"type": "string", "maxLength": 3.0,
+                                                                          "description": "x"}}}), None),
     ("a pattern with no exact ECMA-262 reading", _tool({**OBJECT, "properties": {"x": {
         "type": "string", "pattern": r"\N{EM DASH}", "description": "x"}}}), "schema-unenforceable"),
 ]
@@ -209,6 +213,12 @@ def test_what_the_fuzz_found_is_a_diagnostic(what: str, spec: dict[str, Any], ru
     result = build(root, BuildOptions(package="found"))
     if rule is None:
         assert result.ok, [d.text() for d in diagnostics if d.is_error]
+        out = tmp_path / "out"
+        for relative, text in result.files.items():
+            (out / relative).parent.mkdir(parents=True, exist_ok=True)
+            (out / relative).write_text(text, "utf-8")
+        with imported(out, "found") as package:  # and what it wrote imports
+            assert package.tool_info("t").name == "t"
     else:
         assert rule in {d.rule for d in diagnostics}
         assert all(d.file == "tool.json" and d.line >= 1 for d in diagnostics)

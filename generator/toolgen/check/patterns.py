@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
+from referencing.exceptions import Unresolvable
 import jsonschema.validators
 
 from toolgen.check.context import Rule
@@ -84,3 +85,13 @@ def unchecked(schema: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
             for key in node["patternProperties"]:
                 if not compiles(key):
                     yield f"{here}/patternProperties", key
+
+
+def errors(validator: Any, value: Any) -> list[jsonschema.ValidationError]:
+    """The validation errors of a sample; none when the schema itself is broken (an unknown
+    `type`, a keyword of the wrong kind): the meta-schema rule reports that, located."""
+    try:
+        return list(validator.iter_errors(value))
+    except (jsonschema.exceptions.UnknownType, jsonschema.exceptions.SchemaError, Unresolvable, TypeError,
+            ValueError, RecursionError):
+        return []

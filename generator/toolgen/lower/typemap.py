@@ -343,6 +343,8 @@ class TypeMapper:
             value = schema.get(key)
             if value is None or isinstance(value, bool):
                 continue
+            if key in ("minLength", "maxLength", "minItems", "maxItems") and isinstance(value, float):
+                value = int(value)  # 3.0 is the integer 3 in JSON Schema (the meta-schema refuses 3.5)
             if key == "pattern" and not (isinstance(value, str) and plain_pattern(value) and _rust_regex_ok(value)):
                 continue  # another engine's reading of it could refuse what ECMA-262 takes: the exact check's
             args.append(f"{argument}={py_literal(value)}")

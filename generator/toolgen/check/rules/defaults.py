@@ -50,7 +50,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     yield tool.doc.diagnostic(f"{pointer}/{where}", PATTERN_UNCHECKED,
                                               f"{where.split('/')[0]} is not checked against the pattern {pattern!r}",
                                               hint=patterns.HINT, severity=Severity.WARNING)
-                error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+                error = jsonschema.exceptions.best_match(patterns.errors(validator, value))
                 if error is not None:
                     yield tool.doc.diagnostic(
                         f"{pointer}/{where}", ID,

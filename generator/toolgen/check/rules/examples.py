@@ -42,7 +42,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     yield tool.doc.diagnostic(here, PATTERN_UNCHECKED,
                                               f"example {key} are not checked against the pattern {pattern!r}",
                                               hint=patterns.HINT, severity=Severity.WARNING)
-                for error in patterns.validator(schema).iter_errors(value):
+                for error in patterns.errors(patterns.validator(schema), value):
                     yield from _diagnose(tool, here, key, schema_key, error)
 
 
