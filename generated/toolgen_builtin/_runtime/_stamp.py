@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8dd0a6d6e16e949ab642ff4fde771e60bbf71f340e9ef0a60d6460e8ec9d8f49"
+RUNTIME_SHA256 = "7ca6649a84aec62280c92c34e3813101a4d532744314088bd6a707283eb58b08"

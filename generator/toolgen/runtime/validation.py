@@ -41,6 +41,8 @@ M = TypeVar("M", bound=BaseModel)
 OnCoerce = Callable[[Coercion], None]
 _log = logging.getLogger(__name__)
 _ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds, never a loop
+# payload.shallow of each class met, computed once: the nesting it bounds, or None.
+_SHALLOW: dict[type[BaseModel], int | None] = {}
 
 
 def validate(
@@ -59,10 +61,10 @@ def validate(
     logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
     what it cannot express) has the check run on what it accepted.
     """
+    value = _validate(model, tool, arguments, secrets, limits, on_coerce)
     check: Exact | None = getattr(model, "__exact__", None)
     if check is None:
-        return _validate(model, tool, arguments, secrets, limits, on_coerce)
-    value = _validate(model, tool, arguments, secrets, limits, on_coerce)
+        return value
     data = as_sent(value)
     if check.is_valid(data):
         return value
@@ -110,41 +112,25 @@ def _validate(
     on_coerce: OnCoerce | None,
 ) -> M:
     validator = model.__pydantic_validator__
-    failure: ToolArgumentsError | ValidationError
+    kind = type(arguments)
     try:
-        if type(arguments) is dict and payload.flat(arguments):
+        # What is read at once, measured only if refused (_recover): a flat dict; text for a
+        # class that bounds what it accepts (payload.shallow: it refuses text too deep, and
+        # NaN or Infinity, on its own).
+        if kind is dict and payload.flat(arguments):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
-        if (
-            type(arguments) is str
-            and len(arguments) <= limits.max_bytes
-            and arguments.count("{") + arguments.count("[") <= limits.max_depth
-            and "NaN" not in arguments
-            and "Infinity" not in arguments
-        ):
-            # Small text: cannot be too deep; no word pydantic-core would read as a number.
+        if kind is str and len(arguments) <= limits.max_bytes and _shallow(model, limits):
             return validator.validate_json(arguments)  # type: ignore[no-any-return]
-        if isinstance(arguments, (str, bytes, bytearray)):
-            problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
-            if problem is None:
-                return validator.validate_json(arguments)  # type: ignore[no-any-return]
-            failure = ToolArgumentsError(tool, [problem])
-        else:
-            data = {} if arguments is None else arguments
-            problem = (
-                payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
-            )
-            if problem is None:
-                return validator.validate_python(data)  # type: ignore[no-any-return]
-            failure = ToolArgumentsError(tool, [problem])
+        return _measured(validator, tool, arguments, limits)  # type: ignore[no-any-return]
     except ValidationError as exc:
         # No cycle through this frame: nothing for the GC to chase.
         failure = exc.with_traceback(None)
+    except ToolArgumentsError:
+        raise
     except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
-        failure = ToolArgumentsError(
+        raise ToolArgumentsError(
             tool, [ArgumentIssue("", "invalid", "arguments could not be read")]
-        )
-    if isinstance(failure, ToolArgumentsError):
-        raise failure
+        ) from None
     try:
         outcome = _recover(model, tool, arguments, failure, secrets, limits, on_coerce)
     except ToolArgumentsError:
@@ -158,6 +144,27 @@ def _validate(
     return outcome
 
 
+def _shallow(model: type[BaseModel], limits: Limits) -> bool:
+    depth = _SHALLOW.get(model, -1)
+    if depth == -1:
+        depth = _SHALLOW[model] = payload.shallow(model)
+    return depth is not None and depth <= limits.max_depth
+
+
+def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
+    """Anything else, measured before pydantic-core reads it (ToolArgumentsError if too large)."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
+        if problem is None:
+            return validator.validate_json(arguments)
+    else:
+        data = {} if arguments is None else arguments
+        problem = payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
+        if problem is None:
+            return validator.validate_python(data)
+    raise ToolArgumentsError(tool, [problem])
+
+
 def _recover(
     model: type[M],
     tool: str,
@@ -169,10 +176,14 @@ def _recover(
 ) -> M | ToolArgumentsError:
     """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
-    if (
-        type(arguments) is dict
-    ):  # a flat dict, not measured before: measured before any error is read
+    # What was read at once (a flat dict, text for a shallow class) is measured before any
+    # error is read.
+    if type(arguments) is dict:
         problem = payload.measure(arguments, limits)
+        if problem is not None:
+            return ToolArgumentsError(tool, [problem])
+    elif text is not None:
+        problem = payload.check(text, limits) or payload.not_json_numbers(text)
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     count = exc.error_count()
