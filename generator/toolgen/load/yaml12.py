@@ -36,17 +36,24 @@ _STR = "tag:yaml.org,2002:str"
 _COLLECTION_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
+class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own event parser: slower than libyaml's, but it hands out the events of deep
+    flow collections as it goes, where libyaml (PyYAML 6.0.4 and later) first scans ahead and
+    stops at 1,000 levels with an error of its own."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
 if yaml.__with_libyaml__:
     from yaml._yaml import CParser as _CParser
 
     _Parser: Callable[[str], Any] = _CParser
 else:  # pragma: no cover - PyYAML built without libyaml
-
-    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
-        def __init__(self, stream: str) -> None:
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
+    _Parser = _PyParser
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
 
 
 def _pos(event: yaml.Event) -> Position:
@@ -281,9 +288,20 @@ def _error_hint(exc: yaml.YAMLError) -> str:
 
 def parse_yaml(text: str) -> tuple[Any, SourceMap]:
     """One YAML document -> (data, source map); LoadError on anything that is not plain JSON data."""
+    try:
+        return _parse(text, _Parser)
+    except _TooDeepForLibyaml:  # the depth bound is far lower: find where, as every version does
+        return _parse(text, _PyParser)
+
+
+class _TooDeepForLibyaml(Exception):
+    pass
+
+
+def _parse(text: str, make_parser: Callable[[str], Any]) -> tuple[Any, SourceMap]:
     parser = None
     try:
-        parser = _Parser(text)  # PyYAML's own reader checks the characters here
+        parser = make_parser(text)  # PyYAML's own reader checks the characters here
         parser.get_event()  # stream start
         if parser.check_event(yaml.StreamEndEvent):
             return None, SourceMap(values={"": (1, 1)})
@@ -296,6 +314,8 @@ def parse_yaml(text: str) -> tuple[Any, SourceMap]:
                             "split the documents into separate files")
         return data, builder.source()
     except yaml.YAMLError as exc:
+        if make_parser is not _PyParser and _LIBYAML_TOO_DEEP in str(exc):
+            raise _TooDeepForLibyaml from None
         raise LoadError(*_error_position(text, exc), f"invalid YAML: {_error_message(exc)}", _error_hint(exc)) from None
     except UnicodeEncodeError as exc:  # a lone surrogate: only reachable through the API, never from a file
         raise LoadError(1, 1, f"invalid YAML: {exc.reason}") from None
