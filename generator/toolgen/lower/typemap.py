@@ -267,8 +267,8 @@ class TypeMapper:
                 self.recursive.add(cls)
                 return self.secret(target, Annotation.of(cls, forward=True))
             return self.secret(target, Annotation.of(cls))
-        is_object = target.get("type") == "object" or ("properties" in target and "type" not in target)
-        if is_object and (target.get("properties") or target.get("additionalProperties") is False):
+        # Only `type: object` makes a class: without it, any non-object value is valid too.
+        if target.get("type") == "object" and (target.get("properties") or target.get("additionalProperties") is False):
             cls = self.new_class_name(class_name(self.prefix, name))
             self.def_classes[name] = cls
             self.definition(target, cls)
