@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -118,3 +119,11 @@ def write_specs(tmp_path: Path):  # type: ignore[no-untyped-def]
         return root
 
     return write
+
+
+@pytest.fixture(scope="session")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The official JSON-Schema-Test-Suite as one generated package (tests/suite_support.py)."""
+    from suite_support import built
+
+    yield from built(tmp_path_factory.mktemp("suite"))

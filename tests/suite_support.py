@@ -9,6 +9,7 @@ has an `$id` (it is then its own resource, and `#` still means its root).
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from collections.abc import Iterator
@@ -16,12 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conftest import imported
+from toolgen.config import BuildOptions
+from toolgen.pipeline import build, check_specs
+from toolgen.write import apply, plan
+
 SUITE = Path(__file__).parent / "data" / "json-schema-test-suite" / "draft2020-12"
 # Optional files whose tests every validator of 2020-12 should pass (the others test
 # format assertion, other drafts, or remote documents).
 OPTIONAL = ("bignum", "float-overflow", "ecmascript-regex", "non-bmp-regex", "no-schema",
             "unknownKeyword", "refOfUnknownKeyword", "anchor", "id")
 WHERE = "#/properties/value"
+# Rules a group may be refused by, each an intended limit documented in docs/spec-format.md.
+INTENDED = {"ref-remote", "unsupported-keyword", "default-invalid"}
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,30 @@ def groups() -> Iterator[Group]:
         stem = re.sub(r"[^a-z0-9]+", "_", relative.removesuffix(".json").lower())
         for index, group in enumerate(json.loads(path.read_text("utf-8"))):
             yield Group(f"{stem}_{index}", relative, group["description"], group["schema"], tuple(group["tests"]))
+
+
+GROUPS = list(groups())
+
+
+def built(root: Path) -> Iterator[tuple[Any, list[Group], dict[str, list[Any]]]]:
+    """The suite as one generated package (imported), the groups it holds, and the lint
+    diagnostics of every group: those with an error (refused) and the others too."""
+    write_specs(root / "all", GROUPS, results=True)
+    diagnostics, _ = check_specs(root / "all")
+    found: dict[str, list[Any]] = collections.defaultdict(list)
+    for d in diagnostics:
+        found[Path(d.file).stem.removesuffix("_result")].append(d)
+    refused = {tool: ds for tool, ds in found.items() if any(d.severity == "error" for d in ds)}
+    generated = [g for g in GROUPS if g.tool not in refused]
+    write_specs(root / "ok", generated, results=True)
+    options = BuildOptions(package="suite_pkg")
+    result = build(root / "ok", options)
+    assert result.ok, "\n".join(d.text() for d in result.diagnostics if d.severity == "error")
+    out = root / "out"
+    out.mkdir()
+    apply(out, plan(out, result.files, options))
+    with imported(out, "suite_pkg") as package:
+        yield package, generated, found
 
 
 def spec(group: Group) -> dict[str, Any]:

@@ -156,3 +156,72 @@ def test_corpus_sample_draws_valid_arguments(tmp_path: Path) -> None:
         for name in package.TOOL_NAMES:
             check_tool(package, name, examples=4, results=False)  # corpus tools seldom declare results
     assert len(package.TOOL_NAMES) >= 500
+
+
+# The building blocks on their own: the cases the JSON-Schema-Test-Suite run found.
+from toolgen.runtime_testing import strategies as blocks  # noqa: E402
+from toolgen.runtime_testing.judge import json_schema_validator  # noqa: E402
+
+
+@settings(QUIET, max_examples=100)
+@given(blocks.numbers(minimum=-(2**64 - 1), maximum=2**64 - 1))
+def test_numbers_take_bounds_no_float_holds(value: Any) -> None:
+    assert -(2**64 - 1) <= value <= 2**64 - 1
+
+
+@settings(QUIET, max_examples=100)
+@given(blocks.numbers(minimum=10**400))
+def test_numbers_above_every_float_are_integers(value: Any) -> None:
+    assert isinstance(value, int) and value >= 10**400
+
+
+@settings(QUIET, max_examples=200)
+@given(blocks.multiples(0.0001, minimum=-(10**6), maximum=10**6))
+def test_multiples_are_the_decimal_products(value: float) -> None:
+    """k * 0.0001 in decimal: 0.0107, which the package and JSON Schema call a multiple."""
+    assert json_schema_validator({"multipleOf": 0.0001}).is_valid(value)
+    assert len(repr(value).rstrip("0").partition(".")[2]) <= 4 or "e" in repr(value)
+
+
+@settings(QUIET, max_examples=200)
+@given(blocks.arrays(prefix=[st.booleans(), st.nothing()], max_size=1))
+def test_a_prefix_position_nothing_can_fill_ends_the_array(value: list[Any]) -> None:
+    assert len(value) <= 1 and all(isinstance(v, bool) for v in value)
+
+
+def test_prefix_arrays_take_every_allowed_length() -> None:
+    lengths: set[int] = set()
+
+    @settings(QUIET, max_examples=200)
+    @given(blocks.arrays(prefix=[st.just("a"), st.just("b")], items=st.just("c"), min_size=1, max_size=3))
+    def draw(value: list[str]) -> None:
+        assert 1 <= len(value) <= 3 and value == ["a", "b", "c"][: len(value)]
+        lengths.add(len(value))
+
+    draw()
+    assert lengths == {1, 2, 3}
+
+
+@settings(QUIET, max_examples=200)
+@given(blocks.arrays(items=st.integers(0, 9), contains=st.just(42), min_contains=2, max_contains=3))
+def test_contains_places_its_values_among_the_items(value: list[int]) -> None:
+    assert 2 <= value.count(42) <= 3
+
+
+@settings(QUIET, max_examples=200)
+@given(blocks.other_than("object", "integer"))
+def test_other_than_leaves_out_the_named_types(value: Any) -> None:
+    assert not isinstance(value, (dict, int, float)) or isinstance(value, bool)
+
+
+def test_the_judge_reads_patterns_as_ecma_262_and_multiples_exactly() -> None:
+    judge = json_schema_validator
+    assert judge({"pattern": "^\\d$"}).is_valid("5") and not judge({"pattern": "^\\d$"}).is_valid("৫")  # Bengali 5
+    assert judge({"pattern": "^\\cC$"}).is_valid("\x03")  # a Python `re` error
+    assert not judge({"pattern": "^a$"}).is_valid("a\n")  # `$` is the very end
+    assert judge({"patternProperties": {"^\\w+$": {"type": "integer"}}}).is_valid({"é": "x"})
+    assert judge({"multipleOf": 0.0001}).is_valid(0.0107)  # jsonschema alone refuses it
+    assert not judge({"multipleOf": 1.5}).is_valid(6755399441055746.0)  # and accepts this
+    # A `$schema` inside a subschema does not bring jsonschema's stock reading back.
+    assert judge({"properties": {"x": {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                       "multipleOf": 0.0001}}}).is_valid({"x": 0.0107})

@@ -60,11 +60,14 @@ def lint(specs: SpecSet, exports: bool = True,
     """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule
+    from toolgen.render import satisfiable
 
     diagnostics, tools = check.run(specs)
+    broken = {d.file for d in diagnostics if d.is_error}  # their errors say more than this warning would
+    diagnostics += satisfiable.warnings(t for t in tools if t.doc.display not in broken)
     if exports:
-        diagnostics = sorted(set(diagnostics + list(provider_rule.warnings(tools))))
-    return _without(diagnostics, disable), tools
+        diagnostics += provider_rule.warnings(tools)
+    return _without(sorted(set(diagnostics)), disable), tools
 
 
 def _without(diagnostics: list[Diagnostic], disable: tuple[str, ...]) -> list[Diagnostic]:

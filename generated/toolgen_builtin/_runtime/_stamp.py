@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "7ca6649a84aec62280c92c34e3813101a4d532744314088bd6a707283eb58b08"
+RUNTIME_SHA256 = "769e192025fd4f11844131a7f4b27092e7f750997a9fa4033ce28fad98eb212b"

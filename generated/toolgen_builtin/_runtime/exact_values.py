@@ -71,6 +71,17 @@ def _fraction(value: Any) -> Fraction:
     return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
 
 
+def is_multiple(value: Any, step: Any) -> bool:
+    """Whether the number `value` is a whole multiple of `step` (> 0), read as the decimal
+    numbers their JSON texts write: exact, where float division is not."""
+    if isinstance(value, int) and isinstance(step, int):
+        return value % step == 0
+    try:
+        return (_fraction(value) / _fraction(step)).denominator == 1
+    except (ValueError, OverflowError):  # inf or nan: never a JSON number
+        return False
+
+
 def _bound(name: str, limit: Any) -> Keyword:
     if kind(limit) != "number":
         raise Unsupported(f"{name} must be a number")
@@ -93,15 +104,7 @@ def _bound(name: str, limit: Any) -> Keyword:
     else:
         if limit <= 0:
             raise Unsupported("multipleOf must be more than 0")
-        step = _fraction(limit)
-
-        def ok(value: Any) -> bool:
-            if isinstance(value, int) and isinstance(limit, int):
-                return value % limit == 0
-            try:
-                return (_fraction(value) / step).denominator == 1
-            except (ValueError, OverflowError):  # inf or nan: never a JSON number
-                return False
+        ok = lambda value: is_multiple(value, limit)  # noqa: E731
 
     def explain(value: Any, location: Location, ctx: Ctx, secret: bool) -> None:
         message = f"expected {expected}, got {got(value, secret)}"

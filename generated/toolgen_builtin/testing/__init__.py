@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "c21b134da84a29a487c8e9c3bd3925ba53d0ff683f5633e2322a55e75d5d186e"
+_SUPPORT_SHA256 = "5d55397f93c3cadc10c7362567ae549ab12bd6378feeab184266bacbff950141"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -57,6 +57,13 @@ EXPORTS = (
                                           "one object for the providers that take only that (all but MCP); the warning "
                                           "names each provider and what its model is not told."),
 )
+# Reported from the strategy compiler's findings (render/satisfiable.py).
+STRATEGIES = (
+    Rule("unsatisfiable", WARNING, "Some value satisfies `parameters` and `returns`: where none can (`false`, "
+                                   "`not: {}`, two `oneOf` branches that accept everything, a required key no value "
+                                   "may fill), the tool can never be called or never return, and its generated "
+                                   "strategies draw nothing."),
+)
 BINDING = (
     Rule("binding", ERROR, "`toolgen check`: every tool has one implementing class, whose run() agrees with "
                            "the generated interface."),
@@ -74,7 +81,7 @@ def catalogue() -> tuple[Rule, ...]:
     rules = [*LOADING, *rules_of(envelope), *REFERENCES]
     for module in CHECK_RULES:
         rules.extend(rules_of(module))
-    return (*rules, *EXPORTS, *BINDING)
+    return (*rules, *EXPORTS, *STRATEGIES, *BINDING)
 
 
 def by_id() -> dict[str, Rule]:

@@ -1,26 +1,30 @@
 """JSON Schema -> hypothesis strategies, compiled at generation time into Python code.
 
 A schema is compiled into calls of hypothesis and of the runtime's building blocks
-(runtime/strategies.py, imported by generated code as `_s`). What they build is valid
-by construction: bounds, lengths, patterns, formats, enums (checked against the whole
-schema here, once), required and optional keys, closed objects, unique items, unions
-and merged `allOf`s, `$defs` (one cached function each, so recursion is a cycle).
-What they cannot build (`not`, `if`/`then`, overlapping `oneOf` branches, dependencies,
-property counts, `contains`) is enforced where it is said, by `_s.satisfying`: a filter
-with jsonschema as the judge, on the smallest subschema that needs it.
+(runtime_testing/strategies.py, imported by generated code as `_s`). What they build is
+valid by construction: bounds, lengths, patterns, formats, enums (checked against the whole
+schema here, once), required and optional keys, closed objects, unique items, leading
+`prefixItems`, unions and merged `allOf`s, `$defs` (one cached function each, so recursion
+is a cycle), and the other JSON types a schema without `type` accepts. What they build only
+close to the schema (`contains` counts, `not`, `if`/`then`/`else` branches, overlapping
+`oneOf` branches, dependencies, property counts, `unevaluated*`) is judged where it is said,
+by `_s.satisfying`: a filter with jsonschema as the judge, on the smallest subschema that
+needs it. A schema no value can satisfy (`false`, `not: {}`, two `true` branches of a
+`oneOf`, a required key whose schema is one of these) compiles to `st.nothing()`, and
+`impossible` says where: lint reports it (rule `unsatisfiable`).
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
-
-from jsonschema import Draft202012Validator
 
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
+from toolgen.runtime_testing.judge import json_schema_validator
 from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape
 
@@ -48,6 +52,7 @@ IMPLIED_TYPE = (
     ("number", frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})),
 )
 JSON_VALUES = "_s.json_values()"
+NOTHING = "st.nothing()"
 OPEN_ENDED = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"})
 
 
@@ -70,6 +75,7 @@ class StrategyCompiler:
     # its strategy draws no undeclared keys, though JSON Schema alone would allow them.
     close_merged: bool = False
     definitions: dict[str, tuple[str, Node]] = field(default_factory=dict)  # def name -> (function, body)
+    impossible: dict[str, str] = field(default_factory=dict)  # pointer -> why no value is valid there
     _taken: set[str] = field(default_factory=set)
 
     @property
@@ -79,19 +85,39 @@ class StrategyCompiler:
 
     def compile(self, schema: Any, pointer: str = "") -> Node:
         if schema is False:
-            return "st.nothing()"
+            return self.nothing(pointer, "the schema is `false`")
         if not isinstance(schema, dict):
             return JSON_VALUES
         node, exact = self._build(_constraints(schema), pointer)
-        return node if exact else call("_s.satisfying", node, self.root_name, literal(pointer))
+        if node == NOTHING:
+            return self.nothing(pointer, "no value satisfies every keyword")
+        if exact:
+            return node
+        if _resolve(self.root, pointer) == schema:
+            return call("_s.satisfying", node, self.root_name, literal(pointer))
+        # A schema put together here (a merged allOf's parts): judged as itself.
+        return call("_s.satisfying", node, self.root_name, schema=literal(schema))
+
+    def nothing(self, pointer: str, why: str) -> Node:
+        """No value is valid at `pointer`: say so once (the deepest reason is kept first)."""
+        self.impossible.setdefault(pointer, why)
+        return NOTHING
 
     def _build(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         """The strategy, and whether it is exact (every value it draws is valid)."""
+        if schema.get("not") is True or schema.get("not") == {}:
+            return self.nothing(f"{pointer}/not", "`not` of a schema every value satisfies"), True
+        if schema.get("not") is False or schema.get("not") == {"not": {}}:
+            schema = {k: v for k, v in schema.items() if k != "not"}
         if "$ref" in schema:
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            return self.reference(schema["$ref"]), not rest
+            if not rest:
+                return self.reference(schema["$ref"]), True
+            return self._build({"allOf": [{"$ref": schema["$ref"]}, rest]}, pointer)
         if "const" in schema or "enum" in schema:
             return self.enumerated(schema, pointer), True
+        if "if" in schema or "then" in schema or "else" in schema:
+            return self.conditional(schema, pointer)
         if "allOf" in schema:
             merged, simple = self.merged(schema)
             if merged is not None:
@@ -99,28 +125,30 @@ class StrategyCompiler:
                     merged.setdefault("additionalProperties", False)
                 node, exact = self._build(merged, pointer)
                 return node, exact and simple
+            if merged is None and any(b is False for b in schema["allOf"]):
+                return self.nothing(f"{pointer}/allOf", "an `allOf` branch is `false`"), True
             return self._build({k: v for k, v in schema.items() if k != "allOf"}, pointer)[0], False
         for key in ("anyOf", "oneOf"):
             if key in schema and isinstance(schema[key], list):
                 return self.union(schema, key, pointer)
         kinds = schema.get("type")
         if isinstance(kinds, list):
-            if not kinds:
-                return "st.nothing()", True
             built = [self.typed(k, schema, pointer) for k in dict.fromkeys(kinds)]
             exact = all(e for _, e in built) and not ("integer" in kinds and "number" in kinds)
-            nodes = [n for n, _ in built]
-            return (nodes[0] if len(nodes) == 1 else call("st.one_of", *nodes)), exact
+            return _one_of([n for n, _ in built]), exact
         if isinstance(kinds, str):
             return self.typed(kinds, schema, pointer)
         for implied, keywords in IMPLIED_TYPE:
             if keywords & schema.keys():
-                return self.typed(implied, schema, pointer)
+                # The implied type's keywords say nothing about the other types' values.
+                node, exact = self.typed(implied, schema, pointer)
+                others_exact = set(schema) <= TYPE_KEYWORDS.get(implied, frozenset())
+                return _one_of([node, call("_s.other_than", literal(implied))]), exact and others_exact
         return JSON_VALUES, not schema
 
     def typed(self, kind: str, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         if kind not in TYPE_KEYWORDS:
-            return "st.nothing()", True
+            return NOTHING, True
         exact = not (set(schema) - ANY_TYPE_KEYWORD - {"type"})  # another type's keywords do not apply
         node, own_exact = getattr(self, f"_{kind}")(schema, pointer)
         return node, exact and own_exact
@@ -135,10 +163,10 @@ class StrategyCompiler:
     def _string(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         keywords: dict[str, Node] = {}
         exact = True
-        if _natural(schema.get("minLength")):
-            keywords["min_size"] = repr(schema["minLength"])
-        if _natural(schema.get("maxLength")):
-            keywords["max_size"] = repr(schema["maxLength"])
+        if _count(schema.get("minLength")) is not None:
+            keywords["min_size"] = repr(_count(schema["minLength"]))
+        if _count(schema.get("maxLength")) is not None:
+            keywords["max_size"] = repr(_count(schema["maxLength"]))
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
             if ecma(pattern) is not None:
@@ -152,8 +180,11 @@ class StrategyCompiler:
     def _integer(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         keywords: dict[str, Node] = dict(_integer_bounds(schema))
         step = schema.get("multipleOf")
-        if _number(step) and float(step).is_integer() and step > 0:
-            keywords["multiple_of"] = repr(int(step))
+        if _number(step) and step > 0:
+            # The integer multiples of p/q (in lowest terms) are the multiples of p.
+            whole = Fraction(step) if isinstance(step, int) else Fraction(repr(step))
+            if whole.numerator != 1:
+                keywords["multiple_of"] = repr(whole.numerator)
             return call("_s.integers", **keywords), True
         return call("_s.integers", **keywords), "multipleOf" not in schema
 
@@ -164,7 +195,7 @@ class StrategyCompiler:
                 return self._integer(schema, pointer)  # multiples of an integer are integers
             if _number(step) and step > 0:  # k * step is not always a multiple in floating point: filtered
                 return call("_s.multiples", repr(step), **_integer_bounds(schema, step)), False
-            return "st.nothing()", True
+            return NOTHING, True
         keywords: dict[str, Node] = {}
         for key, name, flag in (("minimum", "minimum", None), ("maximum", "maximum", None),
                                 ("exclusiveMinimum", "minimum", "exclude_min"),
@@ -181,50 +212,82 @@ class StrategyCompiler:
     def _array(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         keywords: dict[str, Node] = {}
         exact = True
-        prefix = schema.get("prefixItems")
-        items = schema.get("items", True)
-        if isinstance(prefix, list) and prefix:
-            keywords["prefix"] = Display("[]", tuple(self.compile(s, f"{pointer}/prefixItems/{i}")
-                                                     for i, s in enumerate(prefix)))
-        if items is False:
-            keywords["max_size"] = repr(len(prefix) if isinstance(prefix, list) else 0)
-        elif items is not True and items != {}:
-            keywords = {"items": self.compile(items, f"{pointer}/items"), **keywords}
-        if _natural(schema.get("minItems")):
-            keywords["min_size"] = repr(schema["minItems"])
-        if _natural(schema.get("maxItems")) and items is not False:
-            keywords["max_size"] = repr(schema["maxItems"])
-        elif _natural(schema.get("maxItems")):
-            exact = False
+        written = schema.get("prefixItems")
+        prefix: list[Any] = written if isinstance(written, list) else []
+        # Where `items` is not said, `unevaluatedItems` has the last word past the prefix.
+        items = schema.get("items", schema.get("unevaluatedItems", True))
+        least, most = _count(schema.get("minItems")) or 0, _count(schema.get("maxItems"))
+        heads = [self.compile(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix)]
+        if NOTHING in heads:  # nothing can stand at that position: arrays stop before it
+            heads = heads[:heads.index(NOTHING)]
+            most = len(heads) if most is None else min(most, len(heads))
+        tail = self.compile(items, f"{pointer}/items") if items is not True and items != {} else None
+        if tail == NOTHING or items is False:
+            most = len(heads) if most is None else min(most, len(heads))
+            tail = None
+        if most is not None and least > most:
+            return NOTHING, True
+        if tail is not None:
+            keywords["items"] = tail
+        if heads:
+            keywords["prefix"] = Display("[]", tuple(heads))
+        if least:
+            keywords["min_size"] = repr(least)
+        if most is not None:
+            keywords["max_size"] = repr(most)
         if schema.get("uniqueItems") is True:
             keywords["unique"] = "True"
+        if "contains" in schema:
+            wanted = schema["contains"]
+            if isinstance(items, dict) and items and not prefix:  # what it contains is an item too
+                wanted = {"allOf": [items, wanted]}
+            contains = self.compile(wanted, f"{pointer}/contains")
+            low, high = _count(schema.get("minContains")), _count(schema.get("maxContains"))
+            low = 1 if low is None else low
+            if (contains == NOTHING or (high is not None and high < low)) and low > 0:
+                return self.nothing(f"{pointer}/contains", "no array can hold what `contains` asks"), True
+            if contains != NOTHING:
+                keywords["contains"] = contains
+                if low != 1:
+                    keywords["min_contains"] = repr(low)
+                if high is not None:
+                    keywords["max_contains"] = repr(high)
+            exact = False  # other items may match too: the filter counts
         return call("_s.arrays", **keywords), exact
 
     def _object(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
         required = [r for r in schema.get("required", []) if isinstance(r, str)]
-        additional = schema.get("additionalProperties", True)
-        exact = True
+        # Where `additionalProperties` is not said, `unevaluatedProperties` has the last word.
+        additional = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
+        names = schema.get("propertyNames", True)
+        if names is False or names == {"not": {}}:
+            additional = False
         declared = {name: self.compile(sub, f"{pointer}/properties/{escape(name)}")
                     for name, sub in properties.items()}
         extra_value = None if additional is False else (
             JSON_VALUES if additional is True else self.compile(additional, f"{pointer}/additionalProperties"))
+        if extra_value == NOTHING:
+            extra_value = None
         for name in required:
             if name not in declared:
                 if extra_value is None:
-                    return "st.nothing()", True
+                    return self.nothing(f"{pointer}/required", f"{name!r} is required and no value may stand there"), True
                 declared[name] = extra_value
+            elif declared[name] == NOTHING:
+                return NOTHING, True
         keywords: dict[str, Node] = {}
         if required:
             keywords["required"] = Display("{}", tuple((py_literal(n), declared[n]) for n in dict.fromkeys(required)))
-        optional: list[tuple[str, Node]] = [(py_literal(n), s) for n, s in declared.items() if n not in required]
+        optional: list[tuple[str, Node]] = [(py_literal(n), s) for n, s in declared.items()
+                                            if n not in required and s != NOTHING]
         if optional:
             keywords["optional"] = Display("{}", tuple(optional))
         if extra_value is not None:
             keywords["extra"] = extra_value
-            names = schema.get("propertyNames")
             if isinstance(names, dict):
                 keywords["extra_keys"] = self.compile({"type": "string", **names}, f"{pointer}/propertyNames")
+        exact = names is True or names == {} or not declared  # declared names must satisfy propertyNames too
         return call("_s.objects", **keywords), exact
 
     def reference(self, ref: Any) -> Node:
@@ -235,6 +298,8 @@ class StrategyCompiler:
             function = self._function_name(name)
             self.definitions[name] = (function, "")  # reserved first: a recursive body refers to it
             self.definitions[name] = (function, self.compile(self.defs[name], f"/$defs/{escape(name)}"))
+        if self.definitions[name][1] == NOTHING:
+            return NOTHING
         return call("st.deferred", f"lambda: {self.definitions[name][0]}()")
 
     def _function_name(self, name: str) -> str:
@@ -249,13 +314,29 @@ class StrategyCompiler:
         """The listed values the whole schema accepts (checked here, once)."""
         values = [schema["const"]] if "const" in schema else list(schema.get("enum") or [])
         whole = {**schema, "$defs": self.defs} if self.defs else schema
-        validator = Draft202012Validator(whole)
+        validator = json_schema_validator(whole)
         valid = [v for v in values if _json_literal(v) and validator.is_valid(v)]
         if not valid:
-            return "st.nothing()"
+            return self.nothing(pointer, "no listed value satisfies the rest of the schema")
         if len(valid) == 1:
             return call("st.just", literal(valid[0]))
         return call("st.sampled_from", Display("[]", tuple(literal(v) for v in valid)))
+
+    def conditional(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
+        """`if`/`then`/`else`: the values of the `if` and `then` branch, and those of `else`
+        (a value of the second may still satisfy `if`: the filter judges)."""
+        rest = {k: v for k, v in schema.items() if k not in ("if", "then", "else")}
+        if "if" not in schema:  # `then` and `else` alone say nothing
+            return self._build(rest, pointer)
+        condition, then, other = schema["if"], schema.get("then", True), schema.get("else", True)
+        branches = []
+        if condition is not False:
+            branches.append(self._build({"allOf": [rest, condition, then]}, pointer))
+        if condition is not True:
+            branches.append(self._build({"allOf": [rest, other]}, pointer))
+        nodes = [node for node, _ in branches if node != NOTHING]
+        exact = isinstance(condition, bool) and all(e for _, e in branches)
+        return _one_of(nodes), exact
 
     def union(self, schema: dict[str, Any], key: str, pointer: str) -> tuple[Node, bool]:
         """anyOf/oneOf: one branch at a time, each with the schema's other keywords merged in.
@@ -264,6 +345,9 @@ class StrategyCompiler:
         options: list[Node] = []
         kinds: list[set[str]] = []
         exact = True
+        accepting = sum(branch is True or branch == {} for branch in schema[key])
+        if key == "oneOf" and accepting > 1:  # every value satisfies two branches
+            return self.nothing(f"{pointer}/{key}", "two branches accept every value"), True
         for i, branch in enumerate(schema[key]):
             if branch is False:
                 continue
@@ -271,22 +355,26 @@ class StrategyCompiler:
             if merged is None:
                 merged, exact = base, False
             node, branch_exact = self._build(merged, f"{pointer}/{key}/{i}")
+            if node == NOTHING:
+                continue
             options.append(node)
             kinds.append(_types(merged))
             exact = exact and branch_exact
         if not options:
-            return "st.nothing()", True
+            return self.nothing(f"{pointer}/{key}", "no branch can be satisfied"), True
         if key == "oneOf" and len(options) > 1:
             exact = exact and all(not (k & other) for i, k in enumerate(kinds) for other in kinds[i + 1:])
-        return (options[0] if len(options) == 1 else call("st.one_of", *options)), exact
+        return _one_of(options), exact
 
     def merged(self, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
         """An allOf folded into one schema (None when the branches do not fold), and whether
         the fold is exact: a branch's own additionalProperties does not see the other
         branches' properties, so with one the filter has the last word."""
         out: dict[str, Any] | None = {k: v for k, v in schema.items() if k != "allOf"}
-        exact = True
+        exact = not OPEN_ENDED & schema.keys()  # the outer one does not see the branches' keys either
         for branch in schema["allOf"]:
+            if branch is True:
+                continue
             if not isinstance(branch, dict) or out is None:
                 return None, False
             branch = _constraints(branch)
@@ -297,7 +385,9 @@ class StrategyCompiler:
                     return None, False
                 seen.add(name)
                 branch = _constraints(self.defs[name])
-            exact = exact and not OPEN_ENDED & branch.keys()
+            # A branch's `items` applies past its own `prefixItems` only, not past the other's.
+            crossed = ("items" in branch and "prefixItems" in out) or ("prefixItems" in branch and "items" in out)
+            exact = exact and not OPEN_ENDED & branch.keys() and not crossed
             out = merge(out, branch)
         return out, exact
 
@@ -334,8 +424,13 @@ def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
             out[key] = max(out[key], value)
         elif key in ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"):
             out[key] = min(out[key], value)
-        elif key == "items" and isinstance(value, dict) and isinstance(out[key], dict):
+        elif key in ("items", "contains", "propertyNames") and isinstance(value, dict) and isinstance(out[key], dict):
             out[key] = {"allOf": [out[key], value]}
+        elif key == "prefixItems" and isinstance(value, list) and isinstance(out[key], list):
+            short, long = sorted((out[key], value), key=len)
+            out[key] = [{"allOf": [x, y]} for x, y in zip(short, long)] + long[len(short):]
+        elif key == "not":
+            out[key] = {"anyOf": [out[key], value]}
         else:
             return None
     return out
@@ -352,8 +447,30 @@ def _types(schema: dict[str, Any]) -> set[str]:
     return named | {"integer"} if "number" in named else named
 
 
-def _natural(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+def _resolve(root: Any, pointer: str) -> Any:
+    """The subschema at a JSON pointer of `root` (None when there is none)."""
+    node = root
+    for part in pointer.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return None
+    return node
+
+
+def _count(value: Any) -> int | None:
+    """A count keyword's value (`maxItems: 2.0` is 2), or None when it is not a count."""
+    if _number(value) and float(value).is_integer() and value >= 0:
+        return int(value)
+    return None
+
+
+def _one_of(nodes: list[Node]) -> Node:
+    live = [node for node in nodes if node != NOTHING]
+    return NOTHING if not live else live[0] if len(live) == 1 else call("st.one_of", *live)
 
 
 def _json_literal(value: Any) -> bool:

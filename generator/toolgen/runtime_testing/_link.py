@@ -3,6 +3,7 @@
 
 from ..runtime.ecma import ecma_pattern
 from ..runtime.errors import ToolError
+from ..runtime.exact_values import is_multiple
 from ..runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
 from ..runtime.secrets import REDACTED, redact
 from ..runtime.shape import Node
@@ -12,6 +13,7 @@ from ..runtime.types import json_equal
 __all__ = [
     "REDACTED",
     "ecma_pattern",
+    "is_multiple",
     "Node",
     "Registry",
     "ToolError",

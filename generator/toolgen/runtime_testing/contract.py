@@ -32,7 +32,7 @@ from hypothesis.strategies import SearchStrategy
 from pydantic import BaseModel, ValidationError
 
 from ._link import REDACTED, Node, Registry, ToolInfo, _finish, json_equal, redact, tool_error_kind
-from .strategies import json_schema_validator
+from .judge import json_schema_validator
 
 __all__ = [
     "ContractTests",

@@ -3,6 +3,7 @@
 
 from ..._runtime.ecma import ecma_pattern
 from ..._runtime.errors import ToolError
+from ..._runtime.exact_values import is_multiple
 from ..._runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
 from ..._runtime.secrets import REDACTED, redact
 from ..._runtime.shape import Node
@@ -12,6 +13,7 @@ from ..._runtime.types import json_equal
 __all__ = [
     "REDACTED",
     "ecma_pattern",
+    "is_multiple",
     "Node",
     "Registry",
     "ToolError",

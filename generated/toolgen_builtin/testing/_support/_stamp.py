@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c21b134da84a29a487c8e9c3bd3925ba53d0ff683f5633e2322a55e75d5d186e"
+RUNTIME_SHA256 = "5d55397f93c3cadc10c7362567ae549ab12bd6378feeab184266bacbff950141"

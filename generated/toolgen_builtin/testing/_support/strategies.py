@@ -2,9 +2,11 @@
 """Hypothesis building blocks for the strategies toolgen generates from JSON Schema.
 
 The generated `testing/<tool>.py` modules call these with what the schema says (bounds,
-patterns, formats, which keys are required); anything a schema says that they cannot
-build directly is enforced by `satisfying`, a filter with jsonschema as the judge.
-Values are JSON values: dicts, lists, str, int, float, bool, None.
+patterns, formats, which keys are required, what an array must contain); anything a schema
+says that they cannot build directly is enforced by `satisfying`, a filter with jsonschema
+as the judge (`json_schema_validator`: JSON Schema's reading of `pattern` and `multipleOf`,
+as the package's own check has it). Values are JSON values: dicts, lists, str, int, float,
+bool, None.
 
 Needs hypothesis (and jsonschema for `satisfying`): the package's `testing` extra.
 Part of the test support: nothing in the runtime imports this module.
@@ -16,6 +18,7 @@ import datetime
 import functools
 import json
 import math
+from decimal import Decimal
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -24,7 +27,8 @@ from hypothesis.provisional import domains, urls
 
 from pydantic import BaseModel, ValidationError
 
-from ._link import ecma_pattern, nearest
+from ._link import ecma_pattern, is_multiple, nearest
+from .judge import json_schema_validator
 
 # Unbounded integers stay exact in every JSON parser (JavaScript's doubles).
 JSON_SAFE_INTEGER = 2**53 - 1
@@ -79,8 +83,11 @@ def integers(
 
 
 def multiples(step: float, minimum: int | None = None, maximum: int | None = None) -> Strategy:
-    """k * step for whole k in minimum..maximum (a generated filter then drops rounding misses)."""
-    return integers(minimum, maximum).map(lambda k: k * step)
+    """k * step for whole k in minimum..maximum, computed in decimal (k * 0.0001 is 0.0107, not
+    0.010700000000000001); the few products a float cannot hold exactly are dropped."""
+    exact = Decimal(repr(step))
+    products = integers(minimum, maximum).map(lambda k: float(k * exact))
+    return products.filter(lambda value: is_multiple(value, step))
 
 
 def numbers(
@@ -90,27 +97,46 @@ def numbers(
     exclude_max: bool = False,
 ) -> Strategy:
     """JSON numbers: floats and integers (both are `number`), finite, within the bounds."""
-    floats = st.floats(
-        minimum,
-        maximum,
-        exclude_min=exclude_min and minimum is not None,
-        exclude_max=exclude_max and maximum is not None,
-        allow_nan=False,
-        allow_infinity=False,
-    )
-    low = (
+    low, high = _float_bound(minimum, 1), _float_bound(maximum, -1)
+    floats: Strategy = st.nothing()
+    if low != math.inf and high != -math.inf:
+        floats = st.floats(
+            None if low == -math.inf else low,
+            None if high == math.inf else high,
+            exclude_min=exclude_min and low == minimum,
+            exclude_max=exclude_max and high == maximum,
+            allow_nan=False,
+            allow_infinity=False,
+        )
+    least = (
         None
         if minimum is None
         else (math.floor(minimum) + 1 if exclude_min or minimum % 1 else int(minimum))
     )
-    high = (
+    most = (
         None
         if maximum is None
         else (math.ceil(maximum) - 1 if exclude_max or maximum % 1 else int(maximum))
     )
-    if low is not None and high is not None and low > high:
+    if least is not None and most is not None and least > most:
         return floats
-    return floats | integers(low, high)
+    return floats | integers(least, most)
+
+
+def _float_bound(bound: float | None, inward: int) -> float:
+    """The float nearest `bound` on the inside (`inward` 1 for a minimum, -1 for a maximum):
+    hypothesis takes only bounds a float holds exactly. ±inf where none does."""
+    if bound is None:
+        return -inward * math.inf
+    try:
+        near = float(bound)
+    except OverflowError:
+        return inward * math.inf if (bound > 0) == (inward > 0) else -inward * math.inf
+    if math.isinf(near):
+        return near
+    if (near < bound) if inward > 0 else (near > bound):
+        near = math.nextafter(near, inward * math.inf)
+    return near
 
 
 def strings(
@@ -144,19 +170,61 @@ def arrays(
     max_size: int | None = None,
     unique: bool = False,
     prefix: Iterable[Strategy] = (),
+    contains: Strategy | None = None,
+    min_contains: int = 1,
+    max_contains: int | None = None,
 ) -> Strategy:
-    """Lists: `prefix` strategies for the first positions (prefixItems), then `items`."""
+    """Lists: `prefix` strategies for the first positions (prefixItems: any leading part of
+    them, as long as the sizes allow), then `items`; with `contains`, `min_contains` to
+    `max_contains` values of it placed among them (a generated filter judges the count)."""
     head = list(prefix)
     rest = json_values() if items is None else items
     if not head:
-        return st.lists(
+        built = st.lists(
             rest, min_size=min_size, max_size=max_size, unique_by=json_key if unique else None
         )
-    tail_min = max(0, min_size - len(head))
-    tail_max = None if max_size is None else max(0, max_size - len(head))
-    whole = st.tuples(st.tuples(*head), st.lists(rest, min_size=tail_min, max_size=tail_max))
-    built = whole.map(lambda parts: [*parts[0], *parts[1]])
-    return built.filter(lambda v: len({json_key(x) for x in v}) == len(v)) if unique else built
+    else:
+        longest = len(head) if max_size is None else min(len(head), max_size)
+
+        def sized(n: int) -> Strategy:
+            if n < len(head):
+                return st.tuples(*head[:n]).map(list)
+            tail_max = None if max_size is None else max_size - n
+            tail = st.lists(rest, min_size=max(0, min_size - n), max_size=tail_max)
+            return st.tuples(st.tuples(*head), tail).map(lambda parts: [*parts[0], *parts[1]])
+
+        built = st.integers(min(min_size, longest), longest).flatmap(sized)
+    if contains is not None and (min_contains > 0 or max_contains is None):
+        most = max(min_contains, 1) + 2 if max_contains is None else max_contains
+        placed = st.lists(
+            st.tuples(st.integers(0, 2**16), contains), min_size=min_contains, max_size=most
+        )
+        built = st.tuples(built, placed).map(_placed)
+    if unique:
+        built = built.filter(lambda v: len({json_key(x) for x in v}) == len(v))
+    return built
+
+
+def _placed(parts: tuple[list[Any], list[tuple[int, Any]]]) -> list[Any]:
+    values, inserts = list(parts[0]), parts[1]
+    for where, value in inserts:
+        values.insert(where % (len(values) + 1), value)
+    return values
+
+
+def other_than(*kinds: str) -> Strategy:
+    """JSON values of every type but `kinds` (a schema without `type` accepts them all)."""
+    options: dict[str, Strategy] = {
+        "null": st.none(),
+        "boolean": st.booleans(),
+        "number": numbers(),
+        "string": st.text(max_size=20),
+        "array": st.lists(json_values(4), max_size=3),
+        "object": st.dictionaries(st.text(max_size=10), json_values(4), max_size=3),
+    }
+    skip = set(kinds) | ({"number"} if "integer" in kinds else set())
+    left = [strategy for name, strategy in options.items() if name not in skip]
+    return st.one_of(*left) if left else st.nothing()
 
 
 def objects(
@@ -205,24 +273,20 @@ def overridden(strategy: Strategy, overrides: Mapping[str, Strategy] | None) -> 
     )
 
 
-def satisfying(strategy: Strategy, root: Mapping[str, Any], pointer: str) -> Strategy:
-    """Values of `strategy` that the subschema of `root` at `pointer` accepts: for what a
-    generated strategy cannot build directly (`not`, `if`/`then`, `oneOf`'s "exactly one",
-    dependencies, ...)."""
-    schema: Any = root
-    for part in pointer.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        schema = schema[int(key)] if isinstance(schema, list) else schema[key]
+def satisfying(
+    strategy: Strategy, root: Mapping[str, Any], pointer: str = "", schema: Any = None
+) -> Strategy:
+    """Values of `strategy` that the subschema of `root` at `pointer` (or `schema`, a part
+    the generator put together, with `root`'s `$defs`) accepts: for what a generated strategy
+    cannot build directly (`not`, `if`/`then`, `oneOf`'s "exactly one", dependencies, ...)."""
+    if schema is None:
+        schema = root
+        for part in pointer.split("/")[1:]:
+            key = part.replace("~1", "/").replace("~0", "~")
+            schema = schema[int(key)] if isinstance(schema, list) else schema[key]
     if isinstance(schema, dict) and "$defs" in root:
         schema = {**schema, "$defs": root["$defs"]}  # every bundled $ref is #/$defs/...
     return strategy.filter(json_schema_validator(schema).is_valid)
-
-
-def json_schema_validator(schema: Any) -> Any:
-    """A jsonschema Draft 2020-12 validator (jsonschema ships no type information, hence Any)."""
-    import importlib
-
-    return importlib.import_module("jsonschema").Draft202012Validator(schema)
 
 
 def json_key(value: Any) -> Any:

@@ -156,7 +156,7 @@ def arguments_json(**overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[dic
             "level_text": st.sampled_from(["low", "mid"]),
             "tags": _s.arrays(items=_s.strings(max_size=4), min_size=1, max_size=4, unique=True),
             "mixed": _s.arrays(items=st.sampled_from([1, 1.0, True, "1"]), unique=True),
-            "pair": _s.arrays(prefix=[_s.strings(), _s.integers()], max_size=2, min_size=2),
+            "pair": _s.arrays(prefix=[_s.strings(), _s.integers()], min_size=2, max_size=2),
             "either": _s.satisfying(
                 st.one_of(_s.strings(max_size=3), _s.strings(min_size=2)),
                 PARAMETERS,
@@ -173,7 +173,17 @@ def arguments_json(**overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[dic
                 "/properties/not_zero",
             ),
             "conditional": _s.satisfying(
-                _s.objects(required={"unit": st.sampled_from(["c", "f"]), "value": _s.numbers()}),
+                st.one_of(
+                    _s.objects(
+                        required={"unit": st.just("c"), "value": _s.numbers(minimum=-273.15)},
+                    ),
+                    _s.objects(
+                        required={
+                            "unit": st.sampled_from(["c", "f"]),
+                            "value": _s.numbers(minimum=-459.67),
+                        },
+                    ),
+                ),
                 PARAMETERS,
                 "/properties/conditional",
             ),
@@ -189,7 +199,7 @@ def arguments_json(**overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[dic
             ),
             "any_value": _s.json_values(),
             "has_big": _s.satisfying(
-                _s.arrays(items=_s.integers()),
+                _s.arrays(items=_s.integers(), contains=_s.integers(minimum=100)),
                 PARAMETERS,
                 "/properties/has_big",
             ),

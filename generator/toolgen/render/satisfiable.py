@@ -1,0 +1,40 @@
+"""unsatisfiable: a `parameters` or `returns` schema that no value satisfies.
+
+The finding is the strategy compiler's (render/strategies.py): where it proves that no value
+is valid (`false`, `not: {}`, a `oneOf` with two branches that accept everything, a required
+key that can hold nothing, ...) the generated strategies draw nothing, and this rule says why.
+Such a tool can never be called (or never return), so it is a warning on the spec, reported
+by lint and by the build alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from toolgen.check.context import CheckedTool, warn
+from toolgen.check.rules.meta_schema import is_valid_schema
+from toolgen.diagnostics import Diagnostic
+from toolgen.lower import view
+from toolgen.render.strategies import NOTHING, StrategyCompiler
+
+ID = "unsatisfiable"  # catalogued in check/catalogue.py (STRATEGIES)
+_WHAT = {
+    "parameters": ("no arguments satisfy `parameters`", "the tool can never be called"),
+    "returns": ("no result satisfies `returns`", "every call fails as invalid_result"),
+}
+
+
+def warnings(tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
+    for tool in tools:
+        seen = view(tool)
+        for key, schema in (("parameters", seen.parameters), ("returns", seen.returns)):
+            if schema is None or not is_valid_schema(schema):
+                continue  # other rules report a broken schema
+            compiler = StrategyCompiler(schema, "SCHEMA", "_", close_merged=key == "parameters")
+            if compiler.compile(schema) != NOTHING:
+                continue
+            pointer, why = next(iter(compiler.impossible.items()))
+            what, effect = _WHAT[key]
+            where = f" (at {pointer})" if pointer else ""
+            yield warn(tool.doc, tool.at(f"/{key}") + pointer, ID, f"{what}{where}: {why}; {effect}",
+                       hint="loosen the schema so that some value is valid, or remove the tool")
