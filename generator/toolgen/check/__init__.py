@@ -25,33 +25,72 @@ from toolgen.check.rules import (
 )
 from toolgen.diagnostics import Diagnostic
 from toolgen.load.refs import RefError, RefIndex, bundle, schema_roots
-from toolgen.load.specs import SpecSet
+from toolgen.load.specs import SpecSet, ToolSource
+from toolgen.schema.pointer import unescape
+from toolgen.spec.model import SpecModelError, ToolSpec
 
 RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
          names)
 
 
+# What the schemas of a tool whose envelope has errors are still checked by (all problems at once).
+SCHEMA_RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples)
+_SCHEMA_KEYS = frozenset({"parameters", "returns", "injected"})
+
+
 def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
-    """All diagnostics for a spec set, plus its tools with bundled schemas."""
+    """All diagnostics for a spec set, plus its tools with bundled schemas.
+
+    A tool whose envelope has errors is not lowered, but its schemas are still checked
+    (SCHEMA_RULES) so that one run reports every problem, not one round at a time."""
     diagnostics = list(specs.diagnostics)
     for doc in specs.documents:
         diagnostics.extend(envelope.check_document(doc))
-    bad_docs = {d.file for d in diagnostics if d.is_error}
-    valid = [t for t in specs.tools if t.doc.display not in bad_docs]
+    envelope_errors = [d for d in diagnostics if d.is_error]
+    bad_docs = {d.file for d in envelope_errors}
 
     index = RefIndex.build(specs)
     tools: list[CheckedTool] = []
-    for source in valid:
-        checked = CheckedTool.of(source)
+    partial: list[CheckedTool] = []
+    for source in specs.tools:
+        if source.doc.display in bad_docs:
+            checked = _stand_in(source, [d for d in envelope_errors if d.file == source.doc.display])
+            if checked is None:
+                continue
+        else:
+            checked = CheckedTool.of(source)
         try:
             for pointer, schema in schema_roots(source):
                 checked.schemas[pointer] = bundle(index, source, pointer, schema)
         except RefError as exc:
             diagnostics.append(exc.doc.diagnostic(exc.pointer, exc.rule, exc.message, hint=exc.hint))
             continue
-        tools.append(checked)
+        (partial if source.doc.display in bad_docs else tools).append(checked)
 
     context = Context(specs, tools)
     for rule in RULES:
         diagnostics.extend(rule.check(context))
+    if partial:
+        context = Context(specs, partial)
+        for rule in SCHEMA_RULES:
+            diagnostics.extend(rule.check(context))
     return sorted(set(diagnostics)), tools
+
+
+def _stand_in(source: ToolSource, errors: list[Diagnostic]) -> CheckedTool | None:
+    """A tool entry the envelope refused, with its schemas as written and the refused keys
+    left out, for SCHEMA_RULES alone; None when a schema itself is what was refused."""
+    entry = dict(source.data)
+    prefix = source.pointer.rstrip("/")
+    for error in errors:
+        if error.pointer != prefix and not error.pointer.startswith(prefix + "/"):
+            continue
+        key = unescape(error.pointer[len(prefix):].split("/")[1]) if error.pointer != prefix else ""
+        if key in _SCHEMA_KEYS:
+            return None
+        entry.pop(key, None)
+    entry.setdefault("name", "unnamed")
+    try:
+        return CheckedTool(ToolSpec.parse(entry), source)
+    except SpecModelError:
+        return None

@@ -12,6 +12,7 @@ import referencing.jsonschema
 from toolgen.check.context import Rule, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
+from toolgen.runtime.suggest import nearest
 from toolgen.schema.pointer import child
 from toolgen.spec import JSON_SCHEMA_DIALECT, spec_schema
 
@@ -89,8 +90,13 @@ def check_document(doc: Document) -> list[Diagnostic]:
         hint = "put the list under a `tools:` key" if isinstance(data, list) else "start with `name:`"
         return [doc.diagnostic("", ID, "a spec file must be a mapping (one tool) or hold a `tools:` list", hint=hint)]
     if "name" not in data and "tools" not in data and "parameters" not in data:
-        return []  # a file of shared $defs only
-    definition = "toolList" if "tools" in data else "tool"
+        stray = [key for key in data if key not in ("$defs", "$schema")]
+        if not stray:
+            return []  # a file of shared $defs only (or empty)
+        # A misspelt `name:` or `tools:` must not make the file pass for one of shared $defs.
+        definition = "toolList" if any(nearest(key, ["tools"]) for key in stray) else "tool"
+    else:
+        definition = "toolList" if "tools" in data else "tool"
     if _cleared(_fast(definition), data):
         return []
     out: list[Diagnostic] = []
@@ -132,4 +138,11 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
                                hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'")]
     if error.validator == "type":
         return [doc.diagnostic(pointer, ID, f"{where} must be of type {error.validator_value}")]
+    if error.validator in _BOUNDS:
+        return [doc.diagnostic(pointer, ID, f"{where} must be {_BOUNDS[error.validator]} {error.validator_value}, "
+                                            f"not {error.instance!r}")]
     return [doc.diagnostic(pointer, ID, f"{where}: {error.message}")]
+
+
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+           "exclusiveMaximum": "less than"}
