@@ -131,3 +131,36 @@ def test_the_editor_schema_takes_every_spec_file_of_the_library() -> None:
     for path in files:
         assert validator.is_valid(yaml.safe_load(path.read_text("utf-8"))), path
     assert not validator.is_valid({"nmae": "t", "description": "d"})
+
+
+def test_github_annotations_name_files_from_the_repository_root(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """GitHub attaches an annotation to the file at that path of the repository."""
+    specs = tmp_path / "repo" / "tools" / "specs"
+    specs.mkdir(parents=True)
+    (tmp_path / "repo" / ".git").mkdir()
+    (specs / "t.yaml").write_text("name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    x: {type: strng}\n")
+    elsewhere = tmp_path / "repo" / "tools"
+    monkeypatch.chdir(elsewhere)  # run from a subfolder: still the repository's path
+    code, out, _ = run("lint", "--specs", "specs", "--format", "github")
+    assert code == 1 and "::error file=tools/specs/t.yaml,line=6,col=15::" in out
+    (tmp_path / "repo" / ".git").rmdir()  # no repository: from the current directory
+    code, out, _ = run("lint", "--specs", "specs", "--format", "github")
+    assert "::error file=specs/t.yaml,line=6,col=15::" in out
+
+
+def test_strict_makes_warnings_fail_lint_and_check(tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "t.yaml").write_text("name: t\ndescription: d\nparameters: {type: object, properties: {x: {type: string}}}\n")
+    code, out, _ = run("lint", "--specs", str(specs))
+    assert code == 0 and "warning[description-missing]" in out  # an undescribed property is only a warning
+    for flag in ("--strict", "--warnings-as-errors"):
+        code, _, _ = run("lint", "--specs", str(specs), flag)
+        assert code == 1
+    code, _, _ = run("generate", "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "t")
+    assert code == 0
+    target = ("--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "t")
+    assert run("check", *target)[0] == 0
+    code, _, err = run("check", *target, "--strict")
+    assert code == 1 and "warnings count as errors" in err

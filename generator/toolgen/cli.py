@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -60,7 +61,7 @@ def _target_options(function: F) -> F:
     return function
 
 
-def _build(specs: Path, options: BuildOptions, disable: tuple[str, ...] = ()) -> Build:
+def _build(specs: Path, options: BuildOptions, disable: tuple[str, ...] = (), strict: bool = False) -> Build:
     try:
         with Progress(f"toolgen: building {options.package}") as progress:
             result = build(specs, options, progress, disable)
@@ -70,6 +71,8 @@ def _build(specs: Path, options: BuildOptions, disable: tuple[str, ...] = ()) ->
         click.echo(render(result.diagnostics), err=True)
     if not result.ok:
         sys.exit(1)
+    if strict and result.diagnostics:
+        _fail("warnings count as errors (--strict)", 1)
     return result
 
 
@@ -114,6 +117,8 @@ def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
 
 
 _IMPLEMENTATIONS_HELP = "module:attribute of the implementations (default: the configured ones, for the configured package)."
+_STRICT = click.option("--strict", "--warnings-as-errors", "strict", is_flag=True,
+                       help="Exit 1 on warnings too (the ones not disabled in [tool.toolgen.lint]).")
 
 
 def _bound_config(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> Config:
@@ -128,11 +133,13 @@ def _bound_config(specs: str | None, out: str | None, package: str | None, imple
 @main.command()
 @_target_options
 @click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
-def check(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> None:
+@_STRICT
+def check(specs: str | None, out: str | None, package: str | None, implementations: str | None,
+          strict: bool) -> None:
     """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
-    result = _build(config.specs, options, config.lint_disable)
+    result = _build(config.specs, options, config.lint_disable, strict)
     changes = _read_plan(config.out, result.files, options)
     if not changes.clean:
         for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
@@ -200,20 +207,31 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
 @main.command()
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
-def lint(specs: str | None, fmt: str) -> None:
-    """Check specs; exit 1 on errors."""
+@_STRICT
+def lint(specs: str | None, fmt: str, strict: bool) -> None:
+    """Check specs; exit 1 on errors (with --strict, on warnings too)."""
     config = _config(specs=specs)
     try:  # progress only beside text output: json and github output are read by programs
         with Progress("toolgen: linting", enabled=None if fmt == "text" else False) as progress:
             diagnostics, tools = check_specs(config.specs, progress=progress, disable=config.lint_disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
-    output = render(diagnostics, fmt)
+    output = render(diagnostics, fmt, _repository_path(config.specs) if fmt == "github" else "")
     if output:
         click.echo(output)
     elif fmt == "text":
         click.echo(f"{len(tools)} tools, no problems")
-    sys.exit(1 if has_errors(diagnostics) else 0)
+    sys.exit(1 if has_errors(diagnostics) or (strict and diagnostics) else 0)
+
+
+def _repository_path(folder: Path) -> str:
+    """`folder` as a path from the root of its git repository (the nearest folder holding
+    `.git`), else from the current directory: where GitHub looks for an annotated file.
+    Empty (paths stay relative to `folder`) when it is in neither."""
+    here = folder.resolve()
+    root = next((p for p in (here, *here.parents) if (p / ".git").exists()), Path.cwd().resolve())
+    relative = Path(os.path.relpath(here, root)).as_posix()
+    return "" if relative.startswith("..") else relative
 
 
 @main.command()

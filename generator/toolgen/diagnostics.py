@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
@@ -44,14 +45,17 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
 
 
-def render(diagnostics: Sequence[Diagnostic], fmt: str = "text") -> str:
-    """Render diagnostics as `text`, `json` or `github` (Actions workflow commands)."""
+def render(diagnostics: Sequence[Diagnostic], fmt: str = "text", base: str = "") -> str:
+    """Render diagnostics as `text`, `json` or `github` (Actions workflow commands).
+
+    `base`: the folder the diagnostics' files are relative to, as a path from the repository
+    root; GitHub attaches an annotation to the file at `base/file` (used by `github` only)."""
     ordered = sorted(diagnostics)
     if fmt == "json":
         rows = [{**asdict(d), "severity": d.severity.value} for d in ordered]
         return json.dumps(rows, indent=2, ensure_ascii=False)
     if fmt == "github":
-        return "\n".join(_github_line(d) for d in ordered)
+        return "\n".join(_github_line(d, base) for d in ordered)
     lines = [d.text() for d in ordered]
     errors = sum(d.is_error for d in ordered)
     warnings = len(ordered) - errors
@@ -70,8 +74,9 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _github_line(d: Diagnostic) -> str:
+def _github_line(d: Diagnostic, base: str) -> str:
     # Everything printed is escaped: a file name is input too (a newline in it must not start a command).
     message = escape_data(f"[{d.rule}] {d.message}" + (f" (hint: {d.hint})" if d.hint else ""))
     level = "error" if d.is_error else "warning"
-    return f"::{level} file={escape_property(d.file)},line={d.line},col={d.col}::{message}"
+    file = posixpath.normpath(posixpath.join(base, d.file)) if base else d.file
+    return f"::{level} file={escape_property(file)},line={d.line},col={d.col}::{message}"
