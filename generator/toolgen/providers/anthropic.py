@@ -24,21 +24,22 @@ class Budget:
     def __init__(self) -> None:
         self.tools, self.optional, self.unions = MAX_STRICT_TOOLS, MAX_OPTIONAL, MAX_UNIONS
 
-    def spend(self, schema: dict[str, Any]) -> str:
-        """'' when the schema fits (and is spent), else the limit it would break."""
+    def spend(self, schema: dict[str, Any]) -> tuple[str, bool]:
+        """('', False) when the schema fits (and is spent), else the limit it would break and
+        whether it is the request's (shared by the tools before it) rather than its own."""
         optional, unions = anthropic_budget(schema)
         if optional > MAX_OPTIONAL:  # too much for any request, alone
-            return f"{optional} optional parameters (strict tool use allows {MAX_OPTIONAL} per request)"
+            return f"{optional} optional parameters (strict tool use allows {MAX_OPTIONAL} per request)", False
         if unions > MAX_UNIONS:
-            return f"{unions} union-typed parameters (strict tool use allows {MAX_UNIONS} per request)"
+            return f"{unions} union-typed parameters (strict tool use allows {MAX_UNIONS} per request)", False
         if self.tools < 1:
-            return f"more than {MAX_STRICT_TOOLS} strict tools in one request"
+            return f"more than {MAX_STRICT_TOOLS} strict tools in one request", True
         if optional > self.optional:
-            return f"more than {MAX_OPTIONAL} optional parameters across the strict tools of one request"
+            return f"more than {MAX_OPTIONAL} optional parameters across the strict tools of one request", True
         if unions > self.unions:
-            return f"more than {MAX_UNIONS} union-typed parameters across the strict tools of one request"
+            return f"more than {MAX_UNIONS} union-typed parameters across the strict tools of one request", True
         self.tools, self.optional, self.unions = self.tools - 1, self.optional - optional, self.unions - unions
-        return ""
+        return "", False
 
 
 def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]) -> dict[str, Any] | None:
@@ -49,7 +50,10 @@ def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]
         notes.append(Note(tool.name, target, FALLBACK, f"cannot express {exc.reason}; the tool is sent non-strict",
                           exc.path))
         return None
-    over = budget.spend(schema)
+    over, shared = budget.spend(schema)
+    if shared:
+        notes.append(Note(tool.name, target, FALLBACK, over, shared=True))
+        return None
     if over:
         notes.append(Note(tool.name, target, FALLBACK, f"{over}; the tool is sent non-strict"))
         return None

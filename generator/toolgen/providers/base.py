@@ -50,13 +50,16 @@ class Note:
     kind: str
     message: str  # the reason, and the fallback taken
     path: str = ""  # JSON pointer inside `parameters` ("" for the tool itself)
+    # About the tools of one request together (a per-request budget), not the tool alone:
+    # reported once for all the tools it concerns.
+    shared: bool = False
 
     @property
     def rule(self) -> str:
         return RULES[self.kind]
 
     def text(self) -> str:
-        return f"{self.target}: {self.message}"
+        return f"{self.target}: {self.message}" + ("; the tool is sent non-strict" if self.shared else "")
 
 
 class Inexpressible(Exception):

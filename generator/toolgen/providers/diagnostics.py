@@ -19,6 +19,8 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
 from toolgen.schema.pointer import ref_name
 
+from toolgen.providers.base import RULES
+
 if TYPE_CHECKING:
     from toolgen.providers.base import Note
 
@@ -72,9 +74,22 @@ def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
 
 
 def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
-    """The exporters' notes as warnings, located in the specs."""
+    """The exporters' notes as warnings, located in the specs. A note about the request as a
+    whole (a budget the tools share) is one warning for all the tools it concerns, at the
+    first of them."""
     by_name = {t.name: t for t in tools}
+    shared: dict[tuple[str, str, str], list[str]] = {}
     for note in notes:
+        if note.shared:
+            shared.setdefault((note.target, note.kind, note.message), []).append(note.tool)
+            continue
         tool = by_name[note.tool]
         pointer = tool.at("/parameters" + note.path) if note.path else tool.at("/name")
         yield warn(tool.doc, pointer, note.rule, note.text(), HINTS[note.rule])
+    for (target, kind, message), names in shared.items():
+        rule = RULES[kind]
+        listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        count = "1 tool is" if len(names) == 1 else f"{len(names)} tools are"
+        tool = by_name[names[0]]
+        yield warn(tool.doc, tool.at("/name"), rule, f"{target}: {message}: {count} sent non-strict: {listed}",
+                   HINTS[rule])
