@@ -70,12 +70,12 @@ class GetWeather:
     info = get_weather.INFO
 
     def run(self, arguments: get_weather.GetWeatherArguments) -> get_weather.GetWeatherResult:
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 
 
 class SendNote:
     def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult:
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 """)
     code, out, _ = project.run("check")
     assert code == 1
@@ -144,7 +144,7 @@ from weather.tools.send_note import SendNoteArguments, SendNoteResult
 
 class GetWeather(GetWeatherTool):
     {definition}
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 """)
     code, out, _ = project.run("check")
     assert code == 1
@@ -182,7 +182,7 @@ class Base(SendNoteTool):  # abstract: neither an implementation nor a finding
 
 class SendNote(Base):
     def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult | Awaitable[SendNoteResult]:
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 """)
     code, out, err = project.run("check")
     assert (code, findings(out)) == (0, ["2 tools implemented in impls"]), err
@@ -197,14 +197,14 @@ from weather.tools.send_note import INFO, SendNoteTool
 
 class Both(GetWeatherTool, SendNoteTool):
     def run(self, arguments: GetWeatherArguments) -> GetWeatherResult:  # type: ignore[override]
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 
 
 class Renamed(GetWeatherTool):
     info = INFO
 
     def run(self, arguments: GetWeatherArguments) -> GetWeatherResult:
-        raise NotImplementedError
+        raise RuntimeError("not called here")
 """)
     code, out, _ = project.run("check")
     assert code == 1

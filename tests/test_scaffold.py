@@ -53,10 +53,8 @@ WEIRD_STUBS = {  # file: (class, tool, docstring)
 
 
 def weird_project(root: Path) -> Project:
-    project = Project(root, {"get_weather.yaml": WEATHER.read_text("utf-8"), "send_note.yaml": SEND_NOTE,
-                             "weird.json": json.dumps(WEIRD)})
-    project.write("impls/__init__.py", "")
-    return project
+    return Project(root, {"get_weather.yaml": WEATHER.read_text("utf-8"), "send_note.yaml": SEND_NOTE,
+                          "weird.json": json.dumps(WEIRD)})
 
 
 def test_stubs_for_unbound_tools_only_and_existing_files_untouched(tmp_path: Path) -> None:
@@ -87,14 +85,22 @@ class Ping(PingTool):
         raise NotImplementedError("ping is not implemented yet")
 '''
     code, out, _ = project.run("check")  # send_note is still unbound: its file is someone else's
-    assert code == 1 and "tool 'send_note' has no implementation" in out and "'ping'" not in out
+    assert code == 1 and "tool 'send_note' has no implementation\n" in out
+    # and a stub is not an implementation until its run does more than raise NotImplementedError
+    assert "impls/ping.py:7:5: error[binding]: tool 'ping' has no implementation: impls.ping.Ping.run only " \
+           "raises NotImplementedError (the scaffolded stub)" in out
+    project.write("impls/ping.py", after["ping.py"].decode().replace(
+        'raise NotImplementedError("ping is not implemented yet")', "return PingResult()"))
+    code, out, _ = project.run("check")
+    assert code == 1 and "'ping'" not in out
 
 
 def test_weird_names_give_valid_stubs_that_bind_and_pass_mypy_strict(tmp_path: Path) -> None:
-    project = weird_project(tmp_path)
-    code, out, err = project.run("scaffold")
+    project = weird_project(tmp_path)  # a new project: no impls/ yet, so its registry is written too
+    code, out, err = project.run("scaffold", "--into", "impls")
     assert code == 0, err
-    assert out.splitlines()[-1] == "6 written, 0 skipped; 0 of 6 tools already implemented"
+    assert out.splitlines()[-2:] == ["wrote impls/__init__.py (the registry of the implementations)",
+                                     "6 written, 0 skipped; 0 of 6 tools already implemented"]
     impls = project.root / "impls"
     assert sorted(p.name for p in impls.glob("*.py")) == sorted([*WEIRD_STUBS, "__init__.py"])
     for file, (cls, tool, doc) in WEIRD_STUBS.items():
@@ -112,9 +118,13 @@ def test_weird_names_give_valid_stubs_that_bind_and_pass_mypy_strict(tmp_path: P
                 assert str(exc) == f"{tool} is not implemented yet"
             else:
                 raise AssertionError(f"{cls}.run returned")
+        registry = importlib.import_module("impls").registry()  # the wiring: every stub, ready to call
+        assert sorted(registry) == sorted(tool for _, tool, _ in WEIRD_STUBS.values())
+        failure = registry.call("get_weather", {"location": "Paris"}).failure
+        assert failure is not None and failure.kind == "internal"  # the stub raised
 
-    code, out, _ = project.run("check")
-    assert code == 0 and out.splitlines()[-1] == "6 tools implemented in impls", out
+    code, out, _ = project.run("check")  # six stubs: six tools without an implementation
+    assert code == 1 and out.count("only raises NotImplementedError (the scaffolded stub)") == 6, out
     before = tree(impls)
     code, out, _ = project.run("scaffold")
     assert (code, out) == (0, "0 written, 0 skipped; 6 of 6 tools already implemented\n")
@@ -137,6 +147,7 @@ def test_into_a_folder_without_implementations_configured(tmp_path: Path) -> Non
     assert out.splitlines() == [
         "wrote stubs/get_weather.py (get_weather)",
         "wrote stubs/send_note.py (send_note)",
+        "wrote stubs/__init__.py (the registry of the implementations)",
         "2 written, 0 skipped; 0 of 2 tools already implemented",
     ]
 
@@ -149,8 +160,9 @@ def test_scaffold_refuses_when_it_cannot_tell_what_is_bound(tmp_path: Path) -> N
                                                "named 'nowhere'; create it (a package folder) or pass --into DIR")
     code, out, _ = project.run("scaffold", "--into", "nowhere")  # then nothing is implemented yet
     assert code == 0 and out.splitlines()[-1] == "2 written, 0 skipped; 0 of 2 tools already implemented"
-    code, out, _ = project.run("check")  # a namespace package now, and it implements every tool
-    assert code == 0 and out.splitlines()[-1] == "2 tools implemented in nowhere"
+    code, out, _ = project.run("check")  # a package now, with a class for every tool: both still stubs
+    assert code == 1 and out.count("(the scaffolded stub)") == 2
+    assert (project.root / "nowhere" / "__init__.py").read_text("utf-8").count("def registry() -> Registry:") == 1
 
     project = weather_project(tmp_path / "broken")
     project.write("impls/bad.py", "raise RuntimeError('boom')\n")

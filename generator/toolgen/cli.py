@@ -197,6 +197,8 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
         click.echo(f"wrote {where(stub.path, config.root)} ({stub.tool})")
     for stub, why in report.skipped:
         click.echo(f"skipped {where(stub.path, config.root)} ({stub.tool}): {why}")
+    if report.wiring is not None:
+        click.echo(f"wrote {where(report.wiring.path, config.root)} (the registry of the implementations)")
     click.echo(f"{len(report.written)} written, {len(report.skipped)} skipped; "
                f"{report.bound} of {report.tools} tools already implemented")
     if report.written and not report.in_package:

@@ -16,17 +16,21 @@ The rules (docs/implementations.md):
 - a class that does not subclass the interface but is meant to implement the tool (its `info`
   is the tool's INFO, or its `run` takes the tool's Arguments or Injected model) is a finding:
   the registry would accept it (it only reads `info`) and nothing type-checks it;
-- a tool with no implementing class is a finding, unless some module failed to import.
+- a tool with no implementing class is a finding, unless some module failed to import; so
+  is one whose only implementing classes are stubs (a `run` that only raises
+  NotImplementedError, as `toolgen scaffold` writes it).
 """
 
 from __future__ import annotations
 
+import ast
 import collections.abc
 import importlib
 import inspect
 import pkgutil
 import re
 import sys
+import textwrap
 import traceback
 import types
 import typing
@@ -198,7 +202,17 @@ def check(discovery: Discovery) -> list[Diagnostic]:
             out += _check_class(cls, discovery.interfaces[tools[0]], discovery.root)
     if not discovery.import_failures:
         for tool, interface in sorted(discovery.interfaces.items()):
-            if tool in claimed or discovery.implementers(tool):
+            implementers = discovery.implementers(tool)
+            if tool in claimed:
+                continue
+            if implementers and all(_is_stub(c) for c in implementers):
+                stub = implementers[0]
+                out.append(_at(inspect.getattr_static(stub, "run"), discovery.root,
+                               f"tool {tool!r} has no implementation: {_name(stub)}.run only raises "
+                               "NotImplementedError (the scaffolded stub)",
+                               "implement run (the stub's file is yours to edit)"))
+                continue
+            if implementers:
                 continue
             abstract = [c for c in discovery.classes if issubclass(c, interface.interface) and inspect.isabstract(c)]
             note = f" ({', '.join(_name(c) for c in abstract)} is abstract: it does not define run)" if abstract else ""
@@ -275,6 +289,29 @@ def _check_class(cls: type, interface: Interface, root: Path) -> list[Diagnostic
 
 
 _UNRESOLVED: Any = object()
+
+
+def _is_stub(cls: type) -> bool:
+    """Whether `cls.run` does nothing but raise NotImplementedError (after a docstring), read
+    from its source: the stub `toolgen scaffold` writes, not yet filled in."""
+    function = _function(inspect.getattr_static(cls, "run", None))
+    if function is None:
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):  # no source to read: not the scaffold's
+        return False
+    defined = tree.body[0] if tree.body else None
+    if not isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = defined.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 def _function(value: Any) -> types.FunctionType | None:

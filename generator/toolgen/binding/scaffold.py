@@ -3,7 +3,9 @@
 One file per tool, named after the tool's module (`<module>.py`, as the generated
 `tools/<module>.py`), holding one class that subclasses the generated interface and whose
 `run` raises NotImplementedError. Spec text (the description) reaches the stub only
-through `literals`, and the stub is laid out by the pinned black.
+through `literals`, and the stub is laid out by the pinned black. A new implementations
+package (a folder with no `__init__.py` yet) also gets its `__init__.py`: the stubs
+imported and the `registry()` function that `toolgen call` and a host use.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Report:
     written: tuple[Stub, ...] = ()
     skipped: tuple[tuple[Stub, str], ...] = ()
     import_failures: tuple[Diagnostic, ...] = ()  # nothing is written when there are any
+    wiring: Stub | None = None  # the package's __init__.py with the registry, when it had none
 
 
 def run(config: Config, into: Path | None) -> Report:
@@ -73,7 +76,13 @@ def run(config: Config, into: Path | None) -> Report:
         return replace(report, import_failures=failures)
     unbound = [interfaces[tool] for tool in sorted(interfaces) if tool not in bound]
     written, skipped = write_stubs(plan_stubs(config.package, unbound, folder, config.templates))
-    return replace(report, written=tuple(written), skipped=tuple(skipped))
+    wiring = None
+    if in_package and written and not (folder / "__init__.py").exists():
+        attribute = (config.implementations or "").partition(":")[2] or "registry"
+        wiring = Stub("registry", folder / "__init__.py",
+                      registry_source(config.package, folder.name, attribute, written, config.templates))
+        wiring = wiring if write_stubs([wiring])[0] else None
+    return replace(report, written=tuple(written), skipped=tuple(skipped), wiring=wiring)
 
 
 def destination(config: Config) -> tuple[Path, bool]:
@@ -130,6 +139,22 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
         prefix=classes.prefix, parameters=parameters,
         message=f"{interface.tool} is not implemented yet",
     )
+    return format_python(source)
+
+
+def registry_source(package: str, module: str, attribute: str, stubs: Iterable[Stub],
+                    templates: Path | None = None) -> str:
+    """A new implementations package's `__init__.py`: the stubs' classes imported, and
+    `attribute()` building the Registry that `toolgen call` and a host use."""
+    from toolgen.format import format_python
+    from toolgen.render import environment
+
+    classes = [(stub.path.stem, tool_classes(stub.tool).implementation) for stub in stubs]
+    doc = (f"The implementations of the {package} tools, and the registry that runs them (scaffolded by "
+           f"toolgen; this file is yours to edit).\n\n[tool.toolgen] implementations = "
+           f"\"{module}:{attribute}\" points `toolgen call` and `toolgen check` here.")
+    source = environment(str(templates) if templates else None).get_template("registry.py.jinja").render(
+        doc=doc, package=package, classes=classes, attribute=attribute)
     return format_python(source)
 
 
