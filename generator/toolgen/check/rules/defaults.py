@@ -54,9 +54,12 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 if error is not None:
                     yield tool.doc.diagnostic(
                         f"{pointer}/{where}", ID,
-                        f"{where.split('/')[0]} {show(value)} is not valid here: {describe(error)}",
+                        f"{_SAMPLE[where.split('/')[0]]} {show(value)} is not valid here: {describe(error)}",
                         hint=enum_hint(error) or _hint(value),
                     )
+
+
+_SAMPLE = {"default": "default", "example": "example", "examples": "example"}  # one value each
 
 
 def _bundled(tool: Any, pointer: str) -> Any:
