@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "769e192025fd4f11844131a7f4b27092e7f750997a9fa4033ce28fad98eb212b"
+RUNTIME_SHA256 = "5882e953f1cf83926d2e65bc8c12a05778125bc30484709555c1c270ef70be60"

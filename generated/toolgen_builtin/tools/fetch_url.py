@@ -77,6 +77,7 @@ INFO = ToolInfo(
         }
     ),
     secrets=frozenset(),
+    retryable_errors=frozenset({"connection_failed", "http_status", "timeout"}),
 )
 
 

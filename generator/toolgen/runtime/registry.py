@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
+from . import execution
 from .errors import ToolArgumentsError, ToolError, UnknownToolError, short, tool_name
 from .payload import LIMITS, Limits
 from .secrets import redact, secret_values
@@ -42,6 +43,7 @@ class ToolInfo:
     flags: frozenset[str] = frozenset()
     errors: frozenset[str] = frozenset()
     secrets: frozenset[str] = frozenset()
+    retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
 
     def validate_arguments(
         self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
@@ -57,9 +59,12 @@ class ToolFailure:
     """Why a call failed, for the model: `message` never holds a secret value (x-secret
     arguments and every injected value are redacted from a ToolError's text)."""
 
-    # "unknown_tool", "invalid_arguments", a declared error kind, "invalid_result" or "internal"
+    # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "invalid_result"
+    # or "internal"
     kind: str
     message: str
+    # Calling again as it was may succeed: a declared kind marked `retryable: true`, or a
+    # timeout of an `idempotent` tool.
     retryable: bool = False
 
 
@@ -98,9 +103,17 @@ class ToolResult:
 
 
 class Registry(Mapping[str, Any]):
-    """Implementations by canonical tool name; lookups also accept provider-safe names."""
+    """Implementations by canonical tool name; lookups also accept provider-safe names.
 
-    def __init__(self, implementations: Iterable[Any] = ()) -> None:
+    `timeout_s`: the deadline of a call to a tool whose spec declares none (a tool's own
+    `timeout_s` wins); None, no deadline. See execution.py for how a deadline is kept."""
+
+    def __init__(
+        self, implementations: Iterable[Any] = (), *, timeout_s: float | None = None
+    ) -> None:
+        if timeout_s is not None and not timeout_s > 0:
+            raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
+        self.timeout_s = timeout_s
         tools: dict[str, Any] = {}
         for impl in implementations:
             info = _info(impl)
@@ -143,7 +156,11 @@ class Registry(Mapping[str, Any]):
 
     def merge(self, other: Mapping[str, Any]) -> Registry:
         """The tools of both; `other` may be the registry of another generated package."""
-        return Registry([*self._tools.values(), *other.values()])
+        return self._with([*self._tools.values(), *other.values()])
+
+    def _with(self, implementations: Iterable[Any]) -> Registry:
+        """A registry of other tools with this one's settings."""
+        return Registry(implementations, timeout_s=self.timeout_s)
 
     def __add__(self, other: object) -> Registry:
         if not isinstance(other, Mapping):
@@ -152,29 +169,34 @@ class Registry(Mapping[str, Any]):
 
     def without(self, *names: str) -> Registry:
         drop = {self.resolve(n) for n in names}
-        return Registry(i for n, i in self._tools.items() if n not in drop)
+        return self._with(i for n, i in self._tools.items() if n not in drop)
 
     def categories(self) -> frozenset[str]:
         return frozenset(c for i in self._tools.values() if (c := _info(i).category))
 
     def only_categories(self, *enabled: str) -> Registry:
-        return Registry(i for i in self._tools.values() if _info(i).category in enabled)
+        return self._with(i for i in self._tools.values() if _info(i).category in enabled)
 
     # Dispatch
     def call(
         self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
     ) -> ToolResult:
-        """Validate and run one call. Async implementations are run to completion here."""
+        """Validate and run one call. Async implementations are run to completion here (on a
+        fresh loop in a worker thread when this thread's loop is running)."""
         prepared = self._prepare(name, arguments, injected)
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        timeout = self._timeout(info)
         try:
-            outcome = impl.run(args, *extra)
-            if inspect.isawaitable(outcome):
-                import asyncio  # only here: importing it costs every generated package ~15 ms
-
-                outcome = asyncio.run(_await(outcome))
+            if timeout is None:
+                outcome = impl.run(args, *extra)
+                if inspect.isawaitable(outcome):
+                    outcome = execution.awaited(outcome)
+            else:
+                outcome = execution.within(impl.run, (args, *extra), timeout)
+        except execution.Timeout as exc:
+            return _timed_out(info, exc)
         except Exception as exc:  # noqa: BLE001 - failures become results
             return _failure(info, exc, args, extra)
         return _finish(info, outcome)
@@ -182,17 +204,23 @@ class Registry(Mapping[str, Any]):
     async def acall(
         self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
     ) -> ToolResult:
+        """Validate and run one call; a sync implementation runs in a worker thread, so the
+        event loop is never blocked."""
         prepared = self._prepare(name, arguments, injected)
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
         try:
-            outcome = impl.run(args, *extra)
-            if inspect.isawaitable(outcome):
-                outcome = await outcome
+            outcome = await execution.run_async(impl.run, (args, *extra), self._timeout(info))
+        except execution.Timeout as exc:
+            return _timed_out(info, exc)
         except Exception as exc:  # noqa: BLE001
             return _failure(info, exc, args, extra)
         return _finish(info, outcome)
+
+    def _timeout(self, info: ToolInfo) -> float | None:
+        own = getattr(info, "timeout_s", None)  # the ToolInfo of an older package may lack it
+        return own if own is not None else self.timeout_s
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
@@ -223,10 +251,6 @@ class Registry(Mapping[str, Any]):
                 message = f"the host did not supply valid injected values for: {', '.join(missing)}"
                 return ToolResult(canonical, failure=ToolFailure("internal", message))
         return impl, info, args, extra
-
-
-async def _await(awaitable: Any) -> Any:
-    return await awaitable
 
 
 # What the registry reads of an implementation's `info`. Checked by name, not by class: the
@@ -293,10 +317,23 @@ def _failure(
         for injected in extra:
             hidden |= secret_values(injected, everything=True)
         message = redact(str(exc), hidden)
-        return ToolResult(info.name, failure=ToolFailure(kind, message), exception=exc)
+        retryable = kind in getattr(info, "retryable_errors", frozenset())
+        return ToolResult(info.name, failure=ToolFailure(kind, message, retryable), exception=exc)
     # Undeclared: the model gets no internals; the host gets the exception.
     return ToolResult(
         info.name,
         failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly"),
         exception=exc,
     )
+
+
+def _timed_out(info: ToolInfo, exc: execution.Timeout) -> ToolResult:
+    """The deadline passed: whether calling again is safe is the tool's `idempotent` flag."""
+    safe = "idempotent" in info.flags
+    advice = (
+        "it is idempotent: calling it again is safe"
+        if safe
+        else "it may have had effects before it was stopped: check before calling it again"
+    )
+    message = f"tool '{info.name}' did not finish within {exc.seconds:g} s; {advice}"
+    return ToolResult(info.name, failure=ToolFailure("timeout", message, safe), exception=exc)

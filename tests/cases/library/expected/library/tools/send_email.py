@@ -52,6 +52,7 @@ INFO = ToolInfo(
     flags=frozenset({"retryable"}),
     errors=frozenset({"rejected", "unavailable"}),
     secrets=frozenset({"smtp_password"}),
+    retryable_errors=frozenset({"unavailable"}),
 )
 
 

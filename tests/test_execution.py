@@ -1,0 +1,239 @@
+"""What the spec declares about running a tool, enforced by the generated registry (runtime/execution.py):
+deadlines (sync and async, `call` and `acall`, the tool's own or the registry's), sync
+implementations kept off the event loop, async ones called from inside a running loop, and
+`retryable` carried to the failure. Real threads and tasks, short real deadlines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from conftest import generate, imported
+
+SPECS = {
+    "tools": [
+        {"name": "slow", "description": "Sleeps as long as asked.", "timeout_s": 0.3,
+         "parameters": {"type": "object", "properties": {"seconds": {"type": "number", "description": "How long."}},
+                        "required": ["seconds"]}},
+        {"name": "slow_safe", "description": "Sleeps as long as asked; idempotent.", "timeout_s": 0.3,
+         "flags": ["idempotent"],
+         "parameters": {"type": "object", "properties": {"seconds": {"type": "number", "description": "How long."}},
+                        "required": ["seconds"]}},
+        {"name": "free", "description": "Sleeps as long as asked; no deadline of its own.",
+         "parameters": {"type": "object", "properties": {"seconds": {"type": "number", "description": "How long."}},
+                        "required": ["seconds"]}},
+        {"name": "together", "description": "Sleeps as long as asked, beside other calls.", "flags": ["parallel"],
+         "parameters": {"type": "object", "properties": {"seconds": {"type": "number", "description": "How long."}},
+                        "required": ["seconds"]}},
+        {"name": "flaky", "description": "Fails with the kind it is told.",
+         "parameters": {"type": "object", "properties": {"kind": {"type": "string", "description": "Which."}},
+                        "required": ["kind"]},
+         "errors": {"busy": {"description": "Try again later.", "retryable": True},
+                    "gone": {"description": "It will not come back."}}},
+    ]
+}
+HELD = threading.Event()  # what the tool that never returns waits for
+FLOW = contextvars.ContextVar("flow", default="none")
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    root = tmp_path_factory.mktemp("execution")
+    (root / "specs").mkdir()
+    (root / "specs" / "tools.json").write_text(json.dumps(SPECS), "utf-8")
+    generate(root / "specs", root / "out", "runs")
+    with imported(root / "out", "runs") as module:
+        yield module
+    HELD.set()
+
+
+def _sync(package: ModuleType, tool: str) -> Any:
+    from importlib import import_module
+
+    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
+    interface = next(v for v in vars(tools).values() if isinstance(v, type) and getattr(v, "info", None) is tools.INFO
+                     and v.__name__.endswith("Tool"))
+
+    class Sync(interface):  # type: ignore[misc, valid-type]
+        seen: list[str] = []
+
+        def run(self, arguments: Any) -> Any:
+            Sync.seen.append(FLOW.get())
+            if tool == "flaky":
+                raise package.ToolError(arguments.kind, f"it is {arguments.kind}")
+            if arguments.seconds < 0:
+                HELD.wait()  # never returns while the test runs
+            time.sleep(arguments.seconds)
+            return {}
+
+    return Sync()
+
+
+def _async(package: ModuleType, tool: str, cleaned: list[str]) -> Any:
+    base = type(_sync(package, tool)).__mro__[1]
+
+    class Async(base):  # type: ignore[misc, valid-type]
+        async def run(self, arguments: Any) -> Any:
+            try:
+                await asyncio.sleep(arguments.seconds)
+            finally:
+                cleaned.append(tool)  # cancellation runs the cleanup
+            return {}
+
+    return Async()
+
+
+def _timed(function: Any) -> tuple[Any, float]:
+    started = time.monotonic()
+    outcome = function()
+    return outcome, time.monotonic() - started
+
+
+def test_a_sync_tool_past_its_deadline_is_a_timeout_failure(package: ModuleType) -> None:
+    registry = package.Registry([_sync(package, "slow"), _sync(package, "slow_safe")])
+    result, took = _timed(lambda: registry.call("slow", {"seconds": 2}))
+    assert 0.25 < took < 1.0, took
+    assert result.failure.kind == "timeout" and not result.failure.retryable
+    assert result.failure.message == ("tool 'slow' did not finish within 0.3 s; it may have had effects before it "
+                                      "was stopped: check before calling it again")
+    result = registry.call("slow_safe", {"seconds": 2})
+    assert result.failure.kind == "timeout" and result.failure.retryable  # idempotent: safe to call again
+    assert "calling it again is safe" in result.failure.message
+    assert registry.call("slow", {"seconds": 0.01}).ok  # within the deadline: the result as usual
+
+
+def test_a_sync_tool_that_never_returns_does_not_hold_the_call(package: ModuleType) -> None:
+    registry = package.Registry([_sync(package, "slow")])
+    result, took = _timed(lambda: registry.call("slow", {"seconds": -1}))
+    assert result.failure.kind == "timeout" and took < 1.0
+    result, took = _timed(lambda: registry.call("slow", {"seconds": -1}))  # another worker takes it
+    assert result.failure.kind == "timeout" and took < 1.0
+    assert any(t.name == "toolgen-worker" and t.daemon for t in threading.enumerate())  # never blocks exit
+
+
+def test_an_async_tool_past_its_deadline_is_cancelled(package: ModuleType) -> None:
+    cleaned: list[str] = []
+    registry = package.Registry([_async(package, "slow", cleaned)])
+    result, took = _timed(lambda: registry.call("slow", {"seconds": 5}))
+    assert result.failure.kind == "timeout" and took < 1.0 and cleaned == ["slow"]
+    result, took = _timed(lambda: asyncio.run(registry.acall("slow", {"seconds": 5})))
+    assert result.failure.kind == "timeout" and took < 1.0 and cleaned == ["slow", "slow"]
+
+
+def test_the_registry_deadline_applies_where_the_tool_declares_none(package: ModuleType) -> None:
+    with pytest.raises(ValueError, match="more than 0"):
+        package.Registry([], timeout_s=0)
+    registry = package.Registry([_sync(package, "free"), _sync(package, "slow")], timeout_s=0.1)
+    result, took = _timed(lambda: registry.call("free", {"seconds": 2}))
+    assert result.failure.kind == "timeout" and "within 0.1 s" in result.failure.message and took < 0.8
+    assert registry.call("slow", {"seconds": 0.2}).ok  # its own 0.3 s wins over the registry's 0.1 s
+    for derived in (registry.without("slow"), registry + package.Registry(), registry.only_categories()):
+        assert derived.timeout_s == 0.1
+    assert package.Registry([_sync(package, "free")]).call("free", {"seconds": 0.4}).ok  # no deadline at all
+
+
+def test_acall_runs_sync_tools_off_the_event_loop(package: ModuleType) -> None:
+    registry = package.Registry([_sync(package, "free")])
+
+    async def turn() -> list[Any]:
+        ticks = 0
+
+        async def ticking() -> None:
+            nonlocal ticks
+            for _ in range(10):
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        results = await asyncio.gather(*(registry.acall("free", {"seconds": 0.3}) for _ in range(3)), ticking())
+        assert ticks == 10  # the loop went on while the three ran
+        return results[:3]
+
+    results, took = _timed(lambda: asyncio.run(turn()))
+    assert all(r.ok for r in results) and took < 0.6, took  # together, not one after another (0.9 s)
+
+
+def test_calls_run_with_the_callers_context_variables(package: ModuleType) -> None:
+    tool = _sync(package, "slow")
+    registry = package.Registry([tool])
+    token = FLOW.set("traced")
+    try:
+        assert registry.call("slow", {"seconds": 0}).ok  # in a worker: the deadline
+        asyncio.run(registry.acall("slow", {"seconds": 0}))
+    finally:
+        FLOW.reset(token)
+    assert type(tool).seen[-2:] == ["traced", "traced"]
+
+
+def test_call_of_an_async_tool_works_inside_a_running_loop(package: ModuleType) -> None:
+    """A sync `call` from a coroutine (Jupyter, a web handler): the tool runs on a fresh loop."""
+    registry = package.Registry([_async(package, "free", [])])
+
+    async def handler() -> Any:
+        return registry.call("free", {"seconds": 0.01})
+
+    assert asyncio.run(handler()).ok
+
+
+def test_retryable_declared_kinds_reach_the_failure(package: ModuleType) -> None:
+    registry = package.Registry([_sync(package, "flaky")])
+    busy, gone = registry.call("flaky", {"kind": "busy"}), registry.call("flaky", {"kind": "gone"})
+    assert (busy.failure.kind, busy.failure.retryable) == ("busy", True)
+    assert (gone.failure.kind, gone.failure.retryable) == ("gone", False)
+    assert package.tool_info("flaky").retryable_errors == frozenset({"busy"})
+
+
+def test_an_async_tool_that_ignores_cancellation_is_answered_after_the_grace(package: ModuleType) -> None:
+    base = type(_sync(package, "slow")).__mro__[1]
+
+    class Stubborn(base):  # type: ignore[misc, valid-type]
+        async def run(self, arguments: Any) -> Any:
+            try:
+                await asyncio.sleep(arguments.seconds)
+            except asyncio.CancelledError:
+                await asyncio.to_thread(time.sleep, 1)  # its "cleanup" takes longer than the grace
+            return {}
+
+    result, took = _timed(lambda: package.Registry([Stubborn()]).call("slow", {"seconds": 5}))
+    assert result.failure.kind == "timeout" and "within 0.3 s" in result.failure.message
+    assert took < 0.9, took  # 0.3 s, then at most the grace (0.2 s)
+
+
+def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(package: ModuleType) -> None:
+    log: list[tuple[str, str, float]] = []
+    started = time.monotonic()
+
+    def logged(tool: str) -> Any:
+        base = type(_sync(package, tool)).__mro__[1]
+
+        class Logged(base):  # type: ignore[misc, valid-type]
+            def run(self, arguments: Any) -> Any:
+                log.append((tool, "start", time.monotonic() - started))
+                time.sleep(arguments.seconds)
+                log.append((tool, "end", time.monotonic() - started))
+                return {}
+
+        return Logged()
+
+    registry = package.Registry([logged("together"), logged("free")])
+    call = lambda i, tool: {"type": "tool_use", "id": str(i), "name": tool, "input": {"seconds": 0.2}}  # noqa: E731
+    turn = [call(0, "together"), call(1, "together"), call(2, "free"), call(3, "together"), call(4, "together")]
+    answer, took = _timed(lambda: asyncio.run(package.arespond(registry, "anthropic", turn)))
+    assert [b["tool_use_id"] for b in answer["content"]] == ["0", "1", "2", "3", "4"]
+    assert 0.55 < took < 0.9, took  # three steps of 0.2 s: [0, 1], then 2 alone, then [3, 4]
+    ends = {tool_end for tool_end in log if tool_end[1] == "end"}
+    free_start = next(t for tool, what, t in log if tool == "free" and what == "start")
+    free_end = next(t for tool, what, t in log if tool == "free" and what == "end")
+    together = sorted(t for tool, what, t in log if tool == "together" and what == "start")
+    assert together[1] < free_start  # the first two started before the barrier
+    assert together[2] >= free_end  # and the last two only once it was done
+    assert len(ends) == 5
