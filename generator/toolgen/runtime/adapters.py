@@ -276,10 +276,32 @@ def respond(
 async def arespond(
     registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
 ) -> Any:
-    """`respond`, with the calls of one turn run concurrently."""
+    """`respond`, with the calls of one turn run concurrently where their tools allow it.
+
+    Calls of tools flagged `parallel` that follow each other run together; a call of any other
+    tool (or of a tool the registry does not know) is a barrier: it starts once every call
+    before it has finished, and the calls after it wait for it. Answers keep the calls' order.
+    """
     chosen = adapter(provider)
     read = chosen.read(calls)
-    results = await asyncio.gather(
-        *(registry.acall(c.name, c.arguments, injected=injected) for c in read)
-    )
+    results: list[Any] = []
+    batch: list[Any] = []
+    for call in [*read, None]:
+        if call is not None and _parallel(registry, call.name):
+            batch.append(call)
+            continue
+        if batch:
+            results += await asyncio.gather(
+                *(registry.acall(c.name, c.arguments, injected=injected) for c in batch)
+            )
+            batch = []
+        if call is not None:
+            results.append(await registry.acall(call.name, call.arguments, injected=injected))
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in zip(read, results)])
+
+
+def _parallel(registry: Registry, name: Any) -> bool:
+    """Whether the call's tool may run beside others (flag `parallel`); False if unknown."""
+    if not isinstance(name, str) or name not in registry:
+        return False
+    return "parallel" in registry.info(name).flags
