@@ -164,3 +164,42 @@ def test_strict_makes_warnings_fail_lint_and_check(tmp_path: Path) -> None:
     assert run("check", *target)[0] == 0
     code, _, err = run("check", *target, "--strict")
     assert code == 1 and "warnings count as errors" in err
+
+
+def test_call_takes_injected_values_and_shows_the_host_side_exception(tmp_path: Path) -> None:
+    from binding_support import weather_project
+
+    project = weather_project(tmp_path)
+    project.write("impls/__init__.py", """\
+from weather import Registry
+from weather.tools.get_weather import GetWeatherArguments, GetWeatherResult, GetWeatherTool
+from weather.tools.send_note import SendNoteArguments, SendNoteInjected, SendNoteResult, SendNoteTool
+
+
+class SendNote(SendNoteTool):
+    def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult:
+        return SendNoteResult(id=f"{arguments.text}-{len(injected.api_key)}")
+
+
+class GetWeather(GetWeatherTool):
+    def run(self, arguments: GetWeatherArguments) -> GetWeatherResult:
+        raise RuntimeError("the weather service is down")
+
+
+def registry() -> Registry:
+    return Registry([SendNote(), GetWeather()])
+""")
+    code, out, _ = project.run("call", "send_note", '{"text": "hi"}')
+    assert code == 1 and "did not supply valid injected values for: api_key" in json.loads(out)["error"]["message"]
+    code, out, _ = project.run("call", "send_note", '{"text": "hi"}', "--inject", "api_key=abcd")
+    assert (code, json.loads(out)["result"]) == (0, {"id": "hi-4"})
+    project.write("keys.json", '{"api_key": "abcdefgh"}')
+    code, out, _ = project.run("call", "send_note", '{"text": "hi"}', "--inject", "@keys.json")
+    assert (code, json.loads(out)["result"]) == (0, {"id": "hi-8"})
+    code, _, err = project.run("call", "send_note", "{}", "--inject", "api_key")
+    assert code == 2 and "write NAME=VALUE" in err
+    code, out, err = project.run("call", "get_weather", '{"location": "Paris"}')
+    assert code == 1 and json.loads(out)["error"]["kind"] == "internal" and "down" not in out + err
+    code, out, err = project.run("call", "get_weather", '{"location": "Paris"}', "--verbose")
+    assert code == 1 and "down" not in out  # the model's view is unchanged
+    assert "Traceback" in err and "RuntimeError: the weather service is down" in err

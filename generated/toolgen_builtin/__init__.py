@@ -50,7 +50,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "5882e953f1cf83926d2e65bc8c12a05778125bc30484709555c1c270ef70be60"
+_RUNTIME_SHA256 = "44aedb78c8338c3651c19d477d89954d3015aa66248b9dd5f0b23220843c5d29"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

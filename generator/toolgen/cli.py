@@ -294,11 +294,16 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
 @click.option("--out", type=click.Path(file_okay=False), help="Where the generated package is.")
 @click.option("--package", help="Import name of the generated package.")
 @click.option("--implementations", help="module:attribute of a Registry, or of a function returning one.")
-def call(name: str, arguments: str, out: str | None, package: str | None, implementations: str | None) -> None:
+@click.option("--inject", "injections", multiple=True, metavar="NAME=VALUE",
+              help="An injected value (repeatable); VALUE is JSON, or else a string. @FILE reads a JSON object of them.")
+@click.option("--verbose", is_flag=True, help="Also print the host-side exception of a failure (stderr).")
+def call(name: str, arguments: str, out: str | None, package: str | None, implementations: str | None,
+         injections: tuple[str, ...], verbose: bool) -> None:
     """Run one tool through the generated registry and print its result as JSON."""
     config = _config(out=out, package=package, implementations=implementations)
     if not config.implementations:
         _fail("no implementations configured: set [tool.toolgen] implementations = 'module:attribute'")
+    injected = _injected(injections)
     for path in (str(config.out), str(config.root)):
         if path not in sys.path:
             sys.path.insert(0, path)
@@ -308,6 +313,33 @@ def call(name: str, arguments: str, out: str | None, package: str | None, implem
     except (ImportError, AttributeError) as exc:
         _fail(f"cannot load implementations {config.implementations!r}: {exc}")
     registry = target() if callable(target) else target
-    result = registry.call(name, arguments)
+    result = registry.call(name, arguments, injected=injected or None)
     click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    if verbose and result.exception is not None:
+        import traceback
+
+        click.echo("".join(traceback.format_exception(result.exception)), err=True, nl=False)
     sys.exit(0 if result.ok else 1)
+
+
+def _injected(injections: tuple[str, ...]) -> dict[str, Any]:
+    """`--inject` values: NAME=VALUE (JSON, else the text as a string) or @FILE (a JSON object)."""
+    out: dict[str, Any] = {}
+    for item in injections:
+        if item.startswith("@"):
+            try:
+                values = json.loads(Path(item[1:]).read_text("utf-8"))
+            except (OSError, ValueError) as exc:
+                _fail(f"--inject {item}: cannot read a JSON object from it: {exc}")
+            if not isinstance(values, dict):
+                _fail(f"--inject {item}: the file holds {type(values).__name__}, not a JSON object")
+            out.update(values)
+            continue
+        key, equals, text = item.partition("=")
+        if not equals or not key:
+            _fail(f"--inject {item!r}: write NAME=VALUE (or @FILE)")
+        try:
+            out[key] = json.loads(text)
+        except ValueError:
+            out[key] = text
+    return out

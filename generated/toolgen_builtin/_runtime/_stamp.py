@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5882e953f1cf83926d2e65bc8c12a05778125bc30484709555c1c270ef70be60"
+RUNTIME_SHA256 = "44aedb78c8338c3651c19d477d89954d3015aa66248b9dd5f0b23220843c5d29"

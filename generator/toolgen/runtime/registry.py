@@ -138,6 +138,13 @@ class Registry(Mapping[str, Any]):
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and (name in self._tools or name in self._aliases)
 
+    def get(self, name: str, default: Any = None) -> Any:
+        """The implementation of a tool (a canonical or provider-safe name), else `default`."""
+        try:
+            return self[name]
+        except UnknownToolError:
+            return default
+
     def info(self, name: str) -> ToolInfo:
         return _info(self[name])
 
@@ -167,15 +174,69 @@ class Registry(Mapping[str, Any]):
             return NotImplemented
         return self.merge(other)
 
+    def add(self, *implementations: Any, replace: bool = False) -> Registry:
+        """These tools too. A tool already here is a ValueError, unless `replace`: then the new
+        implementation takes its place."""
+        added = {_info(i).name: i for i in implementations}
+        if not replace and (twice := sorted(set(added) & set(self._tools))):
+            raise ValueError(
+                f"already registered: {', '.join(twice)} (add(..., replace=True) replaces)"
+            )
+        return self._with([*(i for n, i in self._tools.items() if n not in added), *added.values()])
+
     def without(self, *names: str) -> Registry:
+        """These tools left out (UnknownToolError for a name no tool has)."""
         drop = {self.resolve(n) for n in names}
         return self._with(i for n, i in self._tools.items() if n not in drop)
+
+    remove = without
+
+    def copy(self) -> Registry:
+        return self._with(self._tools.values())
 
     def categories(self) -> frozenset[str]:
         return frozenset(c for i in self._tools.values() if (c := _info(i).category))
 
     def only_categories(self, *enabled: str) -> Registry:
+        """The tools of these categories (ValueError, with the nearest, for one no tool has)."""
+        self._known_categories(enabled)
         return self._with(i for i in self._tools.values() if _info(i).category in enabled)
+
+    def without_categories(self, *disabled: str) -> Registry:
+        """The tools of every other category (and those of none)."""
+        self._known_categories(disabled)
+        return self._with(i for i in self._tools.values() if _info(i).category not in disabled)
+
+    def _known_categories(self, names: Iterable[str]) -> None:
+        known = self.categories()
+        for name in names:
+            if name not in known:
+                hint = nearest(name, sorted(known))
+                raise ValueError(
+                    f"no tool of category {name!r}"
+                    + (f"; did you mean {hint!r}?" if hint else "")
+                    + f" (categories: {', '.join(sorted(known)) or 'none'})"
+                )
+
+    def definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
+        """The provider's definitions of exactly this registry's tools, in its order: each from
+        its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
+        that provider variant refuses has none (`toolgen lint` says why)."""
+        import importlib
+
+        by_package: dict[str, list[Any]] = {}
+        for info in map(_info, self._tools.values()):
+            package = info.arguments.__module__.rpartition(".tools.")[0]
+            if package not in by_package:
+                by_package[package] = importlib.import_module(package).tool_definitions(
+                    provider, **options
+                )
+        out = []
+        for info in map(_info, self._tools.values()):
+            package = info.arguments.__module__.rpartition(".tools.")[0]
+            names = {info.name, info.provider_name}
+            out += [d for d in by_package[package] if _definition_name(d) in names]
+        return out
 
     # Dispatch
     def call(
@@ -337,3 +398,12 @@ def _timed_out(info: ToolInfo, exc: execution.Timeout) -> ToolResult:
     )
     message = f"tool '{info.name}' did not finish within {exc.seconds:g} s; {advice}"
     return ToolResult(info.name, failure=ToolFailure("timeout", message, safe), exception=exc)
+
+
+def _definition_name(definition: dict[str, Any]) -> Any:
+    """The tool name of one provider definition (OpenAI Chat nests it under `function`,
+    Bedrock under `toolSpec`; the others have it at the top)."""
+    for holder in ("function", "toolSpec"):
+        if isinstance(definition.get(holder), dict):
+            return definition[holder].get("name")
+    return definition.get("name")
