@@ -237,3 +237,98 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
     assert together[1] < free_start  # the first two started before the barrier
     assert together[2] >= free_end  # and the last two only once it was done
     assert len(ends) == 5
+
+
+class FakeClock:
+    """Waits recorded, not slept (Registry(..., clock=...))."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+RETRIED = {
+    "tools": [
+        {"name": "wobbly", "description": "Fails the first times it is called.",
+         "retry": {"attempts": 4, "backoff_s": 0.5, "max_backoff_s": 1.5},
+         "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "How often."},
+                                                         "kind": {"type": "string", "description": "As what."}},
+                        "required": ["fails", "kind"]},
+         "errors": {"busy": {"description": "Try again later.", "retryable": True},
+                    "gone": {"description": "It will not come back."}}},
+        {"name": "shaky", "description": "Raises unexpectedly the first times; safe to call again.",
+         "flags": ["retryable"], "retry": {"attempts": 2},
+         "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "How often."}},
+                        "required": ["fails"]}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def retried(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    root = tmp_path_factory.mktemp("retries")
+    (root / "specs").mkdir()
+    (root / "specs" / "tools.json").write_text(json.dumps(RETRIED), "utf-8")
+    generate(root / "specs", root / "out", "retried")
+    with imported(root / "out", "retried") as module:
+        yield module
+
+
+def _counting(package: ModuleType, tool: str) -> Any:
+    from importlib import import_module
+
+    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
+    interface = next(v for v in vars(tools).values() if isinstance(v, type) and v.__name__.endswith("Tool")
+                     and getattr(v, "info", None) is tools.INFO)
+
+    class Counting(interface):  # type: ignore[misc, valid-type]
+        calls = 0
+
+        def run(self, arguments: Any) -> Any:
+            type(self).calls += 1
+            if type(self).calls <= arguments.fails:
+                if tool == "shaky":
+                    raise RuntimeError("flaked")
+                raise package.ToolError(arguments.kind, f"{arguments.kind}, call {type(self).calls}")
+            return {}
+
+    return Counting()
+
+
+def test_retryable_failures_are_called_again_with_backoff(retried: ModuleType) -> None:
+    clock = FakeClock()
+    tool = _counting(retried, "wobbly")
+    registry = retried.Registry([tool], clock=clock)
+    result = registry.call("wobbly", {"fails": 2, "kind": "busy"})
+    assert result.ok and result.attempts == 3 and type(tool).calls == 3 and clock.waits == [0.5, 1.0]
+    clock.waits.clear()
+    type(tool).calls = 0
+    result = registry.call("wobbly", {"fails": 9, "kind": "busy"})  # the budget runs out
+    assert (result.failure.kind, result.attempts, type(tool).calls) == ("busy", 4, 4)
+    assert clock.waits == [0.5, 1.0, 1.5] and result.failure.message.endswith("busy, call 4")  # capped at max_backoff_s
+    type(tool).calls = 0
+    result = registry.call("wobbly", {"fails": 9, "kind": "gone"})  # not retryable: called once
+    assert (result.failure.kind, result.attempts, type(tool).calls) == ("gone", 1, 1)
+    assert retried.tool_info("wobbly").retry == (4, 0.5, 1.5)
+
+
+def test_async_retries_wait_on_the_clock_too(retried: ModuleType) -> None:
+    clock = FakeClock()
+    tool = _counting(retried, "wobbly")
+    registry = retried.Registry([tool], clock=clock)
+    result = asyncio.run(registry.acall("wobbly", {"fails": 1, "kind": "busy"}))
+    assert result.ok and result.attempts == 2 and clock.waits == [0.5]
+
+
+def test_a_tool_flagged_retryable_is_called_again_after_an_unexpected_exception(retried: ModuleType) -> None:
+    tool = _counting(retried, "shaky")
+    registry = retried.Registry([tool], clock=FakeClock())
+    assert registry.call("shaky", {"fails": 1}).attempts == 2
+    type(tool).calls = 0
+    result = registry.call("shaky", {"fails": 5})
+    assert (result.failure.kind, result.failure.retryable, result.attempts) == ("internal", True, 2)

@@ -50,3 +50,24 @@ def test_definitions_are_exactly_the_registrys_tools(provider: str, tmp_path: Pa
     assert all(str(d.get("name") or (d.get("function") or d.get("toolSpec"))["name"]) in names for d in mine)
     strict = tools.definitions(provider, strict=True) if provider in ("openai", "anthropic") else mine
     assert len(strict) == len(tools)
+
+
+def test_invoke_raises_what_call_would_return_as_a_failure(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello\n")
+    tools = registry(tmp_path)
+    assert tools.invoke("read_file", {"path": "a.txt"}).content == "1\thello"
+    with pytest.raises(toolgen_builtin.UnknownToolError, match="read_file"):
+        tools.invoke("raed_file", {"path": "a.txt"})
+    with pytest.raises(toolgen_builtin.ToolArgumentsError, match='did you mean "path"'):
+        tools.invoke("read_file", {"paht": "a.txt"})
+    with pytest.raises(toolgen_builtin.ToolCallError) as raised:
+        tools.invoke("read_file", {"path": "missing.txt"})
+    error = raised.value
+    assert (error.tool, error.kind, error.attempts) == ("read_file", "not_found", 1)
+    assert error.message == tools.call("read_file", {"path": "missing.txt"}).failure.message
+    assert isinstance(error.__cause__, toolgen_builtin.ToolError)  # the implementation's own
+    with pytest.raises(toolgen_builtin.UnknownCategoryError):
+        tools.only_categories("flies")
+    import asyncio
+
+    assert asyncio.run(tools.ainvoke("read_file", {"path": "a.txt"})).content == "1\thello"

@@ -14,10 +14,12 @@ from ._runtime import (
     ArgumentIssue,
     Registry,
     ToolArgumentsError,
+    ToolCallError,
     ToolError,
     ToolFailure,
     ToolInfo,
     ToolResult,
+    UnknownCategoryError,
     UnknownToolError,
     validate,
 )
@@ -34,10 +36,12 @@ __all__ = [
     "Limits",
     "Registry",
     "ToolArgumentsError",
+    "ToolCallError",
     "ToolError",
     "ToolFailure",
     "ToolInfo",
     "ToolResult",
+    "UnknownCategoryError",
     "UnknownToolError",
     "arespond",
     "build_registry",
@@ -50,7 +54,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "44aedb78c8338c3651c19d477d89954d3015aa66248b9dd5f0b23220843c5d29"
+_RUNTIME_SHA256 = "e775ba959d309b91df65f60112abc5f0f7da23be2b8f5d6e8dcdbc3d52415bf4"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

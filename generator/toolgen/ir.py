@@ -63,6 +63,7 @@ class ToolIR:
     stability: str
     version: str | None
     timeout_s: float | None
+    retry: tuple[int, float, float | None]  # attempts, first backoff, longest backoff (spec `retry`)
     flags: tuple[str, ...]
     annotations: tuple[tuple[str, bool], ...]
     errors: tuple[ErrorKindIR, ...]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "44aedb78c8338c3651c19d477d89954d3015aa66248b9dd5f0b23220843c5d29"
+RUNTIME_SHA256 = "e775ba959d309b91df65f60112abc5f0f7da23be2b8f5d6e8dcdbc3d52415bf4"

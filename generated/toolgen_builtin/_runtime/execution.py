@@ -32,6 +32,28 @@ if TYPE_CHECKING:  # imported when first needed: most calls have no deadline and
 GRACE = 0.2  # seconds an async `run` cancelled at its deadline has for its cleanup
 
 
+class Clock:
+    """How the registry waits between retries: real time. A test passes its own (the same
+    two methods) to `Registry(..., clock=...)`."""
+
+    def sleep(self, seconds: float) -> None:
+        import time
+
+        time.sleep(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        import asyncio
+
+        await asyncio.sleep(seconds)
+
+
+def backoff(retry: tuple[int, float, float | None], tries: int) -> float:
+    """The wait before call number `tries + 1`: the first backoff, doubled each time, capped."""
+    _, first, most = retry
+    wait = float(first * 2 ** (tries - 1))
+    return wait if most is None else min(wait, float(most))
+
+
 class Timeout(Exception):
     """The deadline passed before `run` returned (the registry makes it a `timeout` failure)."""
 

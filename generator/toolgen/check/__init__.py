@@ -20,6 +20,7 @@ from toolgen.check.rules import (
     keywords,
     meta_schema,
     names,
+    policies,
     property_names,
     required,
 )
@@ -30,7 +31,7 @@ from toolgen.schema.pointer import unescape
 from toolgen.spec.model import SpecModelError, ToolSpec
 
 RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
-         names)
+         names, policies)
 
 
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).

@@ -109,6 +109,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         stability=spec.stability,
         version=spec.version,
         timeout_s=spec.timeout_s,
+        retry=(spec.retry.attempts, spec.retry.backoff_s, spec.retry.max_backoff_s),
         flags=tuple(sorted(spec.flags)),
         annotations=seen.annotations,
         errors=errors,

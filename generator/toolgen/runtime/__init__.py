@@ -4,7 +4,14 @@
 Copied verbatim into each generated package as `_runtime`; depends on pydantic only.
 """
 
-from .errors import ArgumentIssue, ToolArgumentsError, ToolError, UnknownToolError
+from .errors import (
+    ArgumentIssue,
+    ToolArgumentsError,
+    ToolCallError,
+    ToolError,
+    UnknownCategoryError,
+    UnknownToolError,
+)
 from .registry import Registry, ToolFailure, ToolInfo, ToolResult
 from .validation import validate
 
@@ -12,10 +19,12 @@ __all__ = [
     "ArgumentIssue",
     "Registry",
     "ToolArgumentsError",
+    "ToolCallError",
     "ToolError",
     "ToolFailure",
     "ToolInfo",
     "ToolResult",
+    "UnknownCategoryError",
     "UnknownToolError",
     "validate",
 ]

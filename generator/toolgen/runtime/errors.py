@@ -185,6 +185,28 @@ class UnknownToolError(LookupError):
         super().__init__(f"Unknown tool '{shown}'.{hint}")
 
 
+class UnknownCategoryError(ValueError):
+    """A category no tool of the registry has (`name`; the message names the nearest)."""
+
+    def __init__(self, name: str, known: list[str], suggestion: str | None) -> None:
+        self.name, self.suggestion = name, suggestion
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        super().__init__(
+            f"no tool of category {name!r}{hint} (categories: {', '.join(known) or 'none'})"
+        )
+
+
+class ToolCallError(Exception):
+    """Raised by `Registry.invoke` when a call did not give a result: the `ToolFailure` the
+    model would read (`kind`, `message`, `retryable`), the tool, and how many calls were made.
+    The implementation's own exception, if any, is the `__cause__`."""
+
+    def __init__(self, tool: str, kind: str, message: str, retryable: bool, attempts: int) -> None:
+        super().__init__(f"{tool}: {kind}: {message}")
+        self.tool, self.kind, self.message = tool, kind, message
+        self.retryable, self.attempts = retryable, attempts
+
+
 def tool_name(name: object) -> str:
     """`name`, checked: a host that passes anything but a string gets TypeError, never a
     model-facing failure (no model can fix the host's code)."""

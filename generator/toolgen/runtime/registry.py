@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
 from . import execution
-from .errors import ToolArgumentsError, ToolError, UnknownToolError, short, tool_name
+from .errors import (
+    ToolArgumentsError,
+    ToolCallError,
+    ToolError,
+    UnknownCategoryError,
+    UnknownToolError,
+    short,
+    tool_name,
+)
 from .payload import LIMITS, Limits
 from .secrets import redact, secret_values
 from .suggest import nearest
@@ -44,6 +52,7 @@ class ToolInfo:
     errors: frozenset[str] = frozenset()
     secrets: frozenset[str] = frozenset()
     retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
+    retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
 
     def validate_arguments(
         self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
@@ -63,8 +72,9 @@ class ToolFailure:
     # or "internal"
     kind: str
     message: str
-    # Calling again as it was may succeed: a declared kind marked `retryable: true`, or a
-    # timeout of an `idempotent` tool.
+    # Calling again as it was may succeed: a declared kind marked `retryable: true`; a timeout
+    # of a tool flagged `idempotent` or `retryable`; an internal failure of one flagged
+    # `retryable`. With a spec `retry`, the registry itself calls again (ToolResult.attempts).
     retryable: bool = False
 
 
@@ -77,6 +87,7 @@ class ToolResult:
     failure: ToolFailure | None = None
     # For the host's logs.
     exception: BaseException | None = field(default=None, repr=False, compare=False)
+    attempts: int = 1  # calls of `run` made for it (more than one after retries)
 
     @property
     def ok(self) -> bool:
@@ -109,11 +120,16 @@ class Registry(Mapping[str, Any]):
     `timeout_s` wins); None, no deadline. See execution.py for how a deadline is kept."""
 
     def __init__(
-        self, implementations: Iterable[Any] = (), *, timeout_s: float | None = None
+        self,
+        implementations: Iterable[Any] = (),
+        *,
+        timeout_s: float | None = None,
+        clock: Any = None,
     ) -> None:
         if timeout_s is not None and not timeout_s > 0:
             raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
         self.timeout_s = timeout_s
+        self.clock = execution.Clock() if clock is None else clock
         tools: dict[str, Any] = {}
         for impl in implementations:
             info = _info(impl)
@@ -167,7 +183,7 @@ class Registry(Mapping[str, Any]):
 
     def _with(self, implementations: Iterable[Any]) -> Registry:
         """A registry of other tools with this one's settings."""
-        return Registry(implementations, timeout_s=self.timeout_s)
+        return Registry(implementations, timeout_s=self.timeout_s, clock=self.clock)
 
     def __add__(self, other: object) -> Registry:
         if not isinstance(other, Mapping):
@@ -208,15 +224,10 @@ class Registry(Mapping[str, Any]):
         return self._with(i for i in self._tools.values() if _info(i).category not in disabled)
 
     def _known_categories(self, names: Iterable[str]) -> None:
-        known = self.categories()
+        known = sorted(self.categories())
         for name in names:
             if name not in known:
-                hint = nearest(name, sorted(known))
-                raise ValueError(
-                    f"no tool of category {name!r}"
-                    + (f"; did you mean {hint!r}?" if hint else "")
-                    + f" (categories: {', '.join(sorted(known)) or 'none'})"
-                )
+                raise UnknownCategoryError(name, known, nearest(name, known))
 
     def definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
@@ -248,6 +259,29 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        result = self._run(impl, info, args, extra)
+        retry = getattr(info, "retry", _ONCE)
+        tries = 1
+        while tries < retry[0] and _retried(result):
+            self.clock.sleep(execution.backoff(retry, tries))
+            result, tries = self._run(impl, info, args, extra), tries + 1
+        return result if tries == 1 else replace(result, attempts=tries)
+
+    def invoke(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """`call` for a host that prefers exceptions: the result's value, or UnknownToolError,
+        ToolArgumentsError, or ToolCallError (a declared kind, a timeout, an invalid result,
+        an internal failure) with the implementation's exception as its cause."""
+        return _value(self.call(name, arguments, injected=injected))
+
+    async def ainvoke(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """`invoke`, awaited (`acall`)."""
+        return _value(await self.acall(name, arguments, injected=injected))
+
+    def _run(self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]) -> ToolResult:
         timeout = self._timeout(info)
         try:
             if timeout is None:
@@ -271,6 +305,17 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        result = await self._arun(impl, info, args, extra)
+        retry = getattr(info, "retry", _ONCE)
+        tries = 1
+        while tries < retry[0] and _retried(result):
+            await self.clock.asleep(execution.backoff(retry, tries))
+            result, tries = await self._arun(impl, info, args, extra), tries + 1
+        return result if tries == 1 else replace(result, attempts=tries)
+
+    async def _arun(
+        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]
+    ) -> ToolResult:
         try:
             outcome = await execution.run_async(impl.run, (args, *extra), self._timeout(info))
         except execution.Timeout as exc:
@@ -383,14 +428,14 @@ def _failure(
     # Undeclared: the model gets no internals; the host gets the exception.
     return ToolResult(
         info.name,
-        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly"),
+        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly", _flagged(info)),
         exception=exc,
     )
 
 
 def _timed_out(info: ToolInfo, exc: execution.Timeout) -> ToolResult:
     """The deadline passed: whether calling again is safe is the tool's `idempotent` flag."""
-    safe = "idempotent" in info.flags
+    safe = "idempotent" in info.flags or _flagged(info)
     advice = (
         "it is idempotent: calling it again is safe"
         if safe
@@ -407,3 +452,31 @@ def _definition_name(definition: dict[str, Any]) -> Any:
         if isinstance(definition.get(holder), dict):
             return definition[holder].get("name")
     return definition.get("name")
+
+
+_ONCE = (1, 0.0, None)
+
+
+def _flagged(info: ToolInfo) -> bool:
+    """The spec says the tool may be called again after a failure its `errors` do not declare
+    (an unexpected exception, a timeout): flag `retryable`. A declared kind says for itself."""
+    return "retryable" in info.flags
+
+
+def _retried(result: ToolResult) -> bool:
+    return result.failure is not None and result.failure.retryable
+
+
+def _value(result: ToolResult) -> Any:
+    """The value of an ok result; else the exception `invoke` raises for it."""
+    if result.failure is None:
+        return result.value
+    if (
+        result.failure.kind in ("unknown_tool", "invalid_arguments")
+        and result.exception is not None
+    ):
+        raise result.exception
+    failure = result.failure
+    raise ToolCallError(
+        result.tool, failure.kind, failure.message, failure.retryable, result.attempts
+    ) from result.exception

@@ -43,6 +43,15 @@ class ErrorKind:
 
 
 @dataclass(frozen=True)
+class Retry:
+    """`retry`: calls in all after retryable failures, and the waits between them."""
+
+    attempts: int = 1
+    backoff_s: float = 0.0
+    max_backoff_s: float | None = None
+
+
+@dataclass(frozen=True)
 class Example:
     arguments: dict[str, Any]
     result: Any = MISSING
@@ -83,6 +92,7 @@ class ToolSpec:
     stability: str = "stable"  # stable | experimental | deprecated
     version: str | None = None
     timeout_s: float | None = None
+    retry: Retry = Retry()
     flags: tuple[str, ...] = ()  # as declared (unique)
     annotations: Annotations = Annotations()
     injected: tuple[str, ...] = ()  # names of the host-supplied values, as declared
@@ -108,6 +118,15 @@ def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
+def _retry(declared: Mapping[str, Any]) -> Retry:
+    if not declared:
+        return Retry()
+    attempts = _get(declared, "attempts", int, 1)
+    backoff = _get(declared, "backoff_s", (int, float), 0.0)
+    most = _get(declared, "max_backoff_s", (int, float))
+    return Retry(attempts, float(backoff), float(most) if most is not None else None)
+
+
 def _parse(entry: Mapping[str, Any]) -> ToolSpec:
     hints = _get(entry, "annotations", dict, {})
     errors = _get(entry, "errors", dict, {})
@@ -124,6 +143,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         stability=_get(entry, "stability", str, "stable"),
         version=_get(entry, "version", str),
         timeout_s=float(timeout) if timeout is not None else None,
+        retry=_retry(_get(entry, "retry", dict, {})),
         flags=tuple(_get(entry, "flags", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),
         injected=tuple(_get(entry, "injected", dict, {})),

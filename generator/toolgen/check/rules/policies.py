@@ -1,0 +1,34 @@
+"""retry-without-effect: a `retry` declaration that no failure of the tool can trigger.
+
+The registry calls a tool again only after a retryable failure: a declared error kind with
+`retryable: true`, a timeout of a tool flagged `idempotent` or `retryable` (with a deadline:
+its own `timeout_s` or the registry's), an unexpected exception of a tool flagged
+`retryable`. A `retry` on a tool with none of these would silently do nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolgen.check.context import Context
+from toolgen.diagnostics import Diagnostic, Severity
+
+ID = "retry-without-effect"
+SUMMARY = ("A `retry` declaration can take effect: the tool has an error kind with `retryable: true`, or the flag "
+           "`retryable` or `idempotent` (whose timeouts are retried).")
+SEVERITY = Severity.WARNING
+
+
+def check(context: Context) -> Iterator[Diagnostic]:
+    for tool in context.tools:
+        spec = tool.spec
+        if spec.retry.attempts <= 1:
+            continue
+        if any(e.retryable for e in spec.errors) or {"retryable", "idempotent"} & set(spec.flags):
+            continue
+        yield tool.doc.diagnostic(tool.at("/retry"), ID,
+                                  f"retry declares {spec.retry.attempts} attempts, but no failure of "
+                                  f"{spec.name!r} is retryable: the tool is always called once",
+                                  hint="mark the error kinds that may pass with `retryable: true`, or flag the tool "
+                                       "`retryable` (or `idempotent`, for its timeouts); else remove `retry`",
+                                  severity=SEVERITY, key=True)
