@@ -54,7 +54,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "e775ba959d309b91df65f60112abc5f0f7da23be2b8f5d6e8dcdbc3d52415bf4"
+_RUNTIME_SHA256 = "aa09345c0327ebd4bb6f33b2be192419a8df1bb0ee8864df15b3212685bb1e8b"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e775ba959d309b91df65f60112abc5f0f7da23be2b8f5d6e8dcdbc3d52415bf4"
+RUNTIME_SHA256 = "aa09345c0327ebd4bb6f33b2be192419a8df1bb0ee8864df15b3212685bb1e8b"

@@ -260,6 +260,8 @@ class Registry(Mapping[str, Any]):
             return prepared
         impl, info, args, extra = prepared
         result = self._run(impl, info, args, extra)
+        if result.failure is None or not result.failure.retryable:
+            return result
         retry = getattr(info, "retry", _ONCE)
         tries = 1
         while tries < retry[0] and _retried(result):
@@ -282,11 +284,13 @@ class Registry(Mapping[str, Any]):
         return _value(await self.acall(name, arguments, injected=injected))
 
     def _run(self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]) -> ToolResult:
-        timeout = self._timeout(info)
+        timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
         try:
             if timeout is None:
                 outcome = impl.run(args, *extra)
-                if inspect.isawaitable(outcome):
+                # What a sync run returns (a dict, the Result model) is told apart at once.
+                kind = type(outcome)
+                if kind is not dict and kind is not info.result and inspect.isawaitable(outcome):
                     outcome = execution.awaited(outcome)
             else:
                 outcome = execution.within(impl.run, (args, *extra), timeout)
@@ -306,6 +310,8 @@ class Registry(Mapping[str, Any]):
             return prepared
         impl, info, args, extra = prepared
         result = await self._arun(impl, info, args, extra)
+        if result.failure is None or not result.failure.retryable:
+            return result
         retry = getattr(info, "retry", _ONCE)
         tries = 1
         while tries < retry[0] and _retried(result):
@@ -317,16 +323,13 @@ class Registry(Mapping[str, Any]):
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]
     ) -> ToolResult:
         try:
-            outcome = await execution.run_async(impl.run, (args, *extra), self._timeout(info))
+            timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
+            outcome = await execution.run_async(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
             return _timed_out(info, exc)
         except Exception as exc:  # noqa: BLE001
             return _failure(info, exc, args, extra)
         return _finish(info, outcome)
-
-    def _timeout(self, info: ToolInfo) -> float | None:
-        own = getattr(info, "timeout_s", None)  # the ToolInfo of an older package may lack it
-        return own if own is not None else self.timeout_s
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
@@ -396,7 +399,10 @@ def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
     """The outcome as the result `returns` declares, checked as exactly as arguments are."""
     problem: Exception
     try:
-        value = outcome if isinstance(outcome, info.result) else info.result.model_validate(outcome)
+        if type(outcome) is info.result or isinstance(outcome, info.result):
+            value = outcome
+        else:
+            value = info.result.model_validate(outcome)
         check = getattr(info.result, "__exact__", None)
         if check is None or check.is_valid(as_sent(value)):
             return ToolResult(info.name, value=value)
