@@ -46,23 +46,32 @@ HELD = threading.Event()  # what the tool that never returns waits for
 FLOW = contextvars.ContextVar("flow", default="none")
 
 
+def _generated(tmp_path_factory: pytest.TempPathFactory, name: str, specs: Any) -> Iterator[ModuleType]:
+    root = tmp_path_factory.mktemp(name)
+    (root / "specs").mkdir()
+    (root / "specs" / "tools.json").write_text(json.dumps(specs), "utf-8")
+    generate(root / "specs", root / "out", name)
+    with imported(root / "out", name) as module:
+        yield module
+
+
+def _interface(package: ModuleType, tool: str) -> Any:
+    """The generated interface class of a tool (`<Prefix>Tool`)."""
+    from importlib import import_module
+
+    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
+    return next(v for v in vars(tools).values() if isinstance(v, type) and getattr(v, "info", None) is tools.INFO
+                and v.__name__.endswith("Tool"))
+
+
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = tmp_path_factory.mktemp("execution")
-    (root / "specs").mkdir()
-    (root / "specs" / "tools.json").write_text(json.dumps(SPECS), "utf-8")
-    generate(root / "specs", root / "out", "runs")
-    with imported(root / "out", "runs") as module:
-        yield module
+    yield from _generated(tmp_path_factory, "runs", SPECS)
     HELD.set()
 
 
 def _sync(package: ModuleType, tool: str) -> Any:
-    from importlib import import_module
-
-    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
-    interface = next(v for v in vars(tools).values() if isinstance(v, type) and getattr(v, "info", None) is tools.INFO
-                     and v.__name__.endswith("Tool"))
+    interface = _interface(package, tool)
 
     class Sync(interface):  # type: ignore[misc, valid-type]
         seen: list[str] = []
@@ -80,7 +89,7 @@ def _sync(package: ModuleType, tool: str) -> Any:
 
 
 def _async(package: ModuleType, tool: str, cleaned: list[str]) -> Any:
-    base = type(_sync(package, tool)).__mro__[1]
+    base = _interface(package, tool)
 
     class Async(base):  # type: ignore[misc, valid-type]
         async def run(self, arguments: Any) -> Any:
@@ -193,7 +202,7 @@ def test_retryable_declared_kinds_reach_the_failure(package: ModuleType) -> None
 
 
 def test_an_async_tool_that_ignores_cancellation_is_answered_after_the_grace(package: ModuleType) -> None:
-    base = type(_sync(package, "slow")).__mro__[1]
+    base = _interface(package, "slow")
 
     class Stubborn(base):  # type: ignore[misc, valid-type]
         async def run(self, arguments: Any) -> Any:
@@ -213,7 +222,7 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
     started = time.monotonic()
 
     def logged(tool: str) -> Any:
-        base = type(_sync(package, tool)).__mro__[1]
+        base = _interface(package, tool)
 
         class Logged(base):  # type: ignore[misc, valid-type]
             def run(self, arguments: Any) -> Any:
@@ -271,20 +280,11 @@ RETRIED = {
 
 @pytest.fixture(scope="module")
 def retried(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = tmp_path_factory.mktemp("retries")
-    (root / "specs").mkdir()
-    (root / "specs" / "tools.json").write_text(json.dumps(RETRIED), "utf-8")
-    generate(root / "specs", root / "out", "retried")
-    with imported(root / "out", "retried") as module:
-        yield module
+    yield from _generated(tmp_path_factory, "retried", RETRIED)
 
 
 def _counting(package: ModuleType, tool: str) -> Any:
-    from importlib import import_module
-
-    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
-    interface = next(v for v in vars(tools).values() if isinstance(v, type) and v.__name__.endswith("Tool")
-                     and getattr(v, "info", None) is tools.INFO)
+    interface = _interface(package, tool)
 
     class Counting(interface):  # type: ignore[misc, valid-type]
         calls = 0
