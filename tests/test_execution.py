@@ -249,16 +249,21 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
 
 
 class FakeClock:
-    """Waits recorded, not slept (Registry(..., clock=...))."""
+    """Time that moves only when waited on or told to (Registry(..., clock=...)); waits recorded."""
 
     def __init__(self) -> None:
         self.waits: list[float] = []
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
 
     def sleep(self, seconds: float) -> None:
         self.waits.append(seconds)
+        self.now += seconds
 
     async def asleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
+        self.sleep(seconds)
 
 
 RETRIED = {
@@ -270,6 +275,18 @@ RETRIED = {
                         "required": ["fails", "kind"]},
          "errors": {"busy": {"description": "Try again later.", "retryable": True},
                     "gone": {"description": "It will not come back."}}},
+        {"name": "limited", "description": "Answers at most two calls a second; fails past it.",
+         "rate_limit": {"calls": 2, "per_s": 1},
+         "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "Unused."}}}},
+        {"name": "patient", "description": "Answers at most two calls a second; waits past it.",
+         "rate_limit": {"calls": 2, "per_s": 1, "when_exceeded": "wait"},
+         "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "Unused."}}}},
+        {"name": "lookup", "description": "The same answer for the same question, for a minute.",
+         "flags": ["idempotent"], "cache": {"ttl_s": 60, "max_entries": 2},
+         "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "Which."}},
+                        "required": ["fails"]},
+         "returns": {"type": "object", "properties": {"call": {"type": "integer"}}, "required": ["call"]},
+         "injected": {"user": {"type": "string", "description": "Whose."}}},
         {"name": "shaky", "description": "Raises unexpectedly the first times; safe to call again.",
          "flags": ["retryable"], "retry": {"attempts": 2},
          "parameters": {"type": "object", "properties": {"fails": {"type": "integer", "description": "How often."}},
@@ -289,8 +306,12 @@ def _counting(package: ModuleType, tool: str) -> Any:
     class Counting(interface):  # type: ignore[misc, valid-type]
         calls = 0
 
-        def run(self, arguments: Any) -> Any:
+        def run(self, arguments: Any, *injected: Any) -> Any:
             type(self).calls += 1
+            if tool == "lookup":
+                return {"call": type(self).calls}
+            if tool in ("limited", "patient"):
+                return {}
             if type(self).calls <= arguments.fails:
                 if tool == "shaky":
                     raise RuntimeError("flaked")
@@ -332,3 +353,46 @@ def test_a_tool_flagged_retryable_is_called_again_after_an_unexpected_exception(
     type(tool).calls = 0
     result = registry.call("shaky", {"fails": 5})
     assert (result.failure.kind, result.failure.retryable, result.attempts) == ("internal", True, 2)
+
+
+def test_a_rate_limit_fails_or_waits_past_its_calls(retried: ModuleType) -> None:
+    clock = FakeClock()
+    registry = retried.Registry([_counting(retried, "limited"), _counting(retried, "patient")], clock=clock)
+    assert registry.call("limited", {}).ok and registry.call("limited", {}).ok
+    third = registry.call("limited", {})
+    assert (third.failure.kind, third.failure.retryable) == ("rate_limited", True)
+    assert third.failure.message == "tool 'limited' takes at most 2 calls in 1 s; call it again in 1 s"
+    clock.now += 0.6
+    assert not registry.call("limited", {}).ok  # the window slides: both calls are still in it
+    clock.now += 0.4
+    assert registry.call("limited", {}).ok  # one second after the first two
+    assert registry.call("patient", {}).ok and registry.call("patient", {}).ok and not clock.waits
+    assert registry.call("patient", {}).ok and clock.waits == [1.0]  # waited for a slot, then ran
+    assert asyncio.run(registry.acall("patient", {})).ok and clock.waits == [1.0]  # a slot was free
+    assert asyncio.run(registry.acall("patient", {})).ok and clock.waits == [1.0, 1.0]
+    derived = registry.without("limited")  # one slot is left in this second: the limit is shared
+    assert derived.call("patient", {}).ok and clock.waits == [1.0, 1.0]
+    assert derived.call("patient", {}).ok and clock.waits == [1.0, 1.0, 1.0]
+
+
+def test_a_cache_answers_the_same_call_until_it_expires(retried: ModuleType) -> None:
+    clock = FakeClock()
+    tool = _counting(retried, "lookup")
+    registry = retried.Registry([tool], clock=clock)
+    ask = lambda n, user="ada": registry.call("lookup", {"fails": n}, injected={"user": user})  # noqa: E731
+    assert ask(1).data() == {"call": 1} and ask(1).data() == {"call": 1}  # run once
+    assert ask(1, "bob").data() == {"call": 2}  # another user's values: another entry
+    assert asyncio.run(registry.acall("lookup", '{"fails": 1}', injected={"user": "ada"})).data() == {"call": 1}
+    clock.now += 60
+    assert ask(1).data() == {"call": 3}  # expired
+    assert ask(2).data() == {"call": 4} and ask(3).data() == {"call": 5}  # two entries at most
+    assert ask(1).data() == {"call": 6} and type(tool).calls == 6  # the oldest went first
+
+
+def test_lint_refuses_a_cache_on_a_tool_that_is_not_idempotent(tmp_path: Path) -> None:
+    from toolgen.pipeline import check_specs
+
+    (tmp_path / "t.yaml").write_text("name: t\ndescription: Sends a message.\ncache: {ttl_s: 5}\n", "utf-8")
+    diagnostics, _ = check_specs(tmp_path)
+    [found] = [d for d in diagnostics if d.rule == "cache-not-idempotent"]
+    assert found.is_error and (found.line, found.col) == (3, 1)

@@ -64,6 +64,8 @@ class ToolIR:
     version: str | None
     timeout_s: float | None
     retry: tuple[int, float, float | None]  # attempts, first backoff, longest backoff (spec `retry`)
+    rate_limit: tuple[int, float, bool] | None  # calls, per seconds, wait (else fail)
+    cache: tuple[float, int] | None  # ttl seconds, most entries
     flags: tuple[str, ...]
     annotations: tuple[tuple[str, bool], ...]
     errors: tuple[ErrorKindIR, ...]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "aa09345c0327ebd4bb6f33b2be192419a8df1bb0ee8864df15b3212685bb1e8b"
+RUNTIME_SHA256 = "e233f3346d8bc0a2da4775e30d4b746e38b65c8c8b46878ef75bc4fed6cc67de"

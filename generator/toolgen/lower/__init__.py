@@ -110,6 +110,8 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         version=spec.version,
         timeout_s=spec.timeout_s,
         retry=(spec.retry.attempts, spec.retry.backoff_s, spec.retry.max_backoff_s),
+        rate_limit=(spec.rate_limit.calls, spec.rate_limit.per_s, spec.rate_limit.wait) if spec.rate_limit else None,
+        cache=(spec.cache.ttl_s, spec.cache.max_entries) if spec.cache else None,
         flags=tuple(sorted(spec.flags)),
         annotations=seen.annotations,
         errors=errors,

@@ -33,8 +33,13 @@ GRACE = 0.2  # seconds an async `run` cancelled at its deadline has for its clea
 
 
 class Clock:
-    """How the registry waits between retries: real time. A test passes its own (the same
-    two methods) to `Registry(..., clock=...)`."""
+    """The registry's time (rate limits, cache ages) and waits (retries, rate limits): real
+    time. A test passes its own (the same three methods) to `Registry(..., clock=...)`."""
+
+    def monotonic(self) -> float:
+        import time
+
+        return time.monotonic()
 
     def sleep(self, seconds: float) -> None:
         import time

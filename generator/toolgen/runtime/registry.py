@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
-from . import execution
+from . import execution, policies
 from .errors import (
     ToolArgumentsError,
     ToolCallError,
@@ -53,6 +53,8 @@ class ToolInfo:
     secrets: frozenset[str] = frozenset()
     retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
     retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
+    rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
+    cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
 
     def validate_arguments(
         self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
@@ -130,6 +132,9 @@ class Registry(Mapping[str, Any]):
             raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
         self.timeout_s = timeout_s
         self.clock = execution.Clock() if clock is None else clock
+        self._policies = (
+            policies.Policies()
+        )  # rate limits and caches, shared with derived registries
         tools: dict[str, Any] = {}
         for impl in implementations:
             info = _info(impl)
@@ -183,7 +188,9 @@ class Registry(Mapping[str, Any]):
 
     def _with(self, implementations: Iterable[Any]) -> Registry:
         """A registry of other tools with this one's settings."""
-        return Registry(implementations, timeout_s=self.timeout_s, clock=self.clock)
+        derived = Registry(implementations, timeout_s=self.timeout_s, clock=self.clock)
+        derived._policies = self._policies
+        return derived
 
     def __add__(self, other: object) -> Registry:
         if not isinstance(other, Mapping):
@@ -259,6 +266,23 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        if getattr(info, "rate_limit", None) is None and getattr(info, "cache", None) is None:
+            return self._attempts(impl, info, args, extra)
+        cache, key, hit = self._cached(info, args, extra)
+        if hit is not None:
+            return hit
+        limit = self._limit(info)
+        while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
+            if not limit.wait:
+                return _rate_limited(info, limit, delay)
+            self.clock.sleep(delay)
+        result = self._attempts(impl, info, args, extra)
+        if cache is not None and result.ok:
+            cache.put(key, result, self.clock.monotonic())
+        return result
+
+    def _attempts(self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]) -> ToolResult:
+        """Run the call; again after a retryable failure, as the spec's `retry` allows."""
         result = self._run(impl, info, args, extra)
         if result.failure is None or not result.failure.retryable:
             return result
@@ -268,6 +292,22 @@ class Registry(Mapping[str, Any]):
             self.clock.sleep(execution.backoff(retry, tries))
             result, tries = self._run(impl, info, args, extra), tries + 1
         return result if tries == 1 else replace(result, attempts=tries)
+
+    def _cached(
+        self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
+    ) -> tuple[policies.Cache | None, str, ToolResult | None]:
+        """(the tool's cache, this call's key, a result kept for it), or Nones."""
+        declared = getattr(info, "cache", None)
+        if declared is None:
+            return None, "", None
+        cache = self._policies.cache(info.name, declared)
+        key = policies.cache_key(as_sent(args), [as_sent(e) for e in extra])
+        hit: ToolResult | None = cache.get(key, self.clock.monotonic())
+        return cache, key, hit
+
+    def _limit(self, info: ToolInfo) -> policies.RateLimit | None:
+        declared = getattr(info, "rate_limit", None)
+        return None if declared is None else self._policies.limit(info.name, declared)
 
     def invoke(
         self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
@@ -309,15 +349,25 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        cache, key, hit = self._cached(info, args, extra)
+        if hit is not None:
+            return hit
+        limit = self._limit(info)
+        while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
+            if not limit.wait:
+                return _rate_limited(info, limit, delay)
+            await self.clock.asleep(delay)
         result = await self._arun(impl, info, args, extra)
-        if result.failure is None or not result.failure.retryable:
-            return result
-        retry = getattr(info, "retry", _ONCE)
-        tries = 1
-        while tries < retry[0] and _retried(result):
-            await self.clock.asleep(execution.backoff(retry, tries))
-            result, tries = await self._arun(impl, info, args, extra), tries + 1
-        return result if tries == 1 else replace(result, attempts=tries)
+        if result.failure is not None and result.failure.retryable:
+            retry = getattr(info, "retry", _ONCE)
+            tries = 1
+            while tries < retry[0] and _retried(result):
+                await self.clock.asleep(execution.backoff(retry, tries))
+                result, tries = await self._arun(impl, info, args, extra), tries + 1
+            result = result if tries == 1 else replace(result, attempts=tries)
+        if cache is not None and result.ok:
+            cache.put(key, result, self.clock.monotonic())
+        return result
 
     async def _arun(
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]
@@ -486,3 +536,11 @@ def _value(result: ToolResult) -> Any:
     raise ToolCallError(
         result.tool, failure.kind, failure.message, failure.retryable, result.attempts
     ) from result.exception
+
+
+def _rate_limited(info: ToolInfo, limit: policies.RateLimit, delay: float) -> ToolResult:
+    message = (
+        f"tool '{info.name}' takes at most {limit.calls} call{'s' if limit.calls != 1 else ''} in "
+        f"{limit.per_s:g} s; call it again in {delay:.2g} s"
+    )
+    return ToolResult(info.name, failure=ToolFailure("rate_limited", message, True))

@@ -52,6 +52,23 @@ class Retry:
 
 
 @dataclass(frozen=True)
+class RateLimit:
+    """`rate_limit`: at most `calls` calls in any `per_s` seconds; past it, wait or fail."""
+
+    calls: int
+    per_s: float
+    wait: bool = False
+
+
+@dataclass(frozen=True)
+class Cache:
+    """`cache`: a successful result kept `ttl_s` seconds, at most `max_entries` of them."""
+
+    ttl_s: float
+    max_entries: int = 1024
+
+
+@dataclass(frozen=True)
 class Example:
     arguments: dict[str, Any]
     result: Any = MISSING
@@ -93,6 +110,8 @@ class ToolSpec:
     version: str | None = None
     timeout_s: float | None = None
     retry: Retry = Retry()
+    rate_limit: RateLimit | None = None
+    cache: Cache | None = None
     flags: tuple[str, ...] = ()  # as declared (unique)
     annotations: Annotations = Annotations()
     injected: tuple[str, ...] = ()  # names of the host-supplied values, as declared
@@ -127,6 +146,19 @@ def _retry(declared: Mapping[str, Any]) -> Retry:
     return Retry(attempts, float(backoff), float(most) if most is not None else None)
 
 
+def _rate_limit(declared: Mapping[str, Any] | None) -> RateLimit | None:
+    if declared is None:
+        return None
+    per = _get(declared, "per_s", (int, float))
+    return RateLimit(_get(declared, "calls", int), float(per), declared.get("when_exceeded") == "wait")
+
+
+def _cache(declared: Mapping[str, Any] | None) -> Cache | None:
+    if declared is None:
+        return None
+    return Cache(float(_get(declared, "ttl_s", (int, float))), _get(declared, "max_entries", int, 1024))
+
+
 def _parse(entry: Mapping[str, Any]) -> ToolSpec:
     hints = _get(entry, "annotations", dict, {})
     errors = _get(entry, "errors", dict, {})
@@ -144,6 +176,8 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         version=_get(entry, "version", str),
         timeout_s=float(timeout) if timeout is not None else None,
         retry=_retry(_get(entry, "retry", dict, {})),
+        rate_limit=_rate_limit(_get(entry, "rate_limit", dict)),
+        cache=_cache(_get(entry, "cache", dict)),
         flags=tuple(_get(entry, "flags", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),
         injected=tuple(_get(entry, "injected", dict, {})),

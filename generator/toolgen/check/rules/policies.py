@@ -1,27 +1,41 @@
-"""retry-without-effect: a `retry` declaration that no failure of the tool can trigger.
+"""retry-without-effect: a `retry` declaration that no failure of the tool can trigger;
+cache-not-idempotent: a `cache` on a tool that is not flagged `idempotent`.
 
 The registry calls a tool again only after a retryable failure: a declared error kind with
 `retryable: true`, a timeout of a tool flagged `idempotent` or `retryable` (with a deadline:
 its own `timeout_s` or the registry's), an unexpected exception of a tool flagged
 `retryable`. A `retry` on a tool with none of these would silently do nothing.
+
+A cached result answers a call without running the tool: right only when calling it again
+with the same arguments gives the same result and changes nothing more, which is what
+`idempotent` says. Anything else is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolgen.check.context import Context
+from toolgen.check.context import Context, Rule
 from toolgen.diagnostics import Diagnostic, Severity
 
 ID = "retry-without-effect"
 SUMMARY = ("A `retry` declaration can take effect: the tool has an error kind with `retryable: true`, or the flag "
            "`retryable` or `idempotent` (whose timeouts are retried).")
 SEVERITY = Severity.WARNING
+CACHE = "cache-not-idempotent"
+MORE = (Rule(CACHE, Severity.ERROR, "A `cache` is declared only on a tool flagged `idempotent`: a cached result "
+                                    "answers a call without running the tool."),)
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         spec = tool.spec
+        if spec.cache is not None and "idempotent" not in spec.flags:
+            yield tool.doc.diagnostic(tool.at("/cache"), CACHE,
+                                      f"{spec.name!r} is cached, but not flagged idempotent: a cached result would "
+                                      "answer calls that should have run the tool",
+                                      hint="flag it `idempotent` if calling it again changes nothing, else remove "
+                                           "`cache`", key=True)
         if spec.retry.attempts <= 1:
             continue
         if any(e.retryable for e in spec.errors) or {"retryable", "idempotent"} & set(spec.flags):
