@@ -54,7 +54,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "e233f3346d8bc0a2da4775e30d4b746e38b65c8c8b46878ef75bc4fed6cc67de"
+_RUNTIME_SHA256 = "dd003997e5311738597ba671f45738836bbe164cb806703542688bc98018a882"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e233f3346d8bc0a2da4775e30d4b746e38b65c8c8b46878ef75bc4fed6cc67de"
+RUNTIME_SHA256 = "dd003997e5311738597ba671f45738836bbe164cb806703542688bc98018a882"

@@ -26,7 +26,7 @@ from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
 from toolgen.runtime_testing.judge import json_schema_validator
 from toolgen.schema.patterns import ecma
-from toolgen.schema.pointer import escape
+from toolgen.schema.pointer import escape, resolve
 
 # Keywords that never constrain a value.
 IGNORED = frozenset({
@@ -93,7 +93,7 @@ class StrategyCompiler:
             return self.nothing(pointer, "no value satisfies every keyword")
         if exact:
             return node
-        if _resolve(self.root, pointer) == schema:
+        if resolve(self.root, pointer) == schema:
             return call("_s.satisfying", node, self.root_name, literal(pointer))
         # A schema put together here (a merged allOf's parts): judged as itself.
         return call("_s.satisfying", node, self.root_name, schema=literal(schema))
@@ -445,20 +445,6 @@ def _types(schema: dict[str, Any]) -> set[str]:
     kinds = schema.get("type")
     named = set(kinds) if isinstance(kinds, list) else {kinds} if isinstance(kinds, str) else set(TYPE_KEYWORDS)
     return named | {"integer"} if "number" in named else named
-
-
-def _resolve(root: Any, pointer: str) -> Any:
-    """The subschema at a JSON pointer of `root` (None when there is none)."""
-    node = root
-    for part in pointer.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-        else:
-            return None
-    return node
 
 
 def _count(value: Any) -> int | None:

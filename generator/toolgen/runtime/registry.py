@@ -11,7 +11,7 @@ package's runtime (`info.validate_arguments`). Provider-shaped turns are answere
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -266,32 +266,50 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
+        first = None
         if getattr(info, "rate_limit", None) is None and getattr(info, "cache", None) is None:
-            return self._attempts(impl, info, args, extra)
-        cache, key, hit = self._cached(info, args, extra)
+            first = self._run(impl, info, args, extra)
+            if first.failure is None or not first.failure.retryable:
+                return first  # no policy to apply: the path of most calls
+        steps = self._policed(info, args, extra, first)
+        try:
+            step = next(steps)
+            while True:
+                if step is _RUN:
+                    step = steps.send(self._run(impl, info, args, extra))
+                else:
+                    self.clock.sleep(step)
+                    step = next(steps)
+        except StopIteration as done:
+            result: ToolResult = done.value
+            return result
+
+    def _policed(
+        self, info: ToolInfo, args: Any, extra: tuple[Any, ...], first: ToolResult | None
+    ) -> Generator[Any, ToolResult, ToolResult]:
+        """The declared policies around one call (cache, rate limit, retries), as steps that
+        `call` and `acall` carry out each in its own way: `_RUN` (run the tool once and send
+        back its result) or a number of seconds to wait. `first`: the result of a run already
+        made (a tool without cache or rate limit whose failure may be retried)."""
+        cache, key, hit = (None, "", None) if first is not None else self._cached(info, args, extra)
         if hit is not None:
             return hit
-        limit = self._limit(info)
+        limit = None if first is not None else self._limit(info)
         while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
             if not limit.wait:
                 return _rate_limited(info, limit, delay)
-            self.clock.sleep(delay)
-        result = self._attempts(impl, info, args, extra)
-        if cache is not None and result.ok:
-            cache.put(key, result, self.clock.monotonic())
-        return result
-
-    def _attempts(self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]) -> ToolResult:
-        """Run the call; again after a retryable failure, as the spec's `retry` allows."""
-        result = self._run(impl, info, args, extra)
-        if result.failure is None or not result.failure.retryable:
-            return result
+            yield delay
+        result = first if first is not None else (yield _RUN)
         retry = getattr(info, "retry", _ONCE)
         tries = 1
         while tries < retry[0] and _retried(result):
-            self.clock.sleep(execution.backoff(retry, tries))
-            result, tries = self._run(impl, info, args, extra), tries + 1
-        return result if tries == 1 else replace(result, attempts=tries)
+            yield execution.backoff(retry, tries)
+            result, tries = (yield _RUN), tries + 1
+        if tries > 1:
+            result = replace(result, attempts=tries)
+        if cache is not None and result.ok:
+            cache.put(key, result, self.clock.monotonic())
+        return result
 
     def _cached(
         self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
@@ -349,25 +367,18 @@ class Registry(Mapping[str, Any]):
         if isinstance(prepared, ToolResult):
             return prepared
         impl, info, args, extra = prepared
-        cache, key, hit = self._cached(info, args, extra)
-        if hit is not None:
-            return hit
-        limit = self._limit(info)
-        while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
-            if not limit.wait:
-                return _rate_limited(info, limit, delay)
-            await self.clock.asleep(delay)
-        result = await self._arun(impl, info, args, extra)
-        if result.failure is not None and result.failure.retryable:
-            retry = getattr(info, "retry", _ONCE)
-            tries = 1
-            while tries < retry[0] and _retried(result):
-                await self.clock.asleep(execution.backoff(retry, tries))
-                result, tries = await self._arun(impl, info, args, extra), tries + 1
-            result = result if tries == 1 else replace(result, attempts=tries)
-        if cache is not None and result.ok:
-            cache.put(key, result, self.clock.monotonic())
-        return result
+        steps = self._policed(info, args, extra, None)
+        try:
+            step = next(steps)
+            while True:
+                if step is _RUN:
+                    step = steps.send(await self._arun(impl, info, args, extra))
+                else:
+                    await self.clock.asleep(step)
+                    step = next(steps)
+        except StopIteration as done:
+            result: ToolResult = done.value
+            return result
 
     async def _arun(
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]
@@ -511,6 +522,7 @@ def _definition_name(definition: dict[str, Any]) -> Any:
 
 
 _ONCE = (1, 0.0, None)
+_RUN = object()  # a step of Registry._policed: run the tool once and send back its result
 
 
 def _flagged(info: ToolInfo) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def escape(token: str | int) -> str:
     """One reference token: `~` -> `~0`, `/` -> `~1`."""
@@ -24,3 +26,17 @@ def child(pointer: str, token: str | int) -> str:
 def ref_name(ref: str) -> str:
     """The definition name of a local `#/$defs/<name>` reference."""
     return unescape(ref.removeprefix("#/$defs/"))
+
+
+def resolve(root: Any, pointer: str) -> Any:
+    """The value at `pointer` inside `root` (None when there is none)."""
+    node = root
+    for token in pointer.split("/")[1:]:
+        key = unescape(token)
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return None
+    return node
