@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from conftest import generate, imported
+from runtime_support import FakeClock, generated_package
+from runtime_support import interface as interface_of
 
 SPECS = {
     "tools": [
@@ -46,32 +47,14 @@ HELD = threading.Event()  # what the tool that never returns waits for
 FLOW = contextvars.ContextVar("flow", default="none")
 
 
-def _generated(tmp_path_factory: pytest.TempPathFactory, name: str, specs: Any) -> Iterator[ModuleType]:
-    root = tmp_path_factory.mktemp(name)
-    (root / "specs").mkdir()
-    (root / "specs" / "tools.json").write_text(json.dumps(specs), "utf-8")
-    generate(root / "specs", root / "out", name)
-    with imported(root / "out", name) as module:
-        yield module
-
-
-def _interface(package: ModuleType, tool: str) -> Any:
-    """The generated interface class of a tool (`<Prefix>Tool`)."""
-    from importlib import import_module
-
-    tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
-    return next(v for v in vars(tools).values() if isinstance(v, type) and getattr(v, "info", None) is tools.INFO
-                and v.__name__.endswith("Tool"))
-
-
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    yield from _generated(tmp_path_factory, "runs", SPECS)
+    yield from generated_package(tmp_path_factory, "runs", SPECS)
     HELD.set()
 
 
 def _sync(package: ModuleType, tool: str) -> Any:
-    interface = _interface(package, tool)
+    interface = interface_of(package, tool)
 
     class Sync(interface):  # type: ignore[misc, valid-type]
         seen: list[str] = []
@@ -89,7 +72,7 @@ def _sync(package: ModuleType, tool: str) -> Any:
 
 
 def _async(package: ModuleType, tool: str, cleaned: list[str]) -> Any:
-    base = _interface(package, tool)
+    base = interface_of(package, tool)
 
     class Async(base):  # type: ignore[misc, valid-type]
         async def run(self, arguments: Any) -> Any:
@@ -202,7 +185,7 @@ def test_retryable_declared_kinds_reach_the_failure(package: ModuleType) -> None
 
 
 def test_an_async_tool_that_ignores_cancellation_is_answered_after_the_grace(package: ModuleType) -> None:
-    base = _interface(package, "slow")
+    base = interface_of(package, "slow")
 
     class Stubborn(base):  # type: ignore[misc, valid-type]
         async def run(self, arguments: Any) -> Any:
@@ -222,7 +205,7 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
     started = time.monotonic()
 
     def logged(tool: str) -> Any:
-        base = _interface(package, tool)
+        base = interface_of(package, tool)
 
         class Logged(base):  # type: ignore[misc, valid-type]
             def run(self, arguments: Any) -> Any:
@@ -246,24 +229,6 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
     assert together[1] < free_start  # the first two started before the barrier
     assert together[2] >= free_end  # and the last two only once it was done
     assert len(ends) == 5
-
-
-class FakeClock:
-    """Time that moves only when waited on or told to (Registry(..., clock=...)); waits recorded."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        self.now += seconds
-
-    async def asleep(self, seconds: float) -> None:
-        self.sleep(seconds)
 
 
 RETRIED = {
@@ -297,11 +262,11 @@ RETRIED = {
 
 @pytest.fixture(scope="module")
 def retried(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    yield from _generated(tmp_path_factory, "retried", RETRIED)
+    yield from generated_package(tmp_path_factory, "retried", RETRIED)
 
 
 def _counting(package: ModuleType, tool: str) -> Any:
-    interface = _interface(package, tool)
+    interface = interface_of(package, tool)
 
     class Counting(interface):  # type: ignore[misc, valid-type]
         calls = 0

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "dd003997e5311738597ba671f45738836bbe164cb806703542688bc98018a882"
+RUNTIME_SHA256 = "d8580c34deab5b47f767bef40f9cb42ac39a10d204a6189abaf721835845336f"

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .registry import Registry, ToolResult
+    from .registry import Registry
+    from .results import ToolResult
 
 
 @dataclass(frozen=True)

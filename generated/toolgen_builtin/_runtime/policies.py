@@ -1,5 +1,5 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
-"""The per-registry state of the declared call policies: rate limits and result caches.
+"""The per-registry state of the call policies: rate limits, result caches, concurrency.
 
 - `rate_limit: {calls, per_s, when_exceeded}`: at most `calls` calls start in any window of
   `per_s` seconds (a sliding window of start times). Past it, a call waits for the oldest start
@@ -8,6 +8,9 @@
   successful result is kept for `ttl_s` seconds, keyed by the validated arguments and the
   injected values (so two users never share an entry), and answers the same call again
   without running the tool. The oldest entry goes first past `max_entries`.
+
+- `Registry(max_concurrency=N)`: at most N tools run at once, counted among the threads
+  that use `call` and, apart, among the tasks of each event loop that use `acall`.
 
 Time comes from the registry's clock (`monotonic()`), so tests pass a fake one. The state is
 shared by every registry derived from one (`add`, `without`, ...), and is thread-safe.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict, deque
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, nullcontext
 from typing import Any
 
 
@@ -69,12 +73,37 @@ def cache_key(arguments: Any, injected: Any) -> str:
 
 
 class Policies:
-    """One registry family's rate limiters and caches, by tool name, made on first use."""
+    """One registry family's rate limiters and caches, by tool name, made on first use, and
+    its concurrency slots (`max_concurrency`): one count for the threads calling `call`, one
+    for each event loop's tasks calling `acall`."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_concurrency: int | None = None) -> None:
         self.limits: dict[str, RateLimit] = {}
         self.caches: dict[str, Cache] = {}
         self._lock = threading.Lock()
+        self.max_concurrency = max_concurrency
+        self._threads = None if max_concurrency is None else threading.Semaphore(max_concurrency)
+        self._loops: Any = None  # event loop -> asyncio.Semaphore (a WeakKeyDictionary)
+
+    def thread_slot(self) -> AbstractContextManager[Any]:
+        """Held while a tool runs for `call`."""
+        return nullcontext() if self._threads is None else self._threads
+
+    def task_slot(self) -> AbstractAsyncContextManager[Any]:
+        """Held while a tool runs for `acall` (in the running event loop)."""
+        if self.max_concurrency is None:
+            return _NO_SLOT
+        import asyncio
+        import weakref
+
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._loops is None:
+                self._loops = weakref.WeakKeyDictionary()
+            slots: asyncio.Semaphore = self._loops.get(loop)
+            if slots is None:
+                slots = self._loops[loop] = asyncio.Semaphore(self.max_concurrency)
+            return slots
 
     def limit(self, tool: str, declared: tuple[int, float, bool]) -> RateLimit:
         with self._lock:
@@ -89,3 +118,14 @@ class Policies:
             if found is None:
                 found = self.caches[tool] = Cache(*declared)
             return found
+
+
+class _NoSlot:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_SLOT = _NoSlot()

@@ -1,125 +1,91 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
-"""Tool metadata, results, and the registry that dispatches calls to implementations.
+"""The registry: the tools a host offers, and the dispatch of calls to their implementations.
 
-A Registry is a value: merging or removing tools returns a new one. Implementations are
-recognised by what the registry reads of them (`info` and `run`), not by class, so the
-registries of two generated packages merge (`a + b`): each tool is validated by its own
-package's runtime (`info.validate_arguments`). Provider-shaped turns are answered by
-`adapters.respond`, which calls the registry (this module does not import it).
+A Registry is a value: merging or removing tools returns a new one (with the same settings,
+rate limits and caches). Implementations are recognised by what the registry reads of them
+(`info` and `run`), not by class, so the registries of two generated packages merge (`a + b`):
+each tool is validated by its own package's runtime (`info.validate_arguments`).
+Provider-shaped turns are answered by `adapters.respond`, which calls the registry (this
+module does not import it).
+
+A call runs under what its spec declares, in this order: approval (control.py), the result
+cache and rate limit (policies.py), the run itself within its deadline (execution.py), and
+retries; hooks (hooks.py) see each call. A tool that declares none of these, in a registry
+without hooks or a concurrency limit, is run directly: the path of most calls.
 """
 
 from __future__ import annotations
 
+import copy
 import inspect
-from collections.abc import Generator, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+import os
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from contextlib import nullcontext
+from dataclasses import replace
+from time import perf_counter
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import to_json
+from pydantic import ValidationError
 
-from . import execution, policies
+from . import control, execution, policies
+from .control import Suspension, SuspensionError
 from .errors import (
     ToolArgumentsError,
     ToolCallError,
-    ToolError,
     UnknownCategoryError,
     UnknownToolError,
     short,
     tool_name,
 )
-from .payload import LIMITS, Limits
-from .secrets import redact, secret_values
+from .hooks import Hooks
+from .results import (
+    Output,
+    ToolFailure,
+    ToolInfo,
+    ToolResult,
+    failure,
+    finish,
+    raised_as,
+    rate_limited,
+    timed_out,
+    tool_error_kind,
+)
 from .suggest import nearest
-from .validation import OnCoerce, as_sent, validate
+from .validation import as_sent
 
+__all__ = [
+    "Output",
+    "Registry",
+    "SuspensionError",
+    "ToolFailure",
+    "ToolInfo",
+    "ToolResult",
+    "tool_error_kind",
+]
 
-@dataclass(frozen=True)
-class ToolInfo:
-    """What the spec says about one tool, as the generated module declares it."""
-
-    name: str
-    description: str
-    arguments: type[BaseModel]
-    result: type[BaseModel]
-    injected: type[BaseModel] | None = None
-    provider_name: str = ""
-    category: str | None = None
-    kind: str | None = None
-    stability: str = "stable"
-    timeout_s: float | None = None
-    flags: frozenset[str] = frozenset()
-    errors: frozenset[str] = frozenset()
-    secrets: frozenset[str] = frozenset()
-    retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
-    retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
-    rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
-    cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
-
-    def validate_arguments(
-        self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
-    ) -> BaseModel:
-        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError."""
-        return validate(
-            self.arguments, self.name, arguments, self.secrets, limits=limits, on_coerce=on_coerce
-        )
-
-
-@dataclass(frozen=True)
-class ToolFailure:
-    """Why a call failed, for the model: `message` never holds a secret value (x-secret
-    arguments and every injected value are redacted from a ToolError's text)."""
-
-    # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "invalid_result"
-    # or "internal"
-    kind: str
-    message: str
-    # Calling again as it was may succeed: a declared kind marked `retryable: true`; a timeout
-    # of a tool flagged `idempotent` or `retryable`; an internal failure of one flagged
-    # `retryable`. With a spec `retry`, the registry itself calls again (ToolResult.attempts).
-    retryable: bool = False
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """The outcome of one call: ok with a value, or failed with a message a model can act on."""
-
-    tool: str
-    value: BaseModel | None = None
-    failure: ToolFailure | None = None
-    # For the host's logs.
-    exception: BaseException | None = field(default=None, repr=False, compare=False)
-    attempts: int = 1  # calls of `run` made for it (more than one after retries)
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    def to_dict(self) -> dict[str, Any]:
-        if self.failure is not None:
-            return {
-                "ok": False,
-                "error": {"kind": self.failure.kind, "message": self.failure.message},
-            }
-        return {"ok": True, "result": self.data()}
-
-    def data(self) -> Any:
-        """The result as JSON data, as `returns` describes it: optional keys not set stay absent."""
-        assert self.value is not None
-        return as_sent(self.value)
-
-    def text(self) -> str:
-        """What a model should read back."""
-        if self.failure is not None:
-            return self.failure.message
-        return to_json(self.data()).decode()
+Approver = Callable[[Suspension], Any]  # -> True, False, a reason (str: rejected), or awaitable
+Injector = Callable[[str], Mapping[str, Any]]  # tool name -> injected values for this call
+_MISSING: Any = object()
 
 
 class Registry(Mapping[str, Any]):
     """Implementations by canonical tool name; lookups also accept provider-safe names.
 
-    `timeout_s`: the deadline of a call to a tool whose spec declares none (a tool's own
-    `timeout_s` wins); None, no deadline. See execution.py for how a deadline is kept."""
+    Settings, kept by every registry derived from this one (`+`, `add`, `without`, ...):
+    - `timeout_s`: the deadline of a call to a tool whose spec declares none (a tool's own
+      `timeout_s` wins); None, no deadline. See execution.py for how a deadline is kept.
+    - `clock`: time and waits for rate limits, caches and retry backoff (tests pass a fake).
+    - `max_concurrency`: at most this many tools running at once: among the threads that use
+      `call`, and among the tasks of each event loop that use `acall`.
+    - `approve`: decides the calls of tools flagged `requires_approval` as they come (it gets
+      the Suspension; returns True, False or a reason to reject; may be async under `acall`).
+      Without it, such a call's result is `suspended`, for `resume` once the user decided.
+    - `secret`: the key that signs suspended calls (bytes or text), so that another process
+      with the same key can resume them; default: a random key, good in this process only.
+    - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
+      values a call passes in `injected=` win over it.
+    - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
+    """
 
     def __init__(
         self,
@@ -127,14 +93,31 @@ class Registry(Mapping[str, Any]):
         *,
         timeout_s: float | None = None,
         clock: Any = None,
+        max_concurrency: int | None = None,
+        approve: Approver | None = None,
+        secret: bytes | str | None = None,
+        inject: Injector | None = None,
+        hooks: Iterable[Any] = (),
     ) -> None:
         if timeout_s is not None and not timeout_s > 0:
             raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
+        if max_concurrency is not None and not (
+            isinstance(max_concurrency, int) and max_concurrency >= 1
+        ):
+            raise ValueError(f"max_concurrency must be 1 or more, not {max_concurrency!r}")
         self.timeout_s = timeout_s
         self.clock = execution.Clock() if clock is None else clock
-        self._policies = (
-            policies.Policies()
-        )  # rate limits and caches, shared with derived registries
+        self.approve = approve
+        self.inject = inject
+        key = secret if secret is not None else os.urandom(32)
+        self._key = key.encode() if isinstance(key, str) else bytes(key)
+        self._hooks = Hooks(hooks) if hooks else None
+        # Rate limits, caches and concurrency slots: shared with derived registries.
+        self._policies = policies.Policies(max_concurrency)
+        self._quiet = self._hooks is None and max_concurrency is None
+        self._set_tools(implementations)
+
+    def _set_tools(self, implementations: Iterable[Any]) -> None:
         tools: dict[str, Any] = {}
         for impl in implementations:
             info = _info(impl)
@@ -142,9 +125,10 @@ class Registry(Mapping[str, Any]):
                 raise ValueError(f"tool {info.name!r} is registered twice")
             tools[info.name] = impl
         self._tools = dict(sorted(tools.items()))
-        self._aliases = {
-            _info(i).provider_name: n for n, i in self._tools.items() if _info(i).provider_name
-        }
+        infos = [_info(i) for i in self._tools.values()]
+        self._aliases = {i.provider_name: i.name for i in infos if i.provider_name}
+        # The tools whose calls need none of the policies: run directly when `_quiet`.
+        self._plain = frozenset(i.name for i in infos if not _needs_policy(i))
 
     # Mapping protocol: registry[name] -> implementation
     def __getitem__(self, name: str) -> Any:
@@ -187,9 +171,9 @@ class Registry(Mapping[str, Any]):
         return self._with([*self._tools.values(), *other.values()])
 
     def _with(self, implementations: Iterable[Any]) -> Registry:
-        """A registry of other tools with this one's settings."""
-        derived = Registry(implementations, timeout_s=self.timeout_s, clock=self.clock)
-        derived._policies = self._policies
+        """A registry of other tools with this one's settings, policies and hooks."""
+        derived = copy.copy(self)
+        derived._set_tools(implementations)
         return derived
 
     def __add__(self, other: object) -> Registry:
@@ -262,21 +246,153 @@ class Registry(Mapping[str, Any]):
     ) -> ToolResult:
         """Validate and run one call. Async implementations are run to completion here (on a
         fresh loop in a worker thread when this thread's loop is running)."""
+        started = perf_counter()
         prepared = self._prepare(name, arguments, injected)
-        if isinstance(prepared, ToolResult):
-            return prepared
-        impl, info, args, extra = prepared
-        first = None
-        if getattr(info, "rate_limit", None) is None and getattr(info, "cache", None) is None:
-            first = self._run(impl, info, args, extra)
+        if type(prepared) is tuple and self._quiet and prepared[1].name in self._plain:
+            impl, info, args, extra = prepared
+            first = self._run(impl, info, args, extra, started)
             if first.failure is None or not first.failure.retryable:
                 return first  # no policy to apply: the path of most calls
-        steps = self._policed(info, args, extra, first)
+            return self._drive(prepared, started, first=first)
+        return self._observed(prepared, started)
+
+    async def acall(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> ToolResult:
+        """Validate and run one call; a sync implementation runs in a worker thread, so the
+        event loop is never blocked."""
+        started = perf_counter()
+        return await self._aobserved(self._prepare(name, arguments, injected), started)
+
+    def resume(
+        self,
+        suspended: Suspension | dict[str, Any],
+        *,
+        approved: bool | None = None,
+        reason: str | None = None,
+        answer: Any = _MISSING,
+        injected: Mapping[str, Any] | None = None,
+    ) -> ToolResult:
+        """Go on with a suspended call (`ToolResult.suspended`, or its `to_json()` as stored):
+        an approval with `approved` (and the user's `reason` for a rejection, which the model
+        reads), a question with the user's `answer`. Its injected values are passed again.
+        SuspensionError for a record this registry's secret did not sign as it is."""
+        started = perf_counter()
+        prepared, answered = self._resumed(suspended, approved, reason, answer, injected)
+        token = control.resuming(answered)
+        try:
+            return self._observed(prepared, started, approved=True)
+        finally:
+            control.done_resuming(token)
+
+    async def aresume(
+        self,
+        suspended: Suspension | dict[str, Any],
+        *,
+        approved: bool | None = None,
+        reason: str | None = None,
+        answer: Any = _MISSING,
+        injected: Mapping[str, Any] | None = None,
+    ) -> ToolResult:
+        """`resume`, awaited (as `acall`)."""
+        started = perf_counter()
+        prepared, answered = self._resumed(suspended, approved, reason, answer, injected)
+        token = control.resuming(answered)
+        try:
+            return await self._aobserved(prepared, started, approved=True)
+        finally:
+            control.done_resuming(token)
+
+    def invoke(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """`call` for a host that prefers exceptions: the result's value, or UnknownToolError,
+        ToolArgumentsError, or ToolCallError (a declared kind, a timeout, an invalid result,
+        an internal failure, a suspended call) with the implementation's exception as its
+        cause."""
+        return _value(self.call(name, arguments, injected=injected))
+
+    async def ainvoke(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> Any:
+        """`invoke`, awaited (`acall`)."""
+        return _value(await self.acall(name, arguments, injected=injected))
+
+    def _resumed(
+        self,
+        suspended: Suspension | dict[str, Any],
+        approved: bool | None,
+        reason: str | None,
+        answer: Any,
+        injected: Mapping[str, Any] | None,
+    ) -> tuple[Any, control.Resumed | None]:
+        """(what to run, without asking for approval again: prepared as `_prepare` does, or a
+        result; the answer `resumed()` gives it, or None)."""
+        record = Suspension.verified(suspended, self._key)
+        if record.reason == control.APPROVAL:
+            if not isinstance(approved, bool) or answer is not _MISSING:
+                raise TypeError("resume an approval with approved=True or approved=False")
+        elif answer is _MISSING or approved is not None:
+            raise TypeError("resume a question with the user's answer=...")
+        prepared = self._prepare(record.tool, record.arguments, injected)
+        if approved is False and type(prepared) is tuple:
+            message = control.rejected_message(record.tool, reason)
+            return ToolResult(record.tool, failure=ToolFailure("rejected", message)), None
+        if approved is True:
+            return prepared, None
+        return prepared, control.Resumed(answer, record.state)
+
+    def _observed(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
+        """One call under its policies, told to the hooks."""
+        if isinstance(prepared, ToolResult):
+            if self._hooks is not None:
+                self._hooks.finish(None, prepared)
+            return prepared
+        event = self._hooks.start(prepared[1].name, prepared[2]) if self._hooks else None
+        try:
+            result = _noted(prepared[1], self._drive(prepared, started, approved=approved))
+        except BaseException:
+            if event is not None:
+                self._hooks.finish(event, _cancelled(prepared[1]))  # type: ignore[union-attr]
+            raise
+        if event is not None:
+            self._hooks.finish(event, result)  # type: ignore[union-attr]
+        return result
+
+    async def _aobserved(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
+        if isinstance(prepared, ToolResult):
+            if self._hooks is not None:
+                self._hooks.finish(None, prepared)
+            return prepared
+        event = self._hooks.start(prepared[1].name, prepared[2]) if self._hooks else None
+        try:
+            result = _noted(prepared[1], await self._adrive(prepared, started, approved=approved))
+        except BaseException:  # cancelled (a turn given up): the hooks hear of it, then it goes on
+            if event is not None:
+                self._hooks.finish(event, _cancelled(prepared[1]))  # type: ignore[union-attr]
+            raise
+        if event is not None:
+            self._hooks.finish(event, result)  # type: ignore[union-attr]
+        return result
+
+    def _drive(
+        self, prepared: Any, started: float, first: ToolResult | None = None, approved: bool = False
+    ) -> ToolResult:
+        """The steps of `_policed`, carried out in this thread."""
+        impl, info, args, extra = prepared
+        steps = self._policed(info, args, extra, first, approved, started)
         try:
             step = next(steps)
             while True:
                 if step is _RUN:
-                    step = steps.send(self._run(impl, info, args, extra))
+                    with self._policies.thread_slot():
+                        step = steps.send(self._run(impl, info, args, extra, started))
+                elif isinstance(step, Suspension):
+                    assert self.approve is not None
+                    decision = self.approve(step)
+                    if inspect.isawaitable(decision):
+                        decision = execution.awaited(decision)
+                    step = steps.send(decision)
                 else:
                     self.clock.sleep(step)
                     step = next(steps)
@@ -284,20 +400,59 @@ class Registry(Mapping[str, Any]):
             result: ToolResult = done.value
             return result
 
+    async def _adrive(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
+        """The steps of `_policed`, carried out in this task."""
+        impl, info, args, extra = prepared
+        steps = self._policed(info, args, extra, None, approved, started)
+        try:
+            step = next(steps)
+            while True:
+                if step is _RUN:
+                    async with self._policies.task_slot():
+                        step = steps.send(await self._arun(impl, info, args, extra, started))
+                elif isinstance(step, Suspension):
+                    assert self.approve is not None
+                    decision = self.approve(step)
+                    if inspect.isawaitable(decision):
+                        decision = await decision
+                    step = steps.send(decision)
+                else:
+                    await self.clock.asleep(step)
+                    step = next(steps)
+        except StopIteration as done:
+            result: ToolResult = done.value
+            return result
+
     def _policed(
-        self, info: ToolInfo, args: Any, extra: tuple[Any, ...], first: ToolResult | None
-    ) -> Generator[Any, ToolResult, ToolResult]:
-        """The declared policies around one call (cache, rate limit, retries), as steps that
-        `call` and `acall` carry out each in its own way: `_RUN` (run the tool once and send
-        back its result) or a number of seconds to wait. `first`: the result of a run already
-        made (a tool without cache or rate limit whose failure may be retried)."""
+        self,
+        info: ToolInfo,
+        args: Any,
+        extra: tuple[Any, ...],
+        first: ToolResult | None,
+        approved: bool,
+        started: float,
+    ) -> Generator[Any, Any, ToolResult]:
+        """The declared policies around one call (approval, cache, rate limit, retries), as
+        steps that `call` and `acall` carry out each in its own way: `_RUN` (run the tool once
+        and send back its result), a Suspension (ask `approve`, send back its decision) or a
+        number of seconds to wait. `first`: the result of a run already made (a tool without
+        policies whose failure may be retried)."""
+        if first is None and not approved and "requires_approval" in info.flags:
+            request = self._suspension(info, args, control.APPROVAL, None, None)
+            if self.approve is None:
+                return _waiting(request)
+            decision = yield request
+            if decision is not True:
+                reason = decision if isinstance(decision, str) and decision else None
+                message = control.rejected_message(info.name, reason)
+                return ToolResult(info.name, failure=ToolFailure("rejected", message))
         cache, key, hit = (None, "", None) if first is not None else self._cached(info, args, extra)
         if hit is not None:
-            return hit
+            return replace(hit, duration_s=perf_counter() - started)
         limit = None if first is not None else self._limit(info)
         while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
             if not limit.wait:
-                return _rate_limited(info, limit, delay)
+                return rate_limited(info, limit.calls, limit.per_s, delay)
             yield delay
         result = first if first is not None else (yield _RUN)
         retry = getattr(info, "retry", _ONCE)
@@ -310,6 +465,13 @@ class Registry(Mapping[str, Any]):
         if cache is not None and result.ok:
             cache.put(key, result, self.clock.monotonic())
         return result
+
+    def _suspension(
+        self, info: ToolInfo, args: Any, reason: str, question: str | None, state: Any
+    ) -> Suspension:
+        arguments = as_sent(args)
+        prompt = question if question is not None else control.approval_prompt(info.name, arguments)
+        return Suspension(info.name, arguments, reason, prompt, state).signed(self._key)
 
     def _cached(
         self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
@@ -327,21 +489,9 @@ class Registry(Mapping[str, Any]):
         declared = getattr(info, "rate_limit", None)
         return None if declared is None else self._policies.limit(info.name, declared)
 
-    def invoke(
-        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
-    ) -> Any:
-        """`call` for a host that prefers exceptions: the result's value, or UnknownToolError,
-        ToolArgumentsError, or ToolCallError (a declared kind, a timeout, an invalid result,
-        an internal failure) with the implementation's exception as its cause."""
-        return _value(self.call(name, arguments, injected=injected))
-
-    async def ainvoke(
-        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
-    ) -> Any:
-        """`invoke`, awaited (`acall`)."""
-        return _value(await self.acall(name, arguments, injected=injected))
-
-    def _run(self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]) -> ToolResult:
+    def _run(
+        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
+    ) -> ToolResult:
         timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
         try:
             if timeout is None:
@@ -353,44 +503,30 @@ class Registry(Mapping[str, Any]):
             else:
                 outcome = execution.within(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
-            return _timed_out(info, exc)
+            return timed_out(info, exc.seconds, exc, perf_counter() - started)
+        except control.Suspend as asked:
+            return _waiting(
+                self._suspension(info, args, control.QUESTION, asked.question, asked.state)
+            )
         except Exception as exc:  # noqa: BLE001 - failures become results
-            return _failure(info, exc, args, extra)
-        return _finish(info, outcome)
-
-    async def acall(
-        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
-    ) -> ToolResult:
-        """Validate and run one call; a sync implementation runs in a worker thread, so the
-        event loop is never blocked."""
-        prepared = self._prepare(name, arguments, injected)
-        if isinstance(prepared, ToolResult):
-            return prepared
-        impl, info, args, extra = prepared
-        steps = self._policed(info, args, extra, None)
-        try:
-            step = next(steps)
-            while True:
-                if step is _RUN:
-                    step = steps.send(await self._arun(impl, info, args, extra))
-                else:
-                    await self.clock.asleep(step)
-                    step = next(steps)
-        except StopIteration as done:
-            result: ToolResult = done.value
-            return result
+            return failure(info, exc, args, extra, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started)
 
     async def _arun(
-        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...]
+        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
     ) -> ToolResult:
         try:
             timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
             outcome = await execution.run_async(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
-            return _timed_out(info, exc)
+            return timed_out(info, exc.seconds, exc, perf_counter() - started)
+        except control.Suspend as asked:
+            return _waiting(
+                self._suspension(info, args, control.QUESTION, asked.question, asked.state)
+            )
         except Exception as exc:  # noqa: BLE001
-            return _failure(info, exc, args, extra)
-        return _finish(info, outcome)
+            return failure(info, exc, args, extra, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started)
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
@@ -407,15 +543,17 @@ class Registry(Mapping[str, Any]):
         try:
             args = info.validate_arguments(arguments)  # by the tool's own runtime
         except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
-            if not _raised_as(exc, ToolArgumentsError):
+            if not raised_as(exc, ToolArgumentsError):
                 raise
             return ToolResult(
                 canonical, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc
             )
         extra: tuple[Any, ...] = ()
         if info.injected is not None:
+            values = dict(self.inject(canonical)) if self.inject is not None else {}
+            values.update(injected or {})
             try:
-                extra = (info.injected.model_validate(dict(injected or {})),)
+                extra = (info.injected.model_validate(values),)
             except ValidationError as exc:  # the host's mistake: never echo injected values
                 missing = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})
                 message = f"the host did not supply valid injected values for: {', '.join(missing)}"
@@ -445,73 +583,6 @@ def _info(impl: Any) -> ToolInfo:
     return found
 
 
-def _raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
-    """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
-    return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
-
-
-def tool_error_kind(exc: BaseException) -> str | None:
-    """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
-    kind = getattr(exc, "kind", None)
-    return kind if isinstance(kind, str) and _raised_as(exc, ToolError) else None
-
-
-def _finish(info: ToolInfo, outcome: Any) -> ToolResult:
-    """The outcome as the result `returns` declares, checked as exactly as arguments are."""
-    problem: Exception
-    try:
-        if type(outcome) is info.result or isinstance(outcome, info.result):
-            value = outcome
-        else:
-            value = info.result.model_validate(outcome)
-        check = getattr(info.result, "__exact__", None)
-        if check is None or check.is_valid(as_sent(value)):
-            return ToolResult(info.name, value=value)
-        issues = check.issues(as_sent(value))
-        problem = ValueError(
-            "the result does not match the tool's returns:\n" + "\n".join(i.line() for i in issues)
-        )
-    except ValidationError as exc:
-        problem = exc
-    return ToolResult(
-        info.name,
-        failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
-        exception=problem,
-    )
-
-
-def _failure(
-    info: ToolInfo, exc: Exception, args: Any = None, extra: tuple[Any, ...] = ()
-) -> ToolResult:
-    kind = tool_error_kind(exc)
-    if kind is not None and kind in info.errors:
-        # An implementation's text may quote what it was given: no secret reaches the model.
-        hidden = secret_values(args)
-        for injected in extra:
-            hidden |= secret_values(injected, everything=True)
-        message = redact(str(exc), hidden)
-        retryable = kind in getattr(info, "retryable_errors", frozenset())
-        return ToolResult(info.name, failure=ToolFailure(kind, message, retryable), exception=exc)
-    # Undeclared: the model gets no internals; the host gets the exception.
-    return ToolResult(
-        info.name,
-        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly", _flagged(info)),
-        exception=exc,
-    )
-
-
-def _timed_out(info: ToolInfo, exc: execution.Timeout) -> ToolResult:
-    """The deadline passed: whether calling again is safe is the tool's `idempotent` flag."""
-    safe = "idempotent" in info.flags or _flagged(info)
-    advice = (
-        "it is idempotent: calling it again is safe"
-        if safe
-        else "it may have had effects before it was stopped: check before calling it again"
-    )
-    message = f"tool '{info.name}' did not finish within {exc.seconds:g} s; {advice}"
-    return ToolResult(info.name, failure=ToolFailure("timeout", message, safe), exception=exc)
-
-
 def _definition_name(definition: dict[str, Any]) -> Any:
     """The tool name of one provider definition (OpenAI Chat nests it under `function`,
     Bedrock under `toolSpec`; the others have it at the top)."""
@@ -523,12 +594,6 @@ def _definition_name(definition: dict[str, Any]) -> Any:
 
 _ONCE = (1, 0.0, None)
 _RUN = object()  # a step of Registry._policed: run the tool once and send back its result
-
-
-def _flagged(info: ToolInfo) -> bool:
-    """The spec says the tool may be called again after a failure its `errors` do not declare
-    (an unexpected exception, a timeout): flag `retryable`. A declared kind says for itself."""
-    return "retryable" in info.flags
 
 
 def _retried(result: ToolResult) -> bool:
@@ -550,9 +615,32 @@ def _value(result: ToolResult) -> Any:
     ) from result.exception
 
 
-def _rate_limited(info: ToolInfo, limit: policies.RateLimit, delay: float) -> ToolResult:
-    message = (
-        f"tool '{info.name}' takes at most {limit.calls} call{'s' if limit.calls != 1 else ''} in "
-        f"{limit.per_s:g} s; call it again in {delay:.2g} s"
+def _needs_policy(info: ToolInfo) -> bool:
+    """Whether a call of this tool needs more than a run: a declared policy, or a warning."""
+    return bool(
+        getattr(info, "rate_limit", None) is not None
+        or getattr(info, "cache", None) is not None
+        or "requires_approval" in info.flags
+        or info.stability == "deprecated"
     )
-    return ToolResult(info.name, failure=ToolFailure("rate_limited", message, True))
+
+
+def _noted(info: ToolInfo, result: ToolResult) -> ToolResult:
+    """The result, with a warning for the host when the tool is deprecated."""
+    if info.stability != "deprecated":
+        return result
+    version = getattr(info, "version", None)
+    since = f" (version {version})" if version else ""
+    warning = f"tool '{info.name}'{since} is deprecated: its spec says it will be removed"
+    return replace(result, warnings=(*result.warnings, warning))
+
+
+def _waiting(suspension: Suspension) -> ToolResult:
+    message = control.waiting_message(suspension)
+    failed = ToolFailure("suspended", message)
+    return ToolResult(suspension.tool, failure=failed, suspended=suspension)
+
+
+def _cancelled(info: ToolInfo) -> ToolResult:
+    """What hooks are told of a call stopped from outside (a cancelled task, an interrupt)."""
+    return ToolResult(info.name, failure=ToolFailure("cancelled", "the call was cancelled"))

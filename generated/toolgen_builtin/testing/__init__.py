@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "5d55397f93c3cadc10c7362567ae549ab12bd6378feeab184266bacbff950141"
+_SUPPORT_SHA256 = "95b361779a8c1146570f2c7d352ff981d278db22b3db607b179b0a600fd8af99"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -68,5 +68,10 @@ class AppendFileTool(abc.ABC):
     def run(
         self,
         arguments: AppendFileArguments,
-    ) -> AppendFileResult | Awaitable[AppendFileResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        AppendFileResult
+        | Output[AppendFileResult]
+        | Awaitable[AppendFileResult | Output[AppendFileResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "ask_user"
@@ -65,5 +65,6 @@ class AskUserTool(abc.ABC):
     def run(
         self,
         arguments: AskUserArguments,
-    ) -> AskUserResult | Awaitable[AskUserResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> AskUserResult | Output[AskUserResult] | Awaitable[AskUserResult | Output[AskUserResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

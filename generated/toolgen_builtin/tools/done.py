@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "done"
@@ -64,5 +64,6 @@ class DoneTool(abc.ABC):
     def run(
         self,
         arguments: DoneArguments,
-    ) -> DoneResult | Awaitable[DoneResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> DoneResult | Output[DoneResult] | Awaitable[DoneResult | Output[DoneResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -89,5 +89,8 @@ class EditFileTool(abc.ABC):
     def run(
         self,
         arguments: EditFileArguments,
-    ) -> EditFileResult | Awaitable[EditFileResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        EditFileResult | Output[EditFileResult] | Awaitable[EditFileResult | Output[EditFileResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -84,5 +84,10 @@ class GlobFilesTool(abc.ABC):
     def run(
         self,
         arguments: GlobFilesArguments,
-    ) -> GlobFilesResult | Awaitable[GlobFilesResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        GlobFilesResult
+        | Output[GlobFilesResult]
+        | Awaitable[GlobFilesResult | Output[GlobFilesResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -96,5 +96,8 @@ class ParseCsvTool(abc.ABC):
     def run(
         self,
         arguments: ParseCsvArguments,
-    ) -> ParseCsvResult | Awaitable[ParseCsvResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        ParseCsvResult | Output[ParseCsvResult] | Awaitable[ParseCsvResult | Output[ParseCsvResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

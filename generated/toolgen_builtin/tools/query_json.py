@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "query_json"
@@ -83,5 +83,10 @@ class QueryJsonTool(abc.ABC):
     def run(
         self,
         arguments: QueryJsonArguments,
-    ) -> QueryJsonResult | Awaitable[QueryJsonResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        QueryJsonResult
+        | Output[QueryJsonResult]
+        | Awaitable[QueryJsonResult | Output[QueryJsonResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -72,5 +72,8 @@ class ReadFileTool(abc.ABC):
     def run(
         self,
         arguments: ReadFileArguments,
-    ) -> ReadFileResult | Awaitable[ReadFileResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        ReadFileResult | Output[ReadFileResult] | Awaitable[ReadFileResult | Output[ReadFileResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

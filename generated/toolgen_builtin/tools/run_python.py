@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -86,5 +86,10 @@ class RunPythonTool(abc.ABC):
     def run(
         self,
         arguments: RunPythonArguments,
-    ) -> RunPythonResult | Awaitable[RunPythonResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        RunPythonResult
+        | Output[RunPythonResult]
+        | Awaitable[RunPythonResult | Output[RunPythonResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

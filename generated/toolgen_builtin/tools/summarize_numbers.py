@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -81,5 +81,10 @@ class SummarizeNumbersTool(abc.ABC):
     def run(
         self,
         arguments: SummarizeNumbersArguments,
-    ) -> SummarizeNumbersResult | Awaitable[SummarizeNumbersResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        SummarizeNumbersResult
+        | Output[SummarizeNumbersResult]
+        | Awaitable[SummarizeNumbersResult | Output[SummarizeNumbersResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

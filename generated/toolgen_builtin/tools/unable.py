@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "unable"
@@ -70,5 +70,6 @@ class UnableTool(abc.ABC):
     def run(
         self,
         arguments: UnableArguments,
-    ) -> UnableResult | Awaitable[UnableResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> UnableResult | Output[UnableResult] | Awaitable[UnableResult | Output[UnableResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

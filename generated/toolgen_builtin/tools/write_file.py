@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -62,5 +62,10 @@ class WriteFileTool(abc.ABC):
     def run(
         self,
         arguments: WriteFileArguments,
-    ) -> WriteFileResult | Awaitable[WriteFileResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        WriteFileResult
+        | Output[WriteFileResult]
+        | Awaitable[WriteFileResult | Output[WriteFileResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

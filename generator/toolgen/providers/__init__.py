@@ -67,7 +67,30 @@ def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def export(provider: str, tools: Tools, **options: Any) -> Export:
-    return TARGETS[provider].export(tools, **options_of(provider, options))
+    return TARGETS[provider].export([_shown(t) for t in tools], **options_of(provider, options))
+
+
+DEPRECATED = "Deprecated: prefer another tool where one does the job."
+
+
+class _Deprecated:
+    """A tool of `stability: deprecated` as providers show it: marked at the start of its
+    description (no provider has a field for it), so that a model prefers the alternatives."""
+
+    def __init__(self, tool: ToolLike) -> None:
+        self._tool = tool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tool, name)
+
+    @property
+    def description(self) -> str:
+        text = self._tool.description
+        return f"{DEPRECATED} {text}" if text else DEPRECATED
+
+
+def _shown(tool: ToolLike) -> ToolLike:
+    return _Deprecated(tool) if getattr(tool, "stability", "stable") == "deprecated" else tool
 
 
 def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, Any]]:

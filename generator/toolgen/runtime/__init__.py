@@ -1,5 +1,5 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
-"""The runtime of generated tool packages: validation, errors, results, registry.
+"""The runtime of generated tool packages: validation, errors, results, registry, policies.
 
 Copied verbatim into each generated package as `_runtime`; depends on pydantic only.
 """
@@ -12,12 +12,23 @@ from .errors import (
     UnknownCategoryError,
     UnknownToolError,
 )
-from .registry import Registry, ToolFailure, ToolInfo, ToolResult
+from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
+from .hooks import CallEvent
+from .registry import Registry
+from .results import Output, ToolFailure, ToolInfo, ToolResult
+from .tracing import OpenTelemetryHook
 from .validation import validate
 
 __all__ = [
     "ArgumentIssue",
+    "CallEvent",
+    "OpenTelemetryHook",
+    "Output",
     "Registry",
+    "Resumed",
+    "Suspend",
+    "Suspension",
+    "SuspensionError",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolError",
@@ -26,5 +37,6 @@ __all__ = [
     "ToolResult",
     "UnknownCategoryError",
     "UnknownToolError",
+    "resumed",
     "validate",
 ]

@@ -217,11 +217,15 @@ def tool_name(name: object) -> str:
 
 @dataclass
 class ToolError(Exception):
-    """Raised by implementations for a failure kind the spec declares under `errors`."""
+    """Raised by implementations for a failure kind the spec declares under `errors`.
+
+    `partial_data`: what the tool got done before it failed (JSON), sent to the model beside
+    the message (ToolFailure.partial_data) so that it need not redo that part."""
 
     kind: str
     message: str
     details: dict[str, Any] = field(default_factory=dict)
+    partial_data: Any = None
 
     def __post_init__(self) -> None:
         super().__init__(f"{self.kind}: {self.message}")

@@ -4,7 +4,9 @@
 from ..runtime.ecma import ecma_pattern
 from ..runtime.errors import ToolError
 from ..runtime.exact_values import is_multiple
-from ..runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
+from ..runtime.registry import Registry
+from ..runtime.results import ToolInfo, tool_error_kind
+from ..runtime.results import finish as _finish
 from ..runtime.secrets import REDACTED, redact
 from ..runtime.shape import Node
 from ..runtime.suggest import nearest

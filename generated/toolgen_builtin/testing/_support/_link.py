@@ -4,7 +4,9 @@
 from ..._runtime.ecma import ecma_pattern
 from ..._runtime.errors import ToolError
 from ..._runtime.exact_values import is_multiple
-from ..._runtime.registry import Registry, ToolInfo, _finish, tool_error_kind
+from ..._runtime.registry import Registry
+from ..._runtime.results import ToolInfo, tool_error_kind
+from ..._runtime.results import finish as _finish
 from ..._runtime.secrets import REDACTED, redact
 from ..._runtime.shape import Node
 from ..._runtime.suggest import nearest

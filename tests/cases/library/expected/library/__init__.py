@@ -12,7 +12,14 @@ from pydantic import BaseModel
 from ._index import MODULES, PROVIDER_NAMES
 from ._runtime import (
     ArgumentIssue,
+    CallEvent,
+    OpenTelemetryHook,
+    Output,
     Registry,
+    Resumed,
+    Suspend,
+    Suspension,
+    SuspensionError,
     ToolArgumentsError,
     ToolCallError,
     ToolError,
@@ -21,6 +28,7 @@ from ._runtime import (
     ToolResult,
     UnknownCategoryError,
     UnknownToolError,
+    resumed,
     validate,
 )
 from ._runtime._stamp import RUNTIME_SHA256, RUNTIME_VERSION
@@ -32,9 +40,16 @@ __all__ = [
     "PROVIDERS",
     "TOOL_NAMES",
     "ArgumentIssue",
+    "CallEvent",
     "Coercion",
     "Limits",
+    "OpenTelemetryHook",
+    "Output",
     "Registry",
+    "Resumed",
+    "Suspend",
+    "Suspension",
+    "SuspensionError",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolError",
@@ -46,6 +61,7 @@ __all__ = [
     "arespond",
     "build_registry",
     "respond",
+    "resumed",
     "tool_definitions",
     "tool_info",
     "validate_arguments",
@@ -145,13 +161,14 @@ def tool_definitions(provider: str = "openai", **options: Any) -> list[dict[str,
     return definitions
 
 
-def build_registry(*implementations: Any) -> Registry:
+def build_registry(*implementations: Any, **settings: Any) -> Registry:
     """A registry of implementations (instances of the generated tool interfaces).
 
     Implementations of several generated packages may share one registry (or add
-    registries: `a.build_registry(...) + b.build_registry(...)`).
+    registries: `a.build_registry(...) + b.build_registry(...)`). `settings` are the
+    Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock.
     """
-    return Registry(implementations)
+    return Registry(implementations, **settings)
 
 
 def respond(

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "done"
@@ -55,5 +55,6 @@ class DoneTool(abc.ABC):
     def run(
         self,
         arguments: DoneArguments,
-    ) -> DoneResult | Awaitable[DoneResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> DoneResult | Output[DoneResult] | Awaitable[DoneResult | Output[DoneResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

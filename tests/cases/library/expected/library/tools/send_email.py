@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, InjectedModel, ResultModel
 
@@ -48,6 +48,7 @@ INFO = ToolInfo(
     category=None,
     kind="system",
     stability="experimental",
+    version="1.2.0",
     timeout_s=30.0,
     flags=frozenset({"retryable"}),
     errors=frozenset({"rejected", "unavailable"}),
@@ -66,5 +67,10 @@ class SendEmailTool(abc.ABC):
         self,
         arguments: SendEmailArguments,
         injected: SendEmailInjected,
-    ) -> SendEmailResult | Awaitable[SendEmailResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        SendEmailResult
+        | Output[SendEmailResult]
+        | Awaitable[SendEmailResult | Output[SendEmailResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "budget.split"
@@ -64,5 +64,10 @@ class BudgetSplitTool(abc.ABC):
     def run(
         self,
         arguments: BudgetSplitArguments,
-    ) -> BudgetSplitResult | Awaitable[BudgetSplitResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        BudgetSplitResult
+        | Output[BudgetSplitResult]
+        | Awaitable[BudgetSplitResult | Output[BudgetSplitResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is"
@@ -63,6 +63,11 @@ class HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsTool(abc.ABC
         arguments: HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsArguments,
     ) -> (
         HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult
-        | Awaitable[HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult]
+        | Output[HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult]
+        | Awaitable[
+            HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult
+            | Output[HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult]
+        ]
     ):
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "labels.set"
@@ -61,5 +61,10 @@ class LabelsSetTool(abc.ABC):
     def run(
         self,
         arguments: LabelsSetArguments,
-    ) -> LabelsSetResult | Awaitable[LabelsSetResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        LabelsSetResult
+        | Output[LabelsSetResult]
+        | Awaitable[LabelsSetResult | Output[LabelsSetResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -90,5 +90,10 @@ class OrderCreateTool(abc.ABC):
     def run(
         self,
         arguments: OrderCreateArguments,
-    ) -> OrderCreateResult | Awaitable[OrderCreateResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        OrderCreateResult
+        | Output[OrderCreateResult]
+        | Awaitable[OrderCreateResult | Output[OrderCreateResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel
 
@@ -68,5 +68,6 @@ class PickTool(abc.ABC):
     def run(
         self,
         arguments: PickArguments,
-    ) -> PickResult | Awaitable[PickResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> PickResult | Output[PickResult] | Awaitable[PickResult | Output[PickResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "ping"
@@ -53,5 +53,6 @@ class PingTool(abc.ABC):
     def run(
         self,
         arguments: PingArguments,
-    ) -> PingResult | Awaitable[PingResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> PingResult | Output[PingResult] | Awaitable[PingResult | Output[PingResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

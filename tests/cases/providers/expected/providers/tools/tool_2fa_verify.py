@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel, InjectedModel
 
 NAME = "2fa.verify"
@@ -62,5 +62,10 @@ class T2FaVerifyTool(abc.ABC):
         self,
         arguments: T2FaVerifyArguments,
         injected: T2FaVerifyInjected,
-    ) -> T2FaVerifyResult | Awaitable[T2FaVerifyResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        T2FaVerifyResult
+        | Output[T2FaVerifyResult]
+        | Awaitable[T2FaVerifyResult | Output[T2FaVerifyResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime.models import ArgumentsModel
 
 NAME = "tree.sum"
@@ -65,5 +65,6 @@ class TreeSumTool(abc.ABC):
     def run(
         self,
         arguments: TreeSumArguments,
-    ) -> TreeSumResult | Awaitable[TreeSumResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> TreeSumResult | Output[TreeSumResult] | Awaitable[TreeSumResult | Output[TreeSumResult]]:
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

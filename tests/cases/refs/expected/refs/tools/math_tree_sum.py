@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel
@@ -167,5 +167,10 @@ class MathTreeSumTool(abc.ABC):
     def run(
         self,
         arguments: MathTreeSumArguments,
-    ) -> MathTreeSumResult | Awaitable[MathTreeSumResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        MathTreeSumResult
+        | Output[MathTreeSumResult]
+        | Awaitable[MathTreeSumResult | Output[MathTreeSumResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
@@ -232,5 +232,10 @@ class KeywordsSamplerTool(abc.ABC):
     def run(
         self,
         arguments: KeywordsSamplerArguments,
-    ) -> KeywordsSamplerResult | Awaitable[KeywordsSamplerResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        KeywordsSamplerResult
+        | Output[KeywordsSamplerResult]
+        | Awaitable[KeywordsSamplerResult | Output[KeywordsSamplerResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import exact as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
@@ -123,5 +123,10 @@ class GetWeatherTool(abc.ABC):
     def run(
         self,
         arguments: GetWeatherArguments,
-    ) -> GetWeatherResult | Awaitable[GetWeatherResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        GetWeatherResult
+        | Output[GetWeatherResult]
+        | Awaitable[GetWeatherResult | Output[GetWeatherResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""

@@ -1,0 +1,252 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""What the spec says about a tool, and the outcome of one call of it.
+
+`ToolInfo` is what a generated tool module declares; `ToolResult` is what the registry answers
+for one call: ok with a value, or failed with a `ToolFailure` a model can act on (or waiting
+for the host: `suspended`). The functions below turn what an implementation did (returned,
+raised, ran out of time) into that result, checking a returned value as exactly as arguments
+are checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
+
+from .errors import ToolError
+from .payload import LIMITS, Limits
+from .secrets import redact, secret_values
+from .validation import OnCoerce, as_sent, validate
+
+if TYPE_CHECKING:
+    from .control import Suspension
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """What the spec says about one tool, as the generated module declares it."""
+
+    name: str
+    description: str
+    arguments: type[BaseModel]
+    result: type[BaseModel]
+    injected: type[BaseModel] | None = None
+    provider_name: str = ""
+    category: str | None = None
+    kind: str | None = None
+    stability: str = "stable"
+    version: str | None = None
+    timeout_s: float | None = None
+    flags: frozenset[str] = frozenset()
+    errors: frozenset[str] = frozenset()
+    secrets: frozenset[str] = frozenset()
+    retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
+    retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
+    rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
+    cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
+
+    def validate_arguments(
+        self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
+    ) -> BaseModel:
+        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError."""
+        return validate(
+            self.arguments, self.name, arguments, self.secrets, limits=limits, on_coerce=on_coerce
+        )
+
+
+@dataclass(frozen=True)
+class ToolFailure:
+    """Why a call failed, for the model: `message` never holds a secret value (x-secret
+    arguments and every injected value are redacted from a ToolError's text)."""
+
+    # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "rate_limited",
+    # "rejected" (the user did not approve it), "suspended" (waiting for the host),
+    # "invalid_result" or "internal"
+    kind: str
+    message: str
+    # Calling again as it was may succeed: a declared kind marked `retryable: true`; a timeout
+    # of a tool flagged `idempotent` or `retryable`; an internal failure of one flagged
+    # `retryable`. With a spec `retry`, the registry itself calls again (ToolResult.attempts).
+    retryable: bool = False
+    partial_data: Any = None  # what the tool got done before it failed (ToolError.partial_data)
+
+
+@dataclass(frozen=True)
+class Output(Generic[T]):
+    """What `run` may return instead of the bare result: the result and guidance for the model
+    (`metadata`: how to read it, what to do next), sent after the result."""
+
+    value: T
+    metadata: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The outcome of one call: ok with a value, or failed with a message a model can act on."""
+
+    tool: str
+    value: BaseModel | None = None
+    failure: ToolFailure | None = None
+    # For the host's logs.
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
+    attempts: int = 1  # calls of `run` made for it (more than one after retries)
+    duration_s: float = 0.0  # from validated arguments to result, waits and retries included
+    metadata: str | None = None  # guidance for the model (Output.metadata), sent with the result
+    terminal: bool = False  # an ok result of a tool flagged `terminal`: the agent's turn may end
+    warnings: tuple[str, ...] = ()  # for the host: a deprecated tool was called
+    # A call waiting for the host (an approval, the user's answer): store it, then
+    # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
+    suspended: Suspension | None = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.failure is not None:
+            error: dict[str, Any] = {"kind": self.failure.kind, "message": self.failure.message}
+            if self.failure.partial_data is not None:
+                error["partial_data"] = self.failure.partial_data
+            return {"ok": False, "error": error}
+        out = {"ok": True, "result": self.data()}
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        return out
+
+    def data(self) -> Any:
+        """The result as JSON data, as `returns` describes it: optional keys not set stay absent."""
+        assert self.value is not None
+        return as_sent(self.value)
+
+    def text(self) -> str:
+        """What a model should read back: the result as JSON, or the failure's message (each
+        followed by the guidance or the partial data, when there is some)."""
+        if self.failure is not None:
+            if self.failure.partial_data is None:
+                return self.failure.message
+            partial = to_json(self.failure.partial_data).decode()
+            return f"{self.failure.message}\nDone before the failure: {partial}"
+        data = to_json(self.data()).decode()
+        return data if self.metadata is None else f"{data}\n\n{self.metadata}"
+
+
+def raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
+    """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
+    return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
+
+
+def tool_error_kind(exc: BaseException) -> str | None:
+    """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
+    kind = getattr(exc, "kind", None)
+    return kind if isinstance(kind, str) and raised_as(exc, ToolError) else None
+
+
+def finish(info: ToolInfo, outcome: Any, duration_s: float = 0.0) -> ToolResult:
+    """The outcome as the result `returns` declares, checked as exactly as arguments are.
+    `duration_s`: how long the call took (ToolResult.duration_s)."""
+    metadata = None
+    if type(outcome) is Output or type(outcome).__name__ == "Output":  # of any package's runtime
+        outcome, metadata = outcome.value, outcome.metadata
+    problem: Exception
+    try:
+        if type(outcome) is info.result or isinstance(outcome, info.result):
+            value = outcome
+        else:
+            value = info.result.model_validate(outcome)
+        check = getattr(info.result, "__exact__", None)
+        if check is None or check.is_valid(as_sent(value)):
+            if metadata is None and not info.flags:
+                return ToolResult(info.name, value, duration_s=duration_s)  # most calls
+            terminal = "terminal" in info.flags
+            return ToolResult(
+                info.name, value, duration_s=duration_s, metadata=metadata, terminal=terminal
+            )
+        issues = check.issues(as_sent(value))
+        problem = ValueError(
+            "the result does not match the tool's returns:\n" + "\n".join(i.line() for i in issues)
+        )
+    except ValidationError as exc:
+        problem = exc
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+        exception=problem,
+        duration_s=duration_s,
+    )
+
+
+def failure(
+    info: ToolInfo,
+    exc: Exception,
+    args: Any = None,
+    extra: tuple[Any, ...] = (),
+    duration_s: float = 0.0,
+) -> ToolResult:
+    """What an implementation raised, as the model may read it: a declared kind with its
+    message (secret values redacted), anything else as `internal` with no internals."""
+    kind = tool_error_kind(exc)
+    if kind is not None and kind in info.errors:
+        # An implementation's text may quote what it was given: no secret reaches the model.
+        hidden = secret_values(args)
+        for injected in extra:
+            hidden |= secret_values(injected, everything=True)
+        message = redact(str(exc), hidden)
+        retryable = kind in getattr(info, "retryable_errors", frozenset())
+        partial = getattr(exc, "partial_data", None)
+        if partial is not None and hidden:
+            partial = redact_json(partial, hidden)
+        failed = ToolFailure(kind, message, retryable, partial)
+        return ToolResult(info.name, failure=failed, exception=exc, duration_s=duration_s)
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly", flagged(info)),
+        exception=exc,
+        duration_s=duration_s,
+    )
+
+
+def redact_json(value: Any, hidden: set[str]) -> Any:
+    """`value` (JSON) with every secret value in its strings replaced."""
+    if isinstance(value, str):
+        return redact(value, hidden)
+    if isinstance(value, dict):
+        return {k: redact_json(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_json(v, hidden) for v in value]
+    if not isinstance(value, bool) and isinstance(value, (int, float)) and str(value) in hidden:
+        return redact(str(value), hidden)
+    return value
+
+
+def timed_out(
+    info: ToolInfo, seconds: float, exc: BaseException, duration_s: float = 0.0
+) -> ToolResult:
+    """The deadline passed: whether calling again is safe is the tool's `idempotent` flag."""
+    safe = "idempotent" in info.flags or flagged(info)
+    advice = (
+        "it is idempotent: calling it again is safe"
+        if safe
+        else "it may have had effects before it was stopped: check before calling it again"
+    )
+    message = f"tool '{info.name}' did not finish within {seconds:g} s; {advice}"
+    failed = ToolFailure("timeout", message, safe)
+    return ToolResult(info.name, failure=failed, exception=exc, duration_s=duration_s)
+
+
+def rate_limited(info: ToolInfo, calls: int, per_s: float, delay: float) -> ToolResult:
+    message = (
+        f"tool '{info.name}' takes at most {calls} call{'s' if calls != 1 else ''} in "
+        f"{per_s:g} s; call it again in {delay:.2g} s"
+    )
+    return ToolResult(info.name, failure=ToolFailure("rate_limited", message, True))
+
+
+def flagged(info: ToolInfo) -> bool:
+    """The spec says the tool may be called again after a failure its `errors` do not declare
+    (an unexpected exception, a timeout): flag `retryable`. A declared kind says for itself."""
+    return "retryable" in info.flags

@@ -1,0 +1,79 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""An OpenTelemetry span for each tool call: a hook (hooks.py) for `Registry(hooks=[...])`.
+
+Spans follow OpenTelemetry's semantic conventions for generative AI: the name
+`execute_tool <tool>`, `gen_ai.operation.name` "execute_tool", `gen_ai.tool.name`,
+`gen_ai.tool.call.id`; a failed call sets the span's status to error and `error.type` to the
+failure's kind. Arguments and results are not recorded (they may be large or personal).
+
+OpenTelemetry is imported when an `OpenTelemetryHook` is made, never otherwise: a package
+that does not use it does not need it installed and pays nothing for it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .hooks import CallEvent
+
+
+class OpenTelemetryHook:
+    """Spans on `tracer` (default: the global tracer provider's tracer for this package)."""
+
+    def __init__(self, tracer: Any = None) -> None:
+        try:
+            from opentelemetry import trace
+        except ImportError as exc:
+            raise ImportError(
+                "OpenTelemetryHook needs opentelemetry-api: pip install opentelemetry-api "
+                "(and an SDK or exporter to send the spans somewhere)"
+            ) from exc
+        self._trace = trace
+        self.tracer = tracer if tracer is not None else trace.get_tracer(__name__)
+        self._spans: dict[int, Any] = {}
+        self._lock = threading.Lock()
+
+    def before(self, event: CallEvent) -> None:
+        span = self.tracer.start_span(
+            f"execute_tool {event.tool}",
+            kind=self._trace.SpanKind.INTERNAL,
+            attributes={
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": event.tool,
+                "gen_ai.tool.call.id": str(event.call_id),
+                "gen_ai.tool.type": "function",
+            },
+        )
+        with self._lock:
+            self._spans[event.call_id] = span
+
+    def after(self, event: CallEvent) -> None:
+        span = self._span(event)
+        if span is not None:
+            self._end(span, event)
+
+    def error(self, event: CallEvent) -> None:
+        span = self._span(event)
+        if span is None:  # refused before it started: a span of its own
+            span = self.tracer.start_span(
+                f"execute_tool {event.tool}",
+                attributes={
+                    "gen_ai.operation.name": "execute_tool",
+                    "gen_ai.tool.name": event.tool,
+                },
+            )
+        failure = event.result.failure if event.result is not None else None
+        if failure is not None:
+            span.set_attribute("error.type", failure.kind)
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, failure.kind))
+        self._end(span, event)
+
+    def _span(self, event: CallEvent) -> Any:
+        with self._lock:
+            return self._spans.pop(event.call_id, None)
+
+    def _end(self, span: Any, event: CallEvent) -> None:
+        if event.result is not None and event.result.attempts > 1:
+            span.set_attribute("toolgen.attempts", event.result.attempts)
+        span.end()
