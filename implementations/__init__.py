@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from toolgen_builtin import Registry, build_registry
 
@@ -35,6 +36,7 @@ def registry(
     enable_processes: bool | None = None,
     processes: ProcessPolicy | None = None,
     web: WebPolicy | None = None,
+    **settings: Any,
 ) -> Registry:
     """The built-in tools, confined to `root` (default: $TOOLGEN_WORKSPACE, else the working directory).
 
@@ -43,6 +45,7 @@ def registry(
       policy, their resource limits come from the TOOLGEN_PROCESS_* variables (limits.py).
     - fetch_url reaches only the hosts of `web.allow_hosts` (default: $TOOLGEN_WEB_ALLOW;
       none when unset, so every fetch fails with host_not_allowed until the host allows some).
+    - `settings` are the Registry's (timeout_s, max_concurrency, approve, inject, hooks, ...).
     """
     workspace = root if isinstance(root, Workspace) else Workspace(
         Path(root or os.environ.get("TOOLGEN_WORKSPACE") or Path.cwd())
@@ -62,4 +65,4 @@ def registry(
     if enable_processes:
         policy = processes or ProcessPolicy(limits=ResourceLimits.from_environment())
         tools += [RunShell(workspace, policy), RunPython(workspace, policy)]
-    return build_registry(*tools)
+    return build_registry(*tools, **settings)

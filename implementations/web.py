@@ -201,7 +201,8 @@ class FetchUrl(FetchUrlTool):
         else:
             raise ToolError("too_many_redirects", f"more than {self.policy.max_redirects} redirects; last to {url}")
         if not 200 <= response.status < 300:
-            raise ToolError("http_status", f"the server answered {response.status} {response.reason} for {url}")
+            kind = "http_unavailable" if response.status >= 500 or response.status in (408, 429) else "http_status"
+            raise ToolError(kind, f"the server answered {response.status} {response.reason} for {url}")
         if not response.media_type:
             sample = response.body[:-4] if response.truncated else response.body  # a cut may split a character
             try:

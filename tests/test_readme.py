@@ -122,7 +122,7 @@ def test_the_introduction_quotes_a_real_message(demo: tuple[Path, dict[str, str]
 
 def test_contract_tests_block_runs_against_the_quickstart_class(demo: tuple[Path, dict[str, str]]) -> None:
     folder, env = demo
-    first, contracts = blocks(QUICKSTART, "python")[:2]
+    first, contracts = blocks(QUICKSTART, "python")[0], block_with("ContractTests")
     module = re.search(r"^from (\w+) import GetWeather", contracts, re.M)
     assert module, "the contract-test example no longer imports the quickstart's class"
     class_code = first[: first.index("\nregistry = ")]  # the imports and the class, not the calls
@@ -136,6 +136,23 @@ def test_contract_tests_block_runs_against_the_quickstart_class(demo: tuple[Path
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b[1-9]\d* passed", done.stdout), done.stdout
+
+
+def block_with(text: str) -> str:
+    """The quickstart's Python block that holds `text`."""
+    found = [b for b in blocks(QUICKSTART, "python") if text in b]
+    assert len(found) == 1, f"the quickstart has {len(found)} Python blocks with {text!r}"
+    return found[0]
+
+
+def test_the_host_loop_prints_what_the_readme_shows(demo: tuple[Path, dict[str, str]]) -> None:
+    folder, env = demo
+    first = blocks(QUICKSTART, "python")[0]
+    setup = first[: first.index("\nregistry = ")]  # the imports and the classes
+    pieces, outputs = chunks(block_with("arespond"))
+    assert "approve=approve" in pieces[0] and "timeout_s=" in pieces[0], "the host loop shows no approval or timeout"
+    printed = run_python(folder, env, setup + "\n" + f"\nprint({MARK!r})\n".join(pieces)).split(MARK + "\n")
+    assert printed[: len(outputs)] == outputs
 
 
 def test_every_command_has_a_row_in_the_command_table() -> None:

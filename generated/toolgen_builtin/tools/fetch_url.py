@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from .._runtime import ToolInfo
+from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -70,6 +70,7 @@ INFO = ToolInfo(
             "connection_failed",
             "host_not_allowed",
             "http_status",
+            "http_unavailable",
             "invalid_url",
             "not_text",
             "timeout",
@@ -77,7 +78,8 @@ INFO = ToolInfo(
         }
     ),
     secrets=frozenset(),
-    retryable_errors=frozenset({"connection_failed", "http_status", "timeout"}),
+    retry=(2, 1.0, None),
+    retryable_errors=frozenset({"connection_failed", "http_unavailable", "timeout"}),
 )
 
 
@@ -90,5 +92,8 @@ class FetchUrlTool(abc.ABC):
     def run(
         self,
         arguments: FetchUrlArguments,
-    ) -> FetchUrlResult | Awaitable[FetchUrlResult]:
-        """Run the tool. Raise ToolError(kind, message) for a declared error kind."""
+    ) -> (
+        FetchUrlResult | Output[FetchUrlResult] | Awaitable[FetchUrlResult | Output[FetchUrlResult]]
+    ):
+        """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
+        Output(result, metadata=...) to add guidance for the model."""
