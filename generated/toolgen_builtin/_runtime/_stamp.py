@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d8580c34deab5b47f767bef40f9cb42ac39a10d204a6189abaf721835845336f"
+RUNTIME_SHA256 = "bae83f1a97158048e898a972b6be8844ea64089a16a1a7e4325e94dc1a83d5c3"

@@ -51,7 +51,7 @@ from .results import (
     tool_error_kind,
 )
 from .suggest import nearest
-from .validation import as_sent
+from .validation import as_sent, validate
 
 __all__ = [
     "Output",
@@ -125,7 +125,8 @@ class Registry(Mapping[str, Any]):
                 raise ValueError(f"tool {info.name!r} is registered twice")
             tools[info.name] = impl
         self._tools = dict(sorted(tools.items()))
-        infos = [_info(i) for i in self._tools.values()]
+        self._infos = {name: _info(impl) for name, impl in self._tools.items()}
+        infos = list(self._infos.values())
         self._aliases = {i.provider_name: i.name for i in infos if i.provider_name}
         # The tools whose calls need none of the policies: run directly when `_quiet`.
         self._plain = frozenset(i.name for i in infos if not _needs_policy(i))
@@ -157,9 +158,9 @@ class Registry(Mapping[str, Any]):
         """The canonical name for a canonical or provider-safe name, or UnknownToolError.
 
         TypeError when `name` is not a string: the host's mistake, not the model's."""
-        tool_name(name)
-        if name in self._tools:
+        if type(name) is str and name in self._tools:
             return name
+        tool_name(name)
         if name in self._aliases:
             return self._aliases[name]
         raise UnknownToolError(
@@ -495,7 +496,7 @@ class Registry(Mapping[str, Any]):
         timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
         try:
             if timeout is None:
-                outcome = impl.run(args, *extra)
+                outcome = impl.run(args, *extra) if extra else impl.run(args)
                 # What a sync run returns (a dict, the Result model) is told apart at once.
                 kind = type(outcome)
                 if kind is not dict and kind is not info.result and inspect.isawaitable(outcome):
@@ -539,9 +540,12 @@ class Registry(Mapping[str, Any]):
                 short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
             )
         impl = self._tools[canonical]
-        info = _info(impl)
+        info = self._infos[canonical]
         try:
-            args = info.validate_arguments(arguments)  # by the tool's own runtime
+            if type(info) is ToolInfo:  # this runtime's: one call less on every call
+                args = validate(info.arguments, canonical, arguments, info.secrets)
+            else:  # another generated package's tool is validated by its own runtime
+                args = info.validate_arguments(arguments)
         except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
             if not raised_as(exc, ToolArgumentsError):
                 raise

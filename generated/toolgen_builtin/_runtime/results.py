@@ -85,7 +85,7 @@ class Output(Generic[T]):
     metadata: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ToolResult:
     """The outcome of one call: ok with a value, or failed with a message a model can act on."""
 
@@ -102,6 +102,42 @@ class ToolResult:
     # A call waiting for the host (an approval, the user's answer): store it, then
     # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
     suspended: Suspension | None = field(default=None, repr=False)
+
+    def __init__(
+        self,
+        tool: str,
+        value: BaseModel | None = None,
+        failure: ToolFailure | None = None,
+        exception: BaseException | None = None,
+        attempts: int = 1,
+        duration_s: float = 0.0,
+        metadata: str | None = None,
+        terminal: bool = False,
+        warnings: tuple[str, ...] = (),
+        suspended: Suspension | None = None,
+    ) -> None:
+        # A frozen dataclass would set all ten fields through object.__setattr__ (a microsecond
+        # on every call); only what differs from the class's defaults is stored, directly.
+        fields = self.__dict__
+        fields["tool"] = tool
+        if value is not None:
+            fields["value"] = value
+        if failure is not None:
+            fields["failure"] = failure
+        if exception is not None:
+            fields["exception"] = exception
+        if attempts != 1:
+            fields["attempts"] = attempts
+        if duration_s:
+            fields["duration_s"] = duration_s
+        if metadata is not None:
+            fields["metadata"] = metadata
+        if terminal:
+            fields["terminal"] = terminal
+        if warnings:
+            fields["warnings"] = warnings
+        if suspended is not None:
+            fields["suspended"] = suspended
 
     @property
     def ok(self) -> bool:
@@ -150,14 +186,15 @@ def finish(info: ToolInfo, outcome: Any, duration_s: float = 0.0) -> ToolResult:
     """The outcome as the result `returns` declares, checked as exactly as arguments are.
     `duration_s`: how long the call took (ToolResult.duration_s)."""
     metadata = None
-    if type(outcome) is Output or type(outcome).__name__ == "Output":  # of any package's runtime
-        outcome, metadata = outcome.value, outcome.metadata
+    kind = type(outcome)
+    if kind is not dict and kind is not info.result and kind.__name__ == "Output":
+        outcome, metadata = outcome.value, outcome.metadata  # of any generated package's runtime
     problem: Exception
     try:
-        if type(outcome) is info.result or isinstance(outcome, info.result):
+        if kind is info.result or isinstance(outcome, info.result):
             value = outcome
         else:
-            value = info.result.model_validate(outcome)
+            value = info.result.__pydantic_validator__.validate_python(outcome)
         check = getattr(info.result, "__exact__", None)
         if check is None or check.is_valid(as_sent(value)):
             if metadata is None and not info.flags:
