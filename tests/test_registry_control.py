@@ -103,7 +103,9 @@ class Tools:
         return {}
 
     def whoami(self, arguments: Any, injected: Any) -> Any:
-        return {"user": injected.user}
+        if injected.user == "asked":
+            raise self.package.Suspend(f"Confirm token {injected.token}?")
+        return self.package.Output({"user": injected.user}, metadata=f"signed in with {injected.token}")
 
     def hold(self, arguments: Any) -> Any:
         with self.lock:
@@ -259,6 +261,10 @@ def test_injected_values_come_from_the_hosts_injector(package: ModuleType) -> No
     assert registry.call("whoami", {}, injected={"user": "bob"}).data() == {"user": "bob"}  # the call's win
     registry.call("search", {"query": "x"})
     assert seen == ["whoami", "whoami"]  # asked only for tools that take injected values
+    # Guidance and questions a tool writes never carry an injected value to the model.
+    assert registry.call("whoami", {}).metadata == "signed in with <secret>"
+    asked = registry.call("whoami", {}, injected={"user": "asked"})
+    assert asked.suspended.prompt == "Confirm token <secret>?" and "t0ken" not in asked.text()
     assert package.Registry(Tools(package).all()).call("whoami", {}).failure.kind == "internal"
 
 
