@@ -7,8 +7,12 @@ tool module and its `testing` strategies would make them.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import dataclasses
 import json
+import re
 import shlex
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -19,12 +23,14 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
 from toolgen.runtime import Registry, ToolError, ToolInfo
+from toolgen.runtime_testing import contract as contract_module
 from toolgen.runtime_testing.contract import (
     ContractViolation,
     ToolContract,
     check_contract,
     check_examples,
     check_idempotent,
+    check_policies,
     check_results,
     cli_line,
 )
@@ -84,7 +90,7 @@ def violation(check: Callable[..., None], implementation: Any, the_contract: Too
     """The violation `check` finds; `implementation`: one tool, or a Registry, or a function making one."""
     registry = implementation if not hasattr(implementation, "run") else Registry([implementation])
     with pytest.raises(ContractViolation) as caught:
-        if check is not check_examples:
+        if check not in (check_examples, check_policies):
             options.setdefault("settings", FAST)
         check(registry, the_contract or contract(), **options)
     return caught.value
@@ -428,3 +434,246 @@ def test_overrides_replace_a_fields_strategy() -> None:
     check_results(Registry([tool(lambda a: seen.append(a.n) or correct(a))]), contract(),
                   overrides={"n": st.just(7)}, settings=FAST)
     assert set(seen) == {7}
+
+
+# --- (e) declared deadlines: a call past its timeout_s is a violation ---------------------------
+
+
+def timed(timeout_s: float = 0.2, **extra: Any) -> ToolInfo:
+    return info(timeout_s=timeout_s, **extra)
+
+
+# Every late call the shrinker tries costs its time: `n` is fixed where the point is the unit.
+N0 = {"n": st.just(0)}
+
+
+def test_a_call_past_the_specs_deadline_is_a_timeout_violation() -> None:
+    slow = timed()
+
+    def run(a: Arguments) -> Result:
+        if a.unit == "in":
+            time.sleep(0.5)
+        return correct(a)
+
+    exc = violation(check_results, tool(run, slow), contract(slow), overrides=N0)
+    assert (exc.check, exc.problem, exc.arguments) == ("results", "timeout", {"n": 0, "unit": "in"})
+    summary = str(exc).splitlines()[0]
+    assert re.fullmatch(r"double: took 0\.[5-9]\d* s; the spec declares timeout_s 0\.2", summary), summary
+    assert "make the call faster, or declare a longer `timeout_s` in the spec" in str(exc)
+    assert reproduced(exc) == [{"n": 0, "unit": "in"}]
+
+
+def test_the_registrys_default_deadline_counts_and_a_late_declared_error_is_still_late() -> None:
+    delay = [0.5]
+
+    def run(a: Arguments) -> Result:
+        if a.unit == "in":
+            time.sleep(delay[0])
+            raise ToolError("too_big", "late, and then a declared error")
+        return correct(a)
+
+    exc = violation(check_results, Registry([tool(run)], timeout_s=0.2), overrides=N0)
+    assert exc.problem == "timeout"
+    assert "; the registry's timeout_s is 0.2 (the spec declares none)" in str(exc).splitlines()[0]
+    delay[0] = 0.01
+    check_results(Registry([tool(run)], timeout_s=5), contract(), settings=FAST)  # in time: the error counts
+
+
+def test_a_hung_call_is_given_up_after_a_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(contract_module, "TIMEOUT_MARGIN_S", 0.05)
+    release = threading.Event()
+    slow = timed()
+    cleaned = []
+
+    def hangs(a: Arguments) -> Result:
+        release.wait(30)  # never set while the check runs: the kit must not wait for it
+        return correct(a)
+
+    async def hangs_async(a: Arguments) -> Result:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            cleaned.append(a.n)  # cancelled at the margin: its cleanup runs
+        return correct(a)
+
+    try:
+        for run in (hangs, hangs_async):
+            started = time.monotonic()
+            exc = violation(check_results, tool(run, slow), contract(slow), overrides=N0,
+                            settings=settings(FAST, phases=[Phase.generate]))  # each hung call costs 0.25 s
+            assert exc.problem == "timeout" and exc.arguments == {"n": 0}
+            assert str(exc).startswith("double: gave no answer within 0.25 s (given up); "
+                                       "the spec declares timeout_s 0.2")
+            assert time.monotonic() - started < 5
+    finally:
+        release.set()
+    assert cleaned and set(cleaned) == {0}  # every hung coroutine was cancelled, its cleanup run
+
+
+def test_calls_within_the_deadline_are_judged_as_usual() -> None:
+    in_time = timed(5.0, flags=frozenset({"idempotent"}))
+    examples = ({"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
+                {"arguments": {"n": 10**7}, "error": "too_big"})
+    check_contract(Registry([tool(correct, in_time)]), contract(in_time, examples=examples), settings=FAST)
+
+    async def run_async(a: Arguments) -> Result:
+        await asyncio.sleep(0)
+        return correct(a)
+
+    check_contract(Registry([tool(run_async, in_time)]), contract(in_time), settings=FAST)
+
+    def fails(a: Arguments) -> Result:
+        if a.n < -5:
+            raise ValueError(f"negative: {a.n}")
+        return correct(a)
+
+    exc = violation(check_results, tool(fails, in_time), contract(in_time))
+    assert exc.problem == "unexpected_exception" and exc.arguments == {"n": -6}
+    assert 'in fails: raise ValueError(f"negative: {a.n}")' in str(exc) and isinstance(exc.__cause__, ValueError)
+    exc = violation(check_results, tool(lambda a: {"double": "x", "unit": "cm"}, in_time), contract(in_time))
+    assert exc.problem == "invalid_result"
+
+    marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
+    seen = []
+    marker.set("the caller's")
+    check_results(Registry([tool(lambda a: seen.append(marker.get()) or correct(a), in_time)]), contract(in_time),
+                  settings=FAST)
+    assert set(seen) == {"the caller's"}  # the run's thread has the caller's context variables
+
+
+# --- (f) declared policies: no cache and no blind retry for a tool that is not idempotent -------
+
+
+def test_a_cache_on_a_tool_not_flagged_idempotent_is_a_policy_violation() -> None:
+    cached = info(cache=(60.0, 100))
+    exc = violation(check_policies, tool(correct, cached), contract(cached))
+    assert (exc.check, exc.problem, exc.calls) == ("policies", "cache_not_idempotent", ())
+    assert str(exc).splitlines() == [
+        "double: is cached (ttl_s 60, max_entries 100) but not flagged idempotent: a cached result answers "
+        "calls that should have run the tool",
+        "  in the spec, add `idempotent` to `flags` if calling it again with the same arguments changes "
+        "nothing more; else remove `cache`",
+    ]
+    with pytest.raises(ContractViolation, match="not flagged idempotent"):  # check_contract checks it first
+        check_contract(Registry([tool(correct, cached)]), contract(cached), settings=FAST)
+    fine = info(cache=(60.0, 100), flags=frozenset({"idempotent"}))
+    check_policies(Registry([tool(correct, fine)]), contract(fine))
+
+
+def test_a_retry_nothing_declares_safe_is_a_policy_violation() -> None:
+    retried = info(retry=(3, 0.5, None))
+    exc = violation(check_policies, tool(correct, retried), contract(retried))
+    assert exc.problem == "retry_not_safe"
+    assert "declares retry with 3 attempts, but nothing says calling it again is safe" in str(exc)
+    assert "mark the error kinds a second call may pass with `retryable: true`" in str(exc)
+    for safe in (info(retry=(3, 0.5, None), retryable_errors=frozenset({"too_big"})),
+                 info(retry=(3, 0.5, None), flags=frozenset({"retryable"})),
+                 info(retry=(3, 0.5, None), flags=frozenset({"idempotent"})),
+                 info(retry=(1, 0.0, None)), info()):
+        check_policies(Registry([tool(correct, safe)]), contract(safe))
+    both = info(retry=(2, 0.0, None), cache=(1.0, 8))
+    exc = violation(check_policies, tool(correct, both), contract(both))
+    assert exc.problem == "cache_not_idempotent" and str(exc).startswith(
+        "double: declares 2 policies its flags do not make safe")
+    assert "remove `cache`" in str(exc) and "remove `retry`" in str(exc)
+
+
+def test_an_older_tool_info_without_policies_is_read_with_defaults() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class OldInfo:  # the ToolInfo of a package generated before policies (no retry, cache, ...)
+        name: str
+        description: str
+        arguments: type[BaseModel]
+        result: type[BaseModel]
+        injected: type[BaseModel] | None = None
+        provider_name: str = ""
+        category: str | None = None
+        kind: str | None = None
+        stability: str = "stable"
+        timeout_s: float | None = None
+        flags: frozenset[str] = frozenset()
+        errors: frozenset[str] = frozenset({"too_big"})
+        secrets: frozenset[str] = frozenset()
+
+        def validate_arguments(self, arguments: Any) -> BaseModel:
+            return ToolInfo(self.name, self.description, self.arguments, self.result).validate_arguments(arguments)
+
+    old = OldInfo("double", "Doubles n.", Arguments, Result)
+    check_policies(Registry([tool(correct, old)]), contract(old))  # type: ignore[arg-type]
+    check_results(Registry([tool(correct, old)]), contract(old), settings=FAST)  # type: ignore[arg-type]
+
+
+# --- (g) state: a seed for each registry, overrides drawn from it -------------------------------
+
+
+def test_an_override_may_be_a_function_of_the_examples_seeded_registry() -> None:
+    seeded: list[int] = []
+    given_to: list[int] = []
+    seen: list[int] = []
+
+    def seed(registry: Registry) -> None:
+        seeded.append(id(registry))
+
+    def within(registry: Registry) -> Any:
+        given_to.append(id(registry))
+        assert id(registry) == seeded[-1]  # made and seeded before anything is drawn from it
+        return st.integers(0, 3)
+
+    made: list[Registry] = []
+
+    def fresh() -> Registry:
+        made.append(Registry([tool(lambda a: seen.append(a.n) or correct(a))]))
+        return made[-1]
+
+    check_results(fresh, contract(), overrides={"n": within}, seed=seed, settings=FAST)
+    assert set(seen) == {0, 1, 2, 3} and len(given_to) >= 10
+    assert len(set(seeded)) == len(seeded) == len(made)  # every registry made is seeded once
+    shared = Registry([tool(correct)])
+    seeded.clear()
+    check_idempotent(shared, contract(), overrides={"n": within}, seed=seed, settings=FAST)
+    assert seeded == [id(shared)]  # one registry: seeded once
+
+    with pytest.raises(TypeError, match=r"override of 'n' for 'double' is called with the example's registry "
+                                        r"and must return a hypothesis strategy, not function"):
+        not_made: Any = lambda registry: st.integers  # the strategy function, not a strategy
+        check_results(fresh, contract(), overrides={"n": not_made}, settings=FAST)
+
+
+def test_examples_run_on_the_seeded_registry() -> None:
+    class Counter:
+        info = info(errors=frozenset({"too_big", "empty"}))
+
+        def __init__(self) -> None:
+            self.count = 0
+
+        def run(self, a: Arguments) -> Result:
+            if not self.count:
+                raise ToolError("empty", "nothing counted yet")
+            return Result(double=self.count, unit=a.unit)
+
+    def seed(registry: Registry) -> None:
+        registry["double"].count = 5
+
+    examples = ({"arguments": {"n": 1}, "result": {"double": 5, "unit": "cm"}},)
+    check_examples(lambda: Registry([Counter()]), contract(Counter.info, examples=examples), seed=seed)
+    exc = violation(check_examples, lambda: Registry([Counter()]), contract(Counter.info, examples=examples))
+    assert exc.problem == "example_mismatch" and "(on a registry prepared by the seed" not in str(exc)
+
+
+def test_a_question_for_the_user_is_a_valid_outcome_with_or_without_a_deadline() -> None:
+    from toolgen.runtime import Suspend
+
+    def asks(a: Arguments) -> Result:
+        if a.n % 2:
+            raise Suspend(f"Really double {a.n}?")
+        return correct(a)
+
+    for tool_info in (info(), timed(5.0)):
+        check_results(Registry([tool(asks, tool_info)]), contract(tool_info), settings=FAST)
+
+    def wrong(a: Arguments) -> Result:
+        if a.n % 2:
+            raise Suspend("?")
+        return {"double": str(a.n), "unit": a.unit}  # type: ignore[return-value]
+
+    assert violation(check_results, tool(wrong)).problem == "invalid_result"  # the other calls are still judged

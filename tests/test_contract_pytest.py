@@ -31,18 +31,18 @@ class Token(BaseModel):
 RETURNS = {"type": "object", "properties": {"double": {"type": "integer"}}, "required": ["double"]}
 
 
-def info(name, flags=(), injected=None):
+def info(name, flags=(), injected=None, **policies):
     return ToolInfo(name=name, description="", arguments=Args, result=Res, injected=injected,
-                    flags=frozenset(flags), errors=frozenset({"negative"}))
+                    flags=frozenset(flags), errors=frozenset({"negative"}), **policies)
 
 
 def arguments(**overrides):
     return st.fixed_dictionaries({"n": overrides.get("n", st.integers())})
 
 
-GOOD, PLAIN, BROKEN, SMALL, SECRET, ABSENT = (
-    info("good", ["idempotent"]), info("plain"), info("broken"), info("small"),
-    info("secret", injected=Token), info("absent"))
+GOOD, PLAIN, BROKEN, SMALL, SECRET, ABSENT, CACHED = (
+    info("good", ["idempotent"], retry=(3, 0.0, None)), info("plain"), info("broken"), info("small"),
+    info("secret", injected=Token), info("absent"), info("cached", cache=(60.0, 10)))
 
 
 class Good:
@@ -63,6 +63,10 @@ class Broken:
 
     def run(self, a):
         return {"double": str(2 * a.n) if a.n > 10 else 2 * a.n}
+
+
+class Cached(Good):
+    info = CACHED
 
 
 class Small:
@@ -90,6 +94,7 @@ CONTRACTS = {
     "small": ToolContract(SMALL, arguments, RETURNS),
     "secret": ToolContract(SECRET, arguments, RETURNS),
     "absent": ToolContract(ABSENT, arguments, RETURNS),
+    "cached": ToolContract(CACHED, arguments, RETURNS),
 }
 
 
@@ -115,7 +120,7 @@ class TestContracts(Contracts):
         return {{"n": st.integers(0, 5)}} if tool == "small" else {{}}
 '''
 
-SHARED = "Registry([Good(), Plain(), Broken(), Small(), Secret()])"
+SHARED = "Registry([Good(), Plain(), Broken(), Small(), Secret(), Cached()])"
 
 
 def literal(text: str) -> str:
@@ -131,9 +136,10 @@ def run(pytester: pytest.Pytester, registry: str = SHARED) -> pytest.RunResult:
 def test_passing_tools_pass_a_broken_one_fails_with_its_cli_line_and_the_rest_is_skipped(
         pytester: pytest.Pytester) -> None:
     result = run(pytester)
-    # good: 3 passed; plain, small, secret: results passed, idempotence and examples skipped;
-    # broken: results failed, the others skipped; absent: 3 skipped.
-    result.assert_outcomes(passed=6, failed=1, skipped=11)
+    # good: 4 passed (its retry is safe: it is idempotent); plain, small, secret: results passed,
+    # the others skipped; broken: results failed, the others skipped; absent: 4 skipped;
+    # cached: policies failed (a cache, not idempotent), results passed, the others skipped.
+    result.assert_outcomes(passed=8, failed=2, skipped=18)
     result.stdout.fnmatch_lines([
         f"*::TestContracts::{literal('test_results[broken]')} FAILED*",
         "*ContractViolation: broken: returned a result the spec's `returns` schema refuses",
@@ -143,14 +149,20 @@ def test_passing_tools_pass_a_broken_one_fails_with_its_cli_line_and_the_rest_is
     result.stdout.fnmatch_lines(["*SKIPPED*the registry does not hold absent*"])
     result.stdout.fnmatch_lines(["*SKIPPED*plain is not flagged idempotent*"])
     result.stdout.fnmatch_lines(["*SKIPPED*plain's spec has no examples*"])
-    for passed in ("test_results[good]", "test_idempotent[good]", "test_examples[good]", "test_results[small]",
-                   "test_results[secret]", "test_results[plain]"):
+    result.stdout.fnmatch_lines(["*SKIPPED*plain declares no cache or retry*"])
+    result.stdout.fnmatch_lines([
+        f"*::TestContracts::{literal('test_policies[cached]')} FAILED*",
+        "*ContractViolation: cached: is cached (ttl_s 60, max_entries 10) but not flagged idempotent*",
+        "*in the spec, add `idempotent` to `flags`*else remove `cache`",
+    ])
+    for passed in ("test_policies[good]", "test_results[good]", "test_idempotent[good]", "test_examples[good]",
+                   "test_results[small]", "test_results[secret]", "test_results[plain]", "test_results[cached]"):
         result.stdout.fnmatch_lines([f"*::TestContracts::{literal(passed)} PASSED*"])
 
 
 def test_a_registry_factory_gives_each_example_a_fresh_registry(pytester: pytest.Pytester) -> None:
     result = run(pytester, f"lambda: {SHARED}")
-    result.assert_outcomes(passed=6, failed=1, skipped=11)
+    result.assert_outcomes(passed=8, failed=2, skipped=18)
     result.stdout.fnmatch_lines(["*toolgen call broken '{\"n\": 11}'"])
 
 
@@ -168,5 +180,5 @@ class TestContracts(Contracts):
         return Registry([Secret()])
 ''')
     result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1, skipped=2)
+    result.assert_outcomes(failed=1, skipped=3)
     result.stdout.fnmatch_lines(["*ValueError: tool 'secret' needs injected values for: token*injected(tool)*"])

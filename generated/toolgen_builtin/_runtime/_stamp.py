@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "bae83f1a97158048e898a972b6be8844ea64089a16a1a7e4325e94dc1a83d5c3"
+RUNTIME_SHA256 = "8e1b319f3b358a33441ccdfdb14d9958a1e139148fc8753fc177d8c0f19d20f7"

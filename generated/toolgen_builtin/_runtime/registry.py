@@ -45,11 +45,13 @@ from .results import (
     ToolResult,
     failure,
     finish,
+    hidden_values,
     raised_as,
     rate_limited,
     timed_out,
     tool_error_kind,
 )
+from .secrets import redact
 from .suggest import nearest
 from .validation import as_sent, validate
 
@@ -474,6 +476,13 @@ class Registry(Mapping[str, Any]):
         prompt = question if question is not None else control.approval_prompt(info.name, arguments)
         return Suspension(info.name, arguments, reason, prompt, state).signed(self._key)
 
+    def _asked(
+        self, info: ToolInfo, args: Any, extra: tuple[Any, ...], asked: control.Suspend
+    ) -> ToolResult:
+        """The result of a run that raised Suspend: its question, without secret values."""
+        question = redact(str(asked.question), hidden_values(args, extra))
+        return _waiting(self._suspension(info, args, control.QUESTION, question, asked.state))
+
     def _cached(
         self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
     ) -> tuple[policies.Cache | None, str, ToolResult | None]:
@@ -506,12 +515,10 @@ class Registry(Mapping[str, Any]):
         except execution.Timeout as exc:
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
-            return _waiting(
-                self._suspension(info, args, control.QUESTION, asked.question, asked.state)
-            )
+            return self._asked(info, args, extra, asked)
         except Exception as exc:  # noqa: BLE001 - failures become results
             return failure(info, exc, args, extra, perf_counter() - started)
-        return finish(info, outcome, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started, args, extra)
 
     async def _arun(
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
@@ -522,12 +529,10 @@ class Registry(Mapping[str, Any]):
         except execution.Timeout as exc:
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
-            return _waiting(
-                self._suspension(info, args, control.QUESTION, asked.question, asked.state)
-            )
+            return self._asked(info, args, extra, asked)
         except Exception as exc:  # noqa: BLE001
             return failure(info, exc, args, extra, perf_counter() - started)
-        return finish(info, outcome, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started, args, extra)
 
     def _prepare(self, name: str, arguments: Any, injected: Mapping[str, Any] | None) -> Any:
         # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.

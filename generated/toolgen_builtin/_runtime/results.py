@@ -182,13 +182,22 @@ def tool_error_kind(exc: BaseException) -> str | None:
     return kind if isinstance(kind, str) and raised_as(exc, ToolError) else None
 
 
-def finish(info: ToolInfo, outcome: Any, duration_s: float = 0.0) -> ToolResult:
+def finish(
+    info: ToolInfo,
+    outcome: Any,
+    duration_s: float = 0.0,
+    args: Any = None,
+    extra: tuple[Any, ...] = (),
+) -> ToolResult:
     """The outcome as the result `returns` declares, checked as exactly as arguments are.
-    `duration_s`: how long the call took (ToolResult.duration_s)."""
+    `duration_s`: how long the call took (ToolResult.duration_s); `args` and `extra`: the
+    call's arguments and injected values, whose secrets guidance text must not quote."""
     metadata = None
     kind = type(outcome)
     if kind is not dict and kind is not info.result and kind.__name__ == "Output":
         outcome, metadata = outcome.value, outcome.metadata  # of any generated package's runtime
+        if metadata is not None:
+            metadata = redact(str(metadata), hidden_values(args, extra))
     problem: Exception
     try:
         if kind is info.result or isinstance(outcome, info.result):
@@ -229,9 +238,7 @@ def failure(
     kind = tool_error_kind(exc)
     if kind is not None and kind in info.errors:
         # An implementation's text may quote what it was given: no secret reaches the model.
-        hidden = secret_values(args)
-        for injected in extra:
-            hidden |= secret_values(injected, everything=True)
+        hidden = hidden_values(args, extra)
         message = redact(str(exc), hidden)
         retryable = kind in getattr(info, "retryable_errors", frozenset())
         partial = getattr(exc, "partial_data", None)
@@ -245,6 +252,14 @@ def failure(
         exception=exc,
         duration_s=duration_s,
     )
+
+
+def hidden_values(args: Any, extra: tuple[Any, ...]) -> set[str]:
+    """What text for the model must not hold: the call's x-secret values, every injected one."""
+    hidden = secret_values(args)
+    for injected in extra:
+        hidden |= secret_values(injected, everything=True)
+    return hidden
 
 
 def redact_json(value: Any, hidden: set[str]) -> Any:

@@ -11,10 +11,12 @@ Needs the package's `testing` extra (hypothesis and jsonschema):
             return build_registry(MyTool(), ...)
 
 runs, for every tool the registry holds: any valid arguments give a result that
-`returns` accepts or a declared error; an idempotent tool gives the same result twice;
-every example of the spec passes. Strategies per tool: `arguments(name)`,
-`arguments_json(name)`, `result(name)`, `result_json(name)`, or the module
-`toolgen_builtin.testing.tools.<tool>`.
+`returns` accepts or a declared error, within the declared `timeout_s`; an idempotent tool
+gives the same result twice; every example of the spec passes; a cache or a retry is
+declared only where calling again is safe. Override `seed(tool, registry)` to give each
+registry state to find, and `overrides(tool)` to draw some arguments from it. Strategies
+per tool: `arguments(name)`, `arguments_json(name)`, `result(name)`, `result_json(name)`,
+or the module `toolgen_builtin.testing.tools.<tool>`.
 """
 
 import importlib
@@ -35,6 +37,7 @@ from ._support.contract import (
     check_contract,
     check_examples,
     check_idempotent,
+    check_policies,
     check_results,
 )
 
@@ -48,6 +51,7 @@ __all__ = [
     "check_contract",
     "check_examples",
     "check_idempotent",
+    "check_policies",
     "check_results",
     "contract",
     "result",
@@ -55,7 +59,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "95b361779a8c1146570f2c7d352ff981d278db22b3db607b179b0a600fd8af99"
+_SUPPORT_SHA256 = "f079d5b949cc62fedf0e48d187ac4ddf76f5fdaacd5b8ad45bcff3ca6881f103"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -3,10 +3,15 @@
 
 For arguments drawn from the spec (hypothesis strategies the generated `testing`
 subpackage provides), every call must return a result that the spec's `returns` schema
-accepts, or raise `ToolError` with a kind the spec declares. Tools flagged `idempotent`
-must give the same outcome for the same arguments whatever ran in between, and the
-spec's examples must run as they say. A failing case is shrunk and reported with the
-`toolgen call` line that reproduces it.
+accepts, or raise `ToolError` with a kind the spec declares, within the deadline the spec
+(or the registry) declares. Tools flagged `idempotent` must give the same outcome for the
+same arguments whatever ran in between, the spec's examples must run as they say, and the
+declared policies must be safe (a cache or a retry only where calling again is). A failing
+case is shrunk and reported with the `toolgen call` line that reproduces it.
+
+Stateful tools: a `seed` prepares every registry the checks make (a note to find, a file
+to read), and an override may be a function of that registry, drawing an argument from
+what exists in it (`lambda registry: st.sampled_from(ids_in(registry))`).
 
 Part of the test support, not of `_runtime`: it needs hypothesis (and jsonschema, imported
 when a check starts), which a package's users need only for testing.
@@ -14,10 +19,13 @@ when a check starts), which a package's users need only for testing.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import json
 import math
 import shlex
+import threading
+import time
 import traceback
 import unittest
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +39,18 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 from pydantic import BaseModel, ValidationError
 
-from ._link import REDACTED, Node, Registry, ToolInfo, _finish, json_equal, redact, tool_error_kind
+from ._link import (
+    REDACTED,
+    Node,
+    Registry,
+    Suspend,
+    ToolInfo,
+    _finish,
+    json_equal,
+    raised_as,
+    redact,
+    tool_error_kind,
+)
 from .judge import json_schema_validator
 
 __all__ = [
@@ -41,13 +60,21 @@ __all__ = [
     "check_contract",
     "check_examples",
     "check_idempotent",
+    "check_policies",
     "check_results",
     "cli_line",
     "default_settings",
 ]
 
 RegistrySource = Registry | Callable[[], Registry]  # a callable: a fresh registry for every example
+# An argument's strategy, or a function of the example's registry (made and seeded) giving one.
+Override = SearchStrategy[Any] | Callable[[Registry], SearchStrategy[Any]]
+Seed = Callable[[Registry], object]  # prepares each registry the checks make (its result is unused)
 MAX_OTHERS = 3  # calls between the two identical ones of the idempotence check
+# How long past its deadline a call is waited for before it counts as hung (its daemon thread
+# is then left to finish alone): long enough to say how long a slow call took.
+TIMEOUT_MARGIN_S = 1.0
+SUSPENDED = "(suspended: asks the user)"  # the outcome of a run that raised Suspend
 _SHOWN_CHARS = 400  # a result or a schema error in a message
 _SHOWN_ERRORS = 5  # schema errors listed for one result
 
@@ -81,6 +108,7 @@ class ContractViolation(AssertionError):
         calls: Sequence[Any],
         *,
         injected: bool = False,
+        seeded: bool = False,
         shown: Sequence[Any] | None = None,
     ) -> None:
         self.tool, self.check, self.problem = tool, check, problem
@@ -89,14 +117,20 @@ class ContractViolation(AssertionError):
         self.arguments: Any = self.calls[-1] if self.calls else None
         self.others = self.calls[1:-1] if check == "idempotent" else ()
         lines = [f"{tool}: {summary}", *(f"  {line}" for line in details)]
-        lines.append(
-            "reproduce with:" if len(self.calls) == 1 else "reproduce with, in this order:"
-        )
-        lines += [f"  {cli_line(tool, call)}" for call in (self.calls if shown is None else shown)]
-        if shown is not None and shown != list(self.calls):
-            lines.append(f"  (x-secret values are shown as {REDACTED!r}: `.calls` holds them)")
-        if injected:
-            lines.append("  (the tool also takes injected values, which the host supplies)")
+        if self.calls:
+            lines.append(
+                "reproduce with:" if len(self.calls) == 1 else "reproduce with, in this order:"
+            )
+            shown_calls = self.calls if shown is None else shown
+            lines += [f"  {cli_line(tool, call)}" for call in shown_calls]
+            if shown is not None and list(shown) != list(self.calls):
+                lines.append(f"  (x-secret values are shown as {REDACTED!r}: `.calls` holds them)")
+            if seeded:
+                lines.append(
+                    "  (on a registry prepared by the seed: prepare it the same way first)"
+                )
+            if injected:
+                lines.append("  (the tool also takes injected values, which the host supplies)")
         super().__init__("\n".join(lines))
 
 
@@ -132,23 +166,20 @@ class _Judge:
         contract: ToolContract,
         injected: Mapping[str, Any] | None,
         check: str,
+        *,
+        overrides: Mapping[str, Override] | None = None,
+        seed: Seed | None = None,
     ) -> None:
         self.source, self.contract, self.check = source, contract, check
         self.info = info = contract.info
         self.tool = info.name
         self.injected = dict(injected or {})
+        self.overrides = dict(overrides or {})
+        self.seed = seed
+        # Overrides drawn from a registry's state: the arguments are drawn once it is made.
+        self.stateful = any(_from_state(o) for o in self.overrides.values())
         self.registry = _registry(source)
-        if not callable(getattr(self.registry, "_prepare", None)):
-            raise TypeError(
-                f"not a Registry of a generated package ({type(self.registry).__module__})"
-            )
-        if info.name not in self.registry:
-            raise LookupError(f"the registry does not hold tool {info.name!r}")
-        if self.registry.info(info.name) != info:
-            raise TypeError(
-                f"the registry's {info.name!r} implements another interface than the contract's "
-                "(another generated package, or another version of it?)"
-            )
+        _holds(self.registry, info)
         if info.injected is not None:
             try:
                 info.injected.model_validate(self.injected)
@@ -160,10 +191,59 @@ class _Judge:
                 ) from None
         self.schema_errors = _schema_errors(contract.returns)
         self.hidden: set[str] = set()  # secret values met, in the forms text may show them
+        self.prepare(self.registry)  # the shared registry, or the one the examples run on
+
+    def prepare(self, registry: Registry) -> Registry:
+        """`registry`, seeded (once: the kit seeds each registry it makes, when it makes it)."""
+        if self.seed is not None:
+            self.seed(registry)
+        return registry
 
     def fresh(self) -> Registry:
-        """The registry for one example: the same one, or a new one when the source is a factory."""
-        return self.source() if callable(self.source) else self.registry
+        """The registry for one example: the same one, or a new one, seeded, when the source is a
+        factory."""
+        return self.prepare(self.source()) if callable(self.source) else self.registry
+
+    def arguments(self, registry: Registry | None) -> SearchStrategy[dict[str, Any]]:
+        """The contract's argument strategy with the overrides; those drawn from a registry's
+        state read `registry`, the example's (None: there are none)."""
+        resolved: dict[str, SearchStrategy[Any]] = {}
+        for name, override in self.overrides.items():
+            if not _from_state(override):
+                assert isinstance(override, SearchStrategy)
+                resolved[name] = override
+                continue
+            assert registry is not None and callable(override)
+            made = override(registry)
+            if not isinstance(made, SearchStrategy):
+                raise TypeError(
+                    f"the override of {name!r} for {self.tool!r} is called with the example's "
+                    f"registry and must return a hypothesis strategy, not {type(made).__name__}"
+                )
+            resolved[name] = made
+        return self.contract.arguments(**resolved)
+
+    def given(self, **extra: Callable[[SearchStrategy[Any]], SearchStrategy[Any]]) -> Any:
+        """The strategies to run a check's body under: the arguments (and `extra`, each made
+        from the argument strategy) drawn up front, or, with overrides drawn from a registry's
+        state, `st.data()` to draw them from once the example's registry is made."""
+        if self.stateful:
+            return {"data": st.data()}
+        strategy = self.arguments(None)
+        return {"arguments": strategy, **{name: make(strategy) for name, make in extra.items()}}
+
+    def draw(
+        self,
+        drawn: Mapping[str, Any],
+        registry: Registry,
+        name: str = "arguments",
+        make: Callable[[SearchStrategy[Any]], SearchStrategy[Any]] | None = None,
+    ) -> Any:
+        """One drawn value of a check's body (`drawn`: its keyword arguments, see `given`)."""
+        if "data" not in drawn:
+            return drawn[name]
+        strategy: SearchStrategy[Any] = self.arguments(registry)
+        return drawn["data"].draw(strategy if make is None else make(strategy), label=name)
 
     def run(self, registry: Registry, arguments: Any, before: Sequence[Any] = ()) -> _Outcome:
         """Call the tool; its outcome if the contract allows it, else ContractViolation."""
@@ -193,33 +273,99 @@ class _Judge:
                 calls,
             )
         impl, info, args, extra = prepared
+        # The deadline the registry keeps: the tool's own, else the registry's default.
+        deadline = getattr(info, "timeout_s", None)
+        if deadline is None:
+            deadline = getattr(registry, "timeout_s", None)
+        if deadline is not None:
+            outcome, error = self.timed(impl, (args, *extra), deadline, calls)
+            if error is not None:
+                return self.raised(error, calls)
+            return _Outcome(result=self.result(outcome, calls))
         try:
             outcome = impl.run(args, *extra)
             if inspect.isawaitable(outcome):
                 import asyncio
 
                 outcome = asyncio.run(_await(outcome))
-        except (
-            Exception
-        ) as exc:  # noqa: BLE001 - anything but a declared ToolError breaks the contract
-            kind = tool_error_kind(exc)  # a ToolError of this package's runtime or another's
-            if kind is not None and kind in info.errors:
-                return _Outcome(error=kind)
-            if kind is not None:
-                declared = ", ".join(sorted(info.errors)) or "none"
-                raise self.violation(
-                    "undeclared_error",
-                    f"raised ToolError of undeclared kind {kind!r} " f"(declared: {declared})",
-                    _raised(exc),
-                    calls,
-                ) from self.cause(exc)
+        except Exception as exc:  # noqa: BLE001 - judged: a declared ToolError, or a violation
+            return self.raised(exc, calls)
+        except Suspend:  # asks the user: the registry answers `suspended`, a valid outcome
+            return _Outcome(error=SUSPENDED)
+        return _Outcome(result=self.result(outcome, calls))
+
+    def raised(self, exc: BaseException, calls: list[Any]) -> _Outcome:
+        """The outcome of a call that raised `exc`: a declared error kind, a question for the
+        user (Suspend), else a violation."""
+        if raised_as(exc, Suspend):
+            return _Outcome(error=SUSPENDED)
+        kind = tool_error_kind(exc)  # a ToolError of this package's runtime or another's
+        if kind is not None and kind in self.info.errors:
+            return _Outcome(error=kind)
+        if kind is not None:
+            declared = ", ".join(sorted(self.info.errors)) or "none"
             raise self.violation(
-                "unexpected_exception",
-                f"raised {type(exc).__name__}, not a ToolError " "of a declared kind",
+                "undeclared_error",
+                f"raised ToolError of undeclared kind {kind!r} (declared: {declared})",
                 _raised(exc),
                 calls,
             ) from self.cause(exc)
-        return _Outcome(result=self.result(outcome, calls))
+        raise self.violation(
+            "unexpected_exception",
+            f"raised {type(exc).__name__}, not a ToolError of a declared kind",
+            _raised(exc),
+            calls,
+        ) from self.cause(exc)
+
+    def timed(
+        self, impl: Any, args: tuple[Any, ...], deadline: float, calls: list[Any]
+    ) -> tuple[Any, BaseException | None]:
+        """`impl.run(*args)` in a daemon thread, waited for TIMEOUT_MARGIN_S past `deadline`:
+        (its outcome, None) or (None, its exception) if it took no longer than `deadline`, else
+        a `timeout` violation (the registry would have answered `timeout` instead)."""
+        limit = deadline + TIMEOUT_MARGIN_S
+        done: dict[str, Any] = {}
+        context = contextvars.copy_context()  # the caller's context variables go along
+
+        def work() -> None:
+            start = time.monotonic()
+            try:
+                done["outcome"] = context.run(_completed, impl.run, args, limit)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                done["error"] = exc
+            done["elapsed"] = time.monotonic() - start
+
+        thread = threading.Thread(target=work, name=f"contract-{self.tool}", daemon=True)
+        thread.start()
+        thread.join(limit)
+        elapsed = done.get("elapsed")
+        if elapsed is None or elapsed > deadline:
+            whose = (
+                f"the spec declares timeout_s {deadline:g}"
+                if getattr(self.info, "timeout_s", None) is not None
+                else f"the registry's timeout_s is {deadline:g} (the spec declares none)"
+            )
+            took = (
+                f"gave no answer within {limit:g} s (given up)"
+                if elapsed is None or elapsed >= limit
+                else f"took {elapsed:.3g} s"
+            )
+            raise self.violation(
+                "timeout",
+                f"{took}; {whose}",
+                [
+                    (
+                        "past the deadline the registry answers `timeout`, and the host never "
+                        "sees what the call gave"
+                    ),
+                    "make the call faster, or declare a longer `timeout_s` in the spec",
+                ],
+                calls,
+            )
+        error: BaseException | None = done.get("error")
+        if error is not None and not isinstance(error, Exception) and not raised_as(error, Suspend):
+            raise error  # KeyboardInterrupt, SystemExit: not the contract's business
+        return done.get("outcome"), error
 
     def result(self, outcome: Any, calls: list[Any]) -> Any:
         """The result as the host sends it, once the raw outcome has passed as it is."""
@@ -280,6 +426,7 @@ class _Judge:
             [self.redact(line) for line in details],
             calls,
             injected=self.info.injected is not None,
+            seeded=self.seed is not None,
             shown=[_mask(call, root, 0) for call in calls],
         )
 
@@ -344,8 +491,40 @@ def _registry(source: RegistrySource) -> Registry:
     return source() if callable(source) else source
 
 
+def _holds(registry: Registry, info: ToolInfo) -> None:
+    """The registry is a generated package's and holds the contract's tool (TypeError, LookupError)."""
+    if not callable(getattr(registry, "_prepare", None)):
+        raise TypeError(f"not a Registry of a generated package ({type(registry).__module__})")
+    if info.name not in registry:
+        raise LookupError(f"the registry does not hold tool {info.name!r}")
+    if registry.info(info.name) != info:
+        raise TypeError(
+            f"the registry's {info.name!r} implements another interface than the contract's "
+            "(another generated package, or another version of it?)"
+        )
+
+
+def _from_state(override: Override) -> bool:
+    """An override that is a function of the example's registry (not a strategy itself)."""
+    return not isinstance(override, SearchStrategy) and callable(override)
+
+
 async def _await(awaitable: Any) -> Any:
     return await awaitable
+
+
+def _completed(function: Callable[..., Any], args: tuple[Any, ...], limit: float) -> Any:
+    """In the kit's thread: `function(*args)`, and what it returns awaited (cancelled at `limit`
+    seconds, so a hung coroutine's cleanup runs and its loop closes)."""
+    outcome = function(*args)
+    if not inspect.isawaitable(outcome):
+        return outcome
+    import asyncio
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(_await(outcome), limit)
+
+    return asyncio.run(bounded())
 
 
 class _NotJson(Exception):
@@ -442,15 +621,21 @@ def _hypothesis(
     strategies: dict[str, SearchStrategy[Any]],
     settings: Settings | None,
 ) -> None:
-    """Run `body` under @given; the shrunk example's ContractViolation propagates."""
+    """Run `body` under @given (it takes the drawn values as keywords named as `strategies`);
+    the shrunk example's ContractViolation propagates."""
+    names = list(strategies)
+
+    def drawn(*args: Any, **kwargs: Any) -> None:  # hypothesis passes them by position
+        body(**dict(zip(names, args)), **kwargs)
+
     name = f"{judge.check}_{judge.tool}"
-    body.__name__ = body.__qualname__ = "".join(c if c.isalnum() else "_" for c in name)
+    drawn.__name__ = drawn.__qualname__ = "".join(c if c.isalnum() else "_" for c in name)
     # Hypothesis keys its example database by the function's source and signature: the
     # annotation tells the tools apart (and the packages), so one tool's failures are not
     # replayed against another.
     where = f"{judge.check} of {judge.info.name} in {judge.info.arguments.__module__}"
     setattr(
-        body,
+        drawn,
         "__signature__",
         inspect.Signature(
             [
@@ -459,7 +644,7 @@ def _hypothesis(
             ]
         ),
     )
-    test = given(**strategies)(body)
+    test = given(**strategies)(drawn)
     try:
         (settings if settings is not None else default_settings())(test)()
     except ContractViolation as exc:
@@ -481,18 +666,27 @@ def check_results(
     contract: ToolContract,
     *,
     injected: Mapping[str, Any] | None = None,
-    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    overrides: Mapping[str, Override] | None = None,
+    seed: Seed | None = None,
     settings: Settings | None = None,
 ) -> None:
-    """For drawn arguments, every call returns a result `returns` accepts or raises a declared ToolError."""
-    judge = _Judge(registry, contract, injected, "results")
+    """For drawn arguments, every call returns a result `returns` accepts or raises a declared
+    ToolError, within the declared `timeout_s`.
 
-    def results(arguments: Any) -> None:
-        judge.run(judge.fresh(), arguments)
+    `overrides` replace the strategies of arguments by wire name; an override may be a function
+    of the example's registry (made, then seeded) returning the strategy. `seed` prepares
+    every registry the check makes: with a factory, the fresh one of each example."""
+    judge = _Judge(registry, contract, injected, "results", overrides=overrides, seed=seed)
 
-    _hypothesis(
-        results, judge, {"arguments": contract.arguments(**dict(overrides or {}))}, settings
-    )
+    def results(**drawn: Any) -> None:
+        current = judge.fresh()
+        judge.run(current, judge.draw(drawn, current))
+
+    _hypothesis(results, judge, judge.given(), settings)
+
+
+def _others(strategy: SearchStrategy[Any]) -> SearchStrategy[list[Any]]:
+    return st.lists(strategy, max_size=MAX_OTHERS)
 
 
 def check_idempotent(
@@ -500,15 +694,17 @@ def check_idempotent(
     contract: ToolContract,
     *,
     injected: Mapping[str, Any] | None = None,
-    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    overrides: Mapping[str, Override] | None = None,
+    seed: Seed | None = None,
     settings: Settings | None = None,
 ) -> None:
     """Call a, some others, a again: both calls of a end alike (results JSON-equal, or errors of one kind)."""
-    judge = _Judge(registry, contract, injected, "idempotent")
-    strategy = contract.arguments(**dict(overrides or {}))
+    judge = _Judge(registry, contract, injected, "idempotent", overrides=overrides, seed=seed)
 
-    def idempotent(arguments: Any, others: list[Any]) -> None:
+    def idempotent(**drawn: Any) -> None:
         current = judge.fresh()
+        arguments = judge.draw(drawn, current)
+        others = judge.draw(drawn, current, "others", _others)
         first = judge.run(current, arguments)
         for i, other in enumerate(others):
             judge.run(current, other, [arguments, *others[:i]])
@@ -517,22 +713,26 @@ def check_idempotent(
         if not first.same(second):
             raise judge.violation(
                 "not_idempotent",
-                "flagged idempotent, but the same call gave another outcome " "the second time",
+                "flagged idempotent, but the same call gave another outcome the second time",
                 [f"first:  {first.shown()}", f"second: {second.shown()}"],
                 calls,
             )
 
-    strategies = {"arguments": strategy, "others": st.lists(strategy, max_size=MAX_OTHERS)}
-    _hypothesis(idempotent, judge, strategies, settings)
+    _hypothesis(idempotent, judge, judge.given(others=_others), settings)
 
 
 def check_examples(
-    registry: RegistrySource, contract: ToolContract, *, injected: Mapping[str, Any] | None = None
+    registry: RegistrySource,
+    contract: ToolContract,
+    *,
+    injected: Mapping[str, Any] | None = None,
+    seed: Seed | None = None,
 ) -> None:
     """Every example of the spec runs, in order, and ends as it says (its result, or its error kind)."""
-    judge = _Judge(registry, contract, injected, "examples")
+    judge = _Judge(registry, contract, injected, "examples", seed=seed)
     failed: list[ContractViolation] = []
-    current = judge.registry  # one registry for all: examples run in order, as the spec lists them
+    # One registry for all (seeded once): examples run in order, as the spec lists them.
+    current = judge.registry
     for number, example in enumerate(contract.examples, 1):
         arguments = example.get("arguments", {})
         label = f"example {number}" + (
@@ -573,21 +773,85 @@ def check_examples(
         )
 
 
+def _attempts(info: ToolInfo) -> int:
+    """The calls a declared `retry` allows in all (1: no retry; older packages declare none)."""
+    retry = getattr(info, "retry", None)
+    attempts = retry[0] if isinstance(retry, tuple) and retry else 1
+    return attempts if isinstance(attempts, int) else 1
+
+
+def declares_policies(info: ToolInfo) -> bool:
+    """Whether the spec declares a policy `check_policies` judges (a cache, a retry)."""
+    return getattr(info, "cache", None) is not None or _attempts(info) > 1
+
+
+def check_policies(registry: RegistrySource, contract: ToolContract) -> None:
+    """The declared policies are safe: a result is cached only for a tool flagged `idempotent`
+    (a cached result answers a call without running the tool), and a `retry` is declared only
+    where something says calling again is safe (the flag `idempotent` or `retryable`, or an
+    error kind marked `retryable: true`). Read from the spec; nothing is called."""
+    info = contract.info
+    _holds(_registry(registry), info)
+    flags = frozenset(getattr(info, "flags", ()))
+    found: list[tuple[str, str, str]] = []  # (problem, what is wrong, what to change)
+    cache = getattr(info, "cache", None)
+    if cache is not None and "idempotent" not in flags:
+        ttl_s, max_entries = tuple(cache)[:2]
+        wrong = (
+            f"is cached (ttl_s {ttl_s:g}, max_entries {max_entries}) but not flagged idempotent: "
+            "a cached result answers calls that should have run the tool"
+        )
+        fix = (
+            "in the spec, add `idempotent` to `flags` if calling it again with the same "
+            "arguments changes nothing more; else remove `cache`"
+        )
+        found.append(("cache_not_idempotent", wrong, fix))
+    attempts = _attempts(info)
+    retryable = frozenset(getattr(info, "retryable_errors", ()))
+    if attempts > 1 and not {"idempotent", "retryable"} & flags and not retryable:
+        wrong = (
+            f"declares retry with {attempts} attempts, but nothing says calling it again is "
+            "safe: it is flagged neither `idempotent` nor `retryable`, and no error kind is "
+            "`retryable: true`"
+        )
+        fix = (
+            "in the spec, mark the error kinds a second call may pass with `retryable: true`, "
+            "or flag the tool `retryable` (or `idempotent`) if calling it again is safe; else "
+            "remove `retry`"
+        )
+        found.append(("retry_not_safe", wrong, fix))
+    if not found:
+        return
+    if len(found) == 1:
+        problem, summary, fix = found[0]
+        raise ContractViolation(info.name, "policies", problem, summary, [fix], [])
+    raise ContractViolation(
+        info.name,
+        "policies",
+        found[0][0],
+        f"declares {len(found)} policies its flags do not make safe",
+        [line for _, summary, fix in found for line in (summary, f"  {fix}")],
+        [],
+    )
+
+
 def check_contract(
     registry: RegistrySource,
     contract: ToolContract,
     *,
     injected: Mapping[str, Any] | None = None,
-    overrides: Mapping[str, SearchStrategy[Any]] | None = None,
+    overrides: Mapping[str, Override] | None = None,
+    seed: Seed | None = None,
     settings: Settings | None = None,
 ) -> None:
-    """check_results, check_idempotent (for tools flagged idempotent) and check_examples."""
-    check_results(registry, contract, injected=injected, overrides=overrides, settings=settings)
+    """check_policies, check_results, check_idempotent (for tools flagged idempotent) and
+    check_examples."""
+    check_policies(registry, contract)
+    options: dict[str, Any] = {"injected": injected, "overrides": overrides, "seed": seed}
+    check_results(registry, contract, settings=settings, **options)
     if "idempotent" in contract.info.flags:
-        check_idempotent(
-            registry, contract, injected=injected, overrides=overrides, settings=settings
-        )
-    check_examples(registry, contract, injected=injected)
+        check_idempotent(registry, contract, settings=settings, **options)
+    check_examples(registry, contract, injected=injected, seed=seed)
 
 
 class ContractTests:
@@ -599,6 +863,9 @@ class ContractTests:
             def registry(self, tmp_path): return my_registry(tmp_path)
 
     Tests are parametrized over the tool names; a tool the registry does not hold is skipped.
+    Hooks, per tool: `injected` (values the host supplies), `overrides` (strategies of some
+    arguments, or functions of the example's registry giving them) and `seed` (state each
+    registry the tests make starts from).
     """
 
     contracts: ClassVar[Mapping[str, ToolContract]] = MappingProxyType({})
@@ -609,13 +876,28 @@ class ContractTests:
         """Injected values for `tool`'s calls (override for tools that take them)."""
         return None
 
-    def overrides(self, tool: str) -> Mapping[str, SearchStrategy[Any]]:
-        """Strategies replacing the drawn value of some arguments of `tool`, by wire name."""
+    def overrides(self, tool: str) -> Mapping[str, Override]:
+        """Strategies replacing the drawn value of some arguments of `tool`, by wire name. A
+        value may also be a function of the example's registry (made, then seeded) returning
+        the strategy, to draw from what exists: `lambda registry: st.sampled_from(...)`."""
         return {}
+
+    def seed(self, tool: str, registry: Registry) -> None:
+        """Prepare a registry the tests of `tool` make, before anything is drawn or called: add
+        the state its calls should find (`registry.invoke("create_note", {...})`, or through
+        your implementation). Called for every example's fresh registry when the `registry`
+        fixture is a factory, else once per test. Seed the same way every time: a failure is
+        replayed on the state the seed makes."""
 
     def pytest_generate_tests(self, metafunc: Any) -> None:
         if "tool" in metafunc.fixturenames:
             metafunc.parametrize("tool", list(self.contracts))
+
+    def test_policies(self, registry: RegistrySource, tool: str) -> None:
+        contract = self._contract(registry, tool)
+        if not declares_policies(contract.info):
+            raise unittest.SkipTest(f"{tool} declares no cache or retry")
+        check_policies(registry, contract)
 
     def test_results(self, registry: RegistrySource, tool: str) -> None:
         check_results(
@@ -623,6 +905,7 @@ class ContractTests:
             self._contract(registry, tool),
             injected=self.injected(tool),
             overrides=self.overrides(tool),
+            seed=self._seed(tool),
             settings=self._settings(),
         )
 
@@ -635,6 +918,7 @@ class ContractTests:
             contract,
             injected=self.injected(tool),
             overrides=self.overrides(tool),
+            seed=self._seed(tool),
             settings=self._settings(),
         )
 
@@ -642,12 +926,18 @@ class ContractTests:
         contract = self._contract(registry, tool)
         if not contract.examples:
             raise unittest.SkipTest(f"{tool}'s spec has no examples")
-        check_examples(registry, contract, injected=self.injected(tool))
+        check_examples(registry, contract, injected=self.injected(tool), seed=self._seed(tool))
 
     def _contract(self, registry: RegistrySource, tool: str) -> ToolContract:
         if tool not in _registry(registry):
             raise unittest.SkipTest(f"the registry does not hold {tool}")
         return self.contracts[tool]
+
+    def _seed(self, tool: str) -> Seed | None:
+        """The `seed` hook for `tool`, or None when the subclass does not override it."""
+        if type(self).seed is ContractTests.seed:
+            return None
+        return lambda registry: self.seed(tool, registry)
 
     def _settings(self) -> Settings | None:
         if self.max_examples is None:

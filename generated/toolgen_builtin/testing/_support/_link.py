@@ -1,11 +1,12 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The runtime names the test support uses (see the package docstring for why here)."""
 
+from ..._runtime.control import Suspend
 from ..._runtime.ecma import ecma_pattern
 from ..._runtime.errors import ToolError
 from ..._runtime.exact_values import is_multiple
 from ..._runtime.registry import Registry
-from ..._runtime.results import ToolInfo, tool_error_kind
+from ..._runtime.results import ToolInfo, raised_as, tool_error_kind
 from ..._runtime.results import finish as _finish
 from ..._runtime.secrets import REDACTED, redact
 from ..._runtime.shape import Node
@@ -18,11 +19,13 @@ __all__ = [
     "is_multiple",
     "Node",
     "Registry",
+    "Suspend",
     "ToolError",
     "ToolInfo",
     "_finish",
     "json_equal",
     "nearest",
+    "raised_as",
     "redact",
     "tool_error_kind",
 ]

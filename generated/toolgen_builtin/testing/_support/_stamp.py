@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5d55397f93c3cadc10c7362567ae549ab12bd6378feeab184266bacbff950141"
+RUNTIME_SHA256 = "f079d5b949cc62fedf0e48d187ac4ddf76f5fdaacd5b8ad45bcff3ca6881f103"

@@ -11,10 +11,12 @@ Needs the package's `testing` extra (hypothesis and jsonschema):
             return build_registry(MyTool(), ...)
 
 runs, for every tool the registry holds: any valid arguments give a result that
-`returns` accepts or a declared error; an idempotent tool gives the same result twice;
-every example of the spec passes. Strategies per tool: `arguments(name)`,
-`arguments_json(name)`, `result(name)`, `result_json(name)`, or the module
-`library.testing.tools.<tool>`.
+`returns` accepts or a declared error, within the declared `timeout_s`; an idempotent tool
+gives the same result twice; every example of the spec passes; a cache or a retry is
+declared only where calling again is safe. Override `seed(tool, registry)` to give each
+registry state to find, and `overrides(tool)` to draw some arguments from it. Strategies
+per tool: `arguments(name)`, `arguments_json(name)`, `result(name)`, `result_json(name)`,
+or the module `library.testing.tools.<tool>`.
 """
 
 import importlib
@@ -35,6 +37,7 @@ from ._support.contract import (
     check_contract,
     check_examples,
     check_idempotent,
+    check_policies,
     check_results,
 )
 
@@ -48,6 +51,7 @@ __all__ = [
     "check_contract",
     "check_examples",
     "check_idempotent",
+    "check_policies",
     "check_results",
     "contract",
     "result",
