@@ -70,7 +70,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "8e1b319f3b358a33441ccdfdb14d9958a1e139148fc8753fc177d8c0f19d20f7"
+_RUNTIME_SHA256 = "774642b87dc6fd483506cbc8b5201b5d6d180c5f7d224a2dee529e5d2bea479b"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

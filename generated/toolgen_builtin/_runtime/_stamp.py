@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8e1b319f3b358a33441ccdfdb14d9958a1e139148fc8753fc177d8c0f19d20f7"
+RUNTIME_SHA256 = "774642b87dc6fd483506cbc8b5201b5d6d180c5f7d224a2dee529e5d2bea479b"

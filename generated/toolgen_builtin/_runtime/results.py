@@ -85,7 +85,7 @@ class Output(Generic[T]):
     metadata: str | None = None
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, repr=False)
 class ToolResult:
     """The outcome of one call: ok with a value, or failed with a message a model can act on."""
 
@@ -138,6 +138,11 @@ class ToolResult:
             fields["warnings"] = warnings
         if suspended is not None:
             fields["suspended"] = suspended
+
+    def __repr__(self) -> str:
+        """The fields that differ from their defaults (not the exception or the record)."""
+        shown = [f"{k}={v!r}" for k, v in vars(self).items() if k not in ("exception", "suspended")]
+        return f"ToolResult({', '.join(shown)})"
 
     @property
     def ok(self) -> bool:

@@ -78,15 +78,16 @@ def validate(
 def as_sent(value: Any) -> Any:
     """A validated model as the JSON value it was read from: declared keys that were sent (by
     wire name; `null` for an optional key counts as not sent, as the repair says), undeclared
-    keys kept, the same for the models inside."""
+    keys kept, the same for the models inside. Keys come in the order the class declares
+    them, then the undeclared ones as they came: the same text for the same call in every
+    process (`model_fields_set` is a set, whose order changes with the hash seed)."""
     if isinstance(value, RootModel):
         return as_sent(value.root)
     if isinstance(value, BaseModel):
-        fields = type(value).model_fields
+        sent = value.model_fields_set
         out: dict[str, Any] = {}
-        for name in value.model_fields_set:
-            field = fields.get(name)
-            if field is None:
+        for name, field in type(value).model_fields.items():
+            if name not in sent:
                 continue
             item = getattr(value, name)
             if item is None and not field.is_required() and field.annotation is not Any:
