@@ -203,3 +203,51 @@ def registry() -> Registry:
     code, out, err = project.run("call", "get_weather", '{"location": "Paris"}', "--verbose")
     assert code == 1 and "down" not in out  # the model's view is unchanged
     assert "Traceback" in err and "RuntimeError: the weather service is down" in err
+
+
+def test_call_approves_or_answers_a_call_that_waits(tmp_path: Path) -> None:
+    from binding_support import Project
+
+    spec = """\
+name: {name}
+description: {description}
+{flags}parameters:
+  type: object
+  properties:
+    path: {{type: string, description: Which file}}
+  required: [path]
+"""
+    project = Project(tmp_path, {
+        "delete.yaml": spec.format(name="delete_file", description="Delete a file.", flags="flags: [requires_approval]\n"),
+        "rename.yaml": spec.format(name="rename_file", description="Rename a file, asking for the name.", flags=""),
+    }, package="files")
+    project.write("impls/__init__.py", """\
+from files import Registry, Suspend, resumed
+from files.tools.delete_file import DeleteFileTool
+from files.tools.rename_file import RenameFileTool
+
+
+class Delete(DeleteFileTool):
+    def run(self, arguments, *injected):
+        return {"deleted": arguments.path}
+
+
+class Rename(RenameFileTool):
+    def run(self, arguments, *injected):
+        if resumed() is None:
+            raise Suspend(f"New name for {arguments.path}?")
+        return {"renamed": resumed().answer}
+
+
+def registry() -> Registry:
+    return Registry([Delete(), Rename()])
+""")
+    code, out, err = project.run("call", "delete_file", '{"path": "a"}')
+    assert code == 1 and json.loads(out)["error"]["kind"] == "suspended"
+    assert "Allow tool 'delete_file' to run with {\"path\": \"a\"}? (call again with --approve)" in err
+    code, out, _ = project.run("call", "delete_file", '{"path": "a"}', "--approve")
+    assert (code, json.loads(out)["result"]) == (0, {"deleted": "a"})
+    code, out, err = project.run("call", "rename_file", '{"path": "a"}')
+    assert code == 1 and "New name for a? (call again with --answer TEXT)" in err
+    code, out, _ = project.run("call", "rename_file", '{"path": "a"}', "--answer", "b")
+    assert (code, json.loads(out)["result"]) == (0, {"renamed": "b"})

@@ -297,8 +297,10 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
 @click.option("--inject", "injections", multiple=True, metavar="NAME=VALUE",
               help="An injected value (repeatable); VALUE is JSON, or else a string. @FILE reads a JSON object of them.")
 @click.option("--verbose", is_flag=True, help="Also print the host-side exception of a failure (stderr).")
+@click.option("--approve", is_flag=True, help="Approve the call if its tool requires approval.")
+@click.option("--answer", metavar="TEXT", help="The answer to a question the tool asks (a suspended call).")
 def call(name: str, arguments: str, out: str | None, package: str | None, implementations: str | None,
-         injections: tuple[str, ...], verbose: bool) -> None:
+         injections: tuple[str, ...], verbose: bool, approve: bool, answer: str | None) -> None:
     """Run one tool through the generated registry and print its result as JSON."""
     config = _config(out=out, package=package, implementations=implementations)
     if not config.implementations:
@@ -314,6 +316,14 @@ def call(name: str, arguments: str, out: str | None, package: str | None, implem
         _fail(f"cannot load implementations {config.implementations!r}: {exc}")
     registry = target() if callable(target) else target
     result = registry.call(name, arguments, injected=injected or None)
+    waiting = getattr(result, "suspended", None)
+    if waiting is not None and waiting.reason == "approval" and approve:
+        result = registry.resume(waiting, approved=True, injected=injected or None)
+    elif waiting is not None and waiting.reason == "question" and answer is not None:
+        result = registry.resume(waiting, answer=answer, injected=injected or None)
+    if getattr(result, "suspended", None) is not None:
+        again = "--approve" if result.suspended.reason == "approval" else "--answer TEXT"
+        click.echo(f"toolgen: {result.suspended.prompt} (call again with {again})", err=True)
     click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     if verbose and result.exception is not None:
         import traceback
