@@ -52,6 +52,17 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     yield from generated_package(tmp_path_factory, "control", SPECS)
 
 
+@pytest.fixture(params=["call", "acall"])
+def calling(request: pytest.FixtureRequest) -> Any:
+    """`registry.call`, or `registry.acall` run to completion: each test holds for both."""
+    def call(registry: Any, name: str, arguments: Any, **options: Any) -> Any:
+        if request.param == "call":
+            return registry.call(name, arguments, **options)
+        return asyncio.run(registry.acall(name, arguments, **options))
+
+    return call
+
+
 class Tools:
     """One implementation of each tool, counting its runs."""
 
@@ -212,30 +223,31 @@ def test_cancellation_and_interrupts_are_never_failures(package: ModuleType) -> 
         package.Registry([exiting]).call("finish", {"ok": True})
 
 
-def test_terminal_results_guidance_and_partial_data(package: ModuleType) -> None:
+def test_terminal_results_guidance_and_partial_data(package: ModuleType, calling: Any) -> None:
     registry = package.Registry(Tools(package).all())
-    assert registry.call("finish", {"ok": True}).terminal
-    assert not registry.call("finish", {"ok": False}).terminal  # only an ok result ends the turn
-    assert not registry.call("search", {"query": "x"}).terminal
-    guided = registry.call("search", {"query": "x"})
+    assert calling(registry, "finish", {"ok": True}).terminal
+    assert not calling(registry, "finish", {"ok": False}).terminal  # only an ok result ends the turn
+    assert not calling(registry, "search", {"query": "x"}).terminal
+    guided = calling(registry, "search", {"query": "x"})
     assert guided.metadata == "Only the first page: ask for more if needed."
     assert guided.text() == '{"hits":7}\n\nOnly the first page: ask for more if needed.'
     assert guided.to_dict() == {"ok": True, "result": {"hits": 7}, "metadata": guided.metadata}
-    partial = registry.call("search", {"query": "partial", "api_key": "sk-12345678"})
+    partial = calling(registry, "search", {"query": "partial", "api_key": "sk-12345678"})
     assert partial.failure.kind == "quota" and partial.failure.partial_data == {"hits": 3, "key": "<secret>"}
     assert "sk-12345678" not in partial.text() and "Done before the failure" in partial.text()
     assert partial.to_dict()["error"]["partial_data"]["hits"] == 3
 
 
-def test_timing_is_on_every_result(package: ModuleType) -> None:
+def test_timing_is_on_every_result(package: ModuleType, calling: Any) -> None:
     registry = package.Registry(Tools(package).all())
-    slept = registry.call("hold", {"seconds": 0.05})
+    slept = calling(registry, "hold", {"seconds": 0.05})
     assert 0.05 <= slept.duration_s < 1
-    assert 0 < registry.call("finish", {"ok": False}).duration_s < 0.05
+    assert 0 < calling(registry, "finish", {"ok": False}).duration_s < 1
 
 
 @pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"])
-def test_a_deprecated_tool_is_marked_for_the_model_and_warns_the_host(package: ModuleType, provider: str) -> None:
+def test_a_deprecated_tool_is_marked_for_the_model_and_warns_the_host(package: ModuleType, provider: str,
+                                                                      calling: Any) -> None:
     registry = package.Registry(Tools(package).all())
     info = registry.info("old_search")
     assert (info.stability, info.version) == ("deprecated", "1.2")
@@ -243,13 +255,13 @@ def test_a_deprecated_tool_is_marked_for_the_model_and_warns_the_host(package: M
     assert "Deprecated: prefer another tool where one does the job. Searches the old way." in json.dumps(definition)
     others = [d for d in registry.definitions(provider) if d != definition]
     assert not any("Deprecated:" in json.dumps(d) for d in others)
-    result = registry.call("old_search", {"path": "a"})
+    result = calling(registry, "old_search", {"path": "a"})
     assert result.ok and result.warnings == ("tool 'old_search' (version 1.2) is deprecated: its spec says "
                                              "it will be removed",)
-    assert registry.call("search", {"query": "x"}).warnings == ()
+    assert calling(registry, "search", {"query": "x"}).warnings == ()
 
 
-def test_injected_values_come_from_the_hosts_injector(package: ModuleType) -> None:
+def test_injected_values_come_from_the_hosts_injector(package: ModuleType, calling: Any) -> None:
     seen: list[str] = []
 
     def inject(tool: str) -> dict[str, str]:
@@ -257,18 +269,18 @@ def test_injected_values_come_from_the_hosts_injector(package: ModuleType) -> No
         return {"user": "ada", "token": "t0ken-value"}
 
     registry = package.Registry(Tools(package).all(), inject=inject)
-    assert registry.call("whoami", {}).data() == {"user": "ada"}
-    assert registry.call("whoami", {}, injected={"user": "bob"}).data() == {"user": "bob"}  # the call's win
-    registry.call("search", {"query": "x"})
+    assert calling(registry, "whoami", {}).data() == {"user": "ada"}
+    assert calling(registry, "whoami", {}, injected={"user": "bob"}).data() == {"user": "bob"}  # the call's win
+    calling(registry, "search", {"query": "x"})
     assert seen == ["whoami", "whoami"]  # asked only for tools that take injected values
     # Guidance and questions a tool writes never carry an injected value to the model.
-    assert registry.call("whoami", {}).metadata == "signed in with <secret>"
-    asked = registry.call("whoami", {}, injected={"user": "asked"})
+    assert calling(registry, "whoami", {}).metadata == "signed in with <secret>"
+    asked = calling(registry, "whoami", {}, injected={"user": "asked"})
     assert asked.suspended.prompt == "Confirm token <secret>?" and "t0ken" not in asked.text()
     assert package.Registry(Tools(package).all()).call("whoami", {}).failure.kind == "internal"
 
 
-def test_hooks_see_each_call_with_secrets_redacted(package: ModuleType) -> None:
+def test_hooks_see_each_call_with_secrets_redacted(package: ModuleType, calling: Any) -> None:
     events: list[tuple[str, Any]] = []
 
     class Log:
@@ -282,10 +294,10 @@ def test_hooks_see_each_call_with_secrets_redacted(package: ModuleType) -> None:
             events.append(("error", event))
 
     registry = package.Registry(Tools(package).all(), hooks=[Log()])
-    registry.call("search", {"query": "x", "api_key": "sk-12345678"})
-    registry.call("finish", {"ok": False})
-    registry.call("nope", {})
-    registry.call("search", {"quary": "x"})
+    calling(registry, "search", {"query": "x", "api_key": "sk-12345678"})
+    calling(registry, "finish", {"ok": False})
+    calling(registry, "nope", {})
+    calling(registry, "search", {"quary": "x"})
     phases = [(p, e.tool) for p, e in events]
     assert phases == [("before", "search"), ("after", "search"), ("before", "finish"), ("error", "finish"),
                       ("error", "nope"), ("error", "search")]
