@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "774642b87dc6fd483506cbc8b5201b5d6d180c5f7d224a2dee529e5d2bea479b"
+RUNTIME_SHA256 = "54b65102e9801b61816e51220b45e2e941891da8b3fb5a615ee67775385037fb"

@@ -538,12 +538,15 @@ class Registry(Mapping[str, Any]):
         # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
         if injected is not None and not isinstance(injected, Mapping):
             raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
-        try:
-            canonical = self.resolve(name)
-        except UnknownToolError as exc:
-            return ToolResult(
-                short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
-            )
+        if type(name) is str and name in self._tools:
+            canonical = name  # most calls: a canonical name, no lookup beyond this
+        else:
+            try:
+                canonical = self.resolve(name)
+            except UnknownToolError as exc:
+                return ToolResult(
+                    short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
+                )
         impl = self._tools[canonical]
         info = self._infos[canonical]
         try:
