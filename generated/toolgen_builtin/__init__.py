@@ -70,7 +70,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "54b65102e9801b61816e51220b45e2e941891da8b3fb5a615ee67775385037fb"
+_RUNTIME_SHA256 = "129942b130ae966de6aad8ea6e67faab800defbe5218620a67e6c2c5595e8dce"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54b65102e9801b61816e51220b45e2e941891da8b3fb5a615ee67775385037fb"
+RUNTIME_SHA256 = "129942b130ae966de6aad8ea6e67faab800defbe5218620a67e6c2c5595e8dce"

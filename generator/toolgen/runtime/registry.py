@@ -37,7 +37,7 @@ from .errors import (
     short,
     tool_name,
 )
-from .hooks import Hooks
+from .hooks import CallEvent, Hooks
 from .results import (
     Output,
     ToolFailure,
@@ -348,34 +348,30 @@ class Registry(Mapping[str, Any]):
     def _observed(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
         """One call under its policies, told to the hooks."""
         if isinstance(prepared, ToolResult):
-            if self._hooks is not None:
-                self._hooks.finish(None, prepared)
-            return prepared
+            return self._told(None, prepared)
         event = self._hooks.start(prepared[1].name, prepared[2]) if self._hooks else None
         try:
-            result = _noted(prepared[1], self._drive(prepared, started, approved=approved))
-        except BaseException:
-            if event is not None:
-                self._hooks.finish(event, _cancelled(prepared[1]))  # type: ignore[union-attr]
+            result = self._drive(prepared, started, approved=approved)
+        except BaseException:  # interrupted: the hooks hear of it, then it goes on
+            self._told(event, _cancelled(prepared[1]))
             raise
-        if event is not None:
-            self._hooks.finish(event, result)  # type: ignore[union-attr]
-        return result
+        return self._told(event, _noted(prepared[1], result))
 
     async def _aobserved(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
         if isinstance(prepared, ToolResult):
-            if self._hooks is not None:
-                self._hooks.finish(None, prepared)
-            return prepared
+            return self._told(None, prepared)
         event = self._hooks.start(prepared[1].name, prepared[2]) if self._hooks else None
         try:
-            result = _noted(prepared[1], await self._adrive(prepared, started, approved=approved))
+            result = await self._adrive(prepared, started, approved=approved)
         except BaseException:  # cancelled (a turn given up): the hooks hear of it, then it goes on
-            if event is not None:
-                self._hooks.finish(event, _cancelled(prepared[1]))  # type: ignore[union-attr]
+            self._told(event, _cancelled(prepared[1]))
             raise
-        if event is not None:
-            self._hooks.finish(event, result)  # type: ignore[union-attr]
+        return self._told(event, _noted(prepared[1], result))
+
+    def _told(self, event: CallEvent | None, result: ToolResult) -> ToolResult:
+        """`result`, once the hooks have heard of it (`event`: its call's start, if any)."""
+        if self._hooks is not None:
+            self._hooks.finish(event, result)
         return result
 
     def _drive(
