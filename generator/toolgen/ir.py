@@ -67,6 +67,7 @@ class ToolIR:
     rate_limit: tuple[int, float, bool] | None  # calls, per seconds, wait (else fail)
     cache: tuple[float, int] | None  # ttl seconds, most entries
     flags: tuple[str, ...]
+    content: tuple[str, ...]  # kinds of content blocks it may return (spec `content`), sorted
     annotations: tuple[tuple[str, bool], ...]
     errors: tuple[ErrorKindIR, ...]
     examples: tuple[dict[str, Any], ...]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from toolgen.check import envelope
 from toolgen.check.context import CheckedTool, Context
 from toolgen.check.rules import (
+    content,
     defaults,
     descriptions,
     enforceable,
@@ -31,7 +32,7 @@ from toolgen.schema.pointer import unescape
 from toolgen.spec.model import SpecModelError, ToolSpec
 
 RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
-         names, policies)
+         names, policies, content)
 
 
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).

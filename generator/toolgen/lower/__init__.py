@@ -113,6 +113,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         rate_limit=(spec.rate_limit.calls, spec.rate_limit.per_s, spec.rate_limit.wait) if spec.rate_limit else None,
         cache=(spec.cache.ttl_s, spec.cache.max_entries) if spec.cache else None,
         flags=tuple(sorted(spec.flags)),
+        content=tuple(sorted(spec.content)),
         annotations=seen.annotations,
         errors=errors,
         examples=tuple(e.as_json() for e in spec.examples),

@@ -12,6 +12,7 @@ from .errors import (
     UnknownCategoryError,
     UnknownToolError,
 )
+from .content import Audio, Document, Image, ResourceLink, Text
 from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
 from .hooks import CallEvent
 from .registry import Registry
@@ -21,14 +22,19 @@ from .validation import validate
 
 __all__ = [
     "ArgumentIssue",
+    "Audio",
     "CallEvent",
+    "Document",
+    "Image",
     "OpenTelemetryHook",
     "Output",
     "Registry",
+    "ResourceLink",
     "Resumed",
     "Suspend",
     "Suspension",
     "SuspensionError",
+    "Text",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolError",

@@ -20,7 +20,6 @@ import copy
 import inspect
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from contextlib import nullcontext
 from dataclasses import replace
 from time import perf_counter
 from typing import Any

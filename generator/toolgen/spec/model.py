@@ -113,6 +113,7 @@ class ToolSpec:
     rate_limit: RateLimit | None = None
     cache: Cache | None = None
     flags: tuple[str, ...] = ()  # as declared (unique)
+    content: tuple[str, ...] = ()  # kinds of content blocks the tool may return (unique)
     annotations: Annotations = Annotations()
     injected: tuple[str, ...] = ()  # names of the host-supplied values, as declared
     errors: tuple[ErrorKind, ...] = ()  # as declared
@@ -179,6 +180,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         rate_limit=_rate_limit(_get(entry, "rate_limit", dict)),
         cache=_cache(_get(entry, "cache", dict)),
         flags=tuple(_get(entry, "flags", list, [])),
+        content=tuple(_get(entry, "content", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),
         injected=tuple(_get(entry, "injected", dict, {})),
         errors=tuple(ErrorKind(kind, _get(spec, "description", str), _get(spec, "retryable", bool, False))
