@@ -206,7 +206,7 @@ def _exact_schemas(tool: ToolIR) -> tuple[dict[str, str], dict[str, str]]:
 def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
     statements, names = _exact_schemas(tool)
     imports = _imports(tool)
-    if statements:
+    if statements or "streaming" in tool.flags:  # a stream's items are typed Any
         imports["typing"] = sorted({*imports["typing"], "Any"})
     return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=imports, exact_schemas=statements,
                                                                  exact_names=names))

@@ -17,6 +17,7 @@ from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
 from .hooks import CallEvent
 from .registry import Registry
 from .results import Output, ToolFailure, ToolInfo, ToolResult
+from .streaming import Chunk, Final, Partial, Progress
 from .tracing import OpenTelemetryHook
 from .validation import validate
 
@@ -24,10 +25,14 @@ __all__ = [
     "ArgumentIssue",
     "Audio",
     "CallEvent",
+    "Chunk",
     "Document",
+    "Final",
     "Image",
     "OpenTelemetryHook",
     "Output",
+    "Partial",
+    "Progress",
     "Registry",
     "ResourceLink",
     "Resumed",
