@@ -22,18 +22,19 @@ Within that, each call:
 
 from __future__ import annotations
 
+import codecs
 import os
 import selectors
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from toolgen_builtin import ToolError
+from toolgen_builtin import Chunk, ToolError, cancelled
 from toolgen_builtin.tools.run_python import RunPythonArguments, RunPythonResult, RunPythonTool
 from toolgen_builtin.tools.run_shell import RunShellArguments, RunShellResult, RunShellTool
 
@@ -43,6 +44,7 @@ from .limits import ResourceLimits, describe, diagnose, group_size
 _CHUNK = 65536
 _POLL_S = 0.01
 _COUNT_EVERY_S = 0.05  # how often the processes of a call's group are counted
+_POLL_S = 0.1  # how often a command waiting in silence looks whether its call is over
 _TAIL_CHARS = 2000  # of each stream, in a resource_limit message
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -111,6 +113,19 @@ class _Watch:
 def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPolicy, home: Path,
                 stdin: bytes | None = None) -> dict[str, Any]:
     """Run `argv` under the policy; the fields of the process tools' result (or resource_limit)."""
+    process = stream_process(argv, cwd, timeout_s, policy, home, stdin)
+    while True:
+        try:
+            next(process)
+        except StopIteration as done:
+            result: dict[str, Any] = done.value
+            return result
+
+
+def stream_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPolicy, home: Path,
+                   stdin: bytes | None = None) -> Generator[str, None, dict[str, Any]]:
+    """`run_process`, yielding the output's text as it comes (both streams, in the order read);
+    closed early, it kills the process group."""
     started = time.monotonic()
     deadline = started + min(timeout_s, policy.max_timeout_s)
     try:
@@ -126,7 +141,7 @@ def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPol
     killed: Killed = None
     cpu_s = 0.0
     try:
-        killed = _pump(proc, stdin, deadline, out, err, policy.max_discarded_bytes, watch)
+        killed = yield from _pump(proc, stdin, deadline, out, err, policy.max_discarded_bytes, watch)
         if killed is None:
             killed = _exited(proc.pid, deadline, watch)  # it may have closed its output but kept running
     finally:
@@ -169,11 +184,13 @@ def _limit_error(policy: ProcessPolicy, limit: str, exit_code: int | None, out: 
 
 
 def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
-          out: _Stream, err: _Stream, max_discarded: int, watch: _Watch) -> Killed:
-    """Feed stdin and read both streams until end-of-file; why the process must be killed, if it must."""
+          out: _Stream, err: _Stream, max_discarded: int, watch: _Watch) -> Generator[str, None, Killed]:
+    """Feed stdin and read both streams until end-of-file, yielding the text of what is read
+    (kept or not); why the process must be killed, if it must."""
     assert proc.stdout is not None and proc.stderr is not None
     selector = selectors.DefaultSelector()
     streams = {proc.stdout.fileno(): out, proc.stderr.fileno(): err}
+    decoders = {fd: codecs.getincrementaldecoder("utf-8")("replace") for fd in streams}
     for fd in streams:
         os.set_blocking(fd, False)
         selector.register(fd, selectors.EVENT_READ)
@@ -184,11 +201,11 @@ def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
     try:
         while selector.get_map():
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or cancelled():  # past its deadline, or the call is over
                 return "timeout"
             if watch.over():
                 return "processes"
-            for key, _ in selector.select(watch.wait_s(remaining)):
+            for key, _ in selector.select(min(watch.wait_s(remaining), _POLL_S)):
                 fd = key.fd
                 if fd in streams:
                     try:
@@ -201,6 +218,8 @@ def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
                     streams[fd].add(chunk)
                     if out.dropped + err.dropped > max_discarded:
                         return "output_limit"
+                    if text := decoders[fd].decode(chunk):
+                        yield text
                 else:
                     assert proc.stdin is not None
                     try:
@@ -245,11 +264,21 @@ class RunShell(RunShellTool):
     def __init__(self, workspace: Workspace, policy: ProcessPolicy) -> None:
         self.workspace, self.policy = workspace, policy
 
-    def run(self, arguments: RunShellArguments) -> RunShellResult:
+    def run(self, arguments: RunShellArguments) -> Iterator[Any]:
+        """Streams: the command's output text as it is printed (Chunk events), then the result."""
         cwd = working_directory(self.workspace, arguments.cwd)
-        outcome = run_process([self.policy.shell, "-c", arguments.command], cwd, arguments.timeout_s,
-                              self.policy, self.workspace.root.resolve())
-        return RunShellResult.model_validate(outcome)
+        process = stream_process([self.policy.shell, "-c", arguments.command], cwd, arguments.timeout_s,
+                                 self.policy, self.workspace.root.resolve())
+        try:
+            while True:
+                try:
+                    text = next(process)
+                except StopIteration as done:
+                    yield RunShellResult.model_validate(done.value)
+                    return
+                yield Chunk(text)
+        finally:
+            process.close()  # stopped early (its deadline, a cancelled call): the processes are killed
 
 
 class RunPython(RunPythonTool):

@@ -157,3 +157,56 @@ def test_no_descriptor_leaks(r: Any) -> None:
         run(r, "run_shell", command="echo x", timeout_s=5)
         run(r, "run_shell", command="sleep 5", timeout_s=0.05)
     assert len(os.listdir("/proc/self/fd")) <= before
+
+
+def test_run_shell_streams_its_output_as_it_is_printed(r: Any) -> None:
+    seen: list[tuple[float, Any]] = []
+    started = time.monotonic()
+    result = within(20, lambda: r.call("run_shell", {"command": "echo one; sleep 1; echo two"},
+                                       on_event=lambda e: seen.append((time.monotonic() - started, e))))
+    assert result.ok and result.to_dict()["result"]["stdout"] == "one\ntwo\n"
+    assert [e.text for _, e in seen] == ["one\n", "two\n"]
+    assert seen[0][0] < seen[1][0] - 0.8  # the first line came a second before the second
+
+
+def test_a_stream_cut_short_kills_the_command(root: Path, tmp_path: Path) -> None:
+    import asyncio
+
+    r = registry(root, enable_processes=True)
+    pid_file = tmp_path / "pid"
+
+    async def first_chunk() -> Any:
+        async for event in r.astream("run_shell", {"command": f"echo $$ > {pid_file}; echo go; sleep 30"}):
+            return event
+        return None
+
+    assert asyncio.run(first_chunk()).text == "go\n"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while not dead(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert dead(pid)  # leaving the stream closed it, and closing killed the process group
+
+
+def test_toolgen_call_prints_a_streams_events_as_they_come(root: Path) -> None:
+    """Run as a person would: the first event is on stderr before the command has finished."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    env = {**os.environ, "TOOLGEN_ENABLE_PROCESSES": "1", "TOOLGEN_WORKSPACE": str(root),
+           "PYTHONPATH": os.pathsep.join([str(REPO / "generator"), str(REPO / "generated"), str(REPO)])}
+    command = [sys.executable, "-m", "toolgen", "call", "run_shell",
+               json.dumps({"command": "echo one; sleep 1.5; echo two"})]
+    started = time.monotonic()
+    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None and proc.stdout is not None
+    first = proc.stderr.readline()
+    first_at = time.monotonic() - started
+    rest, _ = proc.communicate(timeout=30)
+    ended_at = time.monotonic() - started
+    assert json.loads(first) == {"type": "chunk", "text": "one\n"}
+    assert first_at < ended_at - 1.0, (first_at, ended_at)  # it came while the command still ran
+    assert proc.returncode == 0 and json.loads(rest)["result"]["stdout"] == "one\ntwo\n"

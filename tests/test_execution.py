@@ -361,3 +361,28 @@ def test_lint_refuses_a_cache_on_a_tool_that_is_not_idempotent(tmp_path: Path) -
     diagnostics, _ = check_specs(tmp_path)
     [found] = [d for d in diagnostics if d.rule == "cache-not-idempotent"]
     assert found.is_error and (found.line, found.col) == (3, 1)
+
+
+@pytest.mark.parametrize("how", ["call", "acall"])
+def test_a_sync_tool_past_its_deadline_can_see_that_its_call_is_over(package: ModuleType, how: str) -> None:
+    seen = threading.Event()
+
+    class Polite(interface_of(package, "slow")):  # type: ignore[misc, valid-type]
+        def run(self, arguments: Any) -> Any:
+            assert not package.cancelled()
+            stop = time.monotonic() + 5
+            while time.monotonic() < stop:
+                if package.cancelled():
+                    seen.set()  # it stops instead of working on unseen
+                    return {}
+                time.sleep(0.01)
+            return {}
+
+    registry = package.Registry([Polite()])
+    if how == "call":
+        result = registry.call("slow", {"seconds": 1})
+    else:
+        result = asyncio.run(registry.acall("slow", {"seconds": 1}))
+    assert result.failure.kind == "timeout"
+    assert seen.wait(2)
+    assert not package.cancelled()  # outside a call: nothing to stop

@@ -315,7 +315,7 @@ def call(name: str, arguments: str, out: str | None, package: str | None, implem
     except (ImportError, AttributeError) as exc:
         _fail(f"cannot load implementations {config.implementations!r}: {exc}")
     registry = target() if callable(target) else target
-    result = registry.call(name, arguments, injected=injected or None)
+    result = registry.call(name, arguments, injected=injected or None, on_event=_print_event)
     waiting = getattr(result, "suspended", None)
     if waiting is not None and waiting.reason == "approval" and approve:
         result = registry.resume(waiting, approved=True, injected=injected or None)
@@ -330,6 +330,14 @@ def call(name: str, arguments: str, out: str | None, package: str | None, implem
 
         click.echo("".join(traceback.format_exception(result.exception)), err=True, nl=False)
     sys.exit(0 if result.ok else 1)
+
+
+def _print_event(event: Any) -> None:
+    """A streaming tool's event, as it comes: one JSON line on stderr (media by their size)."""
+    shown = dict(event.as_json()) if callable(getattr(event, "as_json", None)) else {"type": repr(event)}
+    if shown.get("type") in ("image", "audio", "document") and isinstance(shown.get("data"), str):
+        shown["data"] = f"<{len(shown['data']):,} base64 characters>"
+    click.echo(json.dumps(shown, ensure_ascii=False), err=True)
 
 
 def _injected(injections: tuple[str, ...]) -> dict[str, Any]:

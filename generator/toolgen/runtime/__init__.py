@@ -16,6 +16,7 @@ from .content import Audio, Document, Image, ResourceLink, Text
 from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
 from .hooks import CallEvent
 from .registry import Registry
+from .execution import cancelled
 from .results import Output, ToolFailure, ToolInfo, ToolResult
 from .streaming import Chunk, Final, Partial, Progress
 from .tracing import OpenTelemetryHook
@@ -48,6 +49,7 @@ __all__ = [
     "ToolResult",
     "UnknownCategoryError",
     "UnknownToolError",
+    "cancelled",
     "resumed",
     "validate",
 ]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import inspect
 import os
-import threading
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import replace
 from time import perf_counter
@@ -551,11 +550,9 @@ class Registry(Mapping[str, Any]):
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
     ) -> ToolResult:
         timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
-        stop = None
         try:
             if "streaming" in info.flags:  # drained under the deadline, events on the way
-                stop = threading.Event()
-                run = (impl.run, (args, *extra), streaming.LISTENER.get(), stop)
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
                 if timeout is None:
                     outcome = streaming.running(*run)
                     if inspect.isawaitable(outcome):
@@ -571,8 +568,6 @@ class Registry(Mapping[str, Any]):
             else:
                 outcome = execution.within(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
-            if stop is not None:
-                stop.set()  # a sync stream still running stops at its next event
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
             return self._asked(info, args, extra, asked)
@@ -584,22 +579,14 @@ class Registry(Mapping[str, Any]):
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
     ) -> ToolResult:
         timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
-        stop = None
         try:
             if "streaming" in info.flags:  # drained under the deadline, events on the way
-                stop = threading.Event()
-                run = (impl.run, (args, *extra), streaming.LISTENER.get(), stop)
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
                 outcome = await execution.run_async(streaming.running, run, timeout)
             else:
                 outcome = await execution.run_async(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
-            if stop is not None:
-                stop.set()
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
-        except BaseException:
-            if stop is not None:
-                stop.set()  # cancelled: a sync stream stops at its next event
-            raise
         except control.Suspend as asked:
             return self._asked(info, args, extra, asked)
         except Exception as exc:  # noqa: BLE001

@@ -15,12 +15,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import inspect
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .content import block_kind
+from .execution import cancelled
 
 if TYPE_CHECKING:
     from .results import ToolResult
@@ -53,6 +53,14 @@ class Progress:
     kind: ClassVar[str] = "progress"
     is_final: ClassVar[bool] = False
 
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "progress", "done": self.done}
+        if self.total is not None:
+            out["total"] = self.total
+        if self.message is not None:
+            out["message"] = self.message
+        return out
+
 
 @dataclass(frozen=True)
 class Chunk:
@@ -62,6 +70,9 @@ class Chunk:
     kind: ClassVar[str] = "chunk"
     is_final: ClassVar[bool] = False
 
+    def as_json(self) -> dict[str, Any]:
+        return {"type": "chunk", "text": self.text}
+
 
 @dataclass(frozen=True)
 class Partial:
@@ -70,6 +81,9 @@ class Partial:
     data: Any
     kind: ClassVar[str] = "partial"
     is_final: ClassVar[bool] = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": "partial", "data": self.data}
 
 
 @dataclass(frozen=True)
@@ -122,24 +136,19 @@ class _Collector:
 _NONE: Any = object()
 
 
-def running(
-    run: Callable[..., Any],
-    args: tuple[Any, ...],
-    on_event: OnEvent | None,
-    stop: threading.Event | None = None,
-) -> Any:
-    """`run(*args)` of a streaming tool: a sync stream drained here (stopped at its next
-    event once `stop` is set: its deadline passed), an async one as a coroutine for the caller
+def running(run: Callable[..., Any], args: tuple[Any, ...], on_event: OnEvent | None) -> Any:
+    """`run(*args)` of a streaming tool: a sync stream drained here (stopped at its next event
+    once its call is over: execution.cancelled()), an async one as a coroutine for the caller
     to await (and cancel), anything else as it is."""
     outcome = run(*args)
     if inspect.isasyncgen(outcome):
         return adrain(outcome, on_event)
     if inspect.isgenerator(outcome):
-        return drain(outcome, on_event, stop)
+        return drain(outcome, on_event)
     return outcome
 
 
-def drain(stream: Any, on_event: OnEvent | None, stop: threading.Event | None = None) -> Any:
+def drain(stream: Any, on_event: OnEvent | None) -> Any:
     """The result of a sync stream, its events handed to `on_event` on the way (this thread)."""
     collector = _Collector(on_event)
     try:
@@ -147,7 +156,7 @@ def drain(stream: Any, on_event: OnEvent | None, stop: threading.Event | None = 
             item = _step(stream)
             if isinstance(item, _Returned):
                 return collector.finish(item.value)
-            if stop is not None and stop.is_set():
+            if cancelled():
                 raise StreamError("the stream was stopped: its call is over")
             collector.take(item)
     finally:

@@ -37,6 +37,7 @@ from ._runtime import (
     ToolResult,
     UnknownCategoryError,
     UnknownToolError,
+    cancelled,
     resumed,
     validate,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "UnknownToolError",
     "arespond",
     "build_registry",
+    "cancelled",
     "respond",
     "resumed",
     "tool_definitions",
