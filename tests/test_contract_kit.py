@@ -677,3 +677,55 @@ def test_a_question_for_the_user_is_a_valid_outcome_with_or_without_a_deadline()
         return {"double": str(a.n), "unit": a.unit}  # type: ignore[return-value]
 
     assert violation(check_results, tool(wrong)).problem == "invalid_result"  # the other calls are still judged
+
+
+def test_a_streaming_tools_events_and_result_are_judged() -> None:
+    from toolgen.runtime import Chunk, Partial, Progress
+
+    streaming = info(flags=frozenset({"streaming"}))
+
+    def good(a: Arguments) -> Any:
+        yield Progress(0, 2, "starting")
+        yield Chunk("half")
+        yield Partial({"double": a.n})
+        yield correct(a)
+
+    async def good_async(a: Arguments) -> Any:
+        yield Progress(1)
+        yield correct(a)
+
+    for run in (good, good_async):
+        check_results(Registry([tool(run, streaming)]), contract(streaming), settings=FAST)
+
+    def backwards(a: Arguments) -> Any:
+        yield Progress(3, 2)
+        yield correct(a)
+
+    exc = violation(check_results, tool(backwards, streaming), contract(streaming))
+    assert exc.problem == "invalid_event" and "Progress.total is 2" in str(exc)
+
+    def endless_without_result(a: Arguments) -> Any:
+        yield Chunk("no result follows")
+
+    exc = violation(check_results, tool(endless_without_result, streaming), contract(streaming))
+    assert exc.problem == "invalid_stream" and "ended without a result" in str(exc)
+
+    def wrong_result(a: Arguments) -> Any:
+        yield Chunk("then a bad result")
+        yield {"double": "x", "unit": a.unit}
+
+    assert violation(check_results, tool(wrong_result, streaming), contract(streaming)).problem == "invalid_result"
+
+
+def test_content_a_result_carries_must_be_of_declared_kinds() -> None:
+    from toolgen.runtime import Image, Output
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(16)
+    pictures = info(content=frozenset({"image"}))
+
+    def shows(a: Arguments) -> Any:
+        return Output(correct(a), metadata="a picture follows", content=[Image(png, "image/png")])
+
+    check_results(Registry([tool(shows, pictures)]), contract(pictures), settings=FAST)
+    exc = violation(check_results, tool(shows), contract())  # the spec declares no content
+    assert exc.problem == "invalid_content" and "content[0] is image" in str(exc)
