@@ -30,8 +30,8 @@ class SendNote(SendNoteTool):
 """
 NOTE_HINT = "  hint: make it `def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult`"
 WEATHER_HINT = "  hint: make it `def run(self, arguments: GetWeatherArguments) -> GetWeatherResult`"
-RETURN_HINT = ("  hint: annotate the return as GetWeatherResult, Awaitable[GetWeatherResult] or their union, "
-               "or make run an async def returning GetWeatherResult")
+RETURN_HINT = ("  hint: annotate the return as GetWeatherResult, Output[GetWeatherResult], "
+               "Awaitable[GetWeatherResult] or their union, or make run an async def returning GetWeatherResult")
 
 
 def findings(out: str) -> list[str]:
@@ -115,12 +115,17 @@ WRONG = {
     "return type": (
         "def run(self, arguments: GetWeatherArguments) -> dict[str, float]:",
         ["impls.weather.GetWeather.run (tool 'get_weather') returns dict[str, float]; "
-         "the interface returns GetWeatherResult | Awaitable[GetWeatherResult]", RETURN_HINT],
+         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
     ),
     "another tool's result": (
         "def run(self, arguments: GetWeatherArguments) -> GetWeatherResult | SendNoteResult:",
         ["impls.weather.GetWeather.run (tool 'get_weather') returns GetWeatherResult | SendNoteResult; "
-         "the interface returns GetWeatherResult | Awaitable[GetWeatherResult]", RETURN_HINT],
+         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
+    ),
+    "a stream, from a tool that does not stream": (
+        "def run(self, arguments: GetWeatherArguments) -> Iterator[Any]:",
+        ["impls.weather.GetWeather.run (tool 'get_weather') returns Iterator[Any]; "
+         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
     ),
     "async def returning an awaitable": (
         "async def run(self, arguments: GetWeatherArguments) -> Awaitable[GetWeatherResult]:",
@@ -136,7 +141,8 @@ def test_a_run_signature_that_disagrees_with_the_interface(case: str, tmp_path: 
     project = weather_project(tmp_path)
     project.write("impls/note.py", NOTE_OK)
     project.write("impls/weather.py", f"""\
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
+from typing import Any
 
 from weather.tools.get_weather import GetWeatherArguments, GetWeatherResult, GetWeatherTool
 from weather.tools.send_note import SendNoteArguments, SendNoteResult
@@ -148,7 +154,7 @@ class GetWeather(GetWeatherTool):
 """)
     code, out, _ = project.run("check")
     assert code == 1
-    assert findings(out) == [f"impls/weather.py:8:5: error[binding]: {expected[0]}", expected[1],
+    assert findings(out) == [f"impls/weather.py:9:5: error[binding]: {expected[0]}", expected[1],
                              "1 error(s), 0 warning(s)"]
 
 
@@ -172,6 +178,8 @@ from weather.tools.send_note import SendNoteTool
 if TYPE_CHECKING:  # names that exist only for the type checker still resolve
     from collections.abc import Awaitable
 
+    from weather import Output
+
     from weather.tools.send_note import SendNoteArguments, SendNoteInjected, SendNoteResult
 
 
@@ -181,7 +189,8 @@ class Base(SendNoteTool):  # abstract: neither an implementation nor a finding
 
 
 class SendNote(Base):
-    def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult | Awaitable[SendNoteResult]:
+    def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> (
+            SendNoteResult | Output[SendNoteResult] | Awaitable[SendNoteResult | Output[SendNoteResult]]):
         raise RuntimeError("not called here")
 """)
     code, out, err = project.run("check")

@@ -276,15 +276,20 @@ def _check_class(cls: type, interface: Interface, root: Path) -> list[Diagnostic
                            f"the interface has {wanted.__name__}", hint))
     is_async = inspect.iscoroutinefunction(function)
     result = interface.result.__name__
+    streaming = "streaming" in getattr(getattr(interface.interface, "info", None), "flags", ())
+    returns = f"{result} | Output[{result}] | Awaitable[...]" + (" | Iterator[Any] | AsyncIterator[Any]"
+                                                                  if streaming else "")
     if "return" not in raw:
-        out.append(_at(function, root, f"{where} has no return annotation; the interface returns "
-                       f"{result} | Awaitable[{result}]", hint))
-    elif not _returns_ok(types_.get("return", _UNRESOLVED), interface.result, is_async):
+        out.append(_at(function, root, f"{where} has no return annotation; the interface returns {returns}",
+                       hint))
+    elif not _returns_ok(types_.get("return", _UNRESOLVED), interface.result, is_async, streaming):
         what = f"is an async def returning {_shown(raw['return'])}; an async run returns {result}" if is_async \
-            else f"returns {_shown(raw['return'])}; the interface returns {result} | Awaitable[{result}]"
+            else f"returns {_shown(raw['return'])}; the interface returns {returns}"
         out.append(_at(function, root, f"{where} {what}",
-                       f"annotate the return as {result}, Awaitable[{result}] or their union, "
-                       f"or make run an async def returning {result}"))
+                       f"annotate the return as {result}, Output[{result}], Awaitable[{result}] or their union, "
+                       f"or make run an async def returning {result}"
+                       + (" (a streaming tool: or a generator, Iterator[Any] or AsyncIterator[Any])"
+                          if streaming else "")))
     return out
 
 
@@ -323,8 +328,12 @@ def _function(value: Any) -> types.FunctionType | None:
 
 def _namespace(interface: Interface) -> dict[str, Any]:
     """Names an annotation may use without importing them at run time (TYPE_CHECKING imports)."""
-    names: dict[str, Any] = {"Any": Any, "Awaitable": collections.abc.Awaitable,
-                             "Coroutine": collections.abc.Coroutine}
+    names: dict[str, Any] = {"Any": Any, **{name: getattr(collections.abc, name) for name in _STREAMS},
+                             "Awaitable": collections.abc.Awaitable, "Coroutine": collections.abc.Coroutine}
+    info = getattr(interface.interface, "info", None)
+    output = sys.modules.get(type(info).__module__.rpartition(".")[0] + ".results") if info is not None else None
+    if output is not None and hasattr(output, "Output"):
+        names["Output"] = output.Output
     for cls in (interface.arguments, interface.result, interface.injected, interface.interface):
         if cls is not None:
             names[cls.__name__] = cls
@@ -346,19 +355,35 @@ def _resolved(function: types.FunctionType, fallback: dict[str, Any]) -> dict[st
     return out
 
 
-def _returns_ok(annotation: Any, result: type, is_async: bool) -> bool:
+# What a streaming tool's run may be annotated to return (a generator of events, then its result).
+_STREAMS = ("Iterator", "Iterable", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator")
+
+
+def _returns_ok(annotation: Any, result: type, is_async: bool, streaming: bool = False) -> bool:
     def is_result(value: Any) -> bool:
-        return isinstance(value, type) and issubclass(value, result)
+        if isinstance(value, type) and issubclass(value, result):
+            return True
+        origin = typing.get_origin(value)  # Output[Result], the result with guidance and content
+        return getattr(origin, "__name__", None) == "Output" and is_result(typing.get_args(value)[0])
 
     def is_awaitable(value: Any) -> bool:
         origin = typing.get_origin(value)
-        return origin in (collections.abc.Awaitable, collections.abc.Coroutine) and is_result(typing.get_args(value)[-1])
+        if origin in (collections.abc.Awaitable, collections.abc.Coroutine):
+            inner = typing.get_args(value)[-1]
+            if typing.get_origin(inner) in (typing.Union, types.UnionType):
+                return all(is_result(a) for a in typing.get_args(inner))
+            return is_result(inner)
+        return False
+
+    def is_stream(value: Any) -> bool:
+        origin = typing.get_origin(value) or value
+        return streaming and origin in {getattr(collections.abc, name) for name in _STREAMS}
 
     if is_async:
         return is_result(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return all(is_result(a) or is_awaitable(a) for a in typing.get_args(annotation))
-    return is_result(annotation) or is_awaitable(annotation)
+        return all(is_result(a) or is_awaitable(a) or is_stream(a) for a in typing.get_args(annotation))
+    return is_result(annotation) or is_awaitable(annotation) or is_stream(annotation)
 
 
 class _Default:
