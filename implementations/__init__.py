@@ -1,7 +1,9 @@
 """Handwritten implementations of the built-in tool library, behind the generated interfaces.
 
 `registry()` is what `toolgen call` uses (see [tool.toolgen] implementations in pyproject.toml).
-The process tools are not in it unless the host enables them; see docs/builtin-tools.md.
+The process tools are not in it unless the host enables them; the web tools reach only the
+hosts the host allows, and web_search only the search service it configures; see
+docs/builtin-tools.md.
 """
 
 from __future__ import annotations
@@ -14,20 +16,34 @@ from toolgen_builtin import Registry, build_registry
 
 from .control import AskUser, Done, Unable
 from .data import ParseCsv, QueryJson, SummarizeNumbers
-from .files import AppendFile, EditFile, ListDirectory, ReadFile, Workspace, WriteFile
+from .files import (
+    AppendFile,
+    EditFile,
+    EditHistory,
+    InsertLines,
+    ListDirectory,
+    ReadFile,
+    UndoEdit,
+    Workspace,
+    WriteFile,
+)
 from .limits import ResourceLimits
 from .processes import ProcessPolicy, RunPython, RunShell
 from .search import GlobFiles
 from .web import FetchUrl, WebPolicy
+from .web_search import SearchBackend, SearchHit, SearxngBackend, WebSearch
+from .web_status import CheckWebsiteStatus
 
 __all__ = [
-    "AppendFile", "AskUser", "Done", "EditFile", "FetchUrl", "GlobFiles", "ListDirectory", "ParseCsv",
-    "ProcessPolicy", "QueryJson", "ReadFile", "ResourceLimits", "RunPython", "RunShell", "SummarizeNumbers",
-    "Unable", "WebPolicy", "Workspace", "WriteFile", "registry",
+    "AppendFile", "AskUser", "CheckWebsiteStatus", "Done", "EditFile", "EditHistory", "FetchUrl", "GlobFiles",
+    "InsertLines", "ListDirectory", "ParseCsv", "ProcessPolicy", "QueryJson", "ReadFile", "ResourceLimits",
+    "RunPython", "RunShell", "SearchBackend", "SearchHit", "SearxngBackend", "SummarizeNumbers", "Unable",
+    "UndoEdit", "WebPolicy", "WebSearch", "Workspace", "WriteFile", "registry",
 ]
 
 ENABLE_PROCESSES = "TOOLGEN_ENABLE_PROCESSES"  # "1": registry() includes run_shell and run_python
 WEB_ALLOW = "TOOLGEN_WEB_ALLOW"  # comma-separated hosts fetch_url may reach ("*.example.com" for subdomains)
+SEARCH_URL = "TOOLGEN_SEARCH_URL"  # base URL of the SearXNG instance web_search asks (none: unavailable)
 
 
 def registry(
@@ -36,6 +52,7 @@ def registry(
     enable_processes: bool | None = None,
     processes: ProcessPolicy | None = None,
     web: WebPolicy | None = None,
+    search: SearchBackend | None = None,
     **settings: Any,
 ) -> Registry:
     """The built-in tools, confined to `root` (default: $TOOLGEN_WORKSPACE, else the working directory).
@@ -43,8 +60,13 @@ def registry(
     - run_shell and run_python are registered only when `enable_processes` is true (default:
       $TOOLGEN_ENABLE_PROCESSES == "1"), or when a `processes` policy is given. Without a
       policy, their resource limits come from the TOOLGEN_PROCESS_* variables (limits.py).
-    - fetch_url reaches only the hosts of `web.allow_hosts` (default: $TOOLGEN_WEB_ALLOW;
-      none when unset, so every fetch fails with host_not_allowed until the host allows some).
+    - fetch_url and check_website_status reach only the hosts of `web.allow_hosts` (default:
+      $TOOLGEN_WEB_ALLOW; none when unset, so every call fails with host_not_allowed until the
+      host allows some).
+    - web_search asks `search` (default: a SearxngBackend at $TOOLGEN_SEARCH_URL; none when
+      unset, so every search fails with unavailable).
+    - undo_edit reverts what the file tools of this registry changed: they share the workspace
+      (pass the same Workspace to several registries for them to share the history too).
     - `settings` are the Registry's (timeout_s, max_concurrency, approve, inject, hooks, ...).
     """
     workspace = root if isinstance(root, Workspace) else Workspace(
@@ -53,10 +75,12 @@ def registry(
     if web is None:
         hosts = os.environ.get(WEB_ALLOW, "")
         web = WebPolicy(allow_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()))
+    if search is None and os.environ.get(SEARCH_URL, "").strip():
+        search = SearxngBackend(os.environ[SEARCH_URL].strip())
     tools: list[object] = [
         ReadFile(workspace), ListDirectory(workspace), WriteFile(workspace), AppendFile(workspace),
-        EditFile(workspace), GlobFiles(workspace),
-        FetchUrl(web),
+        EditFile(workspace), InsertLines(workspace), UndoEdit(workspace), GlobFiles(workspace),
+        FetchUrl(web), CheckWebsiteStatus(web), WebSearch(search),
         ParseCsv(workspace), QueryJson(workspace), SummarizeNumbers(),
         Done(), Unable(), AskUser(),
     ]

@@ -12,18 +12,23 @@ and the use (the process tools, when enabled, can do that, and can read anything
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import re
 import stat
 import tempfile
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from toolgen_builtin import ToolError
 from toolgen_builtin.tools.append_file import AppendFileArguments, AppendFileResult, AppendFileTool
 from toolgen_builtin.tools.edit_file import EditFileArguments, EditFileResult, EditFileTool
+from toolgen_builtin.tools.insert_lines import InsertLinesArguments, InsertLinesResult, InsertLinesTool
 from toolgen_builtin.tools.list_directory import (
     ListDirectoryArguments,
     ListDirectoryResult,
@@ -31,16 +36,116 @@ from toolgen_builtin.tools.list_directory import (
     ListDirectoryTool,
 )
 from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult, ReadFileTool
+from toolgen_builtin.tools.undo_edit import UndoEditArguments, UndoEditResult, UndoEditTool
 from toolgen_builtin.tools.write_file import WriteFileArguments, WriteFileResult, WriteFileTool
 
 EntryType = Literal["file", "directory", "symlink", "other"]
+Editor = Literal["edit_file", "insert_lines", "write_file"]
 _OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _AMBIGUOUS_LINES_SHOWN = 10
+_BARE_LF = re.compile(r"(?<!\r)\n")
+
+
+class Change(NamedTuple):
+    """One remembered change of a file: what it held before, and a digest of what it held after."""
+
+    tool: Editor
+    before: bytes
+    after_digest: bytes  # sha256 of the content the change left
+
+    @property
+    def cost(self) -> int:
+        return len(self.before) + EditHistory.ENTRY_OVERHEAD
+
+
+class EditHistory:
+    """The last changes of each file, for undo_edit; bounded per file and in bytes overall.
+
+    A change is kept as the file's whole previous content plus a digest of the new one: undo
+    restores the previous content only while the file still holds exactly what the change
+    left. Past `max_bytes` (previous contents, plus a fixed overhead per change, so that
+    changes of empty files are bounded too), the oldest changes of all files are dropped first.
+    """
+
+    ENTRY_OVERHEAD = 256
+
+    def __init__(self, max_steps: int, max_bytes: int) -> None:
+        self.max_steps = max_steps
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._changes: dict[Path, deque[tuple[int, Change]]] = {}  # per file, oldest first
+        self._order: OrderedDict[int, Path] = OrderedDict()  # every kept change by serial, oldest first
+        self._serial = 0
+        self._bytes = 0
+
+    def record(self, target: Path, tool: Editor, before: bytes, after: bytes) -> None:
+        """Remember that `tool` changed `target` from `before` to `after`."""
+        change = Change(tool, before, hashlib.sha256(after).digest())
+        with self._lock:
+            if self.max_steps <= 0 or change.cost > self.max_bytes:
+                self._drop(target)  # the chain of changes is broken: older ones cannot be undone
+                return
+            self._serial += 1
+            self._changes.setdefault(target, deque()).append((self._serial, change))
+            self._order[self._serial] = target
+            self._bytes += change.cost
+            if len(self._changes[target]) > self.max_steps:
+                self._drop_oldest(target)
+            while self._bytes > self.max_bytes:
+                self._drop_oldest(self._order[next(iter(self._order))])
+
+    def forget(self, target: Path) -> None:
+        """Drop every change of `target` (it was changed in a way that cannot be undone)."""
+        with self._lock:
+            self._drop(target)
+
+    def last(self, target: Path) -> Change | None:
+        with self._lock:
+            steps = self._changes.get(target)
+            return steps[-1][1] if steps else None
+
+    def pop(self, target: Path, change: Change) -> int:
+        """Remove `change` (the last of `target`) once undone; how many changes of `target` remain."""
+        with self._lock:
+            steps = self._changes.get(target)
+            if steps and steps[-1][1] is change:
+                serial, _ = steps.pop()
+                del self._order[serial]
+                self._bytes -= change.cost
+            if not steps:
+                self._changes.pop(target, None)
+                return 0
+            return len(steps)
+
+    def __len__(self) -> int:
+        """How many changes are kept, all files together."""
+        return len(self._order)
+
+    @property
+    def kept_bytes(self) -> int:
+        return self._bytes
+
+    def _drop_oldest(self, target: Path) -> None:
+        steps = self._changes[target]
+        serial, change = steps.popleft()
+        del self._order[serial]
+        self._bytes -= change.cost
+        if not steps:
+            del self._changes[target]
+
+    def _drop(self, target: Path) -> None:
+        for serial, change in self._changes.pop(target, ()):
+            del self._order[serial]
+            self._bytes -= change.cost
 
 
 @dataclass(frozen=True)
 class Workspace:
-    """The folder the file tools may touch, and their limits."""
+    """The folder the file tools may touch, and their limits.
+
+    A workspace also remembers the last changes of its files for undo_edit (`edits`, in
+    memory): share one Workspace between the tools of a session, so undo sees their changes.
+    """
 
     root: Path
     max_read_bytes: int = 2_000_000  # read_file, edit_file (and data tools reading a file)
@@ -48,9 +153,13 @@ class Workspace:
     max_scan_entries: int = 100_000  # directory entries glob_files may look at (else too_many_entries)
     max_scan_depth: int = 64  # directories below its start glob_files may enter (else too_deep)
     max_scan_seconds: float = 5.0  # glob_files' time budget (at most half its declared timeout_s)
+    max_undo_steps: int = 10  # changes undo_edit can revert, per file (0: none are remembered)
+    max_undo_bytes: int = 20_000_000  # previous contents kept for undo_edit, all files together
+    edits: EditHistory = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "root", Path(self.root))  # a str is fine too
+        object.__setattr__(self, "edits", EditHistory(self.max_undo_steps, self.max_undo_bytes))
 
     def resolve(self, relative: str) -> Path:
         """The real path for `relative`, or ToolError('outside_root'). Symlinks are resolved first."""
@@ -217,8 +326,26 @@ class WriteFile(WriteFileTool):
                 raise ToolError("exists", f"{arguments.path} exists; pass overwrite: true to replace it")
             target.parent.mkdir(parents=True, exist_ok=True)
             mode = stat.S_IMODE(before.st_mode) if before is not None else 0o644
+            previous = self._previous(target, arguments.path) if before is not None else None
             replace_atomically(target, data, mode)
+        if previous is None:
+            self.workspace.edits.forget(target)  # a new file, or one whose old content was not kept
+        else:
+            self.workspace.edits.record(target, "write_file", previous, data)
         return WriteFileResult(path=arguments.path, bytes_written=len(data), created=before is None)
+
+    def _previous(self, target: Path, relative: str) -> bytes | None:
+        """The content write_file is about to replace, for undo_edit; None when it is not kept."""
+        limit = min(self.workspace.max_read_bytes, self.workspace.max_undo_bytes)
+        if self.workspace.max_undo_steps <= 0:
+            return None
+        try:
+            fd = open_regular(target, relative, os.O_RDONLY)
+            with os.fdopen(fd, "rb") as handle:
+                data = handle.read(limit + 1)
+        except (OSError, ToolError):  # unreadable (a write-only file): replaced, but not undoable
+            return None
+        return data if len(data) <= limit else None
 
 
 class AppendFile(AppendFileTool):
@@ -283,6 +410,7 @@ class EditFile(EditFileTool):
         with os_errors(path):
             mode = stat.S_IMODE(os.lstat(target).st_mode)
             replace_atomically(target, data, mode)
+        self.workspace.edits.record(target, "edit_file", text.encode("utf-8"), data)
         return EditFileResult(path=path, replacements=count, first_line=text.count("\n", 0, first) + 1,
                               bytes_written=len(data))
 
@@ -296,3 +424,83 @@ class EditFile(EditFileTool):
                 break
             starts.append(found)
         return starts
+
+
+def _line_end(text: str, line: int) -> int:
+    """The offset just after line `line` (1-based; 0: the start), as _lines counts lines."""
+    offset = 0
+    for _ in range(line):
+        found = text.find("\n", offset)
+        if found < 0:
+            return len(text)  # the last line, without a final newline
+        offset = found + 1
+    return offset
+
+
+class InsertLines(InsertLinesTool):
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    def run(self, arguments: InsertLinesArguments) -> InsertLinesResult:
+        path, after = arguments.path, arguments.after_line
+        text = self.workspace.read_text(path)
+        total = len(_lines(text))
+        if after > total:
+            raise ToolError("line_out_of_range", f"{path} has {total} lines; after_line must be 0 to {total} "
+                            f"({total} adds the text at the end)")
+        first_break = text.find("\n")
+        eol = "\r\n" if first_break > 0 and text[first_break - 1] == "\r" else "\n"
+        block = arguments.text
+        if eol == "\r\n":
+            block = _BARE_LF.sub("\r\n", block)
+        if not block.endswith("\n"):
+            block += eol
+        inserted = len(_lines(block))
+        offset = _line_end(text, after)
+        if offset == len(text) and text and not text.endswith("\n"):
+            # After a last line without a newline: end that line, and leave none at the end, as before.
+            block = eol + block.removesuffix("\r\n" if block.endswith("\r\n") else "\n")
+        updated = text[:offset] + block + text[offset:]
+        data = updated.encode("utf-8")
+        if len(data) > self.workspace.max_write_bytes:
+            raise ToolError("too_large", f"the file would have {len(data)} bytes; the limit is "
+                            f"{self.workspace.max_write_bytes}")
+        target = self.workspace.resolve(path)
+        with os_errors(path):
+            mode = stat.S_IMODE(os.lstat(target).st_mode)
+            replace_atomically(target, data, mode)
+        self.workspace.edits.record(target, "insert_lines", text.encode("utf-8"), data)
+        return InsertLinesResult(path=path, first_line=after + 1, lines_inserted=inserted,
+                                 total_lines=len(_lines(updated)), bytes_written=len(data))
+
+
+class UndoEdit(UndoEditTool):
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    def run(self, arguments: UndoEditArguments) -> UndoEditResult:
+        path = arguments.path
+        target = self.workspace.resolve(path)
+        change = self.workspace.edits.last(target)
+        if change is None:
+            raise ToolError("nothing_to_undo", f"no change of {path} is remembered: undo_edit reverts the changes "
+                            "edit_file, insert_lines and write_file made in this session, and each only once")
+        try:
+            current = self.workspace.read_bytes(path, limit=max(self.workspace.max_read_bytes,
+                                                                  self.workspace.max_write_bytes))
+        except ToolError as exc:
+            if exc.kind == "not_found":
+                raise ToolError("changed_since", f"{path} was removed after {change.tool} changed it; "
+                                "nothing was restored") from None
+            if exc.kind != "too_large":
+                raise
+            current = None
+        if current is None or hashlib.sha256(current).digest() != change.after_digest:
+            raise ToolError("changed_since", f"{path} changed after {change.tool} changed it (another tool or "
+                            "program wrote to it); undoing would lose that change, so nothing was restored. "
+                            "Read the file and edit it instead")
+        with os_errors(path, missing="changed_since"):
+            mode = stat.S_IMODE(os.lstat(target).st_mode)
+            replace_atomically(target, change.before, mode)
+        remaining = self.workspace.edits.pop(target, change)
+        return UndoEditResult(path=path, undone=change.tool, bytes_written=len(change.before), remaining=remaining)

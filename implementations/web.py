@@ -60,14 +60,14 @@ class WebPolicy:
         return False
 
 
-class _Target(NamedTuple):
+class Target(NamedTuple):
     https: bool
     host: str
     port: int | None
     path: str  # path and query, percent-encoded
 
 
-def check_url(url: str, policy: WebPolicy) -> _Target:
+def check_url(url: str, policy: WebPolicy) -> Target:
     """The parts of an allowed URL, or ToolError(invalid_url | host_not_allowed)."""
     try:
         parts: SplitResult = urlsplit(url.strip())
@@ -82,11 +82,11 @@ def check_url(url: str, policy: WebPolicy) -> _Target:
         raise ToolError("invalid_url", "URLs with a user name or password are refused")
     if not policy.allows(host):
         allowed = ", ".join(policy.allow_hosts[:_SHOWN_HOSTS]) or "none"
-        raise ToolError("host_not_allowed", f"fetching from {host} is not allowed (allowed hosts: {allowed})")
+        raise ToolError("host_not_allowed", f"{host} is not an allowed host (allowed hosts: {allowed})")
     path = quote(parts.path or "/", safe=_SAFE_URL_CHARS)
     if parts.query:
         path += "?" + quote(parts.query, safe=_SAFE_URL_CHARS)
-    return _Target(parts.scheme.lower() == "https", host, port, path)
+    return Target(parts.scheme.lower() == "https", host, port, path)
 
 
 class _Response(NamedTuple):
@@ -104,32 +104,51 @@ def _is_text(media_type: str) -> bool:
             or media_type.endswith(("+json", "+xml")))
 
 
-def _get(target: _Target, deadline: float, limit: int, policy: WebPolicy) -> _Response:
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        raise ToolError("timeout", "the time limit passed before the fetch finished")
-    connection: http.client.HTTPConnection = (
-        http.client.HTTPSConnection(target.host, target.port, timeout=remaining,
-                                    context=ssl.create_default_context())
-        if target.https else http.client.HTTPConnection(target.host, target.port, timeout=remaining)
-    )
-    expired = threading.Event()
+def connect(target: Target, timeout: float) -> http.client.HTTPConnection:
+    """A connection (not opened yet) to an allowed target; never through a proxy."""
+    if target.https:
+        return http.client.HTTPSConnection(target.host, target.port, timeout=timeout,
+                                           context=ssl.create_default_context())
+    return http.client.HTTPConnection(target.host, target.port, timeout=timeout)
 
-    def abort() -> None:  # at the deadline: wake any blocked read
-        expired.set()
-        if connection.sock is not None:
+
+class Watchdog:
+    """Shuts a connection's socket down after `seconds`, waking any blocked read (`expired` says so)."""
+
+    def __init__(self, connection: http.client.HTTPConnection, seconds: float) -> None:
+        self.connection = connection
+        self.expired = threading.Event()
+        self._timer = threading.Timer(seconds, self._abort)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _abort(self) -> None:
+        self.expired.set()
+        if self.connection.sock is not None:
             try:
-                connection.sock.shutdown(socket.SHUT_RDWR)
+                self.connection.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
 
-    timer = threading.Timer(remaining, abort)
-    timer.daemon = True
-    timer.start()
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def http_get(target: Target, deadline: float, limit: int, policy: WebPolicy,
+         accept: str = "text/html, text/markdown, text/plain, application/json, */*;q=0.5") -> _Response:
+    """A GET of an allowed target within the deadline; the body read up to `limit` bytes (2xx only).
+
+    Raises ToolError: timeout, connection_failed, not_text (a 2xx body that is not text).
+    """
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise ToolError("timeout", "the time limit passed before the fetch finished")
+    connection = connect(target, remaining)
+    watchdog = Watchdog(connection, remaining)
+    expired = watchdog.expired
     try:
         connection.request("GET", target.path, headers={
-            "User-Agent": policy.user_agent, "Accept-Encoding": "identity",
-            "Accept": "text/html, text/markdown, text/plain, application/json, */*;q=0.5",
+            "User-Agent": policy.user_agent, "Accept-Encoding": "identity", "Accept": accept,
         })
         response = connection.getresponse()
         content_type = response.getheader("Content-Type") or ""
@@ -172,7 +191,7 @@ def _get(target: _Target, deadline: float, limit: int, policy: WebPolicy) -> _Re
         kind = "certificate" if isinstance(exc, ssl.SSLError) else "connection"
         raise ToolError("connection_failed", f"{kind} to {target.host} failed: {reason}") from None
     finally:
-        timer.cancel()
+        watchdog.cancel()
         connection.close()
 
 
@@ -193,7 +212,7 @@ class FetchUrl(FetchUrlTool):
         limit = min(arguments.max_bytes, self.policy.max_bytes)
         url = arguments.url.strip()
         for _ in range(self.policy.max_redirects + 1):
-            response = _get(check_url(url, self.policy), deadline, limit, self.policy)
+            response = http_get(check_url(url, self.policy), deadline, limit, self.policy)
             if response.status in REDIRECTS and response.location:
                 url = urljoin(url, response.location.strip())
                 continue

@@ -1,7 +1,8 @@
 """`toolgen call` runs every built-in tool from the command line with JSON arguments.
 
 The CLI reads the repository's [tool.toolgen] (implementations = "implementations:registry")
-and the environment a host would set: the workspace root, processes enabled, web hosts.
+and the environment a host would set: the workspace root, processes enabled, web hosts, the
+search service (the local server answers SearXNG's /search as well as files).
 """
 
 from __future__ import annotations
@@ -30,11 +31,17 @@ CALLS: dict[str, tuple[dict[str, Any], Any]] = {
     "append_file": ({"path": "notes/log.md", "content": "- step 2\n"}, lambda r: r["path"] == "notes/log.md"),
     "edit_file": ({"path": "src/app.py", "old_text": "def old_name(x):", "new_text": "def new_name(x):"},
                   lambda r: r["replacements"] == 1),
+    "insert_lines": ({"path": "notes/log.md", "after_line": 0, "text": "# Log"},
+                     lambda r: (r["first_line"], r["lines_inserted"]) == (1, 1)),
+    # Each `toolgen call` is a new registry: its workspace remembers no change to undo.
+    "undo_edit": ({"path": "src/app.py"}, "nothing_to_undo"),
     "list_directory": ({"path": "."}, lambda r: "README.md" in json.dumps(r)),
     "glob_files": ({"pattern": "**/*.md"}, lambda r: "README.md" in json.dumps(r)),
     "run_shell": ({"command": "echo hi"}, lambda r: r["stdout"] == "hi\n"),
     "run_python": ({"code": "print(6 * 7)"}, lambda r: r["stdout"] == "42\n"),
     "fetch_url": ({"url": "{base}/page.html", "format": "markdown"}, lambda r: "**bold**" in r["content"]),
+    "check_website_status": ({"url": "{base}/page.html"}, lambda r: r["status"] == 200 and r["method"] == "HEAD"),
+    "web_search": ({"query": "toolgen", "max_results": 1}, lambda r: r["results"][0]["url"] == "https://example.org/"),
     "parse_csv": ({"text": "name,qty\nbolt,12\n", "infer_types": True}, lambda r: r["rows"] == [["bolt", 12]]),
     "query_json": ({"expression": "items[0].name", "text": '{"items": [{"name": "bolt"}]}'},
                    lambda r: r["result"] == "bolt"),
@@ -43,6 +50,24 @@ CALLS: dict[str, tuple[dict[str, Any], Any]] = {
     "unable": ({"reason": "No access.", "blockers": ["no token"]}, lambda r: r["blockers"] == ["no token"]),
     "ask_user": ({"question": "Which year?", "options": ["2025", "2026"]}, lambda r: r["signal"] == "ask_user"),
 }
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """The workspace's files, and a SearXNG-like /search with one result."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server API
+        if not self.path.startswith("/search?"):
+            super().do_GET()
+            return
+        body = json.dumps({"results": [{"title": "T", "url": "https://example.org/", "content": "C"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +79,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     (root / "notes").mkdir()
     (root / "notes" / "log.md").write_text("- step 1\n")
     (root / "page.html").write_text(PAGE)
-    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(root))
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield root, f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -66,6 +89,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
 def test_every_builtin_tool_is_covered() -> None:
     names = {spec["name"] for family in ("files", "process", "web", "data", "control")
              for spec in builtin_support.specs(family)}
+    assert len(names) == 19
     assert set(CALLS) == names
 
 
@@ -76,9 +100,14 @@ def test_toolgen_call_runs_the_tool(tool: str, workspace: tuple[Path, str], monk
     monkeypatch.setenv("TOOLGEN_WORKSPACE", str(root))
     monkeypatch.setenv("TOOLGEN_ENABLE_PROCESSES", "1")
     monkeypatch.setenv("TOOLGEN_WEB_ALLOW", "127.0.0.1")
+    monkeypatch.setenv("TOOLGEN_SEARCH_URL", base)
     arguments, expect = CALLS[tool]
     text = json.dumps(arguments).replace("{base}", base)
     result = CliRunner().invoke(main, ["call", tool, text])
+    if isinstance(expect, str):  # a declared failure
+        assert result.exit_code == 1, result.output
+        assert json.loads(result.stdout)["error"]["kind"] == expect, result.output
+        return
     assert result.exit_code == 0, result.output
     printed = json.loads(result.stdout)
     assert printed["ok"] is True and expect(printed["result"]), printed

@@ -2,14 +2,16 @@
 
 Each example gets a fresh registry over a freshly seeded workspace (the fixture returns a
 factory), so a failure shrinks and replays the same way. The process tools run commands
-from a small, harmless vocabulary instead of random text. fetch_url reaches no host (the
-policy allows none), so every fetch fails with the declared `host_not_allowed`: no network.
+from a small, harmless vocabulary instead of random text. fetch_url and check_website_status
+reach no host (the policy allows none), so every call fails with the declared
+`host_not_allowed`: no network. web_search asks a backend in memory (`CannedSearch`), and
+undo_edit starts from two remembered changes of src/app.py (the `seed` hook).
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.provisional import urls
 
 import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
-from implementations import ProcessPolicy, ReadFile, Workspace, registry
+from implementations import ProcessPolicy, ReadFile, SearchHit, Workspace, registry
 from toolgen_builtin import Registry, build_registry
 from toolgen_builtin.testing import ContractTests, ContractViolation, check_idempotent, check_results, contract
 from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult
@@ -63,6 +65,17 @@ def seed(root: Path) -> None:
         (root / relative).write_text(text, "utf-8")
 
 
+class CannedSearch:
+    """A search backend in memory: the same hits for the same query, some of them on the `site:` asked."""
+
+    def search(self, query: str, limit: int, *, language: str | None = None) -> Sequence[SearchHit]:
+        hits = [SearchHit(f"{query} {n}", f"https://example.org/{n}", f"about {query} in {language or 'any'}")
+                for n in range(limit + 2)]
+        if " site:" in query:
+            hits.insert(1, SearchHit("on the site", f"https://{query.rsplit('site:', 1)[1]}/page", ""))
+        return [*hits, hits[0], SearchHit("not the web", "mailto:x@example.org")]
+
+
 class TestBuiltinContracts(ContractTests):
     # 25 examples per tool and check: about 4 s for the 47 tests (50: about 7 s; hypothesis's
     # default 100: about 10 s). The vocabularies below make few examples enough to reach the
@@ -76,9 +89,14 @@ class TestBuiltinContracts(ContractTests):
 
         def fresh() -> Registry:
             seed(root)
-            return registry(root, processes=policy)
+            return registry(root, processes=policy, search=CannedSearch())
 
         return fresh
+
+    def seed(self, tool: str, registry: Registry) -> None:
+        if tool == "undo_edit":  # two changes to undo (a fresh workspace remembers none)
+            registry.invoke("edit_file", {"path": "src/app.py", "old_text": "old_name", "new_text": "new_name"})
+            registry.invoke("insert_lines", {"path": "src/app.py", "after_line": 0, "text": "import math"})
 
     def overrides(self, tool: str) -> Mapping[str, st.SearchStrategy[Any]]:
         fields = set(self.contracts[tool].info.arguments.model_fields)
@@ -96,8 +114,10 @@ class TestBuiltinContracts(ContractTests):
             out |= {"expression": vocabulary(EXPRESSIONS), "text": st.none() | vocabulary(DOCUMENTS)}
         if tool == "parse_csv":
             out["text"] = st.none() | vocabulary(CSV)
-        if tool == "fetch_url":
+        if tool in ("fetch_url", "check_website_status"):
             out["url"] = st.sampled_from(URLS) | urls() | st.text(min_size=1)
+        if tool == "insert_lines":
+            out["after_line"] = st.integers(0, 4) | st.integers(min_value=0)
         if tool in ("run_shell", "run_python"):
             out["cwd"] = st.sampled_from(PATHS)  # never a random directory name
         return out
@@ -107,7 +127,7 @@ def test_every_built_in_tool_has_a_contract() -> None:
     from toolgen_builtin import TOOL_NAMES
 
     assert sorted(TestBuiltinContracts.contracts) == sorted(TOOL_NAMES)
-    assert len(TOOL_NAMES) == 15
+    assert len(TOOL_NAMES) == 19
 
 
 def test_query_json_results_are_json_whatever_the_expression(tmp_path: Path) -> None:

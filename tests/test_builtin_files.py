@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from builtin_support import check_examples, within
-from implementations import Workspace, registry
+from implementations import EditHistory, Workspace, registry
 
 SECRET = "top secret\n"
 
@@ -39,6 +39,8 @@ CALLS = {
     "write_file": lambda p: {"path": p, "content": "x", "overwrite": True},
     "append_file": lambda p: {"path": p, "content": "x"},
     "edit_file": lambda p: {"path": p, "old_text": "top", "new_text": "x"},
+    "insert_lines": lambda p: {"path": p, "after_line": 0, "text": "x"},
+    "undo_edit": lambda p: {"path": p},
     "list_directory": lambda p: {"path": p},
     "glob_files": lambda p: {"path": p, "pattern": "*"},
 }
@@ -75,7 +77,7 @@ def test_symlinks_that_stay_inside_work_and_loops_are_declared_errors(root: Path
 
 def test_fifos_and_devices_are_never_opened(root: Path, r: Any) -> None:
     os.mkfifo(root / "pipe")  # opening a FIFO for reading would block until a writer comes
-    for tool in ("read_file", "write_file", "append_file", "edit_file"):
+    for tool in ("read_file", "write_file", "append_file", "edit_file", "insert_lines"):
         result = within(5, lambda: r.call(tool, CALLS[tool]("pipe")))
         assert kind(result) == "not_a_file", (tool, result.text())
     os.symlink("/dev/zero", root / "zero")  # endless: a read without a check never returns
@@ -241,4 +243,128 @@ def test_examples(root: Path) -> None:
     (root / "README.md").write_text("".join(f"line {i}\n" for i in range(12)))
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("def old_name(x):\n    return x\n")
-    assert check_examples("files", registry(root)) == 6
+    assert check_examples("files", registry(root)) == 8  # undo_edit's reverts insert_lines' (they run in file order)
+
+
+def insert(r: Any, path: str, after_line: int, text: str) -> dict[str, Any]:
+    result = r.call("insert_lines", {"path": path, "after_line": after_line, "text": text})
+    assert result.ok, result.text()
+    value: dict[str, Any] = result.to_dict()["result"]
+    return value
+
+
+def test_insert_lines_at_the_start_in_the_middle_and_at_the_end(root: Path, r: Any) -> None:
+    source = root / "notes.txt"  # "a\nb\nc\n"
+    source.chmod(0o640)
+    assert insert(r, "notes.txt", 0, "start") == {"path": "notes.txt", "first_line": 1, "lines_inserted": 1,
+                                                  "total_lines": 4, "bytes_written": 12}
+    assert insert(r, "notes.txt", 2, "x1\n  x2\n")["first_line"] == 3
+    assert insert(r, "notes.txt", 6, "end\n\n")["total_lines"] == 8
+    assert source.read_text() == "start\na\nx1\n  x2\nb\nc\nend\n\n"
+    assert stat.S_IMODE(source.stat().st_mode) == 0o640
+    read = r.call("read_file", {"path": "notes.txt", "start_line": 3, "end_line": 4}).to_dict()["result"]
+    assert read["content"] == "3\tx1\n4\t  x2"  # first_line is what read_file numbers it
+
+
+def test_insert_lines_keeps_the_files_line_endings(root: Path, r: Any) -> None:
+    (root / "last.txt").write_text("one\ntwo")  # no newline at the end: still none after
+    assert insert(r, "last.txt", 2, "three\n")["total_lines"] == 3
+    assert (root / "last.txt").read_text() == "one\ntwo\nthree"
+    (root / "crlf.txt").write_bytes(b"one\r\ntwo\r\n")
+    assert insert(r, "crlf.txt", 1, "x\ny")["lines_inserted"] == 2
+    assert (root / "crlf.txt").read_bytes() == b"one\r\nx\r\ny\r\ntwo\r\n"
+    (root / "empty.txt").write_text("")
+    assert insert(r, "empty.txt", 0, "\n")["total_lines"] == 1  # an empty line
+    assert (root / "empty.txt").read_text() == "\n"
+
+
+def test_insert_lines_errors_change_nothing(root: Path, r: Any) -> None:
+    beyond = r.call("insert_lines", {"path": "notes.txt", "after_line": 4, "text": "x"})
+    assert kind(beyond) == "line_out_of_range" and "has 3 lines" in beyond.text()
+    assert kind(r.call("insert_lines", {"path": "absent.txt", "after_line": 0, "text": "x"})) == "not_found"
+    assert kind(r.call("insert_lines", {"path": ".", "after_line": 0, "text": "x"})) == "not_a_file"
+    (root / "bin.dat").write_bytes(b"\xff\xfe")
+    assert kind(r.call("insert_lines", {"path": "bin.dat", "after_line": 0, "text": "x"})) == "not_text"
+    small = registry(Workspace(root, max_write_bytes=8))
+    assert kind(small.call("insert_lines", {"path": "notes.txt", "after_line": 0, "text": "xyz"})) == "too_large"
+    assert (root / "notes.txt").read_text() == "a\nb\nc\n"
+    invalid = r.call("insert_lines", {"path": "notes.txt", "after_line": -1, "text": "x"})
+    assert invalid.failure is not None and "after_line" in invalid.text()  # refused by the spec's minimum
+
+
+def undo(r: Any, path: str) -> dict[str, Any]:
+    result = r.call("undo_edit", {"path": path})
+    assert result.ok, result.text()
+    value: dict[str, Any] = result.to_dict()["result"]
+    return value
+
+
+def test_undo_reverts_edits_inserts_and_overwrites_last_first(root: Path, r: Any) -> None:
+    source = root / "notes.txt"
+    source.chmod(0o600)
+    assert r.call("edit_file", {"path": "notes.txt", "old_text": "b", "new_text": "B"}).ok
+    insert(r, "notes.txt", 0, "top")
+    assert r.call("write_file", {"path": "notes.txt", "content": "replaced\n", "overwrite": True}).ok
+    assert undo(r, "notes.txt") == {"path": "notes.txt", "undone": "write_file", "bytes_written": 10, "remaining": 2}
+    assert source.read_text() == "top\na\nB\nc\n"
+    assert undo(r, "notes.txt")["undone"] == "insert_lines" and source.read_text() == "a\nB\nc\n"
+    assert undo(r, "notes.txt") == {"path": "notes.txt", "undone": "edit_file", "bytes_written": 6, "remaining": 0}
+    assert source.read_text() == "a\nb\nc\n" and stat.S_IMODE(source.stat().st_mode) == 0o600
+    again = r.call("undo_edit", {"path": "notes.txt"})
+    assert kind(again) == "nothing_to_undo" and "each only once" in again.text()
+    assert not [p for p in os.listdir(root) if p.endswith(".toolgen-tmp")]
+
+
+def test_undo_refuses_when_the_file_changed_since(root: Path, r: Any) -> None:
+    assert r.call("edit_file", {"path": "notes.txt", "old_text": "a", "new_text": "A"}).ok
+    assert r.call("append_file", {"path": "notes.txt", "content": "d\n"}).ok  # not remembered
+    changed = r.call("undo_edit", {"path": "notes.txt"})
+    assert kind(changed) == "changed_since" and "edit_file" in changed.text()
+    assert (root / "notes.txt").read_text() == "A\nb\nc\nd\n"  # the append is kept
+    (root / "notes.txt").write_text("A\nb\nc\n")  # back to what the edit left, by another program
+    assert undo(r, "notes.txt")["undone"] == "edit_file" and (root / "notes.txt").read_text() == "a\nb\nc\n"
+    assert r.call("edit_file", {"path": "notes.txt", "old_text": "a", "new_text": "A"}).ok
+    (root / "notes.txt").unlink()
+    assert kind(r.call("undo_edit", {"path": "notes.txt"})) == "changed_since"
+    assert not (root / "notes.txt").exists()
+
+
+def test_undo_knows_files_by_what_they_are_not_by_how_they_are_named(root: Path, r: Any) -> None:
+    os.symlink("notes.txt", root / "alias.txt")
+    assert r.call("edit_file", {"path": "alias.txt", "old_text": "a", "new_text": "A"}).ok
+    assert undo(r, "./notes.txt")["undone"] == "edit_file"
+    assert kind(r.call("undo_edit", {"path": "absent.txt"})) == "nothing_to_undo"
+    assert r.call("write_file", {"path": "new.txt", "content": "x"}).ok  # a created file is never deleted
+    assert kind(r.call("undo_edit", {"path": "new.txt"})) == "nothing_to_undo"
+    assert kind(registry(root).call("undo_edit", {"path": "notes.txt"})) == "nothing_to_undo"  # another workspace
+
+
+def test_undo_history_is_bounded(root: Path) -> None:
+    two = registry(Workspace(root, max_undo_steps=2))
+    for letter in "abc":
+        assert two.call("edit_file", {"path": "notes.txt", "old_text": letter, "new_text": letter.upper()}).ok
+    assert undo(two, "notes.txt")["remaining"] == 1
+    assert undo(two, "notes.txt")["remaining"] == 0
+    assert (root / "notes.txt").read_text() == "A\nb\nc\n"  # the first edit was dropped
+    off = registry(Workspace(root, max_undo_steps=0))
+    assert off.call("edit_file", {"path": "notes.txt", "old_text": "A", "new_text": "a"}).ok
+    assert kind(off.call("undo_edit", {"path": "notes.txt"})) == "nothing_to_undo"
+
+
+def test_the_history_drops_the_oldest_changes_of_all_files_past_its_byte_budget() -> None:
+    overhead = EditHistory.ENTRY_OVERHEAD
+    history = EditHistory(max_steps=10, max_bytes=3 * overhead + 250)
+    a, b = Path("/w/a"), Path("/w/b")
+    history.record(a, "edit_file", b"1" * 100, b"a1")
+    history.record(b, "edit_file", b"2" * 100, b"b1")
+    history.record(a, "insert_lines", b"3" * 50, b"a2")
+    assert len(history) == 3 and history.kept_bytes == 3 * overhead + 250
+    history.record(b, "write_file", b"", b"b2")  # one more: the oldest of all (a's first) goes
+    assert len(history) == 3 and history.kept_bytes == 3 * overhead + 150
+    last_of_a = history.last(a)
+    assert last_of_a is not None and last_of_a.before == b"3" * 50
+    assert history.pop(a, last_of_a) == 0 and history.last(a) is None
+    history.record(a, "edit_file", b"x" * (4 * overhead), b"")  # larger than the budget: not kept
+    assert history.last(a) is None and len(history) == 2
+    history.forget(b)
+    assert len(history) == 0 and history.kept_bytes == 0

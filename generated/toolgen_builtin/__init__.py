@@ -12,14 +12,23 @@ from pydantic import BaseModel
 from ._index import MODULES, PROVIDER_NAMES
 from ._runtime import (
     ArgumentIssue,
+    Audio,
     CallEvent,
+    Chunk,
+    Document,
+    Final,
+    Image,
     OpenTelemetryHook,
     Output,
+    Partial,
+    Progress,
     Registry,
+    ResourceLink,
     Resumed,
     Suspend,
     Suspension,
     SuspensionError,
+    Text,
     ToolArgumentsError,
     ToolCallError,
     ToolError,
@@ -28,6 +37,7 @@ from ._runtime import (
     ToolResult,
     UnknownCategoryError,
     UnknownToolError,
+    cancelled,
     resumed,
     validate,
 )
@@ -40,16 +50,25 @@ __all__ = [
     "PROVIDERS",
     "TOOL_NAMES",
     "ArgumentIssue",
+    "Audio",
     "CallEvent",
+    "Chunk",
     "Coercion",
+    "Document",
+    "Final",
+    "Image",
     "Limits",
     "OpenTelemetryHook",
     "Output",
+    "Partial",
+    "Progress",
     "Registry",
+    "ResourceLink",
     "Resumed",
     "Suspend",
     "Suspension",
     "SuspensionError",
+    "Text",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolError",
@@ -60,6 +79,7 @@ __all__ = [
     "UnknownToolError",
     "arespond",
     "build_registry",
+    "cancelled",
     "respond",
     "resumed",
     "tool_definitions",
@@ -70,7 +90,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "129942b130ae966de6aad8ea6e67faab800defbe5218620a67e6c2c5595e8dce"
+_RUNTIME_SHA256 = "905e471cbc43ddc6b9b46be74e594ee4b5cc78279a56562b87c6d7d404da25dd"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

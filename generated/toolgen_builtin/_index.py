@@ -4,10 +4,12 @@
 MODULES: dict[str, str] = {
     "append_file": "append_file",
     "ask_user": "ask_user",
+    "check_website_status": "check_website_status",
     "done": "done",
     "edit_file": "edit_file",
     "fetch_url": "fetch_url",
     "glob_files": "glob_files",
+    "insert_lines": "insert_lines",
     "list_directory": "list_directory",
     "parse_csv": "parse_csv",
     "query_json": "query_json",
@@ -16,6 +18,8 @@ MODULES: dict[str, str] = {
     "run_shell": "run_shell",
     "summarize_numbers": "summarize_numbers",
     "unable": "unable",
+    "undo_edit": "undo_edit",
+    "web_search": "web_search",
     "write_file": "write_file",
 }
 PROVIDER_NAMES: dict[str, str] = {}

@@ -12,23 +12,35 @@ from .errors import (
     UnknownCategoryError,
     UnknownToolError,
 )
+from .content import Audio, Document, Image, ResourceLink, Text
 from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
 from .hooks import CallEvent
 from .registry import Registry
+from .execution import cancelled
 from .results import Output, ToolFailure, ToolInfo, ToolResult
+from .streaming import Chunk, Final, Partial, Progress
 from .tracing import OpenTelemetryHook
 from .validation import validate
 
 __all__ = [
     "ArgumentIssue",
+    "Audio",
     "CallEvent",
+    "Chunk",
+    "Document",
+    "Final",
+    "Image",
     "OpenTelemetryHook",
     "Output",
+    "Partial",
+    "Progress",
     "Registry",
+    "ResourceLink",
     "Resumed",
     "Suspend",
     "Suspension",
     "SuspensionError",
+    "Text",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolError",
@@ -37,6 +49,7 @@ __all__ = [
     "ToolResult",
     "UnknownCategoryError",
     "UnknownToolError",
+    "cancelled",
     "resumed",
     "validate",
 ]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "129942b130ae966de6aad8ea6e67faab800defbe5218620a67e6c2c5595e8dce"
+RUNTIME_SHA256 = "905e471cbc43ddc6b9b46be74e594ee4b5cc78279a56562b87c6d7d404da25dd"

@@ -3,7 +3,8 @@
 
 No SDK is imported: calls are read from plain dicts shaped like each SDK's types (or
 from the SDK's own pydantic objects, read through `model_dump`), and answers are plain
-dicts that the same SDK takes as the next request's input:
+dicts that the same SDK takes as the next request's input (answers.py writes them, content
+blocks included):
 
 | provider         | calls read from                                    | answer                                   |
 |------------------|----------------------------------------------------|------------------------------------------|
@@ -25,18 +26,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import answers
+from .answers import Call
+
 if TYPE_CHECKING:
     from .registry import Registry
     from .results import ToolResult
-
-
-@dataclass(frozen=True)
-class Call:
-    """One tool call, whatever provider sent it."""
-
-    id: str | None
-    name: str
-    arguments: Any  # a dict, or a JSON string (OpenAI), validated by the registry
 
 
 def plain(value: Any) -> Any:
@@ -154,97 +149,44 @@ def mcp_call(payload: Any) -> Call:
     )
 
 
-# -- answering ------------------------------------------------------------------------------------
-
-
-def _value(result: ToolResult) -> Any:
-    assert result.value is not None
-    return result.data()
-
-
-def openai_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call.id or "", "content": result.text()}
-
-
-def responses_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    return {"type": "function_call_output", "call_id": call.id or "", "output": result.text()}
-
-
-def anthropic_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    return {
-        "type": "tool_result",
-        "tool_use_id": call.id or "",
-        "content": result.text(),
-        "is_error": not result.ok,
-    }
-
-
-def gemini_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    response = {"output": _value(result)} if result.ok else {"error": result.text()}
-    body: dict[str, Any] = {"name": call.name, "response": response}
-    if call.id:
-        body["id"] = call.id
-    return {"function_response": body}
-
-
-def bedrock_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    content = (
-        [{"json": _value(result)}]
-        if result.ok and isinstance(_value(result), dict)
-        else [{"text": result.text()}]
-    )
-    return {
-        "toolResult": {
-            "toolUseId": call.id or "",
-            "content": content,
-            "status": "success" if result.ok else "error",
-        }
-    }
-
-
-def mcp_answer(call: Call, result: ToolResult) -> dict[str, Any]:
-    """`CallToolResult`: text content always; `structuredContent` when the value is a JSON object."""
-    answer: dict[str, Any] = {
-        "content": [{"type": "text", "text": result.text()}],
-        "isError": not result.ok,
-    }
-    if result.ok and isinstance(value := _value(result), dict):
-        answer["structuredContent"] = (
-            value  # validated by the tool's Result model (its outputSchema)
-        )
-    return answer
-
-
 # -- whole turns ----------------------------------------------------------------------------------
+
+
+Turn = list[tuple[Call, "ToolResult"]]
 
 
 @dataclass(frozen=True)
 class Adapter:
     read: Callable[[Any], list[Call]]
-    answer: Callable[[Call, ToolResult], dict[str, Any]]
-    wrap: Callable[[Any, list[dict[str, Any]]], Any]
+    answer: Callable[[Call, ToolResult], dict[str, Any]]  # one call's answer (answers.py)
+    wrap: Callable[[Any, list[dict[str, Any]], Turn], Any]  # the turn's answers, as sent back
 
 
-def _mcp_wrap(payload: Any, answers: list[dict[str, Any]]) -> Any:
+def _mcp_wrap(payload: Any, answers: list[dict[str, Any]], turn: Turn) -> Any:
     data = plain(payload)
     if isinstance(data, Mapping) and "params" in data and "id" in data:
         return {"jsonrpc": "2.0", "id": data["id"], "result": answers[0]}
     return answers[0]
 
 
+def _user(key: str) -> Callable[[Any, list[dict[str, Any]], Turn], Any]:
+    """The answers as one user message, under `key` (Anthropic and Bedrock `content`, Gemini
+    `parts`)."""
+    return lambda _, answers, turn: {"role": "user", key: answers}
+
+
 ADAPTERS: dict[str, Adapter] = {
-    "openai": Adapter(openai_calls, openai_answer, lambda _, answers: answers),
-    "openai-responses": Adapter(responses_calls, responses_answer, lambda _, answers: answers),
-    "anthropic": Adapter(
-        anthropic_calls, anthropic_answer, lambda _, answers: {"role": "user", "content": answers}
+    # Chat: the turn's tool messages, then one user message with the content they cannot hold.
+    "openai": Adapter(
+        openai_calls,
+        answers.openai,
+        lambda _, messages, turn: messages + answers.openai_content(turn),
     ),
-    "gemini": Adapter(
-        gemini_calls, gemini_answer, lambda _, answers: {"role": "user", "parts": answers}
-    ),
-    "mcp": Adapter(lambda payload: [mcp_call(payload)], mcp_answer, _mcp_wrap),
-    "bedrock": Adapter(
-        bedrock_calls, bedrock_answer, lambda _, answers: {"role": "user", "content": answers}
-    ),
+    "openai-responses": Adapter(responses_calls, answers.responses, lambda _, items, turn: items),
+    "anthropic": Adapter(anthropic_calls, answers.anthropic, _user("content")),
+    "gemini": Adapter(gemini_calls, answers.gemini, _user("parts")),
+    "mcp": Adapter(lambda payload: [mcp_call(payload)], answers.mcp, _mcp_wrap),
+    "bedrock": Adapter(bedrock_calls, answers.bedrock, _user("content")),
 }
 PROVIDERS = tuple(ADAPTERS)
 
@@ -267,11 +209,8 @@ def respond(
     """
     chosen = adapter(provider)
     read = chosen.read(calls)
-    answers = [
-        chosen.answer(call, registry.call(call.name, call.arguments, injected=injected))
-        for call in read
-    ]
-    return chosen.wrap(calls, answers)
+    turn = [(call, registry.call(call.name, call.arguments, injected=injected)) for call in read]
+    return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
 
 
 async def arespond(
@@ -298,7 +237,8 @@ async def arespond(
             batch = []
         if call is not None:
             results.append(await registry.acall(call.name, call.arguments, injected=injected))
-    return chosen.wrap(calls, [chosen.answer(c, r) for c, r in zip(read, results)])
+    turn = list(zip(read, results))
+    return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
 
 
 def _parallel(registry: Registry, name: Any) -> bool:

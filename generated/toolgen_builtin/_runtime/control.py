@@ -32,7 +32,7 @@ APPROVAL = "approval"
 QUESTION = "question"
 
 
-class Suspend(BaseException):  # noqa: N818 - a signal, as StopIteration is, not an error
+class Suspend(BaseException):  # a signal, as StopIteration is, not an error
     """Raised by `run` to wait for the user: `question` is what to ask them, `state` JSON the
     tool gets back (with the answer) from `resumed()` when the host resumes the call."""
 

@@ -10,6 +10,8 @@
   for that GRACE seconds at most). A sync `run` cannot be
   stopped from outside in Python: its worker thread is a daemon that goes on until `run`
   returns, and what it returns then is dropped; it never keeps the process from exiting.
+- A sync `run` in a worker thread may poll `cancelled()`: True once the call is over (its
+  deadline passed, its task was cancelled), so that it can stop instead of working unseen.
 - An async `run` called through the sync `Registry.call` from inside a running event loop
   (Jupyter, a web handler) is run to completion on a fresh loop in a worker thread.
 
@@ -30,6 +32,27 @@ if TYPE_CHECKING:  # imported when first needed: most calls have no deadline and
 
 
 GRACE = 0.2  # seconds an async `run` cancelled at its deadline has for its cleanup
+
+# Set once the call a worker thread runs is over (its deadline passed, its task was
+# cancelled): a sync `run` that polls `cancelled()` can stop instead of working on unseen.
+_STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
+    "toolgen_stop", default=None
+)
+
+
+def cancelled() -> bool:
+    """In `run`: whether the call is over (past its deadline, or cancelled), so that what it
+    does now is wasted. Only a call run in a worker thread can learn this; else False."""
+    stop = _STOP.get()
+    return stop is not None and stop.is_set()
+
+
+def _stoppable() -> tuple[contextvars.Context, threading.Event]:
+    """The caller's context variables for a worker, with a fresh stop signal in them."""
+    context = contextvars.copy_context()
+    stop = threading.Event()
+    context.run(_STOP.set, stop)
+    return context, stop
 
 
 class Clock:
@@ -126,12 +149,13 @@ def within(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) 
     cancellation has run its cleanup, GRACE seconds at most)."""
     from concurrent.futures import TimeoutError as FutureTimeout
 
-    context = contextvars.copy_context()  # the caller's context variables (tracing, ...) go along
+    context, stop = _stoppable()  # the caller's context variables (tracing, ...) go along
     awaiting = threading.Event()  # set by the worker once `run` returned an awaitable
     future = WORKERS.submit(lambda: context.run(_completed, function, args, timeout, awaiting))
     try:
         return future.result(timeout)
     except FutureTimeout:
+        stop.set()
         if not awaiting.is_set():
             raise Timeout(timeout) from None
     try:  # being cancelled: its Timeout, once its cleanup has run
@@ -147,12 +171,18 @@ async def run_async(
     an async one awaited here, within `timeout` seconds when one is given (else Timeout)."""
     import asyncio
 
+    stop = None
     if inspect.iscoroutinefunction(function):
         pending: Any = function(*args)
     else:
-        context = contextvars.copy_context()
+        context, stop = _stoppable()
         pending = asyncio.wrap_future(WORKERS.submit(lambda: context.run(function, *args)))
-    outcome = await _within(pending, timeout)
+    try:
+        outcome = await _within(pending, timeout)
+    except BaseException:  # its deadline, or a cancelled task: the worker may stop early
+        if stop is not None:
+            stop.set()
+        raise
     if inspect.isawaitable(outcome):  # a sync function that returned an awaitable
         outcome = await _within(outcome, timeout)
     return outcome

@@ -19,15 +19,14 @@ from __future__ import annotations
 import copy
 import inspect
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from contextlib import nullcontext
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import replace
 from time import perf_counter
 from typing import Any
 
 from pydantic import ValidationError
 
-from . import control, execution, policies
+from . import control, execution, policies, streaming
 from .control import Suspension, SuspensionError
 from .errors import (
     ToolArgumentsError,
@@ -52,6 +51,7 @@ from .results import (
     tool_error_kind,
 )
 from .secrets import redact
+from .streaming import OnEvent
 from .suggest import nearest
 from .validation import as_sent, validate
 
@@ -245,10 +245,19 @@ class Registry(Mapping[str, Any]):
 
     # Dispatch
     def call(
-        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        injected: Mapping[str, Any] | None = None,
+        on_event: OnEvent | None = None,
     ) -> ToolResult:
         """Validate and run one call. Async implementations are run to completion here (on a
-        fresh loop in a worker thread when this thread's loop is running)."""
+        fresh loop in a worker thread when this thread's loop is running). `on_event` gets
+        each event of a streaming tool as it comes (in the thread that drains the stream)."""
+        if on_event is not None:
+            with streaming.listening(on_event):
+                return self.call(name, arguments, injected=injected)
         started = perf_counter()
         prepared = self._prepare(name, arguments, injected)
         if type(prepared) is tuple and self._quiet and prepared[1].name in self._plain:
@@ -260,12 +269,54 @@ class Registry(Mapping[str, Any]):
         return self._observed(prepared, started)
 
     async def acall(
-        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        injected: Mapping[str, Any] | None = None,
+        on_event: OnEvent | None = None,
     ) -> ToolResult:
         """Validate and run one call; a sync implementation runs in a worker thread, so the
-        event loop is never blocked."""
+        event loop is never blocked. `on_event`: as for `call`."""
+        if on_event is not None:
+            with streaming.listening(on_event):
+                return await self.acall(name, arguments, injected=injected)
         started = perf_counter()
         return await self._aobserved(self._prepare(name, arguments, injected), started)
+
+    async def astream(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> AsyncIterator[Any]:
+        """The events of one call as they come (Progress, Chunk, Partial, content blocks),
+        then `Final(result)`: the only event of a tool that does not stream. Leaving the loop
+        early cancels the call, and the tool's stream is closed (its cleanup runs)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[Any] = asyncio.Queue()
+
+        def on_event(event: Any) -> None:  # from the loop, or from a worker thread
+            loop.call_soon_threadsafe(events.put_nowait, event)
+
+        call = asyncio.ensure_future(
+            self.acall(name, arguments, injected=injected, on_event=on_event)
+        )
+        try:
+            while not call.done() or not events.empty():
+                waiting = asyncio.ensure_future(events.get())
+                await asyncio.wait({waiting, call}, return_when=asyncio.FIRST_COMPLETED)
+                if waiting.done():
+                    yield waiting.result()
+                    continue
+                waiting.cancel()
+                await asyncio.sleep(0)  # events sent just before the result are queued by now
+            result = call.result()
+            cut = result.failure is not None and result.failure.kind == "timeout"
+            yield streaming.Final(result, was_interrupted=cut)
+        finally:
+            if not call.done():
+                call.cancel()
+                await asyncio.gather(call, return_exceptions=True)
 
     def resume(
         self,
@@ -500,7 +551,15 @@ class Registry(Mapping[str, Any]):
     ) -> ToolResult:
         timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
         try:
-            if timeout is None:
+            if "streaming" in info.flags:  # drained under the deadline, events on the way
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                if timeout is None:
+                    outcome = streaming.running(*run)
+                    if inspect.isawaitable(outcome):
+                        outcome = execution.awaited(outcome)
+                else:
+                    outcome = execution.within(streaming.running, run, timeout)
+            elif timeout is None:
                 outcome = impl.run(args, *extra) if extra else impl.run(args)
                 # What a sync run returns (a dict, the Result model) is told apart at once.
                 kind = type(outcome)
@@ -519,9 +578,13 @@ class Registry(Mapping[str, Any]):
     async def _arun(
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
     ) -> ToolResult:
+        timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
         try:
-            timeout = info.timeout_s if info.timeout_s is not None else self.timeout_s
-            outcome = await execution.run_async(impl.run, (args, *extra), timeout)
+            if "streaming" in info.flags:  # drained under the deadline, events on the way
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                outcome = await execution.run_async(streaming.running, run, timeout)
+            else:
+                outcome = await execution.run_async(impl.run, (args, *extra), timeout)
         except execution.Timeout as exc:
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
@@ -629,6 +692,7 @@ def _needs_policy(info: ToolInfo) -> bool:
         getattr(info, "rate_limit", None) is not None
         or getattr(info, "cache", None) is not None
         or "requires_approval" in info.flags
+        or "streaming" in info.flags
         or info.stability == "deprecated"
     )
 

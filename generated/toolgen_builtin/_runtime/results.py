@@ -11,11 +11,13 @@ are checked.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
+from .content import Block, block_kind
 from .errors import ToolError
 from .payload import LIMITS, Limits
 from .secrets import redact, secret_values
@@ -49,6 +51,7 @@ class ToolInfo:
     retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
     rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
     cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
+    content: frozenset[str] = frozenset()  # spec `content`: the kinds of blocks it may return
 
     def validate_arguments(
         self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
@@ -78,11 +81,13 @@ class ToolFailure:
 
 @dataclass(frozen=True)
 class Output(Generic[T]):
-    """What `run` may return instead of the bare result: the result and guidance for the model
-    (`metadata`: how to read it, what to do next), sent after the result."""
+    """What `run` may return instead of the bare result: the result, guidance for the model
+    (`metadata`: how to read it, what to do next), and content blocks (content.py) of the
+    kinds the spec's `content` declares, in order."""
 
     value: T
     metadata: str | None = None
+    content: Sequence[Block] = ()
 
 
 @dataclass(frozen=True, init=False, repr=False)
@@ -99,6 +104,7 @@ class ToolResult:
     metadata: str | None = None  # guidance for the model (Output.metadata), sent with the result
     terminal: bool = False  # an ok result of a tool flagged `terminal`: the agent's turn may end
     warnings: tuple[str, ...] = ()  # for the host: a deprecated tool was called
+    content: tuple[Block, ...] = ()  # blocks for the model to see (Output.content), in order
     # A call waiting for the host (an approval, the user's answer): store it, then
     # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
     suspended: Suspension | None = field(default=None, repr=False)
@@ -115,6 +121,7 @@ class ToolResult:
         terminal: bool = False,
         warnings: tuple[str, ...] = (),
         suspended: Suspension | None = None,
+        content: tuple[Block, ...] = (),
     ) -> None:
         # A frozen dataclass would set all ten fields through object.__setattr__ (a microsecond
         # on every call); only what differs from the class's defaults is stored, directly.
@@ -138,6 +145,8 @@ class ToolResult:
             fields["warnings"] = warnings
         if suspended is not None:
             fields["suspended"] = suspended
+        if content:
+            fields["content"] = content
 
     def __repr__(self) -> str:
         """The fields that differ from their defaults (not the exception or the record)."""
@@ -157,6 +166,8 @@ class ToolResult:
         out = {"ok": True, "result": self.data()}
         if self.metadata is not None:
             out["metadata"] = self.metadata
+        if self.content:
+            out["content"] = [block.as_json() for block in self.content]
         return out
 
     def data(self) -> Any:
@@ -172,8 +183,11 @@ class ToolResult:
                 return self.failure.message
             partial = to_json(self.failure.partial_data).decode()
             return f"{self.failure.message}\nDone before the failure: {partial}"
-        data = to_json(self.data()).decode()
-        return data if self.metadata is None else f"{data}\n\n{self.metadata}"
+        parts = [to_json(self.data()).decode()]
+        parts += [block.shown() for block in self.content]  # where text cannot carry them
+        if self.metadata is not None:
+            parts.append(self.metadata)
+        return "\n\n".join(parts)
 
 
 def raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
@@ -197,12 +211,20 @@ def finish(
     """The outcome as the result `returns` declares, checked as exactly as arguments are.
     `duration_s`: how long the call took (ToolResult.duration_s); `args` and `extra`: the
     call's arguments and injected values, whose secrets guidance text must not quote."""
-    metadata = None
+    metadata, content = None, ()
     kind = type(outcome)
     if kind is not dict and kind is not info.result and kind.__name__ == "Output":
-        outcome, metadata = outcome.value, outcome.metadata  # of any generated package's runtime
+        # Of any generated package's runtime.
+        outcome, metadata, content = outcome.value, outcome.metadata, tuple(outcome.content)
         if metadata is not None:
             metadata = redact(str(metadata), hidden_values(args, extra))
+        if content and (refused := _undeclared(info, content)):
+            return ToolResult(
+                info.name,
+                failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+                exception=ValueError(refused),
+                duration_s=duration_s,
+            )
     problem: Exception
     try:
         if kind is info.result or isinstance(outcome, info.result):
@@ -211,11 +233,16 @@ def finish(
             value = info.result.__pydantic_validator__.validate_python(outcome)
         check = getattr(info.result, "__exact__", None)
         if check is None or check.is_valid(as_sent(value)):
-            if metadata is None and not info.flags:
+            if metadata is None and not info.flags and not content:
                 return ToolResult(info.name, value, duration_s=duration_s)  # most calls
             terminal = "terminal" in info.flags
             return ToolResult(
-                info.name, value, duration_s=duration_s, metadata=metadata, terminal=terminal
+                info.name,
+                value,
+                duration_s=duration_s,
+                metadata=metadata,
+                terminal=terminal,
+                content=content,
             )
         issues = check.issues(as_sent(value))
         problem = ValueError(
@@ -229,6 +256,20 @@ def finish(
         exception=problem,
         duration_s=duration_s,
     )
+
+
+def _undeclared(info: ToolInfo, content: tuple[Any, ...]) -> str | None:
+    """Why the content a run returned breaks its spec (something that is no block, or a block
+    of a kind the spec's `content` does not declare), else None."""
+    declared: frozenset[str] = getattr(info, "content", frozenset())
+    for i, block in enumerate(content):
+        kind = block_kind(block)
+        if kind is None:
+            return f"content[{i}] is a {type(block).__name__}, not a content block"
+        if kind not in declared:
+            allowed = ", ".join(sorted(declared)) or "none"
+            return f"content[{i}] is {kind} content; the spec's `content` declares {allowed}"
+    return None
 
 
 def failure(

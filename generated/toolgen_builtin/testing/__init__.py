@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "f079d5b949cc62fedf0e48d187ac4ddf76f5fdaacd5b8ad45bcff3ca6881f103"
+_SUPPORT_SHA256 = "0308604be55719ef8da669a9c870d3573030858016d8c7979350143fa9d05664"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

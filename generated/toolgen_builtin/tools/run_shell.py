@@ -2,8 +2,8 @@
 """Run a command with /bin/sh in a directory under the workspace root and return its exit code and output. There is no terminal and no standard input: commands that wait for input or confirmation get end-of-file (pass flags such as -y). The command and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows. Processes started in the background do not outlive the call."""
 
 import abc
-from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from collections.abc import AsyncIterator, Awaitable, Iterator
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
@@ -69,7 +69,7 @@ INFO = ToolInfo(
     kind="code",
     stability="stable",
     timeout_s=600.0,
-    flags=frozenset(),
+    flags=frozenset({"streaming"}),
     errors=frozenset(
         {"not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"}
     ),
@@ -87,7 +87,14 @@ class RunShellTool(abc.ABC):
         self,
         arguments: RunShellArguments,
     ) -> (
-        RunShellResult | Output[RunShellResult] | Awaitable[RunShellResult | Output[RunShellResult]]
+        RunShellResult
+        | Output[RunShellResult]
+        | Awaitable[RunShellResult | Output[RunShellResult]]
+        | Iterator[Any]
+        | AsyncIterator[Any]
     ):
         """Run the tool. Raise ToolError(kind, message) for a declared error kind; return
-        Output(result, metadata=...) to add guidance for the model."""
+        Output(result, metadata=...) to add guidance for the model.
+
+        A streaming tool may be a generator (sync or async): yield Progress, Chunk, Partial
+        or content blocks as it goes, then the result."""

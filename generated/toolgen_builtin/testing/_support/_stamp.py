@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f079d5b949cc62fedf0e48d187ac4ddf76f5fdaacd5b8ad45bcff3ca6881f103"
+RUNTIME_SHA256 = "0308604be55719ef8da669a9c870d3573030858016d8c7979350143fa9d05664"

@@ -43,12 +43,15 @@ from ._link import (
     REDACTED,
     Node,
     Registry,
+    StreamError,
     Suspend,
     ToolInfo,
     _finish,
+    block_kind,
     json_equal,
     raised_as,
     redact,
+    running,
     tool_error_kind,
 )
 from .judge import json_schema_validator
@@ -277,13 +280,22 @@ class _Judge:
         deadline = getattr(info, "timeout_s", None)
         if deadline is None:
             deadline = getattr(registry, "timeout_s", None)
+        events: list[Any] = []  # a streaming tool's, in order
+
+        def run(*given: Any) -> Any:
+            """`run`, and a streaming tool's stream drained into its result (as the registry)."""
+            if "streaming" in getattr(info, "flags", ()):
+                return running(impl.run, given, events.append)
+            return impl.run(*given)
+
         if deadline is not None:
-            outcome, error = self.timed(impl, (args, *extra), deadline, calls)
+            outcome, error = self.timed(run, (args, *extra), deadline, calls)
             if error is not None:
                 return self.raised(error, calls)
+            self.events(events, calls)
             return _Outcome(result=self.result(outcome, calls))
         try:
-            outcome = impl.run(args, *extra)
+            outcome = run(args, *extra)
             if inspect.isawaitable(outcome):
                 import asyncio
 
@@ -292,13 +304,25 @@ class _Judge:
             return self.raised(exc, calls)
         except Suspend:  # asks the user: the registry answers `suspended`, a valid outcome
             return _Outcome(error=SUSPENDED)
+        self.events(events, calls)
         return _Outcome(result=self.result(outcome, calls))
+
+    def events(self, events: list[Any], calls: list[Any]) -> None:
+        """A streaming tool's events, each well formed (ContractViolation `invalid_event`)."""
+        for i, event in enumerate(events):
+            problem = _event_problem(event, getattr(self.info, "content", frozenset()))
+            if problem is not None:
+                raise self.violation(
+                    "invalid_event", f"event {i} of its stream is not well formed", [problem], calls
+                )
 
     def raised(self, exc: BaseException, calls: list[Any]) -> _Outcome:
         """The outcome of a call that raised `exc`: a declared error kind, a question for the
         user (Suspend), else a violation."""
         if raised_as(exc, Suspend):
             return _Outcome(error=SUSPENDED)
+        if raised_as(exc, StreamError):
+            raise self.violation("invalid_stream", str(exc), _raised(exc), calls)
         kind = tool_error_kind(exc)  # a ToolError of this package's runtime or another's
         if kind is not None and kind in self.info.errors:
             return _Outcome(error=kind)
@@ -318,9 +342,9 @@ class _Judge:
         ) from self.cause(exc)
 
     def timed(
-        self, impl: Any, args: tuple[Any, ...], deadline: float, calls: list[Any]
+        self, run: Callable[..., Any], args: tuple[Any, ...], deadline: float, calls: list[Any]
     ) -> tuple[Any, BaseException | None]:
-        """`impl.run(*args)` in a daemon thread, waited for TIMEOUT_MARGIN_S past `deadline`:
+        """`run(*args)` in a daemon thread, waited for TIMEOUT_MARGIN_S past `deadline`:
         (its outcome, None) or (None, its exception) if it took no longer than `deadline`, else
         a `timeout` violation (the registry would have answered `timeout` instead)."""
         limit = deadline + TIMEOUT_MARGIN_S
@@ -330,7 +354,7 @@ class _Judge:
         def work() -> None:
             start = time.monotonic()
             try:
-                done["outcome"] = context.run(_completed, impl.run, args, limit)
+                done["outcome"] = context.run(_completed, run, args, limit)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 done["error"] = exc
             done["elapsed"] = time.monotonic() - start
@@ -369,8 +393,19 @@ class _Judge:
 
     def result(self, outcome: Any, calls: list[Any]) -> Any:
         """The result as the host sends it, once the raw outcome has passed as it is."""
+        value = outcome
+        if type(outcome).__name__ == "Output":  # the result with guidance and content
+            value = outcome.value
+            problems = _output_problems(outcome, getattr(self.info, "content", frozenset()))
+            if problems:
+                raise self.violation(
+                    "invalid_content",
+                    "returned guidance or content its spec does not allow",
+                    problems,
+                    calls,
+                )
         try:
-            raw = _plain(outcome, self.info.result, "$")
+            raw = _plain(value, self.info.result, "$")
         except _NotJson as exc:
             raise self.violation(
                 "invalid_result", "returned something that is not a JSON result", [str(exc)], calls
@@ -525,6 +560,48 @@ def _completed(function: Callable[..., Any], args: tuple[Any, ...], limit: float
         return await asyncio.wait_for(_await(outcome), limit)
 
     return asyncio.run(bounded())
+
+
+def _event_problem(event: Any, content: frozenset[str]) -> str | None:
+    """What is wrong with one event of a stream, else None."""
+    kind = getattr(event, "kind", None)
+    if kind == "progress":
+        done, total = event.done, event.total
+        if not _number(done) or done < 0:
+            return f"Progress.done is {done!r}: a number, 0 or more"
+        if total is not None and (not _number(total) or total < done):
+            return f"Progress.total is {total!r}: None, or a number no less than done ({done!r})"
+        if event.message is not None and not isinstance(event.message, str):
+            return f"Progress.message is a {type(event.message).__name__}, not text"
+    elif kind == "chunk":
+        if not isinstance(event.text, str):
+            return f"Chunk.text is a {type(event.text).__name__}, not text"
+    elif kind == "partial":
+        try:
+            json.dumps(event.data, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            return f"Partial.data is not JSON: {exc}"
+    elif kind not in content:
+        return f"a {kind} content block, where the spec's `content` declares {sorted(content)}"
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _output_problems(output: Any, content: frozenset[str]) -> list[str]:
+    problems = []
+    if output.metadata is not None and not isinstance(output.metadata, str):
+        problems.append(f"metadata is a {type(output.metadata).__name__}, not text")
+    for i, block in enumerate(output.content):
+        kind = block_kind(block)
+        if kind is None or kind not in content:
+            shown = kind or type(block).__name__
+            problems.append(
+                f"content[{i}] is {shown}; the spec's `content` declares {sorted(content)}"
+            )
+    return problems
 
 
 class _NotJson(Exception):
