@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from toolgen_builtin import ToolError
+from toolgen_builtin import Image, Output, ToolError
 from toolgen_builtin.tools.append_file import AppendFileArguments, AppendFileResult, AppendFileTool
 from toolgen_builtin.tools.edit_file import EditFileArguments, EditFileResult, EditFileTool
 from toolgen_builtin.tools.insert_lines import InsertLinesArguments, InsertLinesResult, InsertLinesTool
@@ -39,11 +39,14 @@ from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult, R
 from toolgen_builtin.tools.undo_edit import UndoEditArguments, UndoEditResult, UndoEditTool
 from toolgen_builtin.tools.write_file import WriteFileArguments, WriteFileResult, WriteFileTool
 
+from .documents import read_pdf
+
 EntryType = Literal["file", "directory", "symlink", "other"]
 Editor = Literal["edit_file", "insert_lines", "write_file"]
 _OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _AMBIGUOUS_LINES_SHOWN = 10
 _BARE_LF = re.compile(r"(?<!\r)\n")
+_IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")  # WebP: RIFF....WEBP
 
 
 class Change(NamedTuple):
@@ -268,14 +271,46 @@ class ReadFile(ReadFileTool):
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    def run(self, arguments: ReadFileArguments) -> ReadFileResult:
-        lines = _lines(self.workspace.read_text(arguments.path))
+    def run(self, arguments: ReadFileArguments) -> ReadFileResult | Output[ReadFileResult]:
+        data = self.workspace.read_bytes(arguments.path)
+        if data.startswith(b"%PDF-"):
+            return self._pdf(arguments, data)
+        if data.startswith(_IMAGE_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+            return self._image(arguments, data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ToolError("not_text", f"{arguments.path} is neither UTF-8 text, an image of a kind models "
+                            "see (PNG, JPEG, GIF, WebP) nor a PDF") from None
+        lines = _lines(text)
         start = arguments.start_line
         end = len(lines) if arguments.end_line is None else min(arguments.end_line, len(lines))
         selected = lines[start - 1 : end]
         content = "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, start))
-        return ReadFileResult(path=arguments.path, content=content, start_line=start,
+        return ReadFileResult(path=arguments.path, type="text", content=content, start_line=start,
                               end_line=max(end, start - 1), total_lines=len(lines))
+
+    def _image(self, arguments: ReadFileArguments, data: bytes) -> Output[ReadFileResult]:
+        try:
+            image = Image.of(data)
+        except ValueError as exc:
+            raise ToolError("too_large" if "at most" in str(exc) else "not_text", f"{arguments.path}: {exc}") from None
+        about = f"An image ({image.mime_type}, {len(data):,} bytes), shown after this result."
+        result = ReadFileResult(path=arguments.path, type="image", content=about, start_line=1, end_line=0,
+                                total_lines=0)
+        return Output(result, content=[image])
+
+    def _pdf(self, arguments: ReadFileArguments, data: bytes) -> Output[ReadFileResult]:
+        pages = read_pdf(data, arguments.path, arguments.start_line, arguments.end_line,
+                         arguments.max_images_per_page)
+        shown = f"pages {pages.first} to {pages.last}" if pages.last >= pages.first else "no page"
+        about = f"A PDF of {pages.total} page(s); {shown} follow, each page's text then its images."
+        if pages.images_left_out:
+            about += f" {pages.images_left_out} image(s) were left out (over max_images_per_page, or of a kind " \
+                     "that cannot be sent)."
+        result = ReadFileResult(path=arguments.path, type="pdf", content=about, start_line=pages.first,
+                                end_line=pages.last, total_lines=pages.total)
+        return Output(result, content=pages.blocks)
 
 
 class ListDirectory(ListDirectoryTool):

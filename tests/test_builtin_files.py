@@ -92,8 +92,8 @@ def test_fifos_and_devices_are_never_opened(root: Path, r: Any) -> None:
 
 def test_read_range_list_and_write(root: Path, r: Any) -> None:
     read = r.call("read_file", {"path": "notes.txt", "start_line": 2, "end_line": 2})
-    assert read.to_dict()["result"] == {"path": "notes.txt", "content": "2\tb", "start_line": 2, "end_line": 2,
-                                        "total_lines": 3}
+    assert read.to_dict()["result"] == {"path": "notes.txt", "type": "text", "content": "2\tb", "start_line": 2,
+                                        "end_line": 2, "total_lines": 3}
     written = r.call("write_file", {"path": "d/new.txt", "content": "hi"})
     assert written.to_dict()["result"] == {"path": "d/new.txt", "bytes_written": 2, "created": True}
     assert kind(r.call("write_file", {"path": "d/new.txt", "content": "again"})) == "exists"

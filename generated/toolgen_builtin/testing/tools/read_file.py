@@ -28,12 +28,19 @@ PARAMETERS: dict[str, Any] = {
             "type": "integer",
             "minimum": 1,
             "default": 1,
-            "description": "First line to return (1-based).",
+            "description": "First line to return (1-based); for a PDF, the first page.",
         },
         "end_line": {
             "type": ["integer", "null"],
             "minimum": 1,
-            "description": "Last line to return (inclusive); null reads to the end.",
+            "description": "Last line to return (inclusive); for a PDF, the last page. Null reads to the end.",
+        },
+        "max_images_per_page": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 16,
+            "default": 4,
+            "description": "For a PDF: at most this many images of each page are returned (0: text only).",
         },
     },
     "required": ["path"],
@@ -43,18 +50,26 @@ RETURNS: Any = {
     "type": "object",
     "properties": {
         "path": {"type": "string", "description": "The path as given."},
+        "type": {
+            "type": "string",
+            "enum": ["text", "image", "pdf"],
+            "description": "What the file is.",
+        },
         "content": {
             "type": "string",
-            "description": "The selected lines, each prefixed with its number and a tab.",
+            "description": "Text: the selected lines, each prefixed with its number and a tab. An image or a PDF: what follows it (the image; each page's text and images).",
         },
-        "start_line": {"type": "integer", "description": "First line returned."},
+        "start_line": {"type": "integer", "description": "First line (PDF: page) returned."},
         "end_line": {
             "type": "integer",
-            "description": "Last line returned (start_line - 1 when none was).",
+            "description": "Last line (PDF: page) returned (start_line - 1 when none was).",
         },
-        "total_lines": {"type": "integer", "description": "Number of lines in the whole file."},
+        "total_lines": {
+            "type": "integer",
+            "description": "Number of lines (PDF: pages) in the whole file; 0 for an image.",
+        },
     },
-    "required": ["path", "content", "start_line", "end_line", "total_lines"],
+    "required": ["path", "type", "content", "start_line", "end_line", "total_lines"],
 }
 EXAMPLES: tuple[dict[str, Any], ...] = (
     {
@@ -71,6 +86,7 @@ def arguments_json(**overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[dic
         optional={
             "start_line": _s.integers(minimum=1),
             "end_line": st.one_of(_s.integers(minimum=1), st.none()),
+            "max_images_per_page": _s.integers(minimum=0, maximum=16),
         },
         overrides=overrides,
     )
@@ -86,6 +102,7 @@ def result_json() -> st.SearchStrategy[Any]:
     return _s.objects(
         required={
             "path": _s.strings(),
+            "type": st.sampled_from(["text", "image", "pdf"]),
             "content": _s.strings(),
             "start_line": _s.integers(),
             "end_line": _s.integers(),
