@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import yaml
@@ -61,3 +64,50 @@ def within(seconds: float, function: Callable[[], Any]) -> Any:
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+class LocalServer(ThreadingHTTPServer):
+    """A quiet HTTP server on 127.0.0.1 for the web tools' tests: `requests` records the paths
+    asked for; a client that hangs up mid-answer (what the limits are for) is no error."""
+
+    daemon_threads = True
+    requests: list[str]
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[LocalServer]:
+    """`handler` served on a free port of 127.0.0.1 until the block ends."""
+    httpd = LocalServer(("127.0.0.1", 0), handler)
+    httpd.requests = []
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def base_url(server: LocalServer) -> str:
+    """The server's URL, its record of requests cleared (for one test)."""
+    server.requests.clear()
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+class BackoffClock:
+    """Real time, but the backoff between retries is only recorded (Registry(clock=...))."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        self.waits.append(seconds)

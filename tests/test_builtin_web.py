@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -11,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from builtin_support import within
+from builtin_support import BackoffClock, base_url, serving, within
 from implementations import WebPolicy, registry
 from implementations.html_markdown import convert
 
@@ -117,49 +116,20 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, b"unknown")
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # the client hung up mid-answer: that is what the limits are for
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[Any]:
-    httpd = Server(("127.0.0.1", 0), Handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as httpd:
+        yield httpd
 
 
 @pytest.fixture
 def base(server: Any) -> str:
-    server.requests.clear()
-    return f"http://127.0.0.1:{server.server_address[1]}"
-
-
-class Clock:
-    """Real time, but the backoff between retries is only recorded (Registry(clock=...))."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-
-    async def asleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
+    return base_url(server)
 
 
 @pytest.fixture
 def r(tmp_path: Path) -> Any:
-    return registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5), clock=Clock())
+    return registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5), clock=BackoffClock())
 
 
 def fetch(r: Any, url: str, **arguments: Any) -> Any:
@@ -247,7 +217,7 @@ def test_slow_servers_time_out(r: Any, base: str, tmp_path: Path) -> None:
         assert result.attempts == 2 and result.failure.retryable  # the spec's retry: once more, after 1 s
         assert time.monotonic() - started < 3, path
     assert r.clock.waits == [1.0, 1.0]
-    capped = registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=0.5), clock=Clock())
+    capped = registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=0.5), clock=BackoffClock())
     started = time.monotonic()
     assert kind(fetch(capped, f"{base}/slow", timeout_s=60)) == "timeout"
     assert time.monotonic() - started < 3

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from builtin_support import within
+from builtin_support import BackoffClock, base_url, serving, within
 from implementations import SearchHit, SearxngBackend, registry
 from toolgen_builtin import ToolError
 
@@ -100,49 +99,20 @@ class Handler(BaseHTTPRequestHandler):
             self.results([])
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[Any]:
-    httpd = Server(("127.0.0.1", 0), Handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as httpd:
+        yield httpd
 
 
 @pytest.fixture
 def base(server: Any) -> str:
-    server.requests.clear()
-    return f"http://127.0.0.1:{server.server_address[1]}"
-
-
-class Clock:
-    """Real time, but the backoff between retries is only recorded (Registry(clock=...))."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-
-    async def asleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
+    return base_url(server)
 
 
 @pytest.fixture
 def r(tmp_path: Path, base: str) -> Any:
-    return registry(tmp_path, search=SearxngBackend(base, timeout_s=2, max_bytes=100_000), clock=Clock())
+    return registry(tmp_path, search=SearxngBackend(base, timeout_s=2, max_bytes=100_000), clock=BackoffClock())
 
 
 def search(r: Any, query: str, **arguments: Any) -> Any:
@@ -239,7 +209,7 @@ def test_the_environment_configures_the_service(base: str, tmp_path: Path, monke
 
 
 def test_slow_services_time_out(base: str, tmp_path: Path) -> None:
-    slow = registry(tmp_path, search=SearxngBackend(base, timeout_s=0.3), clock=Clock())
+    slow = registry(tmp_path, search=SearxngBackend(base, timeout_s=0.3), clock=BackoffClock())
     started = time.monotonic()
     result = search(slow, "slow")
     assert kind(result) == "timeout" and result.attempts == 2
@@ -251,7 +221,7 @@ def test_connection_failures_are_declared(tmp_path: Path) -> None:
     closed = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     port = closed.server_address[1]
     closed.server_close()  # nothing listens there now
-    refused = registry(tmp_path, search=SearxngBackend(f"http://127.0.0.1:{port}"), clock=Clock())
+    refused = registry(tmp_path, search=SearxngBackend(f"http://127.0.0.1:{port}"), clock=BackoffClock())
     assert kind(search(refused, "x")) == "connection_failed"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from builtin_support import within
+from builtin_support import base_url, serving, within
 from implementations import WebPolicy, registry
 
 
@@ -69,28 +68,15 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_HEAD = route  # noqa: N815 - the http.server API
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[Any]:
-    httpd = Server(("127.0.0.1", 0), Handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as httpd:
+        yield httpd
 
 
 @pytest.fixture
 def base(server: Any) -> str:
-    server.requests.clear()
-    return f"http://127.0.0.1:{server.server_address[1]}"
+    return base_url(server)
 
 
 @pytest.fixture
