@@ -729,3 +729,46 @@ def test_content_a_result_carries_must_be_of_declared_kinds() -> None:
     check_results(Registry([tool(shows, pictures)]), contract(pictures), settings=FAST)
     exc = violation(check_results, tool(shows), contract())  # the spec declares no content
     assert exc.problem == "invalid_content" and "content[0] is image" in str(exc)
+
+
+def test_a_stream_cut_short_must_close_cleanly() -> None:
+    from toolgen.runtime import Chunk
+    from toolgen.runtime_testing.contract import check_streams
+
+    streaming = info(flags=frozenset({"streaming"}))
+
+    def tidy(a: Arguments) -> Any:
+        try:
+            yield Chunk("working")
+            yield correct(a)
+        finally:
+            pass  # cleanup that stays quiet
+
+    async def tidy_async(a: Arguments) -> Any:
+        try:
+            yield Chunk("working")
+            yield correct(a)
+        finally:
+            await asyncio.sleep(0)
+
+    for run in (tidy, tidy_async):
+        check_streams(Registry([tool(run, streaming)]), contract(streaming), settings=FAST)
+
+    def stubborn(a: Arguments) -> Any:
+        try:
+            yield Chunk("working")
+        finally:
+            yield correct(a)  # yields again when closed: Python raises RuntimeError
+
+    exc = violation(check_streams, tool(stubborn, streaming), contract(streaming))
+    assert exc.problem == "close_failed" and "generator ignored GeneratorExit" in str(exc)
+
+    async def failing_cleanup(a: Arguments) -> Any:
+        try:
+            yield Chunk("working")
+            yield correct(a)
+        finally:
+            raise OSError("could not remove the temporary file")
+
+    exc = violation(check_streams, tool(failing_cleanup, streaming), contract(streaming))
+    assert "closing raised OSError: could not remove the temporary file" in str(exc)

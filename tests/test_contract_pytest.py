@@ -136,10 +136,10 @@ def run(pytester: pytest.Pytester, registry: str = SHARED) -> pytest.RunResult:
 def test_passing_tools_pass_a_broken_one_fails_with_its_cli_line_and_the_rest_is_skipped(
         pytester: pytest.Pytester) -> None:
     result = run(pytester)
-    # good: 4 passed (its retry is safe: it is idempotent); plain, small, secret: results passed,
-    # the others skipped; broken: results failed, the others skipped; absent: 4 skipped;
-    # cached: policies failed (a cache, not idempotent), results passed, the others skipped.
-    result.assert_outcomes(passed=8, failed=2, skipped=18)
+    # good: 4 passed (its retry is safe: it is idempotent), streams skipped; plain, small, secret:
+    # results passed, the others skipped; broken: results failed, the others skipped; absent: 5
+    # skipped; cached: policies failed (a cache, not idempotent), results passed, the others skipped.
+    result.assert_outcomes(passed=8, failed=2, skipped=25)
     result.stdout.fnmatch_lines([
         f"*::TestContracts::{literal('test_results[broken]')} FAILED*",
         "*ContractViolation: broken: returned a result the spec's `returns` schema refuses",
@@ -162,7 +162,7 @@ def test_passing_tools_pass_a_broken_one_fails_with_its_cli_line_and_the_rest_is
 
 def test_a_registry_factory_gives_each_example_a_fresh_registry(pytester: pytest.Pytester) -> None:
     result = run(pytester, f"lambda: {SHARED}")
-    result.assert_outcomes(passed=8, failed=2, skipped=18)
+    result.assert_outcomes(passed=8, failed=2, skipped=25)
     result.stdout.fnmatch_lines(["*toolgen call broken '{\"n\": 11}'"])
 
 
@@ -180,5 +180,5 @@ class TestContracts(Contracts):
         return Registry([Secret()])
 ''')
     result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1, skipped=3)
+    result.assert_outcomes(failed=1, skipped=4)
     result.stdout.fnmatch_lines(["*ValueError: tool 'secret' needs injected values for: token*injected(tool)*"])

@@ -39,6 +39,7 @@ from ._support.contract import (
     check_idempotent,
     check_policies,
     check_results,
+    check_streams,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "check_idempotent",
     "check_policies",
     "check_results",
+    "check_streams",
     "contract",
     "result",
     "result_json",
