@@ -1,9 +1,9 @@
 """Handwritten implementations of the built-in tool library, behind the generated interfaces.
 
 `registry()` is what `toolgen call` uses (see [tool.toolgen] implementations in pyproject.toml).
-The process tools are not in it unless the host enables them; the web tools reach only the
-hosts the host allows, and web_search only the search service it configures; see
-docs/builtin-tools.md.
+The process tools and the browser are not in it unless the host enables them; the web tools
+and the browser reach only the hosts the host allows, and web_search only the search service
+it configures; see docs/builtin-tools.md.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from toolgen_builtin import Registry, build_registry
 
+from .browser import Browser, BrowserPolicy
 from .control import AskUser, Done, Unable
 from .data import ParseCsv, QueryJson, SummarizeNumbers
 from .files import (
@@ -35,15 +36,16 @@ from .web_search import SearchBackend, SearchHit, SearxngBackend, WebSearch
 from .web_status import CheckWebsiteStatus
 
 __all__ = [
-    "AppendFile", "AskUser", "CheckWebsiteStatus", "Done", "EditFile", "EditHistory", "FetchUrl", "GlobFiles",
-    "InsertLines", "ListDirectory", "ParseCsv", "ProcessPolicy", "QueryJson", "ReadFile", "ResourceLimits",
-    "RunPython", "RunShell", "SearchBackend", "SearchHit", "SearxngBackend", "SummarizeNumbers", "Unable",
-    "UndoEdit", "WebPolicy", "WebSearch", "Workspace", "WriteFile", "registry",
+    "AppendFile", "AskUser", "Browser", "BrowserPolicy", "CheckWebsiteStatus", "Done", "EditFile", "EditHistory",
+    "FetchUrl", "GlobFiles", "InsertLines", "ListDirectory", "ParseCsv", "ProcessPolicy", "QueryJson",
+    "ReadFile", "ResourceLimits", "RunPython", "RunShell", "SearchBackend", "SearchHit", "SearxngBackend",
+    "SummarizeNumbers", "Unable", "UndoEdit", "WebPolicy", "WebSearch", "Workspace", "WriteFile", "registry",
 ]
 
 ENABLE_PROCESSES = "TOOLGEN_ENABLE_PROCESSES"  # "1": registry() includes run_shell and run_python
 WEB_ALLOW = "TOOLGEN_WEB_ALLOW"  # comma-separated hosts fetch_url may reach ("*.example.com" for subdomains)
 SEARCH_URL = "TOOLGEN_SEARCH_URL"  # base URL of the SearXNG instance web_search asks (none: unavailable)
+ENABLE_BROWSER = "TOOLGEN_ENABLE_BROWSER"  # "1": registry() includes browser (it starts Chromium when called)
 
 
 def registry(
@@ -53,6 +55,8 @@ def registry(
     processes: ProcessPolicy | None = None,
     web: WebPolicy | None = None,
     search: SearchBackend | None = None,
+    enable_browser: bool | None = None,
+    browser: BrowserPolicy | None = None,
     **settings: Any,
 ) -> Registry:
     """The built-in tools, confined to `root` (default: $TOOLGEN_WORKSPACE, else the working directory).
@@ -65,6 +69,10 @@ def registry(
       host allows some).
     - web_search asks `search` (default: a SearxngBackend at $TOOLGEN_SEARCH_URL; none when
       unset, so every search fails with unavailable).
+    - browser is registered only when `enable_browser` is true (default: $TOOLGEN_ENABLE_BROWSER
+      == "1"), or when a `browser` policy is given. It reaches the hosts of `web` too; its
+      Chromium starts at its first call and stays open until its `close` action or
+      `Browser.close()` (also run when the registry is collected or the interpreter exits).
     - undo_edit reverts what the file tools of this registry changed: they share the workspace
       (pass the same Workspace to several registries for them to share the history too).
     - `settings` are the Registry's (timeout_s, max_concurrency, approve, inject, hooks, ...).
@@ -89,4 +97,8 @@ def registry(
     if enable_processes:
         policy = processes or ProcessPolicy(limits=ResourceLimits.from_environment())
         tools += [RunShell(workspace, policy), RunPython(workspace, policy)]
+    if enable_browser is None:
+        enable_browser = browser is not None or os.environ.get(ENABLE_BROWSER) == "1"
+    if enable_browser:
+        tools.append(Browser(web, browser))
     return build_registry(*tools, **settings)

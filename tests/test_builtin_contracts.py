@@ -5,7 +5,9 @@ factory), so a failure shrinks and replays the same way. The process tools run c
 from a small, harmless vocabulary instead of random text. fetch_url and check_website_status
 reach no host (the policy allows none), so every call fails with the declared
 `host_not_allowed`: no network. web_search asks a backend in memory (`CannedSearch`), and
-undo_edit starts from two remembered changes of src/app.py (the `seed` hook).
+undo_edit starts from two remembered changes of src/app.py (the `seed` hook). The browser is
+not enabled (it would start Chromium for every example), so the kit skips its tests ("the
+registry does not hold browser"); tests/test_builtin_browser.py tests it against a local site.
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ class TestBuiltinContracts(ContractTests):
 
         def fresh() -> Registry:
             seed(root)
-            return registry(root, processes=policy, search=CannedSearch())
+            return registry(root, processes=policy, search=CannedSearch(), enable_browser=False)
 
         return fresh
 
@@ -127,7 +129,7 @@ def test_every_built_in_tool_has_a_contract() -> None:
     from toolgen_builtin import TOOL_NAMES
 
     assert sorted(TestBuiltinContracts.contracts) == sorted(TOOL_NAMES)
-    assert len(TOOL_NAMES) == 19
+    assert len(TOOL_NAMES) == 20
 
 
 def test_query_json_results_are_json_whatever_the_expression(tmp_path: Path) -> None:

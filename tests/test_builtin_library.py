@@ -19,7 +19,7 @@ SPECS = [spec for family in FAMILIES for spec in specs(family)]
 
 
 def test_every_generated_tool_has_an_implementation(tmp_path: Path) -> None:
-    assert sorted(registry(tmp_path, enable_processes=True)) == sorted(toolgen_builtin.TOOL_NAMES)
+    assert sorted(registry(tmp_path, enable_processes=True, enable_browser=True)) == sorted(toolgen_builtin.TOOL_NAMES)
     assert len(SPECS) == len(toolgen_builtin.TOOL_NAMES)
 
 

@@ -4,6 +4,7 @@
 MODULES: dict[str, str] = {
     "append_file": "append_file",
     "ask_user": "ask_user",
+    "browser": "browser",
     "check_website_status": "check_website_status",
     "done": "done",
     "edit_file": "edit_file",

@@ -39,6 +39,7 @@ from ._support.contract import (
     check_idempotent,
     check_policies,
     check_results,
+    check_streams,
 )
 
 __all__ = [
@@ -53,13 +54,14 @@ __all__ = [
     "check_idempotent",
     "check_policies",
     "check_results",
+    "check_streams",
     "contract",
     "result",
     "result_json",
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "0308604be55719ef8da669a9c870d3573030858016d8c7979350143fa9d05664"
+_SUPPORT_SHA256 = "666b8cffceb09b23e4b9eeaf387f3560af389b1704b6d21c519042e59a9da785"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0308604be55719ef8da669a9c870d3573030858016d8c7979350143fa9d05664"
+RUNTIME_SHA256 = "666b8cffceb09b23e4b9eeaf387f3560af389b1704b6d21c519042e59a9da785"

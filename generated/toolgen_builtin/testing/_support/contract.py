@@ -65,6 +65,7 @@ __all__ = [
     "check_idempotent",
     "check_policies",
     "check_results",
+    "check_streams",
     "cli_line",
     "default_settings",
 ]
@@ -251,31 +252,7 @@ class _Judge:
     def run(self, registry: Registry, arguments: Any, before: Sequence[Any] = ()) -> _Outcome:
         """Call the tool; its outcome if the contract allows it, else ContractViolation."""
         calls = [*before, arguments]
-        # The registry's own validation.
-        prepared = registry._prepare(self.tool, arguments, self.injected)
-        if not isinstance(prepared, tuple):
-            problem = prepared.failure.kind if prepared.failure else "internal"
-            if problem == "invalid_arguments":
-                source = (
-                    "the example"
-                    if self.check == "examples"
-                    else "the contract's argument strategy"
-                )
-                raise self.violation(
-                    "refused_arguments",
-                    f"the tool's validator refuses arguments from {source}: "
-                    "a bug in the spec, the generated strategies or your overrides, not in the "
-                    "implementation",
-                    str(prepared.exception).splitlines(),
-                    calls,
-                )
-            raise self.violation(
-                "setup",
-                f"the registry could not prepare the call ({problem})",
-                [prepared.failure.message if prepared.failure else ""],
-                calls,
-            )
-        impl, info, args, extra = prepared
+        impl, info, args, extra = self.prepared(registry, arguments, calls)
         # The deadline the registry keeps: the tool's own, else the registry's default.
         deadline = getattr(info, "timeout_s", None)
         if deadline is None:
@@ -306,6 +283,52 @@ class _Judge:
             return _Outcome(error=SUSPENDED)
         self.events(events, calls)
         return _Outcome(result=self.result(outcome, calls))
+
+    def prepared(self, registry: Registry, arguments: Any, calls: list[Any]) -> Any:
+        """The call as the registry prepares it (impl, info, args, extra), else a violation."""
+        # The registry's own validation.
+        prepared = registry._prepare(self.tool, arguments, self.injected)
+        if not isinstance(prepared, tuple):
+            problem = prepared.failure.kind if prepared.failure else "internal"
+            if problem == "invalid_arguments":
+                source = (
+                    "the example"
+                    if self.check == "examples"
+                    else "the contract's argument strategy"
+                )
+                raise self.violation(
+                    "refused_arguments",
+                    f"the tool's validator refuses arguments from {source}: "
+                    "a bug in the spec, the generated strategies or your overrides, not in the "
+                    "implementation",
+                    str(prepared.exception).splitlines(),
+                    calls,
+                )
+            raise self.violation(
+                "setup",
+                f"the registry could not prepare the call ({problem})",
+                [prepared.failure.message if prepared.failure else ""],
+                calls,
+            )
+        return prepared
+
+    def cut(self, registry: Registry, arguments: Any) -> None:
+        """Start a streaming tool's stream, take its first item, and close it, as the registry
+        does when the call is cut short: closing must not fail (a generator that yields again
+        in its `finally`, or whose cleanup raises, leaves the host's call broken)."""
+        impl, _, args, extra = self.prepared(registry, arguments, [arguments])
+        try:
+            stream = impl.run(args, *extra)
+        except Exception:  # noqa: BLE001 - refusing at once is test_results' business
+            return
+        problem = _closed(stream)
+        if problem is not None:
+            raise self.violation(
+                "close_failed",
+                "its stream fails when closed after its first item (its call cut short)",
+                [problem],
+                [arguments],
+            )
 
     def events(self, events: list[Any], calls: list[Any]) -> None:
         """A streaming tool's events, each well formed (ContractViolation `invalid_event`)."""
@@ -560,6 +583,32 @@ def _completed(function: Callable[..., Any], args: tuple[Any, ...], limit: float
         return await asyncio.wait_for(_await(outcome), limit)
 
     return asyncio.run(bounded())
+
+
+def _closed(stream: Any) -> str | None:
+    """Take a stream's first item, then close it: what went wrong in closing, else None (a
+    result that is no stream, or a stream that fails before its first item, is not judged)."""
+    import asyncio
+
+    async def cut_async() -> None:
+        try:
+            await stream.__anext__()
+        except BaseException:  # noqa: BLE001 - its first step's outcome is test_results' business
+            return
+        await stream.aclose()
+
+    try:
+        if inspect.isasyncgen(stream):
+            asyncio.run(cut_async())
+        elif inspect.isgenerator(stream):
+            try:
+                next(stream)
+            except BaseException:  # noqa: BLE001 - as above
+                return None
+            stream.close()
+    except Exception as exc:  # noqa: BLE001 - this is the finding
+        return f"closing raised {type(exc).__name__}: {exc}"
+    return None
 
 
 def _event_problem(event: Any, content: frozenset[str]) -> str | None:
@@ -912,6 +961,26 @@ def check_policies(registry: RegistrySource, contract: ToolContract) -> None:
     )
 
 
+def check_streams(
+    registry: RegistrySource,
+    contract: ToolContract,
+    *,
+    injected: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, Override] | None = None,
+    seed: Seed | None = None,
+    settings: Settings | None = None,
+) -> None:
+    """For a tool flagged `streaming`: a stream cut short after its first item closes cleanly
+    (ContractViolation `close_failed` otherwise)."""
+    judge = _Judge(registry, contract, injected, "streams", overrides=overrides, seed=seed)
+
+    def streams(**drawn: Any) -> None:
+        current = judge.fresh()
+        judge.cut(current, judge.draw(drawn, current))
+
+    _hypothesis(streams, judge, judge.given(), settings)
+
+
 def check_contract(
     registry: RegistrySource,
     contract: ToolContract,
@@ -921,14 +990,16 @@ def check_contract(
     seed: Seed | None = None,
     settings: Settings | None = None,
 ) -> None:
-    """check_policies, check_results, check_idempotent (for tools flagged idempotent) and
-    check_examples."""
+    """check_policies, check_results, check_idempotent (for tools flagged idempotent),
+    check_examples and check_streams (for tools flagged streaming)."""
     check_policies(registry, contract)
     options: dict[str, Any] = {"injected": injected, "overrides": overrides, "seed": seed}
     check_results(registry, contract, settings=settings, **options)
     if "idempotent" in contract.info.flags:
         check_idempotent(registry, contract, settings=settings, **options)
     check_examples(registry, contract, injected=injected, seed=seed)
+    if "streaming" in contract.info.flags:
+        check_streams(registry, contract, settings=settings, **options)
 
 
 class ContractTests:
@@ -991,6 +1062,19 @@ class ContractTests:
         if "idempotent" not in contract.info.flags:
             raise unittest.SkipTest(f"{tool} is not flagged idempotent")
         check_idempotent(
+            registry,
+            contract,
+            injected=self.injected(tool),
+            overrides=self.overrides(tool),
+            seed=self._seed(tool),
+            settings=self._settings(),
+        )
+
+    def test_streams(self, registry: RegistrySource, tool: str) -> None:
+        contract = self._contract(registry, tool)
+        if "streaming" not in contract.info.flags:
+            raise unittest.SkipTest(f"{tool} is not flagged streaming")
+        check_streams(
             registry,
             contract,
             injected=self.injected(tool),
