@@ -100,7 +100,7 @@ def _image(xobject: Any) -> Image | None:
     filters = [str(f) for f in filters] if isinstance(filters, list) else [str(filters)] if filters else []
     try:
         if filters == ["/DCTDecode"]:
-            return Image.of(xobject._data)  # a JPEG, stored as it is
+            return Image.of(xobject.get_data())  # a JPEG: pypdf passes DCTDecode data through
         if filters in ([], ["/FlateDecode"]):
             return _png(xobject)
     except ValueError:  # too large, or bytes that are no image

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from toolgen_builtin import Image, Output, ToolError
+from toolgen_builtin._runtime.content import LIMITS, sniff
 from toolgen_builtin.tools.append_file import AppendFileArguments, AppendFileResult, AppendFileTool
 from toolgen_builtin.tools.edit_file import EditFileArguments, EditFileResult, EditFileTool
 from toolgen_builtin.tools.insert_lines import InsertLinesArguments, InsertLinesResult, InsertLinesTool
@@ -46,7 +47,6 @@ Editor = Literal["edit_file", "insert_lines", "write_file"]
 _OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _AMBIGUOUS_LINES_SHOWN = 10
 _BARE_LF = re.compile(r"(?<!\r)\n")
-_IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")  # WebP: RIFF....WEBP
 
 
 class Change(NamedTuple):
@@ -273,9 +273,10 @@ class ReadFile(ReadFileTool):
 
     def run(self, arguments: ReadFileArguments) -> ReadFileResult | Output[ReadFileResult]:
         data = self.workspace.read_bytes(arguments.path)
-        if data.startswith(b"%PDF-"):
+        found = sniff(data)
+        if found == "application/pdf":
             return self._pdf(arguments, data)
-        if data.startswith(_IMAGE_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+        if found in Image.types:
             return self._image(arguments, data)
         try:
             text = data.decode("utf-8")
@@ -291,10 +292,10 @@ class ReadFile(ReadFileTool):
                               end_line=max(end, start - 1), total_lines=len(lines))
 
     def _image(self, arguments: ReadFileArguments, data: bytes) -> Output[ReadFileResult]:
-        try:
-            image = Image.of(data)
-        except ValueError as exc:
-            raise ToolError("too_large" if "at most" in str(exc) else "not_text", f"{arguments.path}: {exc}") from None
+        if len(data) > LIMITS["image"]:
+            raise ToolError("too_large", f"{arguments.path} has {len(data):,} bytes; an image sent to a model "
+                            f"is at most {LIMITS['image']:,}")
+        image = Image.of(data)
         about = f"An image ({image.mime_type}, {len(data):,} bytes), shown after this result."
         result = ReadFileResult(path=arguments.path, type="image", content=about, start_line=1, end_line=0,
                                 total_lines=0)

@@ -29,6 +29,12 @@ from toolgen_builtin.tools.fetch_url import FetchUrlArguments, FetchUrlResult, F
 from .html_markdown import convert
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+def error_kind(status: int) -> str:
+    """The declared kind of an HTTP error status: `http_unavailable` (retryable: a 5xx, 408
+    Request Timeout, 429 Too Many Requests) or `http_status` (the request itself was refused)."""
+    return "http_unavailable" if status >= 500 or status in (408, 429) else "http_status"
 TEXT_TYPES = frozenset({
     "application/json", "application/xml", "application/javascript", "application/x-javascript",
     "application/ecmascript", "application/xhtml+xml", "application/x-yaml", "application/yaml",
@@ -220,8 +226,8 @@ class FetchUrl(FetchUrlTool):
         else:
             raise ToolError("too_many_redirects", f"more than {self.policy.max_redirects} redirects; last to {url}")
         if not 200 <= response.status < 300:
-            kind = "http_unavailable" if response.status >= 500 or response.status in (408, 429) else "http_status"
-            raise ToolError(kind, f"the server answered {response.status} {response.reason} for {url}")
+            raise ToolError(error_kind(response.status),
+                            f"the server answered {response.status} {response.reason} for {url}")
         if not response.media_type:
             sample = response.body[:-4] if response.truncated else response.body  # a cut may split a character
             try:

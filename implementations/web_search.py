@@ -36,7 +36,7 @@ from toolgen_builtin.tools.web_search import (
     WebSearchTool,
 )
 
-from .web import REDIRECTS, WebPolicy, check_url, http_get
+from .web import REDIRECTS, WebPolicy, check_url, error_kind, http_get
 
 MAX_TITLE_CHARS = 300
 MAX_SNIPPET_CHARS = 1000
@@ -132,10 +132,8 @@ class SearxngBackend:
         if status in (401, 403):
             raise ToolError("unavailable", f"the search service refused the request ({status} {response.reason}); "
                             "a SearXNG instance must list json in search.formats")
-        if status >= 500 or status in (408, 429):
-            raise ToolError("http_unavailable", f"the search service answered {status} {response.reason}")
         if not 200 <= status < 300:
-            raise ToolError("http_status", f"the search service answered {status} {response.reason}")
+            raise ToolError(error_kind(status), f"the search service answered {status} {response.reason}")
         if response.truncated:
             raise ToolError("bad_response", f"the search service's answer is larger than {self.max_bytes} bytes")
         try:

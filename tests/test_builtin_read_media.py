@@ -127,3 +127,12 @@ def test_what_cannot_be_read_is_a_declared_error(tools: Any, monkeypatch: pytest
     missing = tools.call("read_file", {"path": "report.pdf"})
     assert missing.failure.kind == "unavailable" and "pip install pypdf" in missing.failure.message
     assert json.loads(tools.call("read_file", {"path": "chart.png"}).text().split("\n\n")[0])["type"] == "image"
+
+
+def test_an_image_larger_than_a_model_takes_is_too_large(tmp_path: Path) -> None:
+    from implementations import Workspace
+
+    (tmp_path / "huge.png").write_bytes(png() + bytes(4_000_000))  # a PNG, past the image limit
+    roomy = registry(Workspace(tmp_path, max_read_bytes=5_000_000))
+    result = roomy.call("read_file", {"path": "huge.png"})
+    assert result.failure.kind == "too_large" and "at most 3,750,000" in result.failure.message

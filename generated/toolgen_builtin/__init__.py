@@ -90,7 +90,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "905e471cbc43ddc6b9b46be74e594ee4b5cc78279a56562b87c6d7d404da25dd"
+_RUNTIME_SHA256 = "624e6436653416ba18a4d04c07101044d51ae07fd38b0a6794e15ee6fd7dcefd"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

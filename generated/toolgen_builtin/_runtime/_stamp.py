@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "905e471cbc43ddc6b9b46be74e594ee4b5cc78279a56562b87c6d7d404da25dd"
+RUNTIME_SHA256 = "624e6436653416ba18a4d04c07101044d51ae07fd38b0a6794e15ee6fd7dcefd"

@@ -108,7 +108,7 @@ def _joined(
 
 def openai(call: Call, result: ToolResult) -> dict[str, Any]:
     texts = [
-        _text(p, "(shown in the next message)" if _chat_part(p) else "(left out: not taken here)")
+        _text(p, "(shown in the next message)" if _chat_takes(p) else "(left out: not taken here)")
         for p in pieces(result)
     ]
     return {"role": "tool", "tool_call_id": call.id or "", "content": "\n\n".join(texts)}
@@ -118,7 +118,7 @@ def openai_content(turn: list[tuple[Call, ToolResult]]) -> list[dict[str, Any]]:
     """The `user` message after a turn's tool messages, holding what they could not."""
     parts: list[dict[str, Any]] = []
     for call, result in turn:
-        media = [b for b in result.content if _chat_part(b) is not None]
+        media = [b for b in result.content if _chat_takes(b)]
         if not media:
             continue
         parts.append(
@@ -127,21 +127,27 @@ def openai_content(turn: list[tuple[Call, ToolResult]]) -> list[dict[str, Any]]:
                 "text": f"Content returned by the call {call.id or ''} of {call.name}:",
             }
         )
-        parts += [part for b in media if (part := _chat_part(b)) is not None]
+        parts += [_chat_part(b) for b in media]
     return [{"role": "user", "content": parts}] if parts else []
 
 
-def _chat_part(block: Any) -> dict[str, Any] | None:
+def _chat_takes(piece: Any) -> bool:
+    """Whether a user message of Chat Completions takes this block (text pieces stay text)."""
+    return isinstance(piece, (Image, Document)) or (
+        isinstance(piece, Audio) and piece.mime_type in _CHAT_AUDIO
+    )
+
+
+def _chat_part(block: Any) -> dict[str, Any]:
+    """A block `_chat_takes`, as a content part of a user message."""
     if isinstance(block, Image):
         return {"type": "image_url", "image_url": {"url": block.data_url()}}
     if isinstance(block, Document) and block.mime_type == "application/pdf":
         return {"type": "file", "file": {"file_data": block.data_url(), "filename": block.name}}
     if isinstance(block, Document):
         return {"type": "text", "text": f"{block.name}:\n{block.data.decode('utf-8', 'replace')}"}
-    if isinstance(block, Audio) and block.mime_type in _CHAT_AUDIO:
-        audio = {"data": block.base64(), "format": _CHAT_AUDIO[block.mime_type]}
-        return {"type": "input_audio", "input_audio": audio}
-    return None
+    audio = {"data": block.base64(), "format": _CHAT_AUDIO[block.mime_type]}
+    return {"type": "input_audio", "input_audio": audio}
 
 
 _CHAT_AUDIO = {"audio/wav": "wav", "audio/mpeg": "mp3"}
@@ -212,13 +218,14 @@ def gemini(call: Call, result: ToolResult) -> dict[str, Any]:
         response = {"output": result.data()}
     body: dict[str, Any] = {"name": call.name, "response": response}
     if result.ok:
-        rest = pieces(result)[1:]
-        parts = [p for b in rest if (p := _gemini_part(b)) is not None]
-        notes = [
-            _text(b, "(left out: not taken in a function response)")
-            for b in rest
-            if _gemini_part(b) is None
-        ]
+        parts: list[dict[str, Any]] = []
+        notes: list[str] = []
+        for piece in pieces(result)[1:]:
+            part = _gemini_part(piece)
+            if part is None:
+                notes.append(_text(piece, "(left out: not taken in a function response)"))
+            else:
+                parts.append(part)
         if notes:
             response["notes"] = "\n\n".join(notes)
         if parts:

@@ -31,7 +31,7 @@ KINDS = ("text", "image", "audio", "document", "resource_link")
 Source = bytes | str | os.PathLike[str]
 
 
-def _sniff(data: bytes) -> str | None:
+def sniff(data: bytes) -> str | None:
     """The MIME type the first bytes of `data` show, for the formats providers take."""
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return "image/png"
@@ -97,7 +97,7 @@ class _Binary:
         data, declared = _read(source)
         if declared is None and isinstance(source, (str, os.PathLike)):
             declared = mimetypes.guess_type(os.fspath(source))[0]  # by its name, if no bytes tell
-        found = mime_type or _sniff(data) or declared
+        found = mime_type or sniff(data) or declared
         if found is None:
             raise ValueError(
                 f"cannot tell what kind of {cls.kind} this is: its bytes are none of "

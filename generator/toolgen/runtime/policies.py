@@ -92,7 +92,7 @@ class Policies:
     def task_slot(self) -> AbstractAsyncContextManager[Any]:
         """Held while a tool runs for `acall` (in the running event loop)."""
         if self.max_concurrency is None:
-            return _NO_SLOT
+            return nullcontext()
         import asyncio
         import weakref
 
@@ -118,14 +118,3 @@ class Policies:
             if found is None:
                 found = self.caches[tool] = Cache(*declared)
             return found
-
-
-class _NoSlot:
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-_NO_SLOT = _NoSlot()

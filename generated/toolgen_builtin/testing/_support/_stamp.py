@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "666b8cffceb09b23e4b9eeaf387f3560af389b1704b6d21c519042e59a9da785"
+RUNTIME_SHA256 = "3833a758212686f59cdd56104ae42ab43a285619bd4b6edfb742c8e798277db2"

@@ -1048,46 +1048,34 @@ class ContractTests:
         check_policies(registry, contract)
 
     def test_results(self, registry: RegistrySource, tool: str) -> None:
-        check_results(
-            registry,
-            self._contract(registry, tool),
-            injected=self.injected(tool),
-            overrides=self.overrides(tool),
-            seed=self._seed(tool),
-            settings=self._settings(),
-        )
+        check_results(registry, self._contract(registry, tool), **self._hooks(tool))
 
     def test_idempotent(self, registry: RegistrySource, tool: str) -> None:
         contract = self._contract(registry, tool)
         if "idempotent" not in contract.info.flags:
             raise unittest.SkipTest(f"{tool} is not flagged idempotent")
-        check_idempotent(
-            registry,
-            contract,
-            injected=self.injected(tool),
-            overrides=self.overrides(tool),
-            seed=self._seed(tool),
-            settings=self._settings(),
-        )
+        check_idempotent(registry, contract, **self._hooks(tool))
 
     def test_streams(self, registry: RegistrySource, tool: str) -> None:
         contract = self._contract(registry, tool)
         if "streaming" not in contract.info.flags:
             raise unittest.SkipTest(f"{tool} is not flagged streaming")
-        check_streams(
-            registry,
-            contract,
-            injected=self.injected(tool),
-            overrides=self.overrides(tool),
-            seed=self._seed(tool),
-            settings=self._settings(),
-        )
+        check_streams(registry, contract, **self._hooks(tool))
 
     def test_examples(self, registry: RegistrySource, tool: str) -> None:
         contract = self._contract(registry, tool)
         if not contract.examples:
             raise unittest.SkipTest(f"{tool}'s spec has no examples")
         check_examples(registry, contract, injected=self.injected(tool), seed=self._seed(tool))
+
+    def _hooks(self, tool: str) -> dict[str, Any]:
+        """The keyword arguments of the drawing checks, from this class's hooks for `tool`."""
+        return {
+            "injected": self.injected(tool),
+            "overrides": self.overrides(tool),
+            "seed": self._seed(tool),
+            "settings": self._settings(),
+        }
 
     def _contract(self, registry: RegistrySource, tool: str) -> ToolContract:
         if tool not in _registry(registry):
