@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "3833a758212686f59cdd56104ae42ab43a285619bd4b6edfb742c8e798277db2"
+RUNTIME_SHA256 = "c9f4b7036db1ddef4479c2ff805b47af9776ae4a5045d3e3af18e88680cbb163"

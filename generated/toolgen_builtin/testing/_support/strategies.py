@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 from hypothesis.provisional import domains, urls
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ._link import ecma_pattern, is_multiple, nearest
 from .judge import json_schema_validator
