@@ -1,5 +1,8 @@
 """MCP `tools/list` entries: the spec's own schemas (MCP takes full JSON Schema 2020-12).
 
+A root `$schema` the spec wrote is kept (MCP reads it as the schema's dialect); other
+providers never see it.
+
 The canonical name (dots are legal in MCP), `title`, `annotations` as MCP hints, and
 `outputSchema` from `returns` when its root is an object (what 2025-11-25 peers take;
 other results travel as text content only).
@@ -22,9 +25,15 @@ def output_schema(tool: ToolLike) -> dict[str, Any] | None:
     """The `outputSchema` a tool has in MCP, or None."""
     returns = tool.returns
     if isinstance(returns, dict) and returns.get("type") == "object":
-        schema: dict[str, Any] = readable(public(returns))
-        return schema
+        return _dialect(returns, readable(public(returns)))
     return None
+
+
+def _dialect(written: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with the root `$schema` of the schema as written, first, if it had one."""
+    if "$schema" not in written:
+        return schema
+    return {"$schema": written["$schema"], **schema}
 
 
 def input_schema(parameters: dict[str, Any]) -> dict[str, Any]:
@@ -33,7 +42,7 @@ def input_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     schema: dict[str, Any] = readable(public(parameters))
     if schema.get("type") != "object":
         schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
-    return schema
+    return _dialect(parameters, schema)
 
 
 def tool(tool: ToolLike) -> dict[str, Any]:
