@@ -159,3 +159,26 @@ def test_every_command_has_a_row_in_the_command_table() -> None:
     table = section("Commands")
     missing = [name for name in sorted(main.commands) if f"| `toolgen {name}" not in table]
     assert not missing, f"commands without a row in the README's command table: {missing}"
+
+
+def test_the_served_quickstart_answers_the_client_block(demo: tuple[Path, dict[str, str]]) -> None:
+    """The serve command as the README writes it (on a free port), over the quickstart's
+    registry in `my_tools.py`; then the client block, whose output must be what it shows."""
+    from mcp_support import free_port, serving
+
+    folder, env = demo
+    served = section("Quickstart")[section("Quickstart").index("### Serve the tools"):]
+    (command,) = re.findall(r"^\$ (python -m .*?)(?:\s+#.*)?$", served, re.M)
+    words = command.split()
+    assert words[:5] == ["python", "-m", "weather", "serve", "--http"], command
+    registry = words[words.index("--registry") + 1]
+    assert registry == "my_tools:registry" and "my_tools.py` holds the code above" in served
+    (folder / "my_tools.py").write_text(blocks(QUICKSTART, "python")[0], "utf-8")
+    installed = {**env, "PYTHONPATH": os.pathsep.join([str(folder), str(folder / "out"), env["PYTHONPATH"]])}
+    client = block_with("weather.client.connect")
+    pieces, outputs = chunks(client)
+    with serving("weather", registry, installed, *words[7:], cwd=folder) as url:
+        code = "\n".join(pieces).replace("http://127.0.0.1:8000/mcp", url)
+        assert code != "\n".join(pieces), "the client block no longer connects to the served URL"
+        printed = run_python(folder, installed, code)
+    assert printed == "".join(outputs)

@@ -293,6 +293,7 @@ def render_package(package: PackageIR, options: BuildOptions, *, exports: Export
             runtime_sha256=digest(runtime_files()))),
         f"{root}/__main__.py": _with_header(env.get_template("package_main.py.jinja").render(package=package)),
         f"{root}/client.py": _with_header(env.get_template("client.py.jinja").render(package=package)),
+        f"{root}/server.py": _with_header(env.get_template("server.py.jinja").render(package=package)),
         f"{root}/_index.py": _with_header(env.get_template("index.py.jinja").render(
             modules={t.name: t.module for t in package.tools},
             provider_names={t.provider_name: t.name for t in package.tools if t.provider_name != t.name})),

@@ -137,8 +137,8 @@ def _read(info: ToolInfo, answer: types.CallToolResult) -> ToolResult:
     media = tuple(b for b in blocks if not isinstance(b, Text))
     if answer.structured_content is not None:
         found = [answer.structured_content]
-    elif VALUE in meta:
-        found = [meta[VALUE]]
+    elif isinstance(meta.get(VALUE), str):
+        found = _json(meta[VALUE])
     else:  # a server that is not toolgen's: its text is the value, or the JSON it holds
         found = [texts, *_json(texts)]
     for value in found:
@@ -176,9 +176,11 @@ def _media(item: Any) -> Any:
         return kind(base64.b64decode(item.data), item.mime_type)
     if isinstance(item, types.EmbeddedResource):
         resource = item.resource
-        if isinstance(resource, types.TextResourceContents):
-            return Text(resource.text)
         name = str(resource.uri).rpartition("/")[2] or "resource"
+        if isinstance(resource, types.TextResourceContents):
+            if resource.mime_type not in (None, "text/plain"):  # JSON, HTML, ...: its text
+                return Text(resource.text)
+            return Document(resource.text.encode(), "text/plain", name)
         mime = resource.mime_type or "application/octet-stream"
         return Document(base64.b64decode(resource.blob), mime, name)
     if isinstance(item, types.ResourceLink):
@@ -199,7 +201,7 @@ def _event(data: dict[str, Any]) -> Any:
 
 @contextlib.asynccontextmanager
 async def connect(
-    target: str | list[str],
+    target: str | list[str] | Any,
     infos: Mapping[str, ToolInfo],
     *,
     token: str | None = None,
@@ -211,13 +213,14 @@ async def connect(
 ) -> AsyncIterator[Remote]:
     """A connection to the MCP server at `target`: an `http(s)://` URL (streamable HTTP,
     with `Authorization: Bearer <token>` when given), or a command (a list, or a string split
-    as a shell would) started as a stdio server with `env` added to this environment.
+    as a shell would) started as a stdio server with `env` added to this environment (or
+    what the SDK's `Client` takes: an `mcp` Server in this process, a Transport).
     `protocol`: "auto" (2026-07-28 where the server speaks it, else the handshake), "legacy"
     (the handshake revisions only), or a 2026-07-28 revision to use without asking.
     `approve(prompt)` decides a call that needs the user's approval (True to let it run) and
     `answer(question)` gives the user's answer to a tool's question (None: they declined);
     with either, the client offers elicitation, and the server asks them during the call."""
-    server: Any
+    server: Any = target  # an `mcp` Server, or a Transport: as the SDK's Client takes them
     if isinstance(target, str) and target.startswith(("http://", "https://")):
         server = target
         if token is not None:
@@ -228,7 +231,7 @@ async def connect(
                 headers={"Authorization": f"Bearer {token}"}, timeout=timeout_s
             )
             server = _Transport(streamable_http_client(target, http_client=http), http)
-    else:
+    elif isinstance(target, (str, list)):
         words = shlex.split(target) if isinstance(target, str) else list(target)
         if not words:
             raise ValueError("no command to start the server")
@@ -275,7 +278,7 @@ def _elicitation(approve: Approve | None, answer: Answer | None) -> Any:
 
 @contextlib.contextmanager
 def connect_sync(
-    target: str | list[str], infos: Mapping[str, ToolInfo], **options: Any
+    target: str | list[str] | Any, infos: Mapping[str, ToolInfo], **options: Any
 ) -> Iterator[SyncRemote]:
     """`connect` for code that is not async: the connection runs on a loop in a thread."""
     from anyio.from_thread import start_blocking_portal

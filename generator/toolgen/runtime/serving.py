@@ -56,8 +56,8 @@ from .registry import SECRET, Registry
 from .results import ToolResult
 
 # `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
-# failure of an error result, and the value a handshake-era result cannot put in
-# `structuredContent` (not a JSON object).
+# failure of an error result, and (as JSON text) the value a result cannot put in
+# `structuredContent` (not a JSON object, on a handshake revision; null).
 EVENT = "io.toolgen/event"
 FAILURE = "io.toolgen/failure"
 VALUE = "io.toolgen/value"
@@ -362,10 +362,11 @@ def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToo
         failure = result.failure
         meta[FAILURE] = {"kind": failure.kind, "retryable": failure.retryable}
     elif "structuredContent" not in answer:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # any JSON value
-            answer["structuredContent"] = result.data()
-        else:
-            meta[VALUE] = result.data()
+        value = result.data()
+        if value is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            answer["structuredContent"] = value  # 2026-07-28 takes any JSON value there
+        else:  # as JSON text: null is a value too
+            meta[VALUE] = json.dumps(value, ensure_ascii=False)
     if meta:
         answer["_meta"] = meta
     return types.CallToolResult.model_validate(answer)
@@ -507,6 +508,7 @@ def main(argv: list[str], package: str) -> int:
         "token_env": args.token_env,
         "stateful": args.stateful,
         "log_level": args.log_level,
+        "host": args.host,
     }
     try:
         server = _server(settings)
@@ -536,7 +538,8 @@ def worker_app() -> Starlette:
     """The HTTP app of one worker process (uvicorn's factory): settings from `main`."""
     settings = json.loads(os.environ[_SETTINGS])
     token = os.environ.get(settings["token_env"]) or None
-    return http_app(_server(settings), token=token, stateful=settings["stateful"])
+    server = _server(settings)
+    return http_app(server, token=token, host=settings["host"], stateful=settings["stateful"])
 
 
 def _server(settings: Mapping[str, Any]) -> Server[Any]:

@@ -31,7 +31,9 @@ class Tools:
     def __init__(self, remote: Remote) -> None:
         self.remote = remote
 
-    async def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
+    async def done(
+        self, arguments: DoneArguments | None = None, /, **fields: Any
+    ) -> DoneResult:
         "Finish the task.\nA second line, a tab\tand a trailing backslash \\"
         result: DoneResult = await self.remote.value("done", arguments, **fields)
         return result
@@ -57,7 +59,9 @@ class SyncTools:
     def __init__(self, remote: SyncRemote) -> None:
         self.remote = remote
 
-    def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
+    def done(
+        self, arguments: DoneArguments | None = None, /, **fields: Any
+    ) -> DoneResult:
         "Finish the task.\nA second line, a tab\tand a trailing backslash \\"
         result: DoneResult = self.remote.value("done", arguments, **fields)
         return result
@@ -78,16 +82,15 @@ class SyncTools:
 
 
 @contextlib.asynccontextmanager
-async def connect(target: str | list[str], **options: Any) -> AsyncIterator[Tools]:
-    """The tools on the server at `target`; options: `token`, `timeout_s`, `env` (stdio)."""
-    async with _connect(
-        target, {name: tool_info(name) for name in TOOL_NAMES}, **options
-    ) as remote:
+async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
+    """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
+    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
+    async with _connect(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
-def connect_sync(target: str | list[str], **options: Any) -> Iterator[SyncTools]:
+def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
     with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
         yield SyncTools(remote)

@@ -189,8 +189,9 @@ class SyncTools:
 
 
 @contextlib.asynccontextmanager
-async def connect(target: str | list[str], **options: Any) -> AsyncIterator[Tools]:
-    """The tools on the server at `target`; options: `token`, `timeout_s`, `env` (stdio)."""
+async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
+    """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
+    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
     async with _connect(
         target, {name: tool_info(name) for name in TOOL_NAMES}, **options
     ) as remote:
@@ -198,7 +199,7 @@ async def connect(target: str | list[str], **options: Any) -> AsyncIterator[Tool
 
 
 @contextlib.contextmanager
-def connect_sync(target: str | list[str], **options: Any) -> Iterator[SyncTools]:
+def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
     with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
         yield SyncTools(remote)

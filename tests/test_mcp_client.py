@@ -1,0 +1,192 @@
+"""The typed client a generated package holds, against the same package served: in this process
+(the SDK's in-memory transport) and over stdio in both protocol eras (the handshake revisions,
+and 2026-07-28 with its input-required results)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from mcp_support import IMPLEMENTATIONS, PACKAGE, conformance_package, python_path
+
+
+@pytest.fixture(scope="module")
+def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    out = conformance_package(tmp_path_factory.mktemp("client"))
+    sys.path[:0] = [str(out), str(IMPLEMENTATIONS)]
+    try:
+        package = importlib.import_module(PACKAGE)
+        importlib.import_module(f"{PACKAGE}.client")
+        yield package
+    finally:
+        sys.path.remove(str(out))
+        sys.path.remove(str(IMPLEMENTATIONS))
+        for name in [m for m in sys.modules if m.split(".")[0] in (PACKAGE, "conformance_impl")]:
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def impl(pkg: ModuleType) -> ModuleType:
+    return importlib.import_module("conformance_impl")
+
+
+class Sent:
+    """The server's own record of the `tools/call` requests that reached it (an `mcp` server
+    middleware): what the client sent, not what it meant to."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            self.calls.append(ctx.params["name"])
+        return await call_next(ctx)
+
+
+def _served(pkg: ModuleType, registry: Any, sent: Sent | None = None) -> Any:
+    server = importlib.import_module(f"{PACKAGE}.server").mcp_server(registry, name=PACKAGE)
+    if sent is not None:
+        server.middleware.append(sent)
+    return server
+
+
+def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(pkg: ModuleType, impl: ModuleType) -> None:
+    sent = Sent()
+    tools_module = pkg.tools
+
+    async def scenario() -> None:
+        async with pkg.client.connect(_served(pkg, impl.registry, sent)) as tools:
+            total = await tools.add_numbers(a=2, b=3.5)
+            assert isinstance(total, tools_module.add_numbers.AddNumbersResult) and total.root == 5.5
+            typed = tools_module.count_slowly.CountSlowlyArguments(to=2)
+            assert await tools.count_slowly(typed) == tools_module.count_slowly.CountSlowlyResult(counted=2)
+            with pytest.raises(pkg.ToolArgumentsError, match="to: .*1000"):
+                await tools.count_slowly(to=5000)
+            with pytest.raises(pkg.ToolArgumentsError, match='too: unknown key; did you mean "to"'):
+                await tools.count_slowly(too=3)
+            with pytest.raises(TypeError, match="not both"):
+                await tools.count_slowly(typed, to=3)
+
+    asyncio.run(scenario())
+    assert sent.calls == ["add_numbers", "count_slowly"]
+
+
+def test_failures_raise_with_their_kind_and_content_comes_back_as_blocks(pkg: ModuleType, impl: ModuleType) -> None:
+    async def scenario() -> None:
+        async with pkg.client.connect(_served(pkg, impl.registry)) as tools:
+            with pytest.raises(pkg.ToolCallError) as failed:
+                await tools.test_error_handling()
+            assert failed.value.kind == "always_fails"
+            assert "This tool intentionally returns an error for testing" in failed.value.message
+            mixed = await tools.remote.call("test_multiple_content_types", {})
+            assert mixed.ok and [type(b).__name__ for b in mixed.content] == ["Image", "Document"]
+            assert mixed.content[0] == pkg.Image.of(impl.png())
+            assert mixed.content[1].data == b'{"test":"data","value":123}'
+
+    asyncio.run(scenario())
+
+
+def test_the_sync_facade(pkg: ModuleType, impl: ModuleType) -> None:
+    with pkg.client.connect_sync(_served(pkg, impl.registry)) as tools:
+        assert tools.add_numbers(a=1, b=2).root == 3
+        events = list(tools.remote.stream("count_slowly", {"to": 2}))
+        with pytest.raises(pkg.ToolArgumentsError):
+            tools.add_numbers(a="one", b=2)
+    assert events[-1].result.value.counted == 2
+
+
+def _stdio(package: Path) -> list[str]:
+    return [sys.executable, "-m", PACKAGE, "serve", "--stdio", "--registry", "conformance_impl:registry"]
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+def test_over_stdio_approvals_questions_streams_and_cancellation(
+    pkg: ModuleType, protocol: str, tmp_path: Path
+) -> None:
+    """`legacy`: the server asks during the call (elicitation requests); `auto` (2026-07-28):
+    it answers input-required, with the signed suspended call as its request state."""
+    package = Path(pkg.__file__).parents[1]
+    marks = tmp_path / "marks"
+    env = {**python_path(package, IMPLEMENTATIONS), "COUNT_MARKS": str(marks)}
+    asked: list[str] = []
+
+    async def approve(prompt: str) -> bool:
+        asked.append(prompt)
+        return "n1" in prompt
+
+    async def answer(question: str) -> str | None:
+        asked.append(question)
+        return "blue"
+
+    async def scenario() -> None:
+        async with pkg.client.connect(_stdio(package), env=env, protocol=protocol, approve=approve,
+                                      answer=answer) as tools:
+            assert tools.remote.client.protocol_version == ("2025-11-25" if protocol == "legacy" else "2026-07-28")
+            assert (await tools.remove_note(id="n1")).removed == "n1"
+            with pytest.raises(pkg.ToolCallError) as rejected:
+                await tools.remove_note(id="n2")
+            assert rejected.value.kind == "rejected"
+            assert (await tools.test_elicitation(message="Favourite colour?")).root == "User response: 'blue'"
+            events = [event async for event in tools.remote.stream("count_slowly", {"to": 3})]
+            assert [e.text for e in events[:-1]] == ["1 ", "2 ", "3 "]
+            assert events[-1].result.value.counted == 3
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(tools.count_slowly(to=1000), 0.5)
+            for _ in range(100):  # the server was told, and cancelled the call
+                if marks.exists():
+                    break
+                await asyncio.sleep(0.05)
+            assert marks.read_text() == "cancelled\n"
+        async with pkg.client.connect(_stdio(package), env=env, protocol=protocol) as unasked:
+            with pytest.raises(pkg.ToolCallError, match="cannot ask the user") as refused:
+                await unasked.remove_note(id="n1")
+            assert refused.value.kind == "suspended"
+
+    asyncio.run(scenario())
+    assert asked == ["Allow tool 'remove_note' to run with {\"id\": \"n1\"}?",
+                     "Allow tool 'remove_note' to run with {\"id\": \"n2\"}?", "Favourite colour?"]
+
+
+def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleType) -> None:
+    """2026-07-28 over stateless HTTP: the retry that carries the user's answer may reach another
+    worker, or another machine; the signed request state is the whole call, and one key
+    (TOOLGEN_SECRET) is shared. A server with another key refuses the state."""
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ElicitResult, InputRequiredResult
+
+    from mcp_support import serving
+
+    package = Path(pkg.__file__).parents[1]
+    env = python_path(package, IMPLEMENTATIONS)
+
+    async def never(context: Any, params: Any) -> Any:
+        raise AssertionError("the test answers by hand")
+
+    async def scenario(first: str, second: str, other: str) -> None:
+        async with Client(first, elicitation_callback=never) as client:
+            asked = await client.session.call_tool("remove_note", {"id": "n1"}, allow_input_required=True)
+        assert isinstance(asked, InputRequiredResult) and asked.request_state is not None
+        assert asked.input_requests is not None and list(asked.input_requests) == ["toolgen"]
+        accepted = {"toolgen": ElicitResult(action="accept")}
+        async with Client(second, elicitation_callback=never) as client:
+            done = await client.session.call_tool("remove_note", {"id": "n1"}, input_responses=accepted,
+                                                  request_state=asked.request_state, allow_input_required=True)
+        assert done.structured_content == {"removed": "n1"}  # type: ignore[union-attr]
+        async with Client(other, elicitation_callback=never) as client:
+            with pytest.raises(MCPError, match="signature does not match"):
+                await client.session.call_tool("remove_note", {"id": "n1"}, input_responses=accepted,
+                                               request_state=asked.request_state, allow_input_required=True)
+
+    shared = {**env, "TOOLGEN_SECRET": "one key for every worker"}
+    with serving(PACKAGE, "conformance_impl:registry", shared) as first, \
+            serving(PACKAGE, "conformance_impl:registry", shared) as second, \
+            serving(PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another"}) as other:
+        asyncio.run(scenario(first, second, other))
