@@ -244,15 +244,24 @@ def schema() -> None:
 
 @main.command("import")
 @click.option("--from", "fmt", type=click.Choice(IMPORT_FORMATS), required=True, help="Format of FILE.")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file")
 @click.option("--out", type=click.Path(file_okay=False), help="Where to write the specs (default: the specs directory).")
 @click.option("--force", is_flag=True, help="Replace spec files that already exist.")
-def import_(fmt: str, file: str, out: str | None, force: bool) -> None:
-    """Write one spec per tool from existing definitions (a JSON list, or JSON Lines)."""
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="mcp-server: the limit for starting or reaching the server and listing its tools [default: 30].")
+def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | None) -> None:
+    """Write one spec per tool from existing definitions.
+
+    FILE is a JSON list or JSON Lines file (`-`: stdin); for mcp-server, a command that starts
+    a stdio server ('npx -y @modelcontextprotocol/server-everything') or an http(s) URL; for
+    python, 'package.module:function' or 'package.module' (importing it runs its code).
+    """
     from toolgen.importers.command import run_import
 
+    if timeout is not None and fmt != "mcp-server":
+        _fail("--timeout applies to --from mcp-server only")
     config = _config(specs=out)
-    sys.exit(run_import(fmt, file, config.specs, force, click.echo))
+    sys.exit(run_import(fmt, file, config.specs, force, click.echo, timeout))
 
 
 @main.command()

@@ -1,26 +1,24 @@
-"""`toolgen import`: read the file, import, write, and say what happened (exit 0, or 1 when
-anything was refused or left alone because its file exists)."""
+"""`toolgen import`: read the source, import, write, and say what happened (exit 0, or 1 when
+anything was refused or left alone because its file exists; 2 when the source cannot be read)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from toolgen.importers.run import ImportFileError, ImportResult, existing_names, import_text, write_specs
+from toolgen.importers.common import SourceError
+from toolgen.importers.run import ImportResult, existing_names, import_items, read_items, write_specs
 
 
-def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., None]) -> int:
-    source = "<stdin>" if file == "-" else Path(file).name
+def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., None],
+               timeout: float | None = None) -> int:
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        echo(f"toolgen: cannot read {file}: {exc}", err=True)
-        return 2
-    try:
-        result = import_text(text, fmt, taken=existing_names(out))
-    except ImportFileError as exc:
-        echo(f"toolgen: {file}: {exc}", err=True)
+        source, items = read_source(fmt, file, timeout)
+        result = import_items(items, fmt, taken=existing_names(out))
+    except SourceError as exc:
+        echo(f"toolgen: {exc}", err=True)
         return 2
     written, skipped = write_specs(result, out, fmt, source, force=force)
     for line in summary(result, written, skipped, fmt, source, out):
@@ -31,6 +29,29 @@ def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., 
     for relative in skipped:
         echo(f"skipped: {out / relative} exists (--force replaces it)", err=True)
     return 1 if result.refused or skipped else 0
+
+
+def read_source(fmt: str, file: str, timeout: float | None = None) -> tuple[str, list[tuple[str, Any]]]:
+    """(the source as headers and messages name it, its (origin, definition) items); `SourceError` when unreadable."""
+    if fmt == "mcp-server":
+        from toolgen.importers.mcp_server import DEFAULT_TIMEOUT, list_tools
+
+        listing = list_tools(file, DEFAULT_TIMEOUT if timeout is None else timeout)
+        server = f"{listing.server}, " if listing.server else ""
+        return listing.source, [(f"{server}tool {i}", tool) for i, tool in enumerate(listing.tools, 1)]
+    if fmt == "python":
+        from toolgen.importers.python import load
+
+        return file, load(file)
+    source = "<stdin>" if file == "-" else Path(file).name
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SourceError(f"cannot read {file}: {exc}") from None
+    try:
+        return source, read_items(text)
+    except SourceError as exc:
+        raise SourceError(f"{file}: {exc}") from None
 
 
 def summary(result: ImportResult, written: list[str], skipped: list[str], fmt: str, source: str,

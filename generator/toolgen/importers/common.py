@@ -1,4 +1,4 @@
-"""What every importer module shares: the refusal exception and how values are shown in notes."""
+"""What every importer module shares: the refusal and source exceptions, and how values are shown in notes."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ class UnsupportedSchema(ValueError):
     def __init__(self, pointer: str, message: str, hint: str = "") -> None:
         super().__init__(f"{pointer}: {message}" + (f" ({hint})" if hint else ""))
         self.pointer, self.message, self.hint = pointer, message, hint
+
+
+class SourceError(ValueError):
+    """The source as a whole cannot be read (a file, a server, a module): one line, exit 2."""
 
 
 def show(value: Any, limit: int = 80) -> str:

@@ -82,17 +82,21 @@ _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\u
 
 def dump_tool(tool: dict[str, Any], notes: list[str], header: list[str] | None = None) -> str:
     """One spec file holding one tool, the notes above it."""
-    head = "".join(f"# {line}\n" for line in header or [])
-    return head + comments(notes) + dump_data(tool)
+    return _header(header) + comments(notes) + dump_data(tool)
 
 
 def dump_tools(tools: list[tuple[dict[str, Any], list[str]]], header: list[str] | None = None) -> str:
     """One spec file holding a `tools:` list, each tool's notes above it."""
-    parts = ["".join(f"# {line}\n" for line in header or []), "tools:\n"]
+    parts = [_header(header), "tools:\n"]
     for tool, notes in tools:
         parts.append(comments(notes, "  "))
         parts.append(_indent(dump_data([tool]), "  "))
     return "".join(parts)
+
+
+def _header(lines: list[str] | None) -> str:
+    """Comment lines, one each whatever the text holds (a command or a file name may have line breaks)."""
+    return "".join(f"# {_printable(' '.join(line.split()))}\n" for line in lines or [])
 
 
 def _indent(text: str, prefix: str) -> str:

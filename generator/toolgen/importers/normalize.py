@@ -3,8 +3,9 @@
 `normalize_tool` takes a record in any of the shapes the corpus and the providers use
 (`parameters` for BFCL, Seal-Tools, tau-bench and OpenAI; `inputSchema`, `outputSchema`,
 `annotations`, `title` for MCP; `input_schema` for Anthropic; `response` for BFCL and
-Seal-Tools results) and returns a tool dict in spec key order. It never refuses what it
-can repair, and raises `UnsupportedSchema` (with a pointer and a reason) for the rest.
+Seal-Tools results; `errors` from Python docstrings) and returns a tool dict in spec key
+order. It never refuses what it can repair, and raises `UnsupportedSchema` (with a pointer
+and a reason) for the rest.
 Names are made valid here; unique within one import in names.py.
 """
 
@@ -30,6 +31,7 @@ CORPUS_KEYS = frozenset(
 )
 EXAMPLE_KEYS = ("description", "arguments", "result", "error")
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
+ERROR_KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 128
 
 
@@ -59,12 +61,16 @@ def normalize_tool(record: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         notes += more
     if annotations:
         tool["annotations"] = annotations
+    if record.get("errors") is not None:
+        errors = _errors(record["errors"], notes)
+        if errors:
+            tool["errors"] = errors
     if record.get("examples") is not None:
         examples = _examples(record["examples"], tool.get("parameters"), notes)
         if examples:
             tool["examples"] = examples
 
-    used = {"name", "title", "description", "annotations", "examples", params_key, returns_key}
+    used = {"name", "title", "description", "annotations", "errors", "examples", params_key, returns_key}
     for key in record:
         if key in used or key in CORPUS_KEYS or record[key] is None:
             continue
@@ -149,6 +155,23 @@ def _examples(value: Any, parameters: Any, notes: list[str]) -> list[dict[str, A
         else:
             reason = error.message if error is not None else "not an object"
             notes.append(f"/examples/{i}: dropped {show(example, 60)}: the parameters refuse it ({reason})")
+    return kept
+
+
+def _errors(value: Any, notes: list[str]) -> dict[str, Any]:
+    """Declared error kinds (the Python reader's `Raises:`), kept where they have the spec's shape."""
+    if not isinstance(value, dict):
+        notes.append(f"/errors: dropped {show(value, 60)} (not a map of error kinds)")
+        return {}
+    kept: dict[str, Any] = {}
+    for kind, error in value.items():
+        if (isinstance(kind, str) and ERROR_KIND.match(kind) and isinstance(error, dict)
+                and isinstance(error.get("description"), str) and error["description"].strip()
+                and set(error) <= {"description", "retryable"} and isinstance(error.get("retryable", False), bool)):
+            kept[kind] = error
+        else:
+            notes.append(f"/errors/{kind}: dropped {show(error, 60)} (an error kind is a snake_case name "
+                         "with a description and an optional boolean `retryable`)")
     return kept
 
 

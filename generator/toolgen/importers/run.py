@@ -1,7 +1,8 @@
 """One import, end to end: read a file, turn each definition into a spec, write one YAML file per tool.
 
-`import_text` is pure (text in, tools and refusals out); `write_specs` is the only part
-that touches the disk, and it never replaces a file unless asked to.
+`import_text` is pure (text in, tools and refusals out), and `import_items` the same for
+definitions already read (a server's `tools/list` items, Python functions); `write_specs` is
+the only part that touches the disk, and it never replaces a file unless asked to.
 """
 
 from __future__ import annotations
@@ -15,18 +16,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from toolgen.importers import anthropic, bfcl, gemini, mcp, openai
-from toolgen.importers.common import UnsupportedSchema
+from toolgen.importers import anthropic, bfcl, gemini, mcp, openai, python
+from toolgen.importers.common import SourceError, UnsupportedSchema
 from toolgen.importers.emit import dump_tool
 from toolgen.importers.names import NameTable
 from toolgen.importers.normalize import normalize_tool
 from toolgen.importers.verify import lint_errors, reason
 
 FORMATS: dict[str, ModuleType] = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "mcp": mcp,
-                                  "bfcl": bfcl}
+                                  "bfcl": bfcl, "mcp-server": mcp, "python": python}
 
 
-class ImportFileError(ValueError):
+class ImportFileError(SourceError):
     """The file is neither JSON nor JSON Lines."""
 
 
@@ -80,11 +81,16 @@ class _BadLine:
 
 def import_text(text: str, fmt: str, taken: Iterable[str] = ()) -> ImportResult:
     """Every definition in `text` (in format `fmt`) as a spec tool, uniquely named, or refused with a reason."""
+    return import_items(read_items(text), fmt, taken)
+
+
+def import_items(items: list[tuple[str, Any]], fmt: str, taken: Iterable[str] = ()) -> ImportResult:
+    """`import_text` for definitions already read: (origin, definition or container) pairs."""
     reader = FORMATS[fmt]
     result = ImportResult()
     names = NameTable(taken)
     seen: dict[str, list[tuple[dict[str, Any], str]]] = {}  # name as normalised -> (tool, origin)
-    for origin, item in read_items(text):
+    for origin, item in items:
         if isinstance(item, _BadLine):
             result.refused.append(Refused(origin, None, f"not JSON: {item.error}"))
             continue
@@ -128,7 +134,9 @@ def _refuse_what_lint_refuses(result: ImportResult) -> None:
 
 
 def _name_of(definition: Any) -> str | None:
-    """The name of a definition, for a refusal: top level, or inside OpenAI's `function`."""
+    """The name of a definition, for a refusal: top level, inside OpenAI's `function`, a Python function's."""
+    if callable(definition):
+        return getattr(definition, "__name__", None)
     if not isinstance(definition, dict):
         return None
     name = definition.get("name")

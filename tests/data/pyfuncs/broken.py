@@ -1,0 +1,3 @@
+"""A module whose import fails: importing runs its code."""
+
+raise RuntimeError("this module cannot be imported")
