@@ -18,6 +18,8 @@ from conftest import REPO, generate
 SPECS = REPO / "tests" / "mcp" / "specs"  # the conformance suite's tools, and two of ours
 IMPLEMENTATIONS = REPO / "tests" / "mcp"  # conformance_impl.py, conformance_client.py
 PACKAGE = "conformance_tools"
+# The MCP reference server, a real server written by others (pinned: its tools change).
+EVERYTHING = "npx -y @modelcontextprotocol/server-everything@2026.8.31"
 
 
 def conformance_package(out: Path) -> Path:

@@ -24,6 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import REPO
+from mcp_support import EVERYTHING
 from toolgen.cli import main
 from toolgen.importers.common import SourceError
 from toolgen.importers.emit import dump_tool
@@ -108,7 +109,7 @@ def test_a_streamable_http_server(tmp_path: Path, http_server: str) -> None:
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)")
 def test_the_reference_server_everything(tmp_path: Path) -> None:
-    command = "npx -y @modelcontextprotocol/server-everything"
+    command = EVERYTHING
     code, _, stderr = invoke(command, "--out", str(tmp_path / "specs"), "--timeout", "120")
     assert (code, stderr) == (0, ""), stderr
     names = sorted(p.stem for p in (tmp_path / "specs").iterdir())

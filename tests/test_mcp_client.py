@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -190,3 +192,40 @@ def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleTyp
             serving(PACKAGE, "conformance_impl:registry", shared) as second, \
             serving(PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another"}) as other:
         asyncio.run(scenario(first, second, other))
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)")
+def test_a_real_servers_tools_imported_then_called_through_the_generated_client(tmp_path: Path) -> None:
+    """`toolgen import --from mcp-server` on the MCP reference server, `generate`, then the
+    generated client calls that server's tools and reads their results as the specs' types."""
+    from conftest import generate
+    from mcp_support import EVERYTHING
+
+    done = subprocess.run([sys.executable, "-m", "toolgen", "import", "--from", "mcp-server", EVERYTHING,
+                           "--out", str(tmp_path / "specs"), "--timeout", "120"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    generate(tmp_path / "specs", tmp_path / "out", "everything")
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        client = importlib.import_module("everything.client")
+        package = importlib.import_module("everything")
+
+        async def scenario() -> None:
+            async with client.connect(EVERYTHING, timeout_s=120) as tools:
+                assert (await tools.echo(message="hi")).root == "Echo: hi"
+                assert (await tools.get_sum(a=2, b=3)).root == "The sum of 2 and 3 is 5."
+                weather = await tools.get_structured_content(location="Chicago")
+                assert type(weather).__name__ == "GetStructuredContentResult"
+                assert isinstance(weather.temperature, float) and isinstance(weather.conditions, str)
+                image = await tools.remote.call("get-tiny-image", {})
+                assert image.ok and [type(b).__name__ for b in image.content] == ["Image"]
+                assert image.content[0].mime_type == "image/png"
+                with pytest.raises(package.ToolArgumentsError, match='expected one of "New York"'):
+                    await tools.get_structured_content(location="Paris")
+
+        asyncio.run(scenario())
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+        for name in [m for m in sys.modules if m.split(".")[0] == "everything"]:
+            del sys.modules[name]
