@@ -79,6 +79,9 @@ __all__ = [
     "UnknownToolError",
     "arespond",
     "build_registry",
+    "langchain_tools",
+    "openai_agents_tools",
+    "pydantic_ai_toolset",
     "cancelled",
     "respond",
     "resumed",
@@ -212,3 +215,28 @@ async def arespond(
     from ._runtime.adapters import arespond as _arespond
 
     return await _arespond(registry, provider, calls, injected=injected)
+
+
+# Agent frameworks: each imported when asked for (the `openai-agents`, `pydantic-ai` and
+# `langchain` extras); every call goes through the registry, its messages and policies kept.
+
+
+def openai_agents_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
+    """The registry's tools as OpenAI Agents SDK `FunctionTool`s (strict where toolgen's are)."""
+    from ._runtime import frameworks
+
+    return frameworks.openai_agents_tools(registry, names, **options)
+
+
+def pydantic_ai_toolset(registry: Registry, names: Any = None, **options: Any) -> Any:
+    """The registry's tools as a pydantic-ai toolset (invalid calls are retry prompts)."""
+    from ._runtime import frameworks
+
+    return frameworks.pydantic_ai_toolset(registry, names, **options)
+
+
+def langchain_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
+    """The registry's tools as LangChain tools (failures are the ToolMessage's error text)."""
+    from ._runtime import frameworks
+
+    return frameworks.langchain_tools(registry, names, **options)
