@@ -79,6 +79,9 @@ __all__ = [
     "UnknownToolError",
     "arespond",
     "build_registry",
+    "langchain_tools",
+    "openai_agents_tools",
+    "pydantic_ai_toolset",
     "cancelled",
     "respond",
     "resumed",
@@ -90,7 +93,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "624e6436653416ba18a4d04c07101044d51ae07fd38b0a6794e15ee6fd7dcefd"
+_RUNTIME_SHA256 = "24b72066ed717ad43d16658d1aced186d53ece85f54d4cc4f4b73c9302fe7eb0"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "
@@ -212,3 +215,28 @@ async def arespond(
     from ._runtime.adapters import arespond as _arespond
 
     return await _arespond(registry, provider, calls, injected=injected)
+
+
+# Agent frameworks: each imported when asked for (the `openai-agents`, `pydantic-ai` and
+# `langchain` extras); every call goes through the registry, its messages and policies kept.
+
+
+def openai_agents_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
+    """The registry's tools as OpenAI Agents SDK `FunctionTool`s (strict where toolgen's are)."""
+    from ._runtime import frameworks
+
+    return frameworks.openai_agents_tools(registry, names, **options)
+
+
+def pydantic_ai_toolset(registry: Registry, names: Any = None, **options: Any) -> Any:
+    """The registry's tools as a pydantic-ai toolset (invalid calls are retry prompts)."""
+    from ._runtime import frameworks
+
+    return frameworks.pydantic_ai_toolset(registry, names, **options)
+
+
+def langchain_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
+    """The registry's tools as LangChain tools (failures are the ToolMessage's error text)."""
+    from ._runtime import frameworks
+
+    return frameworks.langchain_tools(registry, names, **options)

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "624e6436653416ba18a4d04c07101044d51ae07fd38b0a6794e15ee6fd7dcefd"
+RUNTIME_SHA256 = "24b72066ed717ad43d16658d1aced186d53ece85f54d4cc4f4b73c9302fe7eb0"

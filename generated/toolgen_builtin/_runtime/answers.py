@@ -60,10 +60,13 @@ TAKES: dict[str, frozenset[str]] = {
 
 
 def pieces(result: ToolResult) -> list[Any]:
-    """What a result shows, in order: Text pieces and content blocks."""
+    """What a result shows, in order: Text pieces and content blocks (a null value beside
+    content blocks says nothing, and is left out)."""
     if result.failure is not None:
         return [Text(result.text())]
-    shown: list[Any] = [Text(to_json(result.data()).decode()), *result.content]
+    value = result.data()
+    shown: list[Any] = [] if value is None and result.content else [Text(to_json(value).decode())]
+    shown += result.content
     if result.metadata is not None:
         shown.append(Text(result.metadata))
     return shown

@@ -70,6 +70,9 @@ Injector = Callable[[str], Mapping[str, Any]]  # tool name -> injected values fo
 _MISSING: Any = object()
 
 
+SECRET = "TOOLGEN_SECRET"  # the environment's key for suspended calls (see `secret` below)
+
+
 class Registry(Mapping[str, Any]):
     """Implementations by canonical tool name; lookups also accept provider-safe names.
 
@@ -83,7 +86,8 @@ class Registry(Mapping[str, Any]):
       the Suspension; returns True, False or a reason to reject; may be async under `acall`).
       Without it, such a call's result is `suspended`, for `resume` once the user decided.
     - `secret`: the key that signs suspended calls (bytes or text), so that another process
-      with the same key can resume them; default: a random key, good in this process only.
+      with the same key can resume them; default: $TOOLGEN_SECRET when set (what the worker
+      processes of one server share), else a random key, good in this process only.
     - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
       values a call passes in `injected=` win over it.
     - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
@@ -111,8 +115,9 @@ class Registry(Mapping[str, Any]):
         self.clock = execution.Clock() if clock is None else clock
         self.approve = approve
         self.inject = inject
-        key = secret if secret is not None else os.urandom(32)
-        self._key = key.encode() if isinstance(key, str) else bytes(key)
+        if secret is None:
+            secret = os.environ.get(SECRET) or os.urandom(32)
+        self._key = secret.encode() if isinstance(secret, str) else bytes(secret)
         self._hooks = Hooks(hooks) if hooks else None
         # Rate limits, caches and concurrency slots: shared with derived registries.
         self._policies = policies.Policies(max_concurrency)
