@@ -229,3 +229,40 @@ def test_a_real_servers_tools_imported_then_called_through_the_generated_client(
         sys.path.remove(str(tmp_path / "out"))
         for name in [m for m in sys.modules if m.split(".")[0] == "everything"]:
             del sys.modules[name]
+
+
+def test_a_host_injects_values_from_each_requests_headers(pkg: ModuleType, impl: ModuleType) -> None:
+    """`mcp_server(registry, inject=...)`: the host's function gets the tool and the HTTP
+    request's headers, and its values reach the implementation (never the model's schema)."""
+    import threading
+
+    import httpx2
+    import uvicorn
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from mcp_support import free_port
+
+    (listed,) = [d for d in pkg.tool_definitions("mcp") if d["name"] == "whoami"]
+    assert listed["inputSchema"]["properties"] == {}  # the model never sees `user`
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(impl.headers_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+
+    async def caller(user: str | None) -> Any:
+        headers = {"X-User": user} if user else {}
+        async with httpx2.AsyncClient(headers=headers) as http:
+            async with Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client:
+                return (await client.call_tool("whoami", {})).structured_content
+
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            threading.Event().wait(0.05)
+        assert asyncio.run(caller("ada")) == {"user": "ada"}
+        assert asyncio.run(caller(None)) == {"user": "nobody"}
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -1,7 +1,8 @@
 """Implementations of the MCP conformance suite's test tools (specs in specs/), and of two
 tools of the end-to-end tests (approval, streaming and cancellation), served by the package
 toolgen generates from them: `python -m conformance_tools serve --registry
-conformance_impl:registry`. COUNT_MARKS, when set, is a file where count_slowly writes how
+conformance_impl:registry` (`headers_app`: the same, with the user injected from an HTTP
+header). COUNT_MARKS, when set, is a file where count_slowly writes how
 its call ended (the tests read it to see that a cancelled call was cancelled)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import conformance_tools as pkg
 from conformance_tools import Document, Image, Output, Progress, Suspend, Text, ToolError, resumed
-from conformance_tools.server import sample
+from conformance_tools.server import http_app, mcp_server, sample
 from conformance_tools.tools import (
     add_numbers,
     count_slowly,
@@ -32,6 +33,7 @@ from conformance_tools.tools import (
     test_simple_text,
     test_tool_with_logging,
     test_tool_with_progress,
+    whoami,
 )
 
 LOG = logging.getLogger("conformance_impl")
@@ -154,8 +156,19 @@ class CountSlowly(count_slowly.CountSlowlyTool):
         yield {"counted": arguments.to}
 
 
+class Whoami(whoami.WhoamiTool):
+    def run(self, arguments: Any, injected: Any) -> Any:
+        return {"user": injected.user}
+
+
 registry = pkg.build_registry(
     SimpleText(), ImageContent(), AudioContent(), EmbeddedResource(), MultipleContentTypes(), WithLogging(),
     ErrorHandling(), WithProgress(), Sampling(), Elicitation(), JsonSchemaTool(), AddNumbers(), RemoveNote(),
-    CountSlowly(),
+    CountSlowly(), Whoami(),
 )
+
+
+def headers_app() -> Any:
+    """The HTTP app of a host that injects the caller named by its `X-User` header."""
+    server = mcp_server(registry, name="conformance_tools", inject=lambda tool, headers: {"user": headers.get("x-user", "nobody")})
+    return http_app(server)

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "24b72066ed717ad43d16658d1aced186d53ece85f54d4cc4f4b73c9302fe7eb0"
+RUNTIME_SHA256 = "8704d07a6232b4af46176f88ea938d01df6dac1d4fae723f184d3a477e743823"

@@ -74,8 +74,12 @@ _LEVELS: tuple[tuple[int, types.LoggingLevel], ...] = (
     (20, "info"),
     (0, "debug"),
 )
-_RANK = {"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5}
-_RANK.update(alert=6, emergency=7)
+_RANK = {
+    name: rank
+    for rank, name in enumerate(
+        ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+    )
+}
 
 # Where the records an implementation logs during a call go: the call's own sink. A context
 # variable, so that it follows the call into worker threads, and no other call.
@@ -130,7 +134,9 @@ def mcp_server(
     inject: Inject | None = None,
 ) -> Server[Any]:
     """An MCP server of `registry`'s tools. `inject(tool, headers)` gives a call's injected
-    values (the request's HTTP headers; empty on stdio), beside the registry's own `inject`."""
+    values from the request's HTTP headers (empty on stdio); they win over the registry's own
+    `inject`. A handler on the root logger forwards what implementations log during a served
+    call (and nothing else) to its client: the host sets the levels that reach it."""
     listed = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in registry.definitions("mcp")]
     )
