@@ -67,6 +67,8 @@ def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(pkg: 
         async with pkg.client.connect(_served(pkg, impl.registry, sent)) as tools:
             total = await tools.add_numbers(a=2, b=3.5)
             assert isinstance(total, tools_module.add_numbers.AddNumbersResult) and total.root == 5.5
+            whole = await tools.remote.call("add_numbers", {"a": 1, "b": 2})
+            assert (whole.value.root, whole.metadata) == (3, "Exact for integers; floats may round.")
             typed = tools_module.count_slowly.CountSlowlyArguments(to=2)
             assert await tools.count_slowly(typed) == tools_module.count_slowly.CountSlowlyResult(counted=2)
             with pytest.raises(pkg.ToolArgumentsError, match="to: .*1000"):
@@ -77,7 +79,7 @@ def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(pkg: 
                 await tools.count_slowly(typed, to=3)
 
     asyncio.run(scenario())
-    assert sent.calls == ["add_numbers", "count_slowly"]
+    assert sent.calls == ["add_numbers", "add_numbers", "count_slowly"]
 
 
 def test_failures_raise_with_their_kind_and_content_comes_back_as_blocks(pkg: ModuleType, impl: ModuleType) -> None:

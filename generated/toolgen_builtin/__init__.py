@@ -93,7 +93,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "8704d07a6232b4af46176f88ea938d01df6dac1d4fae723f184d3a477e743823"
+_RUNTIME_SHA256 = "fe54a5e2ec97e1f6bc2fe8699f591512f3bc3cfde04d2421e3db625cbca0f283"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -133,7 +133,7 @@ class JsonSchemaTool(json_schema_2020_12_tool.JsonSchema202012Tool):
 
 class AddNumbers(add_numbers.AddNumbersTool):
     def run(self, arguments: Any) -> Any:
-        return arguments.a + arguments.b
+        return Output(arguments.a + arguments.b, metadata="Exact for integers; floats may round.")
 
 
 class RemoveNote(remove_note.RemoveNoteTool):

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8704d07a6232b4af46176f88ea938d01df6dac1d4fae723f184d3a477e743823"
+RUNTIME_SHA256 = "fe54a5e2ec97e1f6bc2fe8699f591512f3bc3cfde04d2421e3db625cbca0f283"

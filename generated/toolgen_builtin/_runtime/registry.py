@@ -16,6 +16,7 @@ without hooks or a concurrency limit, is run directly: the path of most calls.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import os
@@ -306,22 +307,12 @@ class Registry(Mapping[str, Any]):
         call = asyncio.ensure_future(
             self.acall(name, arguments, injected=injected, on_event=on_event)
         )
-        try:
-            while not call.done() or not events.empty():
-                waiting = asyncio.ensure_future(events.get())
-                await asyncio.wait({waiting, call}, return_when=asyncio.FIRST_COMPLETED)
-                if waiting.done():
-                    yield waiting.result()
-                    continue
-                waiting.cancel()
-                await asyncio.sleep(0)  # events sent just before the result are queued by now
-            result = call.result()
-            cut = result.failure is not None and result.failure.kind == "timeout"
-            yield streaming.Final(result, was_interrupted=cut)
-        finally:
-            if not call.done():
-                call.cancel()
-                await asyncio.gather(call, return_exceptions=True)
+        async with contextlib.aclosing(streaming.relayed(call, events)) as relayed:
+            async for event in relayed:
+                yield event
+        result = call.result()
+        cut = result.failure is not None and result.failure.kind == "timeout"
+        yield streaming.Final(result, was_interrupted=cut)
 
     def resume(
         self,

@@ -20,7 +20,7 @@ import contextlib
 import itertools
 import json
 import shlex
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 import mcp_types as types
@@ -31,7 +31,7 @@ from . import streaming
 from .content import Audio, Document, Image, ResourceLink, Text
 from .errors import ToolCallError, UnknownToolError
 from .results import ToolFailure, ToolInfo, ToolResult
-from .serving import EVENT, FAILURE, VALUE
+from .serving import EVENT, FAILURE, METADATA, VALUE
 from .suggest import nearest
 from .validation import as_sent, validate
 
@@ -70,7 +70,9 @@ class Remote:
                 return event.result
         raise AssertionError("a stream ends with Final")  # pragma: no cover
 
-    async def stream(self, name: str, arguments: Any = None, **fields: Any) -> AsyncIterator[Any]:
+    async def stream(
+        self, name: str, arguments: Any = None, **fields: Any
+    ) -> AsyncGenerator[Any, None]:
         """The call's events as the server sends them, then `Final(result)`."""
         info = self.info(name)
         sent = _arguments(info, arguments, fields)
@@ -83,20 +85,12 @@ class Remote:
             )
         )
         try:
-            while not call.done() or not events.empty():
-                waiting = asyncio.ensure_future(events.get())
-                await asyncio.wait({waiting, call}, return_when=asyncio.FIRST_COMPLETED)
-                if waiting.done():
-                    yield waiting.result()
-                    continue
-                waiting.cancel()
-                await asyncio.sleep(0)  # notifications that came before the answer
-            yield streaming.Final(_read(info, call.result()))
+            async with contextlib.aclosing(streaming.relayed(call, events)) as relayed:
+                async for event in relayed:
+                    yield event
         finally:
             del self._streams[token]
-            if not call.done():
-                call.cancel()
-                await asyncio.gather(call, return_exceptions=True)
+        yield streaming.Final(_read(info, call.result()))
 
     async def on_message(self, message: Any) -> None:
         """The client's message handler: a progress notification of a call under way that
@@ -141,11 +135,14 @@ def _read(info: ToolInfo, answer: types.CallToolResult) -> ToolResult:
         found = _json(meta[VALUE])
     else:  # a server that is not toolgen's: its text is the value, or the JSON it holds
         found = [texts, *_json(texts)]
-    for value in found:
+    guidance = meta.get(METADATA) if isinstance(meta.get(METADATA), str) else None
+    for candidate in found:
         try:
-            return ToolResult(info.name, value=info.result.model_validate(value), content=media)
+            value = info.result.model_validate(candidate)
         except ValidationError as error:
             problem = error.errors()[0]["msg"]
+            continue
+        return ToolResult(info.name, value=value, content=media, metadata=guidance)
     message = f"the server's result does not match what the spec returns: {problem}"
     return ToolResult(info.name, failure=ToolFailure("invalid_result", message))
 
@@ -310,7 +307,7 @@ class SyncRemote:
                 except StopAsyncIteration:
                     return
         finally:
-            self.portal.call(events.aclose)  # type: ignore[attr-defined]
+            self.portal.call(events.aclose)
 
 
 class _Transport:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import hmac
 import importlib
@@ -50,7 +51,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import answers, control
+from . import answers, control, streaming
 from .control import Suspension
 from .registry import SECRET, Registry
 from .results import ToolResult
@@ -61,6 +62,7 @@ from .results import ToolResult
 EVENT = "io.toolgen/event"
 FAILURE = "io.toolgen/failure"
 VALUE = "io.toolgen/value"
+METADATA = "io.toolgen/metadata"  # the guidance for the model (also in the text content)
 ASKED = "toolgen"  # the key of the one input request of an input-required result
 
 Inject = Callable[[str, Mapping[str, str]], Mapping[str, Any] | None]
@@ -137,9 +139,11 @@ def mcp_server(
     values from the request's HTTP headers (empty on stdio); they win over the registry's own
     `inject`. A handler on the root logger forwards what implementations log during a served
     call (and nothing else) to its client: the host sets the levels that reach it."""
-    listed = types.ListToolsResult(
-        tools=[types.Tool.model_validate(d) for d in registry.definitions("mcp")]
-    )
+    definitions = registry.definitions("mcp")
+    listed = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in definitions])
+    # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
+    # instead of the SDK running the whole `tools/list` for every call.
+    schemas = {d["name"]: d["inputSchema"] for d in definitions}
     if logging.getLogger().handlers.count(_FORWARD) == 0:
         logging.getLogger().addHandler(_FORWARD)
 
@@ -182,6 +186,7 @@ def mcp_server(
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_set_logging_level=set_level,
+            get_tool_input_schema=schemas.get,
         )
 
 
@@ -206,20 +211,11 @@ async def _pumped(
         _SINK.reset(token)
         _REQUEST.reset(request)
     send = _Notifier(ctx)
-    try:
-        while not call.done() or not queue.empty():
-            waiting = asyncio.ensure_future(queue.get())
-            await asyncio.wait({waiting, call}, return_when=asyncio.FIRST_COMPLETED)
-            if waiting.done():
-                await send(waiting.result())
-                continue
-            waiting.cancel()
-            await asyncio.sleep(0)  # what was sent just before the result is queued by now
-        return call.result()
-    finally:
-        if not call.done():  # this request was cancelled: so is the call
-            call.cancel()
-            await asyncio.gather(call, return_exceptions=True)
+    # This request cancelled (notifications/cancelled): the relay cancels the call.
+    async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
+        async for item in relayed:
+            await send(item)
+    return call.result()
 
 
 class _Notifier:
@@ -363,7 +359,7 @@ def _elicitation(suspension: Suspension) -> types.ElicitRequest:
 
 def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToolResult:
     answer = answers.mcp(answers.Call(None, result.tool, None), result)
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {} if result.metadata is None else {METADATA: result.metadata}
     if result.failure is not None:
         failure = result.failure
         meta[FAILURE] = {"kind": failure.kind, "retryable": failure.retryable}
@@ -524,20 +520,37 @@ def main(argv: list[str], package: str) -> int:
     if args.stdio:
         asyncio.run(serve_stdio(server))
         return 0
-    import uvicorn
-
     os.environ[_SETTINGS] = json.dumps(settings)
     # Workers resume each other's suspended calls: they share one key (registry.SECRET).
     os.environ.setdefault(SECRET, secrets.token_hex(32))
-    uvicorn.run(
+    _serve_http(args.host, args.port, args.workers)
+    return 0
+
+
+def _serve_http(host: str, port: int, workers: int) -> None:
+    """uvicorn, `worker_app` in each of `workers` processes."""
+    import socket
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
         f"{__name__}:worker_app",
         factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
+        host=host,
+        port=port,
+        workers=workers,
         log_level="warning",
     )
-    return 0
+    if workers == 1:  # one process makes its listener through asyncio, which sets TCP_NODELAY
+        uvicorn.Server(config).run()
+        return
+    # The listener the workers share, made a TCP socket by name: asyncio turns Nagle's
+    # algorithm off (TCP_NODELAY) only on those, and uvicorn's own would leave each answer on a
+    # kept connection waiting about 40 ms for the client's delayed acknowledgement.
+    made = config.bind_socket()
+    listener = socket.socket(made.family, made.type, socket.IPPROTO_TCP, made.detach())
+    Multiprocess(config, sockets=[listener]).run()
 
 
 def worker_app() -> Starlette:

@@ -12,10 +12,11 @@ the result against `returns` as for any call. Cancelling the call closes the gen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -98,6 +99,27 @@ class Final:
 
 
 EVENT_NAMES = ("Progress", "Chunk", "Partial")
+
+
+async def relayed(
+    call: asyncio.Future[Any], items: asyncio.Queue[Any]
+) -> AsyncGenerator[Any, None]:
+    """What is queued on `items` while `call` runs, as it comes, up to the last item queued
+    before the call ended (`call.result()` is then ready). Stopped early (closed, cancelled),
+    it cancels the call and waits for it to end."""
+    try:
+        while not call.done() or not items.empty():
+            waiting = asyncio.ensure_future(items.get())
+            await asyncio.wait({waiting, call}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                yield waiting.result()
+                continue
+            waiting.cancel()
+            await asyncio.sleep(0)  # what was queued just before the call ended is queued by now
+    finally:
+        if not call.done():
+            call.cancel()
+            await asyncio.gather(call, return_exceptions=True)
 
 
 def is_event(item: Any) -> bool:
