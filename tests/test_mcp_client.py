@@ -268,3 +268,35 @@ def test_a_host_injects_values_from_each_requests_headers(pkg: ModuleType, impl:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def test_any_tool_and_parameter_name_is_a_method_and_a_keyword(tmp_path: Path) -> None:
+    """The client's methods take the tool's parameters as keywords whatever they are called
+    (`name`, `arguments`, `self`), and a tool called `remote` does not hide the connection."""
+    from _generated import package, spec
+
+    echo = {"name": {"type": "string"}, "arguments": {"type": "integer"}, "self": {"type": "boolean"}}
+    tools_specs = [spec("remote", echo, required=["name"]), spec("self", {})]
+    with package(tmp_path, tools_specs) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+        server = importlib.import_module(f"{pkg.__name__}.server")
+
+        remote, self_ = (importlib.import_module(f"{pkg.__name__}.tools.{m}") for m in ("remote", "self"))
+
+        class Remote(remote.RemoteTool):  # type: ignore[name-defined]
+            def run(self, arguments: Any) -> Any:
+                return arguments.model_dump()
+
+        class Self(self_.SelfTool):  # type: ignore[name-defined]
+            def run(self, arguments: Any) -> Any:
+                return "me"
+
+        async def scenario() -> None:
+            served = server.mcp_server(pkg.build_registry(Remote(), Self()), name="names")
+            async with client.connect(served) as tools:
+                echoed = await tools.remote_(name="n", arguments=2, self=True)
+                assert echoed.root == {"name": "n", "arguments": 2, "self": True}
+                assert (await tools.self()).root == "me"
+                assert (await tools.remote.call("remote", name="m")).value.root["name"] == "m"
+
+        asyncio.run(scenario())

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from . import TOOL_NAMES, tool_info
+from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.remote import Remote, SyncRemote
 from ._runtime.remote import connect as _connect
 from ._runtime.remote import connect_sync as _connect_sync
@@ -49,146 +49,189 @@ class Tools:
         self.remote = remote
 
     async def append_file(
-        self, arguments: AppendFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: AppendFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> AppendFileResult:
         """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one."""
-        result: AppendFileResult = await self.remote.value("append_file", arguments, **fields)
-        return result
+        return await self.remote.value("append_file", AppendFileResult, arguments, **fields)
 
     async def ask_user(
-        self, arguments: AskUserArguments | None = None, /, **fields: Any
+        self,
+        arguments: AskUserArguments | None = None,
+        /,
+        **fields: Any,
     ) -> AskUserResult:
         """Ask the user one question and wait for the answer, when you cannot go on without a decision or a fact only they have (not for things you can find out with other tools). Your work pauses here: the user's reply comes back as this tool's result. Ask one specific question; offer the likely answers in options when there are a few. Do not call other tools in the same turn."""
-        result: AskUserResult = await self.remote.value("ask_user", arguments, **fields)
-        return result
+        return await self.remote.value("ask_user", AskUserResult, arguments, **fields)
 
     async def browser(
-        self, arguments: BrowserArguments | None = None, /, **fields: Any
+        self,
+        arguments: BrowserArguments | None = None,
+        /,
+        **fields: Any,
     ) -> BrowserResult:
         """Drive a real web browser (Chromium, with JavaScript) for pages that fetch_url cannot read: pages built by scripts, forms, buttons, logins. One page stays open across calls: navigate opens a URL, click clicks an element, type fills a text field, read_text returns the page's visible text, screenshot returns an image of the page you can see, back goes to the previous page, close ends the session. Click and type find the element by a CSS selector or by its visible text (type: the field's label or placeholder). Only hosts the host application allows can be opened, and everything else a page tries to load is blocked (blocked_hosts names it)."""
-        result: BrowserResult = await self.remote.value("browser", arguments, **fields)
-        return result
+        return await self.remote.value("browser", BrowserResult, arguments, **fields)
 
     async def check_website_status(
-        self, arguments: CheckWebsiteStatusArguments | None = None, /, **fields: Any
+        self,
+        arguments: CheckWebsiteStatusArguments | None = None,
+        /,
+        **fields: Any,
     ) -> CheckWebsiteStatusResult:
         """Check whether a web site answers: send a HEAD request to the URL (a GET when the server refuses HEAD), follow redirects, and report the HTTP status, the response time in milliseconds and the final URL. It reads no content: use fetch_url for that. A site that cannot be reached (no answer in time, connection refused, unknown name) is a normal result, with reachable false and the reason in error. Only hosts the host application allows can be checked, and redirects are followed only to allowed hosts."""
-        result: CheckWebsiteStatusResult = await self.remote.value(
-            "check_website_status", arguments, **fields
+        return await self.remote.value(
+            "check_website_status",
+            CheckWebsiteStatusResult,
+            arguments,
+            **fields,
         )
-        return result
 
     async def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
         """Call this when the task is complete, and only then: it ends your work on the task and hands control back to the user. Give a short summary of what you did and, if the task asked for an answer or a deliverable, the answer itself. Do not call other tools in the same turn."""
-        result: DoneResult = await self.remote.value("done", arguments, **fields)
-        return result
+        return await self.remote.value("done", DoneResult, arguments, **fields)
 
     async def edit_file(
-        self, arguments: EditFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: EditFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> EditFileResult:
         """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence. The file is rewritten atomically, and undo_edit reverts the edit. To add lines without replacing any, use insert_lines."""
-        result: EditFileResult = await self.remote.value("edit_file", arguments, **fields)
-        return result
+        return await self.remote.value("edit_file", EditFileResult, arguments, **fields)
 
     async def fetch_url(
-        self, arguments: FetchUrlArguments | None = None, /, **fields: Any
+        self,
+        arguments: FetchUrlArguments | None = None,
+        /,
+        **fields: Any,
     ) -> FetchUrlResult:
         """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so)."""
-        result: FetchUrlResult = await self.remote.value("fetch_url", arguments, **fields)
-        return result
+        return await self.remote.value("fetch_url", FetchUrlResult, arguments, **fields)
 
     async def glob_files(
-        self, arguments: GlobFilesArguments | None = None, /, **fields: Any
+        self,
+        arguments: GlobFilesArguments | None = None,
+        /,
+        **fields: Any,
     ) -> GlobFilesResult:
         """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed."""
-        result: GlobFilesResult = await self.remote.value("glob_files", arguments, **fields)
-        return result
+        return await self.remote.value("glob_files", GlobFilesResult, arguments, **fields)
 
     async def insert_lines(
-        self, arguments: InsertLinesArguments | None = None, /, **fields: Any
+        self,
+        arguments: InsertLinesArguments | None = None,
+        /,
+        **fields: Any,
     ) -> InsertLinesResult:
         """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion."""
-        result: InsertLinesResult = await self.remote.value("insert_lines", arguments, **fields)
-        return result
+        return await self.remote.value("insert_lines", InsertLinesResult, arguments, **fields)
 
     async def list_directory(
-        self, arguments: ListDirectoryArguments | None = None, /, **fields: Any
+        self,
+        arguments: ListDirectoryArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ListDirectoryResult:
         """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. To find files by name pattern across directories, use glob_files."""
-        result: ListDirectoryResult = await self.remote.value("list_directory", arguments, **fields)
-        return result
+        return await self.remote.value("list_directory", ListDirectoryResult, arguments, **fields)
 
     async def parse_csv(
-        self, arguments: ParseCsvArguments | None = None, /, **fields: Any
+        self,
+        arguments: ParseCsvArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ParseCsvResult:
         """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all."""
-        result: ParseCsvResult = await self.remote.value("parse_csv", arguments, **fields)
-        return result
+        return await self.remote.value("parse_csv", ParseCsvResult, arguments, **fields)
 
     async def query_json(
-        self, arguments: QueryJsonArguments | None = None, /, **fields: Any
+        self,
+        arguments: QueryJsonArguments | None = None,
+        /,
+        **fields: Any,
     ) -> QueryJsonResult:
         """Select and reshape JSON data with a JMESPath expression (https://jmespath.org), from a file under the workspace root (path) or from JSON text given inline (text): give exactly one of the two. Examples of expressions: "people[?age > `30`].name" (filter, then project), "length(items)", "sort_by(items, &price)[-1]", "{total: sum(orders[].amount)}". Literal values go in backticks. A field that does not exist gives null, not an error."""
-        result: QueryJsonResult = await self.remote.value("query_json", arguments, **fields)
-        return result
+        return await self.remote.value("query_json", QueryJsonResult, arguments, **fields)
 
     async def read_file(
-        self, arguments: ReadFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: ReadFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ReadFileResult:
         """Read a file under the workspace root. A UTF-8 text file gives the selected lines, each prefixed with its line number and a tab (the prefix is not part of the file); use start_line and end_line to read a range of a large file, and total_lines tells how long the whole file is. An image (PNG, JPEG, GIF, WebP) is returned as an image you can see. A PDF gives the text of each selected page followed by the images that page draws (start_line and end_line then select pages). Files above the host's size limit (2 MB by default) are refused."""
-        result: ReadFileResult = await self.remote.value("read_file", arguments, **fields)
-        return result
+        return await self.remote.value("read_file", ReadFileResult, arguments, **fields)
 
     async def run_python(
-        self, arguments: RunPythonArguments | None = None, /, **fields: Any
+        self,
+        arguments: RunPythonArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RunPythonResult:
         """Run a Python 3 program, given as source text, in a fresh interpreter whose working directory is under the workspace root, and return its exit code and output. Print what you want to see: the value of the last expression is not shown. Modules in the working directory can be imported. There is no standard input. The program and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows."""
-        result: RunPythonResult = await self.remote.value("run_python", arguments, **fields)
-        return result
+        return await self.remote.value("run_python", RunPythonResult, arguments, **fields)
 
     async def run_shell(
-        self, arguments: RunShellArguments | None = None, /, **fields: Any
+        self,
+        arguments: RunShellArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RunShellResult:
         """Run a command with /bin/sh in a directory under the workspace root and return its exit code and output. There is no terminal and no standard input: commands that wait for input or confirmation get end-of-file (pass flags such as -y). The command and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows. Processes started in the background do not outlive the call."""
-        result: RunShellResult = await self.remote.value("run_shell", arguments, **fields)
-        return result
+        return await self.remote.value("run_shell", RunShellResult, arguments, **fields)
 
     async def summarize_numbers(
-        self, arguments: SummarizeNumbersArguments | None = None, /, **fields: Any
+        self,
+        arguments: SummarizeNumbersArguments | None = None,
+        /,
+        **fields: Any,
     ) -> SummarizeNumbersResult:
         """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do)."""
-        result: SummarizeNumbersResult = await self.remote.value(
-            "summarize_numbers", arguments, **fields
+        return await self.remote.value(
+            "summarize_numbers",
+            SummarizeNumbersResult,
+            arguments,
+            **fields,
         )
-        return result
 
     async def unable(
-        self, arguments: UnableArguments | None = None, /, **fields: Any
+        self,
+        arguments: UnableArguments | None = None,
+        /,
+        **fields: Any,
     ) -> UnableResult:
         """Call this when you cannot complete the task and further attempts would not help: it ends your work on the task and hands control back to the user. Say why, and list each blocker concretely (a missing permission, file, credential or decision) so that the user can remove it and ask again. If a single answer from the user would unblock you, use ask_user instead. Do not call other tools in the same turn."""
-        result: UnableResult = await self.remote.value("unable", arguments, **fields)
-        return result
+        return await self.remote.value("unable", UnableResult, arguments, **fields)
 
     async def undo_edit(
-        self, arguments: UndoEditArguments | None = None, /, **fields: Any
+        self,
+        arguments: UndoEditArguments | None = None,
+        /,
+        **fields: Any,
     ) -> UndoEditResult:
         """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted."""
-        result: UndoEditResult = await self.remote.value("undo_edit", arguments, **fields)
-        return result
+        return await self.remote.value("undo_edit", UndoEditResult, arguments, **fields)
 
     async def web_search(
-        self, arguments: WebSearchArguments | None = None, /, **fields: Any
+        self,
+        arguments: WebSearchArguments | None = None,
+        /,
+        **fields: Any,
     ) -> WebSearchResult:
         """Search the web and return the top results, each with its title, URL and a short snippet of the page. Use it to find pages; to read one, pass its URL to fetch_url. Write the query as you would in a search engine (keywords, quoted phrases). site restricts the results to one site (its subdomains included), language prefers results in one language. Results come from the search service the host application configured; without one, every search fails with unavailable."""
-        result: WebSearchResult = await self.remote.value("web_search", arguments, **fields)
-        return result
+        return await self.remote.value("web_search", WebSearchResult, arguments, **fields)
 
     async def write_file(
-        self, arguments: WriteFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: WriteFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> WriteFileResult:
         """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file."""
-        result: WriteFileResult = await self.remote.value("write_file", arguments, **fields)
-        return result
+        return await self.remote.value("write_file", WriteFileResult, arguments, **fields)
 
 
 class SyncTools:
@@ -198,154 +241,190 @@ class SyncTools:
         self.remote = remote
 
     def append_file(
-        self, arguments: AppendFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: AppendFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> AppendFileResult:
         """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one."""
-        result: AppendFileResult = self.remote.value("append_file", arguments, **fields)
-        return result
+        return self.remote.value("append_file", AppendFileResult, arguments, **fields)
 
     def ask_user(
-        self, arguments: AskUserArguments | None = None, /, **fields: Any
+        self,
+        arguments: AskUserArguments | None = None,
+        /,
+        **fields: Any,
     ) -> AskUserResult:
         """Ask the user one question and wait for the answer, when you cannot go on without a decision or a fact only they have (not for things you can find out with other tools). Your work pauses here: the user's reply comes back as this tool's result. Ask one specific question; offer the likely answers in options when there are a few. Do not call other tools in the same turn."""
-        result: AskUserResult = self.remote.value("ask_user", arguments, **fields)
-        return result
+        return self.remote.value("ask_user", AskUserResult, arguments, **fields)
 
     def browser(self, arguments: BrowserArguments | None = None, /, **fields: Any) -> BrowserResult:
         """Drive a real web browser (Chromium, with JavaScript) for pages that fetch_url cannot read: pages built by scripts, forms, buttons, logins. One page stays open across calls: navigate opens a URL, click clicks an element, type fills a text field, read_text returns the page's visible text, screenshot returns an image of the page you can see, back goes to the previous page, close ends the session. Click and type find the element by a CSS selector or by its visible text (type: the field's label or placeholder). Only hosts the host application allows can be opened, and everything else a page tries to load is blocked (blocked_hosts names it)."""
-        result: BrowserResult = self.remote.value("browser", arguments, **fields)
-        return result
+        return self.remote.value("browser", BrowserResult, arguments, **fields)
 
     def check_website_status(
-        self, arguments: CheckWebsiteStatusArguments | None = None, /, **fields: Any
+        self,
+        arguments: CheckWebsiteStatusArguments | None = None,
+        /,
+        **fields: Any,
     ) -> CheckWebsiteStatusResult:
         """Check whether a web site answers: send a HEAD request to the URL (a GET when the server refuses HEAD), follow redirects, and report the HTTP status, the response time in milliseconds and the final URL. It reads no content: use fetch_url for that. A site that cannot be reached (no answer in time, connection refused, unknown name) is a normal result, with reachable false and the reason in error. Only hosts the host application allows can be checked, and redirects are followed only to allowed hosts."""
-        result: CheckWebsiteStatusResult = self.remote.value(
-            "check_website_status", arguments, **fields
+        return self.remote.value(
+            "check_website_status",
+            CheckWebsiteStatusResult,
+            arguments,
+            **fields,
         )
-        return result
 
     def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
         """Call this when the task is complete, and only then: it ends your work on the task and hands control back to the user. Give a short summary of what you did and, if the task asked for an answer or a deliverable, the answer itself. Do not call other tools in the same turn."""
-        result: DoneResult = self.remote.value("done", arguments, **fields)
-        return result
+        return self.remote.value("done", DoneResult, arguments, **fields)
 
     def edit_file(
-        self, arguments: EditFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: EditFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> EditFileResult:
         """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence. The file is rewritten atomically, and undo_edit reverts the edit. To add lines without replacing any, use insert_lines."""
-        result: EditFileResult = self.remote.value("edit_file", arguments, **fields)
-        return result
+        return self.remote.value("edit_file", EditFileResult, arguments, **fields)
 
     def fetch_url(
-        self, arguments: FetchUrlArguments | None = None, /, **fields: Any
+        self,
+        arguments: FetchUrlArguments | None = None,
+        /,
+        **fields: Any,
     ) -> FetchUrlResult:
         """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so)."""
-        result: FetchUrlResult = self.remote.value("fetch_url", arguments, **fields)
-        return result
+        return self.remote.value("fetch_url", FetchUrlResult, arguments, **fields)
 
     def glob_files(
-        self, arguments: GlobFilesArguments | None = None, /, **fields: Any
+        self,
+        arguments: GlobFilesArguments | None = None,
+        /,
+        **fields: Any,
     ) -> GlobFilesResult:
         """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed."""
-        result: GlobFilesResult = self.remote.value("glob_files", arguments, **fields)
-        return result
+        return self.remote.value("glob_files", GlobFilesResult, arguments, **fields)
 
     def insert_lines(
-        self, arguments: InsertLinesArguments | None = None, /, **fields: Any
+        self,
+        arguments: InsertLinesArguments | None = None,
+        /,
+        **fields: Any,
     ) -> InsertLinesResult:
         """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion."""
-        result: InsertLinesResult = self.remote.value("insert_lines", arguments, **fields)
-        return result
+        return self.remote.value("insert_lines", InsertLinesResult, arguments, **fields)
 
     def list_directory(
-        self, arguments: ListDirectoryArguments | None = None, /, **fields: Any
+        self,
+        arguments: ListDirectoryArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ListDirectoryResult:
         """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. To find files by name pattern across directories, use glob_files."""
-        result: ListDirectoryResult = self.remote.value("list_directory", arguments, **fields)
-        return result
+        return self.remote.value("list_directory", ListDirectoryResult, arguments, **fields)
 
     def parse_csv(
-        self, arguments: ParseCsvArguments | None = None, /, **fields: Any
+        self,
+        arguments: ParseCsvArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ParseCsvResult:
         """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all."""
-        result: ParseCsvResult = self.remote.value("parse_csv", arguments, **fields)
-        return result
+        return self.remote.value("parse_csv", ParseCsvResult, arguments, **fields)
 
     def query_json(
-        self, arguments: QueryJsonArguments | None = None, /, **fields: Any
+        self,
+        arguments: QueryJsonArguments | None = None,
+        /,
+        **fields: Any,
     ) -> QueryJsonResult:
         """Select and reshape JSON data with a JMESPath expression (https://jmespath.org), from a file under the workspace root (path) or from JSON text given inline (text): give exactly one of the two. Examples of expressions: "people[?age > `30`].name" (filter, then project), "length(items)", "sort_by(items, &price)[-1]", "{total: sum(orders[].amount)}". Literal values go in backticks. A field that does not exist gives null, not an error."""
-        result: QueryJsonResult = self.remote.value("query_json", arguments, **fields)
-        return result
+        return self.remote.value("query_json", QueryJsonResult, arguments, **fields)
 
     def read_file(
-        self, arguments: ReadFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: ReadFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ReadFileResult:
         """Read a file under the workspace root. A UTF-8 text file gives the selected lines, each prefixed with its line number and a tab (the prefix is not part of the file); use start_line and end_line to read a range of a large file, and total_lines tells how long the whole file is. An image (PNG, JPEG, GIF, WebP) is returned as an image you can see. A PDF gives the text of each selected page followed by the images that page draws (start_line and end_line then select pages). Files above the host's size limit (2 MB by default) are refused."""
-        result: ReadFileResult = self.remote.value("read_file", arguments, **fields)
-        return result
+        return self.remote.value("read_file", ReadFileResult, arguments, **fields)
 
     def run_python(
-        self, arguments: RunPythonArguments | None = None, /, **fields: Any
+        self,
+        arguments: RunPythonArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RunPythonResult:
         """Run a Python 3 program, given as source text, in a fresh interpreter whose working directory is under the workspace root, and return its exit code and output. Print what you want to see: the value of the last expression is not shown. Modules in the working directory can be imported. There is no standard input. The program and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows."""
-        result: RunPythonResult = self.remote.value("run_python", arguments, **fields)
-        return result
+        return self.remote.value("run_python", RunPythonResult, arguments, **fields)
 
     def run_shell(
-        self, arguments: RunShellArguments | None = None, /, **fields: Any
+        self,
+        arguments: RunShellArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RunShellResult:
         """Run a command with /bin/sh in a directory under the workspace root and return its exit code and output. There is no terminal and no standard input: commands that wait for input or confirmation get end-of-file (pass flags such as -y). The command and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows. Processes started in the background do not outlive the call."""
-        result: RunShellResult = self.remote.value("run_shell", arguments, **fields)
-        return result
+        return self.remote.value("run_shell", RunShellResult, arguments, **fields)
 
     def summarize_numbers(
-        self, arguments: SummarizeNumbersArguments | None = None, /, **fields: Any
+        self,
+        arguments: SummarizeNumbersArguments | None = None,
+        /,
+        **fields: Any,
     ) -> SummarizeNumbersResult:
         """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do)."""
-        result: SummarizeNumbersResult = self.remote.value("summarize_numbers", arguments, **fields)
-        return result
+        return self.remote.value("summarize_numbers", SummarizeNumbersResult, arguments, **fields)
 
     def unable(self, arguments: UnableArguments | None = None, /, **fields: Any) -> UnableResult:
         """Call this when you cannot complete the task and further attempts would not help: it ends your work on the task and hands control back to the user. Say why, and list each blocker concretely (a missing permission, file, credential or decision) so that the user can remove it and ask again. If a single answer from the user would unblock you, use ask_user instead. Do not call other tools in the same turn."""
-        result: UnableResult = self.remote.value("unable", arguments, **fields)
-        return result
+        return self.remote.value("unable", UnableResult, arguments, **fields)
 
     def undo_edit(
-        self, arguments: UndoEditArguments | None = None, /, **fields: Any
+        self,
+        arguments: UndoEditArguments | None = None,
+        /,
+        **fields: Any,
     ) -> UndoEditResult:
         """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted."""
-        result: UndoEditResult = self.remote.value("undo_edit", arguments, **fields)
-        return result
+        return self.remote.value("undo_edit", UndoEditResult, arguments, **fields)
 
     def web_search(
-        self, arguments: WebSearchArguments | None = None, /, **fields: Any
+        self,
+        arguments: WebSearchArguments | None = None,
+        /,
+        **fields: Any,
     ) -> WebSearchResult:
         """Search the web and return the top results, each with its title, URL and a short snippet of the page. Use it to find pages; to read one, pass its URL to fetch_url. Write the query as you would in a search engine (keywords, quoted phrases). site restricts the results to one site (its subdomains included), language prefers results in one language. Results come from the search service the host application configured; without one, every search fails with unavailable."""
-        result: WebSearchResult = self.remote.value("web_search", arguments, **fields)
-        return result
+        return self.remote.value("web_search", WebSearchResult, arguments, **fields)
 
     def write_file(
-        self, arguments: WriteFileArguments | None = None, /, **fields: Any
+        self,
+        arguments: WriteFileArguments | None = None,
+        /,
+        **fields: Any,
     ) -> WriteFileResult:
         """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file."""
-        result: WriteFileResult = self.remote.value("write_file", arguments, **fields)
-        return result
+        return self.remote.value("write_file", WriteFileResult, arguments, **fields)
 
 
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
     `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
-    async with _connect(
-        target, {name: tool_info(name) for name in TOOL_NAMES}, **options
-    ) as remote:
+    async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
 def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
-    with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    with _connect_sync(target, _infos(), **options) as remote:
         yield SyncTools(remote)
+
+
+def _infos() -> dict[str, ToolInfo]:
+    return {name: tool_info(name) for name in TOOL_NAMES}

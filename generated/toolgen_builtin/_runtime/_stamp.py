@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "fe54a5e2ec97e1f6bc2fe8699f591512f3bc3cfde04d2421e3db625cbca0f283"
+RUNTIME_SHA256 = "98aeadc5dc9057721e0d9782745ed682693d098edcfbb846a89b7af059508334"

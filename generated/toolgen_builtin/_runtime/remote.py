@@ -21,7 +21,7 @@ import itertools
 import json
 import shlex
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import mcp_types as types
 from mcp import Client, StdioServerParameters
@@ -36,6 +36,7 @@ from .suggest import nearest
 from .validation import as_sent, validate
 
 _TOKENS = itertools.count(1)
+R = TypeVar("R")
 Approve = Callable[[str], Awaitable[bool]]
 Answer = Callable[[str], Awaitable[str | None]]
 
@@ -54,16 +55,15 @@ class Remote:
             raise UnknownToolError(name, nearest(name, list(self.infos)), len(self.infos))
         return info
 
-    async def value(self, name: str, arguments: Any = None, **fields: Any) -> Any:
-        """The call's Result model; ToolArgumentsError before sending an invalid call,
-        ToolCallError (with the failure's kind) for a failure."""
-        result = await self.call(name, arguments, **fields)
-        if result.failure is not None:
-            failure = result.failure
-            raise ToolCallError(name, failure.kind, failure.message, failure.retryable, 1)
-        return result.value
+    async def value(
+        self, name: str, returns: type[R], arguments: Any = None, /, **fields: Any
+    ) -> R:
+        """The call's Result model (of class `returns`); ToolArgumentsError before sending an
+        invalid call, ToolCallError (with the failure's kind) for a failure. (Positional
+        parameters only, so that a tool's own `name` or `arguments` can be keywords.)"""
+        return _value(await self.call(name, arguments, **fields), returns)
 
-    async def call(self, name: str, arguments: Any = None, **fields: Any) -> ToolResult:
+    async def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         """The whole result: value or failure, content blocks, guidance."""
         async for event in self.stream(name, arguments, **fields):
             if isinstance(event, streaming.Final):
@@ -71,7 +71,7 @@ class Remote:
         raise AssertionError("a stream ends with Final")  # pragma: no cover
 
     async def stream(
-        self, name: str, arguments: Any = None, **fields: Any
+        self, name: str, arguments: Any = None, /, **fields: Any
     ) -> AsyncGenerator[Any, None]:
         """The call's events as the server sends them, then `Final(result)`."""
         info = self.info(name)
@@ -102,6 +102,18 @@ class Remote:
         event = (params.meta or {}).get(EVENT)
         if deliver is not None and isinstance(event, dict):
             deliver(_event(event))
+
+
+def _value(result: ToolResult, returns: type[R]) -> R:
+    """The ok result's value, else ToolCallError with the failure's kind."""
+    failure = result.failure
+    if failure is not None:
+        raise ToolCallError(result.tool, failure.kind, failure.message, failure.retryable, 1)
+    if not isinstance(result.value, returns):
+        raise TypeError(
+            f"{result.tool} returns {type(result.value).__name__}, not {returns.__name__}"
+        )
+    return result.value
 
 
 def _arguments(info: ToolInfo, arguments: Any, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -291,14 +303,14 @@ class SyncRemote:
     def __init__(self, portal: Any, remote: Remote) -> None:
         self.portal, self.remote = portal, remote
 
-    def value(self, name: str, arguments: Any = None, **fields: Any) -> Any:
-        return self.portal.call(lambda: self.remote.value(name, arguments, **fields))
+    def value(self, name: str, returns: type[R], arguments: Any = None, /, **fields: Any) -> R:
+        return _value(self.call(name, arguments, **fields), returns)
 
-    def call(self, name: str, arguments: Any = None, **fields: Any) -> ToolResult:
+    def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         result: ToolResult = self.portal.call(lambda: self.remote.call(name, arguments, **fields))
         return result
 
-    def stream(self, name: str, arguments: Any = None, **fields: Any) -> Iterator[Any]:
+    def stream(self, name: str, arguments: Any = None, /, **fields: Any) -> Iterator[Any]:
         events = self.remote.stream(name, arguments, **fields)
         try:
             while True:

@@ -18,7 +18,7 @@ import jinja2
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.providers import TARGETS, Export, Exports, export_all
-from toolgen.render.code import literal, statement
+from toolgen.render.code import call, lines, literal, statement
 from toolgen.render.layout import bracketed
 from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
@@ -52,8 +52,26 @@ def environment(override: str | None = None) -> jinja2.Environment:
         model_config=model_config,
         model_base=model_base,
         model_doc=model_docstring,
+        client_method=client_method,
     )
     return env
+
+
+def client_method(tool: ToolIR, asynchronous: bool) -> str:
+    """One tool's method of the generated client (`client.py`), in black's layout: arguments
+    positional-only, so that any name a tool's parameters have can be a keyword."""
+    arguments, result = tool.classes.arguments, tool.classes.result
+    # Named as the tool's module, but for the one name the client holds itself (module names
+    # never end in "_" but for keywords, so `remote_` is no other tool's).
+    name = f"{tool.module}_" if tool.module == "remote" else tool.module
+    head = f"{'async ' if asynchronous else ''}def {name}"
+    parameters = ("self", f"arguments: {arguments} | None = None", "/", "**fields: Any")
+    sent = call("self.remote.value", literal(tool.name), result, "arguments", "**fields")
+    return "\n".join([
+        *lines(call(head, *parameters), 4, suffix=f" -> {result}:"),
+        " " * 8 + py_docstring(tool.description, indent=8),
+        *lines(sent, 8, prefix="return await " if asynchronous else "return "),
+    ])
 
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from . import TOOL_NAMES, tool_info
+from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.remote import Remote, SyncRemote
 from ._runtime.remote import connect as _connect
 from ._runtime.remote import connect_sync as _connect_sync
@@ -31,26 +31,27 @@ class Tools:
     def __init__(self, remote: Remote) -> None:
         self.remote = remote
 
-    async def done(
-        self, arguments: DoneArguments | None = None, /, **fields: Any
-    ) -> DoneResult:
+    async def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
         "Finish the task.\nA second line, a tab\tand a trailing backslash \\"
-        result: DoneResult = await self.remote.value("done", arguments, **fields)
-        return result
+        return await self.remote.value("done", DoneResult, arguments, **fields)
 
     async def render_chart(
-        self, arguments: RenderChartArguments | None = None, /, **fields: Any
+        self,
+        arguments: RenderChartArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RenderChartResult:
         """Render a chart of a series, reporting progress as it draws, and return the picture."""
-        result: RenderChartResult = await self.remote.value("render_chart", arguments, **fields)
-        return result
+        return await self.remote.value("render_chart", RenderChartResult, arguments, **fields)
 
     async def send_email(
-        self, arguments: SendEmailArguments | None = None, /, **fields: Any
+        self,
+        arguments: SendEmailArguments | None = None,
+        /,
+        **fields: Any,
     ) -> SendEmailResult:
         """Send an email. The password is injected by the host and never shown to the model."""
-        result: SendEmailResult = await self.remote.value("send-email", arguments, **fields)
-        return result
+        return await self.remote.value("send-email", SendEmailResult, arguments, **fields)
 
 
 class SyncTools:
@@ -59,38 +60,43 @@ class SyncTools:
     def __init__(self, remote: SyncRemote) -> None:
         self.remote = remote
 
-    def done(
-        self, arguments: DoneArguments | None = None, /, **fields: Any
-    ) -> DoneResult:
+    def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
         "Finish the task.\nA second line, a tab\tand a trailing backslash \\"
-        result: DoneResult = self.remote.value("done", arguments, **fields)
-        return result
+        return self.remote.value("done", DoneResult, arguments, **fields)
 
     def render_chart(
-        self, arguments: RenderChartArguments | None = None, /, **fields: Any
+        self,
+        arguments: RenderChartArguments | None = None,
+        /,
+        **fields: Any,
     ) -> RenderChartResult:
         """Render a chart of a series, reporting progress as it draws, and return the picture."""
-        result: RenderChartResult = self.remote.value("render_chart", arguments, **fields)
-        return result
+        return self.remote.value("render_chart", RenderChartResult, arguments, **fields)
 
     def send_email(
-        self, arguments: SendEmailArguments | None = None, /, **fields: Any
+        self,
+        arguments: SendEmailArguments | None = None,
+        /,
+        **fields: Any,
     ) -> SendEmailResult:
         """Send an email. The password is injected by the host and never shown to the model."""
-        result: SendEmailResult = self.remote.value("send-email", arguments, **fields)
-        return result
+        return self.remote.value("send-email", SendEmailResult, arguments, **fields)
 
 
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
     `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
-    async with _connect(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
 def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
-    with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    with _connect_sync(target, _infos(), **options) as remote:
         yield SyncTools(remote)
+
+
+def _infos() -> dict[str, ToolInfo]:
+    return {name: tool_info(name) for name in TOOL_NAMES}

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from . import TOOL_NAMES, tool_info
+from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.remote import Remote, SyncRemote
 from ._runtime.remote import connect as _connect
 from ._runtime.remote import connect_sync as _connect_sync
@@ -41,18 +41,22 @@ class Tools:
         self.remote = remote
 
     async def tool_2fa_verify(
-        self, arguments: T2FaVerifyArguments | None = None, /, **fields: Any
+        self,
+        arguments: T2FaVerifyArguments | None = None,
+        /,
+        **fields: Any,
     ) -> T2FaVerifyResult:
         """Verify a one-time code."""
-        result: T2FaVerifyResult = await self.remote.value("2fa.verify", arguments, **fields)
-        return result
+        return await self.remote.value("2fa.verify", T2FaVerifyResult, arguments, **fields)
 
     async def budget_split(
-        self, arguments: BudgetSplitArguments | None = None, /, **fields: Any
+        self,
+        arguments: BudgetSplitArguments | None = None,
+        /,
+        **fields: Any,
     ) -> BudgetSplitResult:
         """Split a budget between two accounts (shared definitions, no recursion)."""
-        result: BudgetSplitResult = await self.remote.value("budget.split", arguments, **fields)
-        return result
+        return await self.remote.value("budget.split", BudgetSplitResult, arguments, **fields)
 
     async def http_client_requests_with_a_very_long_name_that_no_provider_accepts_as_it_is(
         self,
@@ -63,52 +67,56 @@ class Tools:
         **fields: Any,
     ) -> HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult:
         """Look up a record. Detail 0: this sentence makes the description long. Detail 1: this sentence makes the description long. Detail 2: this sentence makes the description long. Detail 3: this sentence makes the description long. Detail 4: this sentence makes the description long. Detail 5: this sentence makes the description long. Detail 6: this sentence makes the description long. Detail 7: this sentence makes the description long. Detail 8: this sentence makes the description long. Detail 9: this sentence makes the description long. Detail 10: this sentence makes the description long. Detail 11: this sentence makes the description long. Detail 12: this sentence makes the description long. Detail 13: this sentence makes the description long. Detail 14: this sentence makes the description long. Detail 15: this sentence makes the description long. Detail 16: this sentence makes the description long. Detail 17: this sentence makes the description long. Detail 18: this sentence makes the description long. Detail 19: this sentence makes the description long. Detail 20: this sentence makes the description long. Detail 21: this sentence makes the description long. Detail 22: this sentence makes the description long. Detail 23: this sentence makes the description long. Detail 24: this sentence makes the description long. Detail 25: this sentence makes the description long. Detail 26: this sentence makes the description long. Detail 27: this sentence makes the description long. Detail 28: this sentence makes the description long. Detail 29: this sentence makes the description long."""
-        result: HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult = (
-            await self.remote.value(
-                "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is",
-                arguments,
-                **fields,
-            )
+        return await self.remote.value(
+            "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is",
+            HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult,
+            arguments,
+            **fields,
         )
-        return result
 
     async def labels_set(
-        self, arguments: LabelsSetArguments | None = None, /, **fields: Any
+        self,
+        arguments: LabelsSetArguments | None = None,
+        /,
+        **fields: Any,
     ) -> LabelsSetResult:
         """Attach labels and free-form metadata to a resource."""
-        result: LabelsSetResult = await self.remote.value("labels.set", arguments, **fields)
-        return result
+        return await self.remote.value("labels.set", LabelsSetResult, arguments, **fields)
 
     async def order_create(
-        self, arguments: OrderCreateArguments | None = None, /, **fields: Any
+        self,
+        arguments: OrderCreateArguments | None = None,
+        /,
+        **fields: Any,
     ) -> OrderCreateResult:
         """Create an order for a customer. Every strict mode can express this tool."""
-        result: OrderCreateResult = await self.remote.value("order.create", arguments, **fields)
-        return result
+        return await self.remote.value("order.create", OrderCreateResult, arguments, **fields)
 
     async def pick(self, arguments: PickArguments | None = None, /, **fields: Any) -> PickResult:
         """Pick from enumerations of every JSON type."""
-        result: PickResult = await self.remote.value("pick", arguments, **fields)
-        return result
+        return await self.remote.value("pick", PickResult, arguments, **fields)
 
     async def ping(self, arguments: PingArguments | None = None, /, **fields: Any) -> PingResult:
         """Check that the service answers (no parameters)."""
-        result: PingResult = await self.remote.value("ping", arguments, **fields)
-        return result
+        return await self.remote.value("ping", PingResult, arguments, **fields)
 
     async def shape_area(
-        self, arguments: ShapeAreaArguments | None = None, /, **fields: Any
+        self,
+        arguments: ShapeAreaArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ShapeAreaResult:
         """Compute the area of a shape."""
-        result: ShapeAreaResult = await self.remote.value("shape.area", arguments, **fields)
-        return result
+        return await self.remote.value("shape.area", ShapeAreaResult, arguments, **fields)
 
     async def tree_sum(
-        self, arguments: TreeSumArguments | None = None, /, **fields: Any
+        self,
+        arguments: TreeSumArguments | None = None,
+        /,
+        **fields: Any,
     ) -> TreeSumResult:
         """Sum the numbers of a tree (a recursive definition)."""
-        result: TreeSumResult = await self.remote.value("tree.sum", arguments, **fields)
-        return result
+        return await self.remote.value("tree.sum", TreeSumResult, arguments, **fields)
 
 
 class SyncTools:
@@ -118,18 +126,22 @@ class SyncTools:
         self.remote = remote
 
     def tool_2fa_verify(
-        self, arguments: T2FaVerifyArguments | None = None, /, **fields: Any
+        self,
+        arguments: T2FaVerifyArguments | None = None,
+        /,
+        **fields: Any,
     ) -> T2FaVerifyResult:
         """Verify a one-time code."""
-        result: T2FaVerifyResult = self.remote.value("2fa.verify", arguments, **fields)
-        return result
+        return self.remote.value("2fa.verify", T2FaVerifyResult, arguments, **fields)
 
     def budget_split(
-        self, arguments: BudgetSplitArguments | None = None, /, **fields: Any
+        self,
+        arguments: BudgetSplitArguments | None = None,
+        /,
+        **fields: Any,
     ) -> BudgetSplitResult:
         """Split a budget between two accounts (shared definitions, no recursion)."""
-        result: BudgetSplitResult = self.remote.value("budget.split", arguments, **fields)
-        return result
+        return self.remote.value("budget.split", BudgetSplitResult, arguments, **fields)
 
     def http_client_requests_with_a_very_long_name_that_no_provider_accepts_as_it_is(
         self,
@@ -140,66 +152,72 @@ class SyncTools:
         **fields: Any,
     ) -> HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult:
         """Look up a record. Detail 0: this sentence makes the description long. Detail 1: this sentence makes the description long. Detail 2: this sentence makes the description long. Detail 3: this sentence makes the description long. Detail 4: this sentence makes the description long. Detail 5: this sentence makes the description long. Detail 6: this sentence makes the description long. Detail 7: this sentence makes the description long. Detail 8: this sentence makes the description long. Detail 9: this sentence makes the description long. Detail 10: this sentence makes the description long. Detail 11: this sentence makes the description long. Detail 12: this sentence makes the description long. Detail 13: this sentence makes the description long. Detail 14: this sentence makes the description long. Detail 15: this sentence makes the description long. Detail 16: this sentence makes the description long. Detail 17: this sentence makes the description long. Detail 18: this sentence makes the description long. Detail 19: this sentence makes the description long. Detail 20: this sentence makes the description long. Detail 21: this sentence makes the description long. Detail 22: this sentence makes the description long. Detail 23: this sentence makes the description long. Detail 24: this sentence makes the description long. Detail 25: this sentence makes the description long. Detail 26: this sentence makes the description long. Detail 27: this sentence makes the description long. Detail 28: this sentence makes the description long. Detail 29: this sentence makes the description long."""
-        result: HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult = (
-            self.remote.value(
-                "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is",
-                arguments,
-                **fields,
-            )
+        return self.remote.value(
+            "http.client.requests.with_a_very_long_name_that_no_provider_accepts_as_it_is",
+            HttpClientRequestsWithAVeryLongNameThatNoProviderAcceptsAsItIsResult,
+            arguments,
+            **fields,
         )
-        return result
 
     def labels_set(
-        self, arguments: LabelsSetArguments | None = None, /, **fields: Any
+        self,
+        arguments: LabelsSetArguments | None = None,
+        /,
+        **fields: Any,
     ) -> LabelsSetResult:
         """Attach labels and free-form metadata to a resource."""
-        result: LabelsSetResult = self.remote.value("labels.set", arguments, **fields)
-        return result
+        return self.remote.value("labels.set", LabelsSetResult, arguments, **fields)
 
     def order_create(
-        self, arguments: OrderCreateArguments | None = None, /, **fields: Any
+        self,
+        arguments: OrderCreateArguments | None = None,
+        /,
+        **fields: Any,
     ) -> OrderCreateResult:
         """Create an order for a customer. Every strict mode can express this tool."""
-        result: OrderCreateResult = self.remote.value("order.create", arguments, **fields)
-        return result
+        return self.remote.value("order.create", OrderCreateResult, arguments, **fields)
 
     def pick(self, arguments: PickArguments | None = None, /, **fields: Any) -> PickResult:
         """Pick from enumerations of every JSON type."""
-        result: PickResult = self.remote.value("pick", arguments, **fields)
-        return result
+        return self.remote.value("pick", PickResult, arguments, **fields)
 
     def ping(self, arguments: PingArguments | None = None, /, **fields: Any) -> PingResult:
         """Check that the service answers (no parameters)."""
-        result: PingResult = self.remote.value("ping", arguments, **fields)
-        return result
+        return self.remote.value("ping", PingResult, arguments, **fields)
 
     def shape_area(
-        self, arguments: ShapeAreaArguments | None = None, /, **fields: Any
+        self,
+        arguments: ShapeAreaArguments | None = None,
+        /,
+        **fields: Any,
     ) -> ShapeAreaResult:
         """Compute the area of a shape."""
-        result: ShapeAreaResult = self.remote.value("shape.area", arguments, **fields)
-        return result
+        return self.remote.value("shape.area", ShapeAreaResult, arguments, **fields)
 
     def tree_sum(
-        self, arguments: TreeSumArguments | None = None, /, **fields: Any
+        self,
+        arguments: TreeSumArguments | None = None,
+        /,
+        **fields: Any,
     ) -> TreeSumResult:
         """Sum the numbers of a tree (a recursive definition)."""
-        result: TreeSumResult = self.remote.value("tree.sum", arguments, **fields)
-        return result
+        return self.remote.value("tree.sum", TreeSumResult, arguments, **fields)
 
 
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
     `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
-    async with _connect(
-        target, {name: tool_info(name) for name in TOOL_NAMES}, **options
-    ) as remote:
+    async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
 def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
-    with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    with _connect_sync(target, _infos(), **options) as remote:
         yield SyncTools(remote)
+
+
+def _infos() -> dict[str, ToolInfo]:
+    return {name: tool_info(name) for name in TOOL_NAMES}

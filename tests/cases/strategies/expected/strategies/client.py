@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from . import TOOL_NAMES, tool_info
+from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.remote import Remote, SyncRemote
 from ._runtime.remote import connect as _connect
 from ._runtime.remote import connect_sync as _connect_sync
@@ -30,13 +30,18 @@ class Tools:
         self.remote = remote
 
     async def keywords_sampler(
-        self, arguments: KeywordsSamplerArguments | None = None, /, **fields: Any
+        self,
+        arguments: KeywordsSamplerArguments | None = None,
+        /,
+        **fields: Any,
     ) -> KeywordsSamplerResult:
         """Exercises the strategy compiler; each parameter is one schema construct."""
-        result: KeywordsSamplerResult = await self.remote.value(
-            "keywords.sampler", arguments, **fields
+        return await self.remote.value(
+            "keywords.sampler",
+            KeywordsSamplerResult,
+            arguments,
+            **fields,
         )
-        return result
 
 
 class SyncTools:
@@ -46,25 +51,29 @@ class SyncTools:
         self.remote = remote
 
     def keywords_sampler(
-        self, arguments: KeywordsSamplerArguments | None = None, /, **fields: Any
+        self,
+        arguments: KeywordsSamplerArguments | None = None,
+        /,
+        **fields: Any,
     ) -> KeywordsSamplerResult:
         """Exercises the strategy compiler; each parameter is one schema construct."""
-        result: KeywordsSamplerResult = self.remote.value("keywords.sampler", arguments, **fields)
-        return result
+        return self.remote.value("keywords.sampler", KeywordsSamplerResult, arguments, **fields)
 
 
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
     `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
-    async with _connect(
-        target, {name: tool_info(name) for name in TOOL_NAMES}, **options
-    ) as remote:
+    async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
 def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
-    with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    with _connect_sync(target, _infos(), **options) as remote:
         yield SyncTools(remote)
+
+
+def _infos() -> dict[str, ToolInfo]:
+    return {name: tool_info(name) for name in TOOL_NAMES}

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from . import TOOL_NAMES, tool_info
+from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.remote import Remote, SyncRemote
 from ._runtime.remote import connect as _connect
 from ._runtime.remote import connect_sync as _connect_sync
@@ -30,11 +30,13 @@ class Tools:
         self.remote = remote
 
     async def get_weather(
-        self, arguments: GetWeatherArguments | None = None, /, **fields: Any
+        self,
+        arguments: GetWeatherArguments | None = None,
+        /,
+        **fields: Any,
     ) -> GetWeatherResult:
         """Get the current weather for a city."""
-        result: GetWeatherResult = await self.remote.value("get_weather", arguments, **fields)
-        return result
+        return await self.remote.value("get_weather", GetWeatherResult, arguments, **fields)
 
 
 class SyncTools:
@@ -44,23 +46,29 @@ class SyncTools:
         self.remote = remote
 
     def get_weather(
-        self, arguments: GetWeatherArguments | None = None, /, **fields: Any
+        self,
+        arguments: GetWeatherArguments | None = None,
+        /,
+        **fields: Any,
     ) -> GetWeatherResult:
         """Get the current weather for a city."""
-        result: GetWeatherResult = self.remote.value("get_weather", arguments, **fields)
-        return result
+        return self.remote.value("get_weather", GetWeatherResult, arguments, **fields)
 
 
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
     `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
-    async with _connect(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
 
 @contextlib.contextmanager
 def connect_sync(target: Any, **options: Any) -> Iterator[SyncTools]:
     """`connect`, for code that is not async."""
-    with _connect_sync(target, {name: tool_info(name) for name in TOOL_NAMES}, **options) as remote:
+    with _connect_sync(target, _infos(), **options) as remote:
         yield SyncTools(remote)
+
+
+def _infos() -> dict[str, ToolInfo]:
+    return {name: tool_info(name) for name in TOOL_NAMES}
