@@ -106,6 +106,44 @@ def test_the_sync_facade(pkg: ModuleType, impl: ModuleType) -> None:
     assert events[-1].result.value.counted == 2
 
 
+def test_a_call_approved_during_it_streams_its_events_and_logs(pkg: ModuleType, impl: ModuleType) -> None:
+    """What a call does once the user approved it reaches the client as a first run's would."""
+    from mcp import Client
+
+    logged: list[str] = []
+
+    async def log(params: Any) -> None:
+        logged.append(params.data)
+
+    async def yes(context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        return ElicitResult(action="accept")
+
+    async def scenario(protocol: str) -> list[Any]:
+        remote_module = importlib.import_module(f"{PACKAGE}._runtime.remote")
+        served = _served(pkg, impl.registry)
+        holder: list[Any] = []
+
+        async def on_message(message: Any) -> None:
+            await holder[0].on_message(message)
+
+        async with Client(served, mode=protocol, elicitation_callback=yes, logging_callback=log,  # type: ignore[arg-type]
+                          log_level="info", message_handler=on_message) as client:
+            holder.append(remote_module.Remote(client, {"export_notes": pkg.tool_info("export_notes")}))
+            return [event async for event in holder[0].stream("export_notes")]
+
+    impl.LOG.setLevel("INFO")  # the host's choice of what its tools log (serve --log-level)
+    try:
+        for protocol in ("legacy", "2026-07-28"):
+            logged.clear()
+            events = asyncio.run(scenario(protocol))
+            assert [(e.done, e.message) for e in events[:-1]] == [(1, "note 1 of 2"), (2, "note 2 of 2")], protocol
+            assert events[-1].result.value.exported == 2 and logged == ["exporting"], protocol
+    finally:
+        impl.LOG.setLevel("NOTSET")
+
+
 def _stdio(package: Path) -> list[str]:
     return [sys.executable, "-m", PACKAGE, "serve", "--stdio", "--registry", "conformance_impl:registry"]
 

@@ -93,7 +93,7 @@ __all__ = [
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "98aeadc5dc9057721e0d9782745ed682693d098edcfbb846a89b7af059508334"
+_RUNTIME_SHA256 = "de52dc8cefac9e1f20da5a8231fef8eba99438ae491c7e3cda5a029f7f569dca"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

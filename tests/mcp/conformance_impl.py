@@ -21,6 +21,7 @@ from conformance_tools.server import http_app, mcp_server, sample
 from conformance_tools.tools import (
     add_numbers,
     count_slowly,
+    export_notes,
     json_schema_2020_12_tool,
     remove_note,
     test_audio_content,
@@ -156,6 +157,14 @@ class CountSlowly(count_slowly.CountSlowlyTool):
         yield {"counted": arguments.to}
 
 
+class ExportNotes(export_notes.ExportNotesTool):
+    async def run(self, arguments: Any) -> AsyncIterator[Any]:
+        LOG.info("exporting")
+        for done in (1, 2):
+            yield Progress(done, 2, f"note {done} of 2")
+        yield {"exported": 2}
+
+
 class Whoami(whoami.WhoamiTool):
     def run(self, arguments: Any, injected: Any) -> Any:
         return {"user": injected.user}
@@ -164,7 +173,7 @@ class Whoami(whoami.WhoamiTool):
 registry = pkg.build_registry(
     SimpleText(), ImageContent(), AudioContent(), EmbeddedResource(), MultipleContentTypes(), WithLogging(),
     ErrorHandling(), WithProgress(), Sampling(), Elicitation(), JsonSchemaTool(), AddNumbers(), RemoveNote(),
-    CountSlowly(), Whoami(),
+    CountSlowly(), Whoami(), ExportNotes(),
 )
 
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "98aeadc5dc9057721e0d9782745ed682693d098edcfbb846a89b7af059508334"
+RUNTIME_SHA256 = "de52dc8cefac9e1f20da5a8231fef8eba99438ae491c7e3cda5a029f7f569dca"

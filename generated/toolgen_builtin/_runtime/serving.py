@@ -47,6 +47,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -55,6 +56,7 @@ from . import answers, control, streaming
 from .control import Suspension
 from .registry import SECRET, Registry
 from .results import ToolResult
+from .suggest import nearest
 
 # `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
 # failure of an error result, and (as JSON text) the value a result cannot put in
@@ -156,8 +158,10 @@ def mcp_server(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         if params.name not in registry:
-            known = ", ".join(registry)
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r} (tools: {known})")
+            hint = nearest(params.name, list(registry))
+            near = f"; did you mean {hint!r}?" if hint else ""
+            message = f"unknown tool {params.name!r}{near} (this server has {len(registry)})"
+            raise MCPError(types.INVALID_PARAMS, message)
         injected = inject(params.name, _headers(ctx)) if inject is not None else None
         if params.request_state is not None:
             return await _resumed(ctx, registry, params, injected)
@@ -297,13 +301,13 @@ async def _answered(
             input_requests={ASKED: _elicitation(suspension)},
             request_state=json.dumps(suspension.to_json(), ensure_ascii=False),
         )
-    asked = _elicitation(suspension)
+    related = ServerMessageMetadata(related_request_id=ctx.request_id)
     answer = await ctx.session.send_request(
-        asked,
-        types.ElicitResult,
-        metadata=_related(ctx),
+        _elicitation(suspension), types.ElicitResult, metadata=related
     )
-    resumed = await _resume(registry, suspension, answer, injected)
+    resumed = await _pumped(
+        ctx, lambda on_event: _resume(registry, suspension, answer, injected, on_event)
+    )
     return await _answered(ctx, registry, resumed, injected)
 
 
@@ -324,7 +328,9 @@ async def _resumed(
     if not isinstance(answer, types.ElicitResult):
         raise MCPError(types.INVALID_PARAMS, f"inputResponses: no answer under {ASKED!r}")
     try:
-        result = await _pumped(ctx, lambda _: _resume(registry, record, answer, injected))
+        result = await _pumped(
+            ctx, lambda on_event: _resume(registry, record, answer, injected, on_event)
+        )
     except control.SuspensionError as error:
         raise MCPError(types.INVALID_PARAMS, f"requestState: {error}") from None
     return await _answered(ctx, registry, result, injected)
@@ -335,15 +341,18 @@ async def _resume(
     suspended: Suspension | dict[str, Any],
     answer: types.ElicitResult,
     injected: Mapping[str, Any] | None,
+    on_event: Sink,
 ) -> ToolResult:
-    """Go on with the call as the user answered (the registry checks the record's signature)."""
+    """Go on with the call as the user answered (the registry checks the record's signature),
+    its events to `on_event`."""
     record = suspended.to_json() if isinstance(suspended, Suspension) else suspended
     accepted = answer.action == "accept"
-    if record.get("reason") == control.APPROVAL:
-        why = None if accepted else f"the user chose {answer.action!r} when asked"
-        return await registry.aresume(record, approved=accepted, reason=why, injected=injected)
-    reply = (answer.content or {}).get("answer") if accepted else None
-    return await registry.aresume(record, answer=reply, injected=injected)
+    with streaming.listening(on_event):
+        if record.get("reason") == control.APPROVAL:
+            why = None if accepted else f"the user chose {answer.action!r} when asked"
+            return await registry.aresume(record, approved=accepted, reason=why, injected=injected)
+        reply = (answer.content or {}).get("answer") if accepted else None
+        return await registry.aresume(record, answer=reply, injected=injected)
 
 
 def _elicitation(suspension: Suspension) -> types.ElicitRequest:
@@ -380,12 +389,6 @@ def _refused(message: str) -> types.CallToolResult:
         is_error=True,
         _meta={FAILURE: {"kind": "suspended", "retryable": False}},
     )
-
-
-def _related(ctx: ServerRequestContext[Any]) -> Any:
-    from mcp.shared.message import ServerMessageMetadata
-
-    return ServerMessageMetadata(related_request_id=ctx.request_id)
 
 
 def _headers(ctx: ServerRequestContext[Any]) -> Mapping[str, str]:
