@@ -79,11 +79,14 @@ def test_a_cpu_loop_is_stopped_at_its_cpu_limit(root: Path) -> None:
 def test_a_bounded_fork_bomb_is_stopped_at_the_process_limit(root: Path) -> None:
     r = tools(root, processes=20)
     # 200 processes at most, each ending by itself after 5 s: survivable even if the limit failed.
+    # One new process every 20 ms: the limit, counted every few tens of ms, must stop the bomb
+    # long before its 200th, however loaded the machine (unpaced, a shell can start all 200
+    # between two counts when the machine is busy).
     bombs = [
-        ("run_shell", {"command": "for i in $(seq 200); do sleep 5 & echo $! >> pids; done; wait"}),
+        ("run_shell", {"command": "for i in $(seq 200); do sleep 5 & echo $! >> pids; sleep 0.02; done; wait"}),
         ("run_python", {"code": "import os, time\nfor i in range(200):\n    pid = os.fork()\n    if pid == 0:\n"
                                 "        time.sleep(5)\n        os._exit(0)\n    open('pids', 'a').write(f'{pid}\\n')\n"
-                                "os.wait()\n"}),
+                                "    time.sleep(0.02)\nos.wait()\n"}),
     ]
     for tool, arguments in bombs:
         (root / "pids").unlink(missing_ok=True)
