@@ -36,7 +36,7 @@ FAST_FAIL_SECONDS = 5.0  # a loose guard against exponential work, not a benchma
 RULES = {
     "syntax", "spec-format", "unknown-key", "name-invalid", "name-collision", "unknown-type", "json-schema",
     "parameters-not-object", "required-missing-property", "default-invalid", "example-invalid", "ref-unresolved",
-    "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword",
+    "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword", "deprecation-invalid",
 }  # fmt: skip
 
 

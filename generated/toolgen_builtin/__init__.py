@@ -48,6 +48,9 @@ from ._runtime.validation import LIMITS, Coercion, Limits
 
 __all__ = [
     "PROVIDERS",
+    "SPEC_SHA256",
+    "SPEC_VERSION",
+    "TOOLGEN_VERSION",
     "TOOL_NAMES",
     "ArgumentIssue",
     "Audio",
@@ -92,8 +95,13 @@ __all__ = [
 
 TOOLGEN_VERSION = "0.1.0"
 __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
+# What a consumer pins (also in pyproject.toml's [tool.toolgen-generated]): the version of the
+# spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
+# over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
+SPEC_VERSION = "0.1.0"
+SPEC_SHA256 = "0f9468b49eef09f511ad3219966f28a8442b946c2e0f492482a5b2399f2c73e3"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "de52dc8cefac9e1f20da5a8231fef8eba99438ae491c7e3cda5a029f7f569dca"
+_RUNTIME_SHA256 = "5a3978b696773c4b1d8a1aa1b07c4ab958079feef565a275034b3ffd9026c0ea"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "
@@ -134,19 +142,32 @@ def validate_arguments(
     *,
     limits: Limits = LIMITS,
     on_coerce: Callable[[Coercion], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
 ) -> BaseModel:
     """The typed Arguments of a call (a dict or JSON text), or ToolArgumentsError.
 
     `limits` bounds the work on any input: size and depth of JSON text or of a dict, the
     issues listed. Repairs (null for an optional key, coercions the spec declared with
     `x-coerce`) go to `on_coerce`, else to the `logging` logger of `_runtime.validation`.
+    Warnings (a renamed parameter sent by its old name, a deprecated one sent) go to
+    `on_warning`, else to the logger of `_runtime.deprecation`.
     Safe to call from many threads, also before a tool's module is imported.
     """
     info = _INFOS.get(name) if isinstance(name, str) else None
     if info is None:
         info = tool_info(name)
+    if info.deprecated_parameters:
+        return info.validate_arguments(
+            arguments, limits=limits, on_coerce=on_coerce, on_warning=on_warning
+        )
     return validate(
-        info.arguments, info.name, arguments, info.secrets, limits=limits, on_coerce=on_coerce
+        info.arguments,
+        info.name,
+        arguments,
+        info.secrets,
+        limits=limits,
+        on_coerce=on_coerce,
+        on_warning=on_warning,
     )
 
 

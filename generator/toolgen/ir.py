@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.naming import ToolClasses
+from toolgen.spec.model import Deprecation
 
 MISSING: Any = object()  # no default
 
@@ -83,6 +84,11 @@ class ToolIR:
     annotation_names: frozenset[str]  # what its annotations import: typing names, `Field`, `_types` (typemap)
     provider_name: str
     source: str  # spec file, relative to the specs root
+    deprecation: Deprecation | None = None  # spec `deprecated` and `sunset` (stability is then "deprecated")
+    # `x-renamed-from` on properties of the root of `parameters`: (old name, new wire name, sunset).
+    renames: tuple[tuple[str, str, str | None], ...] = ()
+    # Properties of the root of `parameters` marked `deprecated: true`: (wire name, Python name, x-sunset).
+    deprecated_parameters: tuple[tuple[str, str, str | None], ...] = ()
 
     @property
     def arguments_class(self) -> str:
@@ -110,3 +116,4 @@ class PackageIR:
     name: str  # the import name of the generated package
     toolgen_version: str
     tools: tuple[ToolIR, ...]  # sorted by canonical name
+    spec_sha256: str = ""  # of the spec set the package was generated from (load.specs.SpecSet.sha256)

@@ -45,14 +45,18 @@ def check_specs(specs: Path, exports: bool = True, progress: Progress = _quiet,
                 disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports).
     `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint])."""
+    loaded = _load(specs, progress)
+    progress("check")
+    return lint(loaded, exports, disable)
+
+
+def _load(specs: Path, progress: Progress) -> SpecSet:
     from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
     progress("load")
-    loaded = load_specs(specs)
-    progress("check")
-    return lint(loaded, exports, disable)
+    return load_specs(specs)
 
 
 def lint(specs: SpecSet, exports: bool = True,
@@ -108,7 +112,9 @@ def build(specs: Path, options: BuildOptions, progress: Progress = _quiet, disab
 
 
 def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
-    diagnostics, tools = check_specs(specs, exports=False, progress=progress)
+    loaded = _load(specs, progress)
+    progress("check")
+    diagnostics, tools = lint(loaded, exports=False)
     from toolgen.providers import diagnostics as provider_rule
 
     if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
@@ -120,7 +126,7 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     from toolgen.render import render_package
 
     progress("lower")
-    ir = lower(tools, options.package)
+    ir = lower(tools, options.package, loaded.sha256)
     progress("export")
     # Once: the notes are lint's warnings, the definitions are rendered.
     exports = {provider: [(option, export(provider, ir.tools, **option)) for option in variants(provider)]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "de52dc8cefac9e1f20da5a8231fef8eba99438ae491c7e3cda5a029f7f569dca"
+RUNTIME_SHA256 = "5a3978b696773c4b1d8a1aa1b07c4ab958079feef565a275034b3ffd9026c0ea"

@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "c9f4b7036db1ddef4479c2ff805b47af9776ae4a5045d3e3af18e88680cbb163"
+_SUPPORT_SHA256 = "7f0689afe9ecf8292c5109611c3aff9fee962c378f2fc4b5245a8b82d869667f"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

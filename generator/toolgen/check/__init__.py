@@ -14,6 +14,7 @@ from toolgen.check.context import CheckedTool, Context
 from toolgen.check.rules import (
     content,
     defaults,
+    deprecation,
     descriptions,
     enforceable,
     enum_type,
@@ -32,7 +33,7 @@ from toolgen.schema.pointer import unescape
 from toolgen.spec.model import SpecModelError, ToolSpec
 
 RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
-         names, policies, content)
+         names, policies, content, deprecation)
 
 
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).

@@ -136,6 +136,9 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
     if error.validator == "pattern" and where == "name":
         return [doc.diagnostic(pointer, NAME_INVALID.id, f"tool name {error.instance!r} has characters a tool name cannot have",
                                hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'")]
+    if error.validator == "pattern" and error.schema.get("format") == "date":
+        return [doc.diagnostic(pointer, ID, f"{where} {error.instance!r} is not a date (YYYY-MM-DD)",
+                               hint="write the day as YYYY-MM-DD, e.g. 2026-06-30")]
     if error.validator == "type":
         return [doc.diagnostic(pointer, ID, f"{where} must be of type {error.validator_value}")]
     if error.validator in _BOUNDS:

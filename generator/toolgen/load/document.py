@@ -7,6 +7,7 @@ only when a diagnostic needs one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -30,7 +31,7 @@ from toolgen.schema.pointer import child
 
 __all__ = [
     "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "Document", "LoadError", "Position", "SourceMap",
-    "load_file", "parse_json", "parse_yaml",
+    "load_bytes", "load_file", "parse_json", "parse_yaml",
 ]
 
 
@@ -42,6 +43,7 @@ class Document:
     display: str  # path as shown in diagnostics (relative to the specs root)
     data: Any
     source: SourceMap
+    sha256: str = ""  # of the file's bytes (load.specs.SpecSet.sha256 digests the set)
 
     def diagnostic(
         self,
@@ -175,7 +177,12 @@ def load_file(path: Path, display: str, *, root: Path | None = None, limit: int 
 
     With `root`, the file must lie inside it once symlinks are followed (load/files.py).
     """
-    raw = read_spec(path, root, limit)
+    return load_bytes(read_spec(path, root, limit), path, display)
+
+
+def load_bytes(raw: bytes, path: Path, display: str) -> Document:
+    """Parse one spec file's bytes (read from disk, or from a git revision); JSON by the suffix
+    of `path`, YAML otherwise. Raises LoadError with a position on bad input."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -185,4 +192,4 @@ def load_file(path: Path, display: str, *, root: Path | None = None, limit: int 
                         "save the file as UTF-8") from None
     parse = parse_json if path.suffix.lower() == ".json" else parse_yaml
     data, source = parse(text)
-    return Document(path=path, display=display, data=data, source=source)
+    return Document(path=path, display=display, data=data, source=source, sha256=hashlib.sha256(raw).hexdigest())

@@ -222,8 +222,22 @@ def safe_name(text: str) -> str:
 
 def bundle(index: RefIndex, tool: ToolSource, pointer: str, schema: Any) -> Any:
     """A self-contained copy of the schema at `pointer`: every `$ref` points into its own `$defs`."""
+    return bundle_located(index, tool, pointer, schema)[0]
+
+
+def bundle_located(index: RefIndex, tool: ToolSource, pointer: str,
+                   schema: Any) -> tuple[Any, dict[str, tuple[Document, str]]]:
+    """`bundle`, and where each definition of the bundle's `$defs` was written: name ->
+    (document, JSON pointer), so a finding inside a definition can name its source line."""
     state = _Bundle(index, tool.doc)
     body = state.walk(schema, schema_uri(tool.doc, pointer), pointer)
     if state.defs and isinstance(body, dict):
         body["$defs"] = dict(sorted(state.defs.items()))
-    return body
+    places: dict[str, tuple[Document, str]] = {}
+    for target, name in state.names.items():
+        uri, fragment = urldefrag(target)
+        doc = index.documents.get(uri)
+        if doc is not None:
+            base = unquote(uri.split("?schema=", 1)[1]) if "?schema=" in uri else ""
+            places[name] = (doc, base + unquote(fragment))
+    return body, places

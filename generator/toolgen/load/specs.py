@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.document import Document, LoadError, load_file
-from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, too_large
+from toolgen.load.document import Document, LoadError, load_bytes, load_file
+from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, read_spec, too_large
 
-__all__ = ["SPEC_SUFFIXES", "SpecSet", "ToolSource", "discover", "is_tool_document", "load_specs"]
+__all__ = ["SPEC_SUFFIXES", "SpecSet", "ToolSource", "discover", "entries", "is_tool_document", "load_specs"]
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,30 @@ class SpecSet:
     def document(self, display: str) -> Document | None:
         return next((d for d in self.documents if d.display == display), None)
 
+    @property
+    def sha256(self) -> str:
+        """A digest of the spec files, whatever order they were found in: sha256 over one line
+        per file, its path relative to the root, a NUL byte and the hex sha256 of its bytes,
+        in the order of the paths."""
+        hasher = hashlib.sha256()
+        for display, digest in sorted((d.display, d.sha256) for d in self.documents):
+            hasher.update(f"{display}\0{digest}\n".encode())
+        return hasher.hexdigest()
+
 
 def is_tool_document(data: Any) -> bool:
     """Files holding only shared `$defs` (referenced from other files) define no tool."""
     return isinstance(data, dict) and ("name" in data or "tools" in data or "parameters" in data)
 
 
-def load_specs(root: Path, limits: Limits | None = None) -> SpecSet:
-    """Every spec file under root, within the limits (load/files.py); refusals are diagnostics."""
+# Given a file's path, display name and bytes: a Document already parsed from the same bytes, or None.
+Reuse = Callable[[Path, str, bytes], "Document | None"]
+
+
+def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = None) -> SpecSet:
+    """Every spec file under root, within the limits (load/files.py); refusals are diagnostics.
+    `reuse`: takes a file's bytes and may answer with a document parsed from the same bytes
+    before (`toolgen breaking` shares the files both sides have unchanged)."""
     limits = limits or Limits.from_env()
     documents: list[Document] = []
     tools: list[ToolSource] = []
@@ -63,19 +81,25 @@ def load_specs(root: Path, limits: Limits | None = None) -> SpecSet:
                 raise LoadError(1, 1, f"spec files together are larger than {limits.input_bytes} bytes",
                                 "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
                                 rule="input-too-large")
-            doc = load_file(path, display, root=root, limit=limits.file_bytes)
+            if reuse is None:
+                doc = load_file(path, display, root=root, limit=limits.file_bytes)
+            else:
+                raw = read_spec(path, root, limits.file_bytes)
+                doc = reuse(path, display, raw) or load_bytes(raw, path, display)
             total += size
         except LoadError as exc:
             diagnostics.append(Diagnostic(display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "", exc.hint))
             continue
         documents.append(doc)
-        data = doc.data
-        if not is_tool_document(data):
-            continue
-        if isinstance(data.get("tools"), list):
-            for i, entry in enumerate(data["tools"]):
-                if isinstance(entry, dict):
-                    tools.append(ToolSource(doc, f"/tools/{i}", entry))
-        elif "tools" not in data:
-            tools.append(ToolSource(doc, "", data))
+        tools.extend(entries(doc))
     return SpecSet(root=root, documents=documents, tools=tools, diagnostics=diagnostics)
+
+
+def entries(doc: Document) -> list[ToolSource]:
+    """The tool entries of one document: itself, the objects of its `tools:` list, or none."""
+    data = doc.data
+    if not is_tool_document(data):
+        return []
+    if isinstance(data.get("tools"), list):
+        return [ToolSource(doc, f"/tools/{i}", entry) for i, entry in enumerate(data["tools"]) if isinstance(entry, dict)]
+    return [] if "tools" in data else [ToolSource(doc, "", data)]

@@ -20,6 +20,7 @@ from toolgen.schema.exactness import exact
 from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
+from toolgen.spec.model import Deprecation
 
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -35,6 +36,8 @@ class ToolView:
     parameters: dict[str, Any]  # bundled, objects closed
     returns: dict[str, Any] | None  # bundled
     annotations: tuple[tuple[str, bool], ...]
+    stability: str = "stable"  # "deprecated": every provider's description says so (providers/__init__.py)
+    deprecation: Deprecation | None = None  # why, what instead, the sunset
 
 
 def view(tool: CheckedTool) -> ToolView:
@@ -49,6 +52,8 @@ def view(tool: CheckedTool) -> ToolView:
         parameters=parameters,
         returns=tool.schema("returns"),
         annotations=spec.annotations.declared(),
+        stability=spec.stability,
+        deprecation=spec.deprecation,
     )
 
 
@@ -127,7 +132,39 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         annotation_names=frozenset(imports),
         provider_name=seen.provider_name,
         source=tool.doc.display,
+        deprecation=seen.deprecation,
+        renames=renames(parameters),
+        deprecated_parameters=deprecated_parameters(parameters, _arguments(models, classes.arguments)),
     )
+
+
+def renames(parameters: dict[str, Any]) -> tuple[tuple[str, str, str | None], ...]:
+    """`x-renamed-from` of the properties of the root of `parameters` (where lint allows it),
+    by old name: (old name, new name, sunset or None)."""
+    found = []
+    for name, schema in (parameters.get("properties") or {}).items():
+        renamed = schema.get("x-renamed-from") if isinstance(schema, dict) else None
+        if isinstance(renamed, dict) and isinstance(renamed.get("name"), str):
+            sunset = renamed.get("sunset")
+            found.append((renamed["name"], name, sunset if isinstance(sunset, str) else None))
+    return tuple(sorted(found))
+
+
+def deprecated_parameters(parameters: dict[str, Any],
+                          arguments: ModelIR | None) -> tuple[tuple[str, str, str | None], ...]:
+    """The properties of the root of `parameters` marked `deprecated: true`, in declaration
+    order: (wire name, Python name of the field, x-sunset or None)."""
+    fields = {f.wire_name: f.python_name for f in arguments.fields} if arguments is not None else {}
+    found = []
+    for name, schema in (parameters.get("properties") or {}).items():
+        if isinstance(schema, dict) and schema.get("deprecated") is True and name in fields:
+            sunset = schema.get("x-sunset")
+            found.append((name, fields[name], sunset if isinstance(sunset, str) else None))
+    return tuple(found)
+
+
+def _arguments(models: list[ModelIR], name: str) -> ModelIR | None:
+    return next((m for m in models if m.class_name == name and m.role == "arguments"), None)
 
 
 _BRANCHING = ("anyOf", "oneOf", "then", "else")
@@ -171,6 +208,7 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
     return out
 
 
-def lower(tools: Sequence[CheckedTool], package: str) -> PackageIR:
+def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
+    """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
     lowered = sorted((lower_tool(t) for t in tools), key=lambda t: t.name)
-    return PackageIR(name=package, toolgen_version=__version__, tools=tuple(lowered))
+    return PackageIR(name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256)

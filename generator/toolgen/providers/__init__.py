@@ -13,8 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.naming import provider_name
 from toolgen.providers import anthropic, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
+from toolgen.providers.portable import memoised_by_identity
+from toolgen.schema.walk import transform, walk
 
 __all__ = ["PROVIDERS", "TARGETS", "Export", "Exports", "Note", "ToolLike", "definitions", "export", "export_all",
            "notes", "notes_of", "variants"]
@@ -67,30 +70,76 @@ def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def export(provider: str, tools: Tools, **options: Any) -> Export:
-    return TARGETS[provider].export([_shown(t) for t in tools], **options_of(provider, options))
+    return TARGETS[provider].export([_shown(t, provider) for t in tools], **options_of(provider, options))
 
+
+# -- deprecations, said in descriptions: the one place every provider's text is composed ----------
 
 DEPRECATED = "Deprecated: prefer another tool where one does the job."
 
 
-class _Deprecated:
-    """A tool of `stability: deprecated` as providers show it: marked at the start of its
-    description (no provider has a field for it), so that a model prefers the alternatives."""
+def deprecated_text(deprecation: Any, provider: str) -> str:
+    """What a deprecated tool's description starts with (no provider has a field for it):
+    "Deprecated: <reason>; use <replacement> instead (sunset <date>)." The replacement by the
+    name the provider's model calls it (provider-safe, but in MCP)."""
+    if deprecation is None:  # `stability: deprecated` alone
+        return DEPRECATED
+    text = f"Deprecated: {deprecation.reason.strip().rstrip('.')}"
+    if deprecation.replacement:
+        name = deprecation.replacement if provider == "mcp" else provider_name(deprecation.replacement)
+        text += f"; use {name} instead"
+    if deprecation.sunset:
+        text += f" (sunset {deprecation.sunset})"
+    return text + "."
 
-    def __init__(self, tool: ToolLike) -> None:
-        self._tool = tool
+
+def deprecated_parameter_text(schema: dict[str, Any]) -> str:
+    """What a `deprecated: true` schema's description starts with: "Deprecated (sunset <date>)."."""
+    sunset = schema.get("x-sunset")
+    return f"Deprecated (sunset {sunset})." if isinstance(sunset, str) else "Deprecated."
+
+
+def _marked_node(node: dict[str, Any], path: str) -> dict[str, Any]:
+    if node.get("deprecated") is not True:
+        return node
+    text = node.get("description")
+    prefix = deprecated_parameter_text(node)
+    return {**node, "description": f"{prefix} {text}" if isinstance(text, str) and text else prefix}
+
+
+def _marked(parameters: dict[str, Any]) -> dict[str, Any]:
+    """`parameters` with every `deprecated: true` schema's description saying so; the same
+    object when none is (so that the exporters' memo of each `parameters` still hits)."""
+    if not any(node.get("deprecated") is True for _, node in walk(parameters)):
+        return parameters
+    marked: dict[str, Any] = transform(parameters, _marked_node)
+    return marked
+
+
+_marked_once = memoised_by_identity(_marked)
+
+
+class _Shown:
+    """A tool as providers show it: a deprecated tool's description starts by saying so, and
+    so does each deprecated parameter's; the rest is the tool's own."""
+
+    def __init__(self, tool: ToolLike, description: str, parameters: dict[str, Any]) -> None:
+        self._tool, self.description, self.parameters = tool, description, parameters
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tool, name)
 
-    @property
-    def description(self) -> str:
-        text = self._tool.description
-        return f"{DEPRECATED} {text}" if text else DEPRECATED
 
-
-def _shown(tool: ToolLike) -> ToolLike:
-    return _Deprecated(tool) if getattr(tool, "stability", "stable") == "deprecated" else tool
+def _shown(tool: ToolLike, provider: str) -> ToolLike:
+    parameters = _marked_once(tool.parameters)
+    deprecated = getattr(tool, "stability", "stable") == "deprecated"
+    if not deprecated and parameters is tool.parameters:
+        return tool  # most tools
+    description = tool.description
+    if deprecated:
+        prefix = deprecated_text(getattr(tool, "deprecation", None), provider)
+        description = f"{prefix} {description}" if description else prefix
+    return _Shown(tool, description, parameters)
 
 
 def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ import jinja2
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.providers import TARGETS, Export, Exports, export_all
-from toolgen.render.code import call, lines, literal, statement
+from toolgen.render.code import Display, call, lines, literal, statement
 from toolgen.render.layout import bracketed
 from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
@@ -221,13 +221,32 @@ def _exact_schemas(tool: ToolIR) -> tuple[dict[str, str], dict[str, str]]:
     return statements, {cls: name for cls, name, _, _ in checked}
 
 
+def _deprecations(tool: ToolIR) -> dict[str, str]:
+    """{constant: its statement} for what the tool's module declares of deprecations:
+    DEPRECATION (the tool's), RENAMES (`x-renamed-from`), DEPRECATED_PARAMETERS."""
+    out: dict[str, str] = {}
+    found = tool.deprecation
+    if found is not None:
+        more = {k: py_literal(v) for k, v in (("replacement", found.replacement), ("sunset", found.sunset)) if v}
+        out["DEPRECATION"] = statement(call("Deprecation", py_literal(found.reason), **more), 0, "DEPRECATION = ")
+    for name, kind, rows in (("RENAMES", "Rename", tool.renames),
+                             ("DEPRECATED_PARAMETERS", "DeprecatedParameter", tool.deprecated_parameters)):
+        if rows:
+            items = tuple(call(kind, *(py_literal(v) for v in row if v is not None)) for row in rows)
+            out[name] = statement(Display("()", items), 0, f"{name} = ")
+    return out
+
+
 def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
     statements, names = _exact_schemas(tool)
     imports = _imports(tool)
     if statements or "streaming" in tool.flags:  # a stream's items are typed Any
         imports["typing"] = sorted({*imports["typing"], "Any"})
+    deprecations = _deprecations(tool)
+    kinds = {"DEPRECATION": "Deprecation", "RENAMES": "Rename", "DEPRECATED_PARAMETERS": "DeprecatedParameter"}
+    imports["deprecation"] = sorted(kinds[name] for name in deprecations)
     return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=imports, exact_schemas=statements,
-                                                                 exact_names=names))
+                                                                 exact_names=names, deprecations=deprecations))
 
 
 # The runtime's source folders and where a generated package holds their copies.

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import control, execution, policies, streaming
+from . import control, deprecation, execution, policies, streaming
 from .control import Suspension, SuspensionError
 from .errors import (
     ToolArgumentsError,
@@ -136,6 +136,12 @@ class Registry(Mapping[str, Any]):
         self._infos = {name: _info(impl) for name, impl in self._tools.items()}
         infos = list(self._infos.values())
         self._aliases = {i.provider_name: i.name for i in infos if i.provider_name}
+        # Each tool's info when its arguments are one `validate` call (this runtime's, declaring
+        # no renamed or deprecated parameters, whose warnings a call's result carries), else None.
+        self._direct = {
+            name: i if type(i) is ToolInfo and not _warns(i) else None
+            for name, i in self._infos.items()
+        }
         # The tools whose calls need none of the policies: run directly when `_quiet`.
         self._plain = frozenset(i.name for i in infos if not _needs_policy(i))
 
@@ -267,7 +273,7 @@ class Registry(Mapping[str, Any]):
         started = perf_counter()
         prepared = self._prepare(name, arguments, injected)
         if type(prepared) is tuple and self._quiet and prepared[1].name in self._plain:
-            impl, info, args, extra = prepared
+            impl, info, args, extra, _ = prepared
             first = self._run(impl, info, args, extra, started)
             if first.failure is None or not first.failure.retryable:
                 return first  # no policy to apply: the path of most calls
@@ -402,7 +408,7 @@ class Registry(Mapping[str, Any]):
         except BaseException:  # interrupted: the hooks hear of it, then it goes on
             self._told(event, _cancelled(prepared[1]))
             raise
-        return self._told(event, _noted(prepared[1], result))
+        return self._told(event, _noted(prepared[1], result, prepared[4]))
 
     async def _aobserved(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
         if isinstance(prepared, ToolResult):
@@ -413,7 +419,7 @@ class Registry(Mapping[str, Any]):
         except BaseException:  # cancelled (a turn given up): the hooks hear of it, then it goes on
             self._told(event, _cancelled(prepared[1]))
             raise
-        return self._told(event, _noted(prepared[1], result))
+        return self._told(event, _noted(prepared[1], result, prepared[4]))
 
     def _told(self, event: CallEvent | None, result: ToolResult) -> ToolResult:
         """`result`, once the hooks have heard of it (`event`: its call's start, if any)."""
@@ -425,7 +431,7 @@ class Registry(Mapping[str, Any]):
         self, prepared: Any, started: float, first: ToolResult | None = None, approved: bool = False
     ) -> ToolResult:
         """The steps of `_policed`, carried out in this thread."""
-        impl, info, args, extra = prepared
+        impl, info, args, extra, _ = prepared
         steps = self._policed(info, args, extra, first, approved, started)
         try:
             step = next(steps)
@@ -448,7 +454,7 @@ class Registry(Mapping[str, Any]):
 
     async def _adrive(self, prepared: Any, started: float, approved: bool = False) -> ToolResult:
         """The steps of `_policed`, carried out in this task."""
-        impl, info, args, extra = prepared
+        impl, info, args, extra, _ = prepared
         steps = self._policed(info, args, extra, None, approved, started)
         try:
             step = next(steps)
@@ -603,12 +609,14 @@ class Registry(Mapping[str, Any]):
                     short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
                 )
         impl = self._tools[canonical]
-        info = self._infos[canonical]
+        info = self._direct[canonical]
+        notes: tuple[str, ...] = ()
         try:
-            if type(info) is ToolInfo:  # this runtime's: one call less on every call
+            if info is not None:  # most tools: one call less on every call
                 args = validate(info.arguments, canonical, arguments, info.secrets)
-            else:  # another generated package's tool is validated by its own runtime
-                args = info.validate_arguments(arguments)
+            else:  # warnings to collect, or another generated package's tool (its own runtime)
+                info = self._infos[canonical]
+                args, notes = _validated(info, arguments)
         except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
             if not raised_as(exc, ToolArgumentsError):
                 raise
@@ -625,7 +633,7 @@ class Registry(Mapping[str, Any]):
                 missing = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})
                 message = f"the host did not supply valid injected values for: {', '.join(missing)}"
                 return ToolResult(canonical, failure=ToolFailure("internal", message))
-        return impl, info, args, extra
+        return impl, info, args, extra, notes
 
 
 # What the registry reads of an implementation's `info`. Checked by name, not by class: the
@@ -690,17 +698,32 @@ def _needs_policy(info: ToolInfo) -> bool:
         or "requires_approval" in info.flags
         or "streaming" in info.flags
         or info.stability == "deprecated"
+        or _warns(info)
     )
 
 
-def _noted(info: ToolInfo, result: ToolResult) -> ToolResult:
-    """The result, with a warning for the host when the tool is deprecated."""
-    if info.stability != "deprecated":
+def _warns(info: ToolInfo) -> bool:
+    """Whether a call's arguments may carry warnings: renamed or deprecated parameters."""
+    return bool(getattr(info, "renames", ()) or getattr(info, "deprecated_parameters", ()))
+
+
+def _validated(info: ToolInfo, arguments: Any) -> tuple[Any, tuple[str, ...]]:
+    """The arguments of a tool that is not one `validate` call, and the warnings they carry."""
+    if not hasattr(info, "renames"):  # a runtime older than renames: no warnings to collect
+        return info.validate_arguments(arguments), ()
+    notes: list[str] = []
+    args = info.validate_arguments(arguments, on_warning=notes.append)
+    return args, tuple(notes)
+
+
+def _noted(info: ToolInfo, result: ToolResult, notes: tuple[str, ...] = ()) -> ToolResult:
+    """The result, with the warnings for the host: the tool is deprecated, its call's arguments
+    used an old name or a deprecated parameter (`notes`)."""
+    if info.stability != "deprecated" and not notes:
         return result
-    version = getattr(info, "version", None)
-    since = f" (version {version})" if version else ""
-    warning = f"tool '{info.name}'{since} is deprecated: its spec says it will be removed"
-    return replace(result, warnings=(*result.warnings, warning))
+    if info.stability == "deprecated":
+        notes = (deprecation.tool_warning(info), *notes)
+    return replace(result, warnings=(*result.warnings, *notes))
 
 
 def _waiting(suspension: Suspension) -> ToolResult:

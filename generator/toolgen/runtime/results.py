@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
+from . import deprecation
 from .content import Block, block_kind
+from .deprecation import DeprecatedParameter, Deprecation, OnWarning, Rename
 from .errors import ToolError
 from .payload import LIMITS, Limits
 from .secrets import redact, secret_values
@@ -52,14 +54,36 @@ class ToolInfo:
     rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
     cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
     content: frozenset[str] = frozenset()  # spec `content`: the kinds of blocks it may return
+    deprecation: Deprecation | None = None  # spec `deprecated` and `sunset`
+    renames: tuple[Rename, ...] = ()  # `x-renamed-from` (the Arguments class's `__renames__`)
+    deprecated_parameters: tuple[DeprecatedParameter, ...] = ()  # `deprecated: true` at the root
 
     def validate_arguments(
-        self, arguments: Any, *, limits: Limits = LIMITS, on_coerce: OnCoerce | None = None
+        self,
+        arguments: Any,
+        *,
+        limits: Limits = LIMITS,
+        on_coerce: OnCoerce | None = None,
+        on_warning: OnWarning | None = None,
     ) -> BaseModel:
-        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError."""
-        return validate(
-            self.arguments, self.name, arguments, self.secrets, limits=limits, on_coerce=on_coerce
+        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError.
+        `on_warning` gets the host's warnings (an old parameter name, a deprecated parameter
+        sent); without it they are logged (deprecation.py)."""
+        value = validate(
+            self.arguments,
+            self.name,
+            arguments,
+            self.secrets,
+            limits=limits,
+            on_coerce=on_coerce,
+            on_warning=on_warning,
         )
+        if self.deprecated_parameters:
+            for note in deprecation.parameter_warnings(
+                self.name, value, self.deprecated_parameters
+            ):
+                deprecation.tell(note, on_warning)
+        return value
 
 
 @dataclass(frozen=True)
@@ -103,7 +127,8 @@ class ToolResult:
     duration_s: float = 0.0  # from validated arguments to result, waits and retries included
     metadata: str | None = None  # guidance for the model (Output.metadata), sent with the result
     terminal: bool = False  # an ok result of a tool flagged `terminal`: the agent's turn may end
-    warnings: tuple[str, ...] = ()  # for the host: a deprecated tool was called
+    # For the host: a deprecated tool was called, a parameter by its old name, a deprecated one.
+    warnings: tuple[str, ...] = ()
     content: tuple[Block, ...] = ()  # blocks for the model to see (Output.content), in order
     # A call waiting for the host (an approval, the user's answer): store it, then
     # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.

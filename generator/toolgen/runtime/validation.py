@@ -27,15 +27,16 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, RootModel, ValidationError
 from pydantic_core import from_json
 
-from . import coerce, payload
+from . import coerce, deprecation, payload
 from .coerce import Coercion
+from .deprecation import OnWarning
 from .errors import ArgumentIssue, ToolArgumentsError
 from .models import Exact
 from .payload import LIMITS, Limits
 from .shape import Node
 from .translate import Hit, Location, issues, resolve
 
-__all__ = ["LIMITS", "Coercion", "Limits", "as_sent", "validate"]
+__all__ = ["LIMITS", "Coercion", "Limits", "OnWarning", "as_sent", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
 OnCoerce = Callable[[Coercion], None]
@@ -53,15 +54,19 @@ def validate(
     *,
     limits: Limits = LIMITS,
     on_coerce: OnCoerce | None = None,
+    on_warning: OnWarning | None = None,
 ) -> M:
     """The validated Arguments model, or ToolArgumentsError. Never raises anything else.
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
     Repairs (null for an optional key, declared coercions) go to `on_coerce`, or are
-    logged at INFO on this module's logger. A class with an exact check (`__exact__`, for
-    what it cannot express) has the check run on what it accepted.
+    logged at INFO on this module's logger. A renamed parameter sent by its old name
+    (`__renames__`, before its sunset) is taken as its new name, and the warning for the
+    host goes to `on_warning`, or is logged at WARNING (deprecation.py). A class with an
+    exact check (`__exact__`, for what it cannot express) has the check run on what it
+    accepted.
     """
-    value = _validate(model, tool, arguments, secrets, limits, on_coerce)
+    value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
     if check is None:
         return value
@@ -111,6 +116,7 @@ def _validate(
     secrets: frozenset[str],
     limits: Limits,
     on_coerce: OnCoerce | None,
+    on_warning: OnWarning | None = None,
 ) -> M:
     validator = model.__pydantic_validator__
     kind = type(arguments)
@@ -133,7 +139,7 @@ def _validate(
             tool, [ArgumentIssue("", "invalid", "arguments could not be read")]
         ) from None
     try:
-        outcome = _recover(model, tool, arguments, failure, secrets, limits, on_coerce)
+        outcome = _recover(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     except ToolArgumentsError:
         raise
     except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
@@ -174,6 +180,7 @@ def _recover(
     secrets: frozenset[str],
     limits: Limits,
     on_coerce: OnCoerce | None,
+    on_warning: OnWarning | None,
 ) -> M | ToolArgumentsError:
     """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
@@ -191,7 +198,7 @@ def _recover(
     errors = _first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
-            return _validate(model, tool, {}, secrets, limits, on_coerce)
+            return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
         return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
     if any(
         str(e["type"]).startswith("recursion") for e in errors
@@ -215,9 +222,26 @@ def _recover(
             ],
         )
     if data is None:  # `null` as text: no arguments at all
-        return _validate(model, tool, {}, secrets, limits, on_coerce)
+        return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
     if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
         return ToolArgumentsError(tool, [payload.not_an_object(data)])
+    # Old names of renamed parameters: taken as the new ones (warned), or refused by name.
+    refused: list[ArgumentIssue] = []
+    notes: list[str] = []
+    renames: tuple[deprecation.Rename, ...] = getattr(model, "__renames__", ())
+    if renames and isinstance(data, dict) and any(r.old in data for r in renames):
+        data, refused, notes = deprecation.renamed(tool, data, renames)
+        try:
+            renamed: M = model.__pydantic_validator__.validate_python(data)
+        except ValidationError as again:
+            count = again.error_count()
+            errors = _first(again.with_traceback(None), limits)
+        else:
+            if refused:
+                return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
+            for note in notes:
+                deprecation.tell(note, on_warning)
+            return renamed
     root = Node(model)
     made: list[Coercion] = []
     for _ in range(_ROUNDS):
@@ -233,12 +257,17 @@ def _recover(
             count = again.error_count()
             errors = _first(again.with_traceback(None), limits)
             continue
+        if refused:
+            return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
         for report in made:
             _report(report, tool, on_coerce)
+        for note in notes:
+            deprecation.tell(note, on_warning)
         return result
     else:
         hits = _hits(root, errors, secrets)
     found, skipped = issues(hits, lambda location: _at(data, location), limits.max_issues)
+    found = refused + found
     # Errors past the ones read count one issue each (past max_errors they are mostly one per
     # wrong value): `total` is exact below max_errors errors, close above.
     unread = count - len(errors)

@@ -252,7 +252,7 @@ class _Judge:
     def run(self, registry: Registry, arguments: Any, before: Sequence[Any] = ()) -> _Outcome:
         """Call the tool; its outcome if the contract allows it, else ContractViolation."""
         calls = [*before, arguments]
-        impl, info, args, extra = self.prepared(registry, arguments, calls)
+        impl, info, args, extra, _ = self.prepared(registry, arguments, calls)
         # The deadline the registry keeps: the tool's own, else the registry's default.
         deadline = getattr(info, "timeout_s", None)
         if deadline is None:
@@ -285,7 +285,7 @@ class _Judge:
         return _Outcome(result=self.result(outcome, calls))
 
     def prepared(self, registry: Registry, arguments: Any, calls: list[Any]) -> Any:
-        """The call as the registry prepares it (impl, info, args, extra), else a violation."""
+        """The call as the registry prepares it (impl, info, args, extra, notes), else a violation."""
         # The registry's own validation.
         prepared = registry._prepare(self.tool, arguments, self.injected)
         if not isinstance(prepared, tuple):
@@ -316,7 +316,7 @@ class _Judge:
         """Start a streaming tool's stream, take its first item, and close it, as the registry
         does when the call is cut short: closing must not fail (a generator that yields again
         in its `finally`, or whose cleanup raises, leaves the host's call broken)."""
-        impl, _, args, extra = self.prepared(registry, arguments, [arguments])
+        impl, _, args, extra, _ = self.prepared(registry, arguments, [arguments])
         try:
             stream = impl.run(args, *extra)
         except Exception:  # noqa: BLE001 - refusing at once is test_results' business

@@ -32,6 +32,9 @@ TYPE_ALIASES: dict[str, str] = {
     "list": "array", "tuple": "array", "arraylist": "array", "set": "array", "sequence": "array",
     "none": "null", "nil": "null", "nonetype": "null",
 }
+# toolgen's own `x-` keywords (docs/spec-format.md): their values are checked by the spec
+# format (spec/schema.json, `extensions`); providers never see them (providers/schema.py).
+TOOLGEN_KEYWORDS = frozenset({"x-coerce", "x-secret", "x-sunset", "x-renamed-from"})
 # Keywords that only annotate: nothing to enforce.
 ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
                          "deprecated", "propertyOrdering", "nullable"})

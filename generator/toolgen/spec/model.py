@@ -69,6 +69,15 @@ class Cache:
 
 
 @dataclass(frozen=True)
+class Deprecation:
+    """`deprecated` (and `sunset`): why the tool is deprecated, what to use instead, its last day."""
+
+    reason: str
+    replacement: str | None = None
+    sunset: str | None = None  # YYYY-MM-DD
+
+
+@dataclass(frozen=True)
 class Example:
     arguments: dict[str, Any]
     result: Any = MISSING
@@ -106,7 +115,8 @@ class ToolSpec:
     has_returns: bool = False
     category: str | None = None
     kind: str | None = None  # code | utility | return | system
-    stability: str = "stable"  # stable | experimental | deprecated
+    stability: str = "stable"  # stable | experimental | deprecated (implied by `deprecated`)
+    deprecation: Deprecation | None = None  # `deprecated` and `sunset`
     version: str | None = None
     timeout_s: float | None = None
     retry: Retry = Retry()
@@ -160,10 +170,18 @@ def _cache(declared: Mapping[str, Any] | None) -> Cache | None:
     return Cache(float(_get(declared, "ttl_s", (int, float))), _get(declared, "max_entries", int, 1024))
 
 
+def _deprecation(entry: Mapping[str, Any]) -> Deprecation | None:
+    declared = _get(entry, "deprecated", dict)
+    if declared is None:
+        return None  # a `sunset` alone is an error (check/rules/deprecation.py), read as nothing
+    return Deprecation(_get(declared, "reason", str), _get(declared, "replacement", str), _get(entry, "sunset", str))
+
+
 def _parse(entry: Mapping[str, Any]) -> ToolSpec:
     hints = _get(entry, "annotations", dict, {})
     errors = _get(entry, "errors", dict, {})
     timeout = _get(entry, "timeout_s", (int, float))
+    deprecation = _deprecation(entry)
     return ToolSpec(
         name=_get(entry, "name", str),
         description=_get(entry, "description", str, ""),
@@ -173,7 +191,9 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         has_returns="returns" in entry,
         category=_get(entry, "category", str),
         kind=_get(entry, "kind", str),
-        stability=_get(entry, "stability", str, "stable"),
+        # `deprecated` implies the stability; declaring another one beside it is an error (the rule).
+        stability="deprecated" if deprecation is not None else _get(entry, "stability", str, "stable"),
+        deprecation=deprecation,
         version=_get(entry, "version", str),
         timeout_s=float(timeout) if timeout is not None else None,
         retry=_retry(_get(entry, "retry", dict, {})),

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c9f4b7036db1ddef4479c2ff805b47af9776ae4a5045d3e3af18e88680cbb163"
+RUNTIME_SHA256 = "7f0689afe9ecf8292c5109611c3aff9fee962c378f2fc4b5245a8b82d869667f"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context, suggestion, warn
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.schema.keywords import TOOLGEN_KEYWORDS
 
 ID = "unknown-keyword"
 SUMMARY = "Schema keywords are Draft 2020-12 keywords, `x-` extensions, or toolgen's own."
@@ -28,7 +29,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for pointer, node in tool.subschemas:
             for key in node:
-                if key in KEYWORDS or key in TOLERATED or key.startswith("x-"):
+                if key in KEYWORDS or key in TOLERATED or key in TOOLGEN_KEYWORDS:
+                    continue
+                if key.startswith("x-"):  # an extension of one's own, unless it is close to toolgen's
+                    hint = suggestion(key, TOOLGEN_KEYWORDS)
+                    if hint:
+                        yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown toolgen keyword {key!r} is ignored",
+                                   hint, key=True)
                     continue
                 hint = suggestion(key, KEYWORDS) or "prefix extensions with 'x-'"
                 yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown schema keyword {key!r} is ignored",
