@@ -226,6 +226,25 @@ def lint(specs: str | None, fmt: str, strict: bool) -> None:
     sys.exit(1 if has_errors(diagnostics) or (strict and diagnostics) else 0)
 
 
+@main.command()
+@click.option("--against", required=True, metavar="REF",
+              help="The previous spec set: a git revision (origin/main, HEAD~1, a tag), a directory of specs, "
+                   "or a generated package.")
+@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files (the current side).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None,
+              help="Exit 1 on findings of this severity or worse [default: [tool.toolgen.breaking] fail_on, else error].")
+@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="The day sunsets are compared with [default: today].")
+def breaking(against: str, specs: str | None, fmt: str, fail_on: str | None, today: Any) -> None:
+    """Report what changed in the specs since REF that breaks callers, implementations or consumers."""
+    from toolgen.breaking.command import run_breaking
+
+    config = _config(specs=specs)
+    base = _repository_path(config.specs) if fmt == "github" and config.specs.is_dir() else ""
+    sys.exit(run_breaking(config, against, fmt, fail_on, today.date() if today else None, base, click.echo))
+
+
 def _repository_path(folder: Path) -> str:
     """`folder` as a path from the root of its git repository (the nearest folder holding
     `.git`), else from the current directory: where GitHub looks for an annotated file.

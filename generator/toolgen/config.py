@@ -8,13 +8,14 @@ import re
 import sys
 import tomllib
 import unicodedata
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
     "specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
-    "version": "0.1.0", "distribution": None, "providers": None, "lint": None,
+    "version": "0.1.0", "distribution": None, "providers": None, "lint": None, "breaking": None,
 }
 # The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
 # a test holds the two equal: this module must not import the exporters).
@@ -89,6 +90,10 @@ class Config:
     distribution: str | None = None  # its name; None: the package name with `-` for `_`
     providers: tuple[str, ...] | None = None  # None: every provider
     lint_disable: tuple[str, ...] = ()  # [tool.toolgen.lint] disable: rule IDs whose warnings are left out
+    # [tool.toolgen.breaking] as written (toolgen.breaking.settings reads and checks it)
+    breaking: Mapping[str, Any] = field(default_factory=dict)
+    # whether [tool.toolgen] states `version` (`toolgen breaking` checks a stated version's bump)
+    version_declared: bool = False
 
     def override(self, **flags: Any) -> Config:
         given = {k: v for k, v in flags.items() if v is not None}
@@ -142,7 +147,18 @@ def load_config(start: Path | None = None) -> Config:
         distribution=merged["distribution"],
         providers=tuple(providers) if providers is not None else None,
         lint_disable=_lint_disable(table.get("lint")),
+        breaking=_breaking(table.get("breaking")),
+        version_declared="version" in table,
     )
+
+
+def _breaking(table: Any) -> Mapping[str, Any]:
+    """`[tool.toolgen.breaking]`, a table (its keys and values are checked where they are used)."""
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ValueError("[tool.toolgen.breaking] must be a table")
+    return table
 
 
 def _lint_disable(lint: Any) -> tuple[str, ...]:

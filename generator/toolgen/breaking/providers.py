@@ -1,0 +1,135 @@
+"""PROVIDER: what each provider's definitions of a tool say, before and after, from toolgen's
+own exporters (toolgen.providers): the name a provider's model calls the tool by, and the
+notes an exporter takes: a fallback it did not need before (strict mode off, recursion
+unrolled) or a variant that no longer has a definition at all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.naming import provider_name
+from toolgen.schema.closing import closed
+
+EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+@dataclass(frozen=True)
+class View:
+    """A tool as the exporters read it (providers.base.ToolLike)."""
+
+    name: str
+    provider_name: str
+    description: str
+    title: str | None
+    parameters: dict[str, Any]
+    returns: dict[str, Any] | None
+    annotations: tuple[tuple[str, bool], ...]
+
+
+def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> View:
+    """`parameters` and `returns` bundled (self-contained); closed here as lowering closes them."""
+    shown = closed(parameters if isinstance(parameters, dict) else EMPTY_PARAMETERS)
+    shown.setdefault("properties", {})
+    hints = data.get("annotations")
+    annotations = tuple((k, v) for k, v in hints.items() if isinstance(v, bool)) if isinstance(hints, dict) else ()
+    title = data.get("title")
+    description = data.get("description")
+    name = str(data["name"])
+    return View(name, provider_name(name), description if isinstance(description, str) else "",
+                title if isinstance(title, str) else None, shown, returns if isinstance(returns, dict) else None,
+                annotations)
+
+
+@dataclass(frozen=True)
+class Issue:
+    rule: str
+    message: str
+
+
+def _name(definition: Any) -> str | None:
+    """The name in a provider's definition, wherever the provider keeps it."""
+    if not isinstance(definition, dict):
+        return None
+    if isinstance(definition.get("name"), str):
+        return str(definition["name"])
+    for key in ("function", "toolSpec"):
+        inner = definition.get(key)
+        if isinstance(inner, dict) and isinstance(inner.get("name"), str):
+            return str(inner["name"])
+    return None
+
+
+def compare(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
+    """(current tool name, issue) for each pair (previous, current) of one tool's views. Each
+    variant exports the current tools together, and the previous ones of the tools whose
+    export took a fallback or was refused; notes about the tools of one request together (a
+    shared budget) are not a tool's and are left out."""
+    from toolgen.providers import PROVIDERS, export, variants
+    from toolgen.providers.base import FALLBACK, REFUSED
+
+    if not pairs:
+        return
+    previous = {new.name: old for old, new in pairs}
+    yield from _renamed(pairs)
+    said: set[tuple[str, str]] = set()
+    for provider in PROVIDERS:
+        for options in variants(provider):
+            try:
+                new_export = export(provider, [new for _, new in pairs], **options)
+                taken = [n for n in new_export.notes if not n.shared and n.kind in (FALLBACK, REFUSED)]
+                flagged = list(dict.fromkeys(n.tool for n in taken))
+                old_export = export(provider, [previous[name] for name in flagged], **options)
+            except Exception:  # noqa: BLE001 - a schema no exporter reads is lint's to report, not a change
+                yield from _one_by_one(pairs, provider, options)
+                continue
+            renamed = {previous[name].name: name for name in flagged}
+            had = {(renamed.get(n.tool, n.tool), n.target, n.kind) for n in old_export.notes if not n.shared}
+            for note in taken:
+                if (note.tool, note.target, note.kind) in had:
+                    continue
+                message = f"{note.target}: {note.message}"
+                if (note.tool, message) not in said:
+                    said.add((note.tool, message))
+                    rule = "PROVIDER_NO_NEW_FALLBACK" if note.kind == FALLBACK else "PROVIDER_STILL_REPRESENTABLE"
+                    yield note.tool, Issue(rule, message)
+
+
+def _renamed(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
+    """Each renamed tool whose name changed in the providers' default definitions. MCP calls a
+    tool by its canonical name (TOOL_SAME_NAME says that one); the others by a provider-safe one."""
+    from toolgen.providers import PROVIDERS, export
+
+    for before, after in pairs:
+        if before.name == after.name:
+            continue
+        changed: dict[tuple[str, str], list[str]] = {}
+        for provider in PROVIDERS:
+            if provider == "mcp":
+                continue
+            was = [_name(d) for d in export(provider, [before]).definitions]
+            now = [_name(d) for d in export(provider, [after]).definitions]
+            if was and now and was[0] and now[0] and was != now:
+                changed.setdefault((was[0], now[0]), []).append(provider)
+        for (was_name, now_name), providers in changed.items():
+            yield after.name, Issue("PROVIDER_SAME_NAME", f"{', '.join(providers)} call it {now_name!r}, not "
+                                                          f"{was_name!r}: the models' calls by the old name fail")
+
+
+def _one_by_one(pairs: Sequence[tuple[View, View]], provider: str,
+                options: dict[str, Any]) -> Iterator[tuple[str, Issue]]:
+    """The pairs exported one at a time, when one of them breaks an export of them all."""
+    from toolgen.providers import export
+    from toolgen.providers.base import FALLBACK, REFUSED
+
+    for old, new in pairs:
+        try:
+            old_export, new_export = export(provider, [old], **options), export(provider, [new], **options)
+        except Exception:  # noqa: BLE001 - that one is lint's to report
+            continue
+        had = {(n.target, n.kind) for n in old_export.notes if not n.shared}
+        for note in new_export.notes:
+            if not note.shared and (note.target, note.kind) not in had and note.kind in (FALLBACK, REFUSED):
+                rule = "PROVIDER_NO_NEW_FALLBACK" if note.kind == FALLBACK else "PROVIDER_STILL_REPRESENTABLE"
+                yield note.tool, Issue(rule, f"{note.target}: {note.message}")
