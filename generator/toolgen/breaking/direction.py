@@ -91,7 +91,8 @@ def _parameter(change: c.Change, today: date) -> Verdict | None:
             taken = f"{until(change.sunset)} has passed: the old name is refused"
         else:
             taken = f"the old name is taken until {until(change.sunset)}"
-        return Verdict("PARAM_RENAMED", f"parameter '{change.name}' is now {subj} (`x-renamed-from`): {taken}")
+        return Verdict("PARAM_RENAMED", f"parameter '{change.name}' is now {subj} (`x-renamed-from`): {taken}; "
+                                        "implementations read it under its new name")
     if kind == c.PROPERTY_SWAPPED:
         new = path_text(change.path).rsplit(".", 1)[-1]
         return Verdict("PARAM_SAME_JSON_NAME",

@@ -73,9 +73,9 @@ RULES: tuple[Rule, ...] = (
     Rule("PARAM_DELETED_AFTER_SUNSET", WIRE, INFO,
          "A deprecated parameter (or an old name) removed after its sunset: allowed.",
          "nothing to do: the callers were told"),
-    Rule("PARAM_RENAMED", WIRE, INFO, "A parameter renamed with `x-renamed-from`: the runtime takes the old name "
-         "until the sunset.",
-         "remove `x-renamed-from` after its sunset, not before"),
+    Rule("PARAM_RENAMED", SOURCE, WARNING, "A parameter renamed with `x-renamed-from`: the runtime takes the old "
+         "name until the sunset, but implementations read the argument under its new name.",
+         "rename the attribute in the implementations; remove `x-renamed-from` after its sunset, not before"),
     Rule("PARAM_SAME_JSON_NAME", WIRE, ERROR,
          "A parameter keeps its key: a property removed and one added with the same schema is a rename.",
          "declare `x-renamed-from: {name: OLD, sunset: YYYY-MM-DD}` on the new property"),
