@@ -182,3 +182,14 @@ def test_contract_output_hides_secrets(p: ModuleType) -> None:
     for value in (key, "Zq-token-value", "ada-lovelace"):
         assert value not in report, report
     assert "Zq-token-value" in repr(caught.value.calls) or "token" not in caught.value.arguments
+
+
+def test_the_model_base_classes_annotations_resolve_at_run_time() -> None:
+    """shape.py resolves a generated class's annotations to find where secrets are; one that
+    names a class imported only for type checking fails that, and secrets go unredacted."""
+    import typing
+
+    from toolgen.runtime import models
+
+    for base in (models.ArgumentsModel, models.ResultModel, models.InjectedModel):
+        typing.get_type_hints(base, include_extras=True)

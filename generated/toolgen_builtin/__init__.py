@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "0f9468b49eef09f511ad3219966f28a8442b946c2e0f492482a5b2399f2c73e3"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "5a3978b696773c4b1d8a1aa1b07c4ab958079feef565a275034b3ffd9026c0ea"
+_RUNTIME_SHA256 = "f9e7e6490bcacc651725a4f5c9509d05e46f6690e5961f93155b062b4d05936c"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5a3978b696773c4b1d8a1aa1b07c4ab958079feef565a275034b3ffd9026c0ea"
+RUNTIME_SHA256 = "f9e7e6490bcacc651725a4f5c9509d05e46f6690e5961f93155b062b4d05936c"

@@ -14,15 +14,12 @@ model hides every value (the host's own, often credentials).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from .errors import ArgumentIssue
 from .secrets import repr_args
-
-if TYPE_CHECKING:
-    from .deprecation import Rename
 
 __all__ = ["ArgumentsModel", "Exact", "InjectedModel", "ResultModel"]
 
@@ -54,8 +51,9 @@ class ArgumentsModel(BaseModel):
     # (as sent, once repaired) after the class accepted them. None: the class is exact.
     __exact__: ClassVar[Exact | None] = None
     # Set by a generated class with renamed parameters (`x-renamed-from`): the old names a
-    # call may still send, read only once strict validation failed (deprecation.py).
-    __renames__: ClassVar[tuple[Rename, ...]] = ()
+    # call may still send (deprecation.Rename), read only once strict validation failed.
+    # Typed without naming the class: shape.py resolves these annotations at run time.
+    __renames__: ClassVar[tuple[Any, ...]] = ()
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         return repr_args(self)
