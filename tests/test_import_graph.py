@@ -24,6 +24,7 @@ RANKS = {
     "toolgen": 0,  # the package itself: __version__
     "toolgen.constants": 0, "toolgen.schema": 0, "toolgen.naming": 0, "toolgen.diagnostics": 0,
     "toolgen.runtime": 0, "toolgen.config": 0, "toolgen.spec": 0, "toolgen.ir": 0, "toolgen.literals": 0,
+    "toolgen.doctable": 0,
     "toolgen.load": 1,
     "toolgen.check": 2,
     "toolgen.lower": 3,

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolgen.breaking.sources import Place
+from toolgen.runtime.types import json_type
 from toolgen.schema.pointer import child, unescape
 
 NARROWER, WIDER, OTHER = "narrower", "wider", "other"
@@ -131,17 +132,7 @@ def types_of(schema: Mapping[str, Any]) -> frozenset[str] | None:
     if isinstance(declared, list):
         return frozenset(t for t in declared if isinstance(t, str))
     values = enum_values(schema)
-    return frozenset(_json_type(v) for v in values) if values is not None else None
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
-        return "integer"
-    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "string")
+    return frozenset(json_type(v) for v in values) if values is not None else None
 
 
 def enum_values(schema: Mapping[str, Any]) -> list[Any] | None:

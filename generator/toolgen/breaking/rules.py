@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+
+from toolgen import doctable
 
 FILE, SOURCE, WIRE, PROVIDER, BEHAVIOR = "FILE", "SOURCE", "WIRE", "PROVIDER", "BEHAVIOR"
 CATEGORIES = (FILE, SOURCE, WIRE, PROVIDER, BEHAVIOR)
@@ -189,31 +190,18 @@ BEGIN, END = "<!-- breaking rule table: generated from breaking/rules.py -->", "
 
 def table() -> str:
     lines = ["| rule | category | severity | what | the way out |", "|---|---|---|---|---|"]
-    lines += [f"| `{r.id}` | {r.category} | {r.severity} | {_cell(r.summary)} | {_cell(r.hint)} |" for r in RULES]
+    lines += [f"| `{r.id}` | {r.category} | {r.severity} | {doctable.cell(r.summary)} | {doctable.cell(r.hint)} |" for r in RULES]
     return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def with_table(document: str) -> str:
     """A document with the text between the table's markers replaced by the current table."""
-    head, begin, rest = document.partition(BEGIN)
-    _, end, tail = rest.partition(END)
-    if not begin or not end:
-        raise ValueError(f"the document has no {BEGIN!r} ... {END!r} markers")
-    return f"{head}{BEGIN}\n{table()}{END}{tail}"
+    return doctable.with_table(document, BEGIN, END, table())
 
 
 def main(argv: list[str]) -> int:
     """`python -m toolgen.breaking.rules [--write DOC]`: print the table, or rewrite it in DOC."""
-    if argv[:1] == ["--write"] and len(argv) == 2:
-        path = Path(argv[1])
-        path.write_text(with_table(path.read_text("utf-8")), "utf-8")
-        return 0
-    sys.stdout.write(table())
-    return 0
+    return doctable.main(argv, BEGIN, END, table)
 
 
 if __name__ == "__main__":

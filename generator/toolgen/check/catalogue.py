@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 from types import ModuleType
 
+from toolgen import doctable
 from toolgen.check import RULES as CHECK_RULES
 from toolgen.check import envelope
 from toolgen.check.context import Rule, suggestion
@@ -116,31 +116,18 @@ BEGIN, END = "<!-- rule table: generated from check/catalogue.py -->", "<!-- end
 
 def table() -> str:
     lines = ["| rule | severity | what |", "|---|---|---|"]
-    lines += [f"| `{r.id}` | {r.severity_text} | {_cell(r.summary)} |" for r in catalogue()]
+    lines += [f"| `{r.id}` | {r.severity_text} | {doctable.cell(r.summary)} |" for r in catalogue()]
     return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def with_table(document: str) -> str:
     """A document with the text between the table's markers replaced by the current table."""
-    head, begin, rest = document.partition(BEGIN)
-    _, end, tail = rest.partition(END)
-    if not begin or not end:
-        raise ValueError(f"the document has no {BEGIN!r} ... {END!r} markers")
-    return f"{head}{BEGIN}\n{table()}{END}{tail}"
+    return doctable.with_table(document, BEGIN, END, table())
 
 
 def main(argv: list[str]) -> int:
     """`python -m toolgen.check.catalogue [--write] DOC`: print the table, or rewrite it in DOC."""
-    if argv[:1] == ["--write"] and len(argv) == 2:
-        path = Path(argv[1])
-        path.write_text(with_table(path.read_text("utf-8")), "utf-8")
-        return 0
-    sys.stdout.write(table())
-    return 0
+    return doctable.main(argv, BEGIN, END, table)
 
 
 if __name__ == "__main__":
