@@ -26,10 +26,10 @@ from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
 from toolgen.breaking.versions import declared_bump, enough, least
 from toolgen.load.refs import RefError, RefIndex, bundle_located
+from toolgen.lower import EMPTY_PARAMETERS
 from toolgen.naming import provider_name
 from toolgen.schema.pointer import child
 
-EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 @dataclass(frozen=True)

@@ -9,26 +9,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.lower import EMPTY_PARAMETERS, ToolView
 from toolgen.naming import provider_name
 from toolgen.schema.closing import closed
 
-EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
-
-
-@dataclass(frozen=True)
-class View:
-    """A tool as the exporters read it (providers.base.ToolLike)."""
-
-    name: str
-    provider_name: str
-    description: str
-    title: str | None
-    parameters: dict[str, Any]
-    returns: dict[str, Any] | None
-    annotations: tuple[tuple[str, bool], ...]
-
-
-def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> View:
+def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> ToolView:
     """`parameters` and `returns` bundled (self-contained); closed here as lowering closes them."""
     shown = closed(parameters if isinstance(parameters, dict) else EMPTY_PARAMETERS)
     shown.setdefault("properties", {})
@@ -37,7 +22,7 @@ def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> View:
     title = data.get("title")
     description = data.get("description")
     name = str(data["name"])
-    return View(name, provider_name(name), description if isinstance(description, str) else "",
+    return ToolView(name, provider_name(name), description if isinstance(description, str) else "",
                 title if isinstance(title, str) else None, shown, returns if isinstance(returns, dict) else None,
                 annotations)
 
@@ -61,7 +46,7 @@ def _name(definition: Any) -> str | None:
     return None
 
 
-def compare(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
+def compare(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, Issue]]:
     """(current tool name, issue) for each pair (previous, current) of one tool's views. Each
     variant exports the current tools together, and the previous ones of the tools whose
     export took a fallback or was refused; notes about the tools of one request together (a
@@ -96,7 +81,7 @@ def compare(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
                     yield note.tool, Issue(rule, message)
 
 
-def _renamed(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
+def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, Issue]]:
     """Each renamed tool whose name changed in the providers' default definitions. MCP calls a
     tool by its canonical name (TOOL_SAME_NAME says that one); the others by a provider-safe one."""
     from toolgen.providers import PROVIDERS, export
@@ -117,7 +102,7 @@ def _renamed(pairs: Sequence[tuple[View, View]]) -> Iterator[tuple[str, Issue]]:
                                                           f"{was_name!r}: the models' calls by the old name fail")
 
 
-def _one_by_one(pairs: Sequence[tuple[View, View]], provider: str,
+def _one_by_one(pairs: Sequence[tuple[ToolView, ToolView]], provider: str,
                 options: dict[str, Any]) -> Iterator[tuple[str, Issue]]:
     """The pairs exported one at a time, when one of them breaks an export of them all."""
     from toolgen.providers import export

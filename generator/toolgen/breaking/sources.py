@@ -23,12 +23,12 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document, LoadError, load_bytes, load_file
 from toolgen.load.files import SPEC_SUFFIXES, Limits
 from toolgen.load.specs import Reuse, SpecSet, ToolSource, entries, load_specs
+from toolgen.providers.mcp import HINTS as MCP_HINTS
 from toolgen.schema.pointer import child
 
 SPECS, GIT, PACKAGE = "specs", "git", "package"
 # MCP's hints -> the spec's annotations
-HINTS = {"readOnlyHint": "read_only", "destructiveHint": "destructive", "idempotentHint": "idempotent",
-         "openWorldHint": "open_world"}
+HINTS = {hint: key for key, hint in MCP_HINTS.items()}
 # What the providers put in front of a deprecated tool's or parameter's description.
 _DEPRECATED_TOOL = re.compile(r"^Deprecated(?::(?P<why>.*?))?(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)")
 _DEPRECATED_PARAMETER = re.compile(r"^Deprecated(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)")
