@@ -6,6 +6,7 @@ they do in process, a cancelled call stops, and a request without the token is r
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -26,7 +27,9 @@ from mcp_support import python_path, serving
 pytestmark = pytest.mark.anyio
 TOKEN = "a-token-for-the-tests"
 BUILTIN = REPO / "generated"
-MARK = "sleep 987"  # the command of the call the tests cancel (findable among processes)
+# The command of the call the tests cancel: findable among the machine's processes, and this
+# run's own (another test run on the same machine must not be mistaken for it).
+MARK = f"sleep 987{os.getpid()}"
 
 
 @pytest.fixture
