@@ -108,8 +108,19 @@ def check_openai_chat(tool: Any) -> list[str]:
 
 
 def check_openai_responses(tool: Any) -> list[str]:
-    from openai.types.responses import FunctionToolParam
+    """A function tool; or, where tools are deferred, a namespace of them or `tool_search`."""
+    from openai.types.responses import FunctionToolParam, NamespaceToolParam, ToolSearchToolParam
 
+    kind = tool.get("type") if isinstance(tool, dict) else None
+    if kind == "tool_search":
+        return typed_dict_problems(ToolSearchToolParam, tool)
+    if kind == "namespace":
+        problems = typed_dict_problems(NamespaceToolParam, tool)
+        if not OPENAI_NAME.match(str(tool.get("name"))):
+            problems.append(f"namespace {tool.get('name')!r} !~ {OPENAI_NAME.pattern}")
+        for inner in tool.get("tools") or ():
+            problems += [f"{tool.get('name')}: {p}" for p in check_openai_responses(inner)]
+        return problems
     problems = typed_dict_problems(FunctionToolParam, tool)
     if not isinstance(tool, dict):
         return problems
@@ -135,12 +146,19 @@ def _openai_common(function: dict[str, Any]) -> list[str]:
 # -- Anthropic ----------------------------------------------------------------------------------
 
 def check_anthropic(tool: Any) -> list[str]:
+    """A custom tool (its `input_examples` valid against its `input_schema`, which the SDK does not
+    check); or, where tools are deferred, the BM25 tool-search tool."""
     import anthropic
-    from anthropic.types import ToolParam
+    from anthropic.types import ToolParam, ToolSearchToolBm25_20251119Param
 
+    if is_search_tool(tool):
+        return typed_dict_problems(ToolSearchToolBm25_20251119Param, tool)
     problems = typed_dict_problems(ToolParam, tool)
     if not isinstance(tool, dict):
         return problems
+    for i, example in enumerate(tool.get("input_examples") or ()):
+        errors = list(jsonschema.Draft202012Validator(tool.get("input_schema") or {}).iter_errors(example))
+        problems += [f"input_examples[{i}]: {e.message}"[:120] for e in errors[:3]]
     if not OPENAI_NAME.match(str(tool.get("name"))):
         problems.append(f"name {tool.get('name')!r} !~ {OPENAI_NAME.pattern}")
     schema = tool.get("input_schema")
@@ -173,6 +191,28 @@ def anthropic_request_problems(tools: Sequence[dict[str, Any]]) -> list[str]:
         problems.append(f"{optional} optional parameters in strict tools (limit 24)")
     if unions > 16:
         problems.append(f"{unions} unions in strict tools (limit 16)")
+    return problems
+
+
+def is_search_tool(tool: Any) -> bool:
+    """Anthropic's tool-search tool (a server tool: no input schema of its own)."""
+    return isinstance(tool, dict) and str(tool.get("type", "")).startswith("tool_search_tool")
+
+
+def anthropic_search_problems(tools: Sequence[dict[str, Any]]) -> list[str]:
+    """Tool search's rules for one request: a search tool exactly when a tool is deferred, at
+    least one tool loaded, and the last tool (where hosts put a cache breakpoint) not deferred."""
+    deferred = [t for t in tools if t.get("defer_loading") is True]
+    searches = [t for t in tools if is_search_tool(t)]
+    problems = []
+    if bool(deferred) != bool(searches) or len(searches) > 1:
+        problems.append(f"{len(deferred)} deferred tools, {len(searches)} search tools")
+    if tools and len(deferred) == len(tools):
+        problems.append("every tool is deferred")
+    if tools and tools[-1].get("defer_loading") is True:
+        problems.append("the last tool is deferred: a cache breakpoint there is refused")
+    if any("cache_control" in t for t in deferred):
+        problems.append("a deferred tool has a cache breakpoint")
     return problems
 
 

@@ -35,6 +35,8 @@ def test_equal_options_hash_alike_and_are_frozen() -> None:
     ({"package": "p", "distribution": "-bad-"}, "not a valid project name"),
     ({"package": "p", "providers": ("openai", "opnai")}, "unknown provider(s) 'opnai'"),
     ({"package": "p", "providers": ()}, "name at least one"),
+    ({"package": "p", "examples_budget": -1}, "examples_in_descriptions must be a whole number"),
+    ({"package": "p", "examples_budget": True}, "examples_in_descriptions must be a whole number"),
 ])
 def test_invalid_options_are_refused_on_construction(fields: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -67,4 +69,26 @@ def test_a_build_carries_version_distribution_and_providers(monkeypatch: pytest.
     facade = result.files["weather/__init__.py"]
     assert '__version__ = "3.0.1"' in facade and 'PROVIDERS: tuple[str, ...] = ("anthropic", "mcp")' in facade
     assert sorted(p for p in result.files if "/definitions/" in p) == [
-        "weather/definitions/anthropic.json", "weather/definitions/mcp.json"]
+        "weather/definitions/anthropic.json", "weather/definitions/mcp.json", "weather/definitions/search.json"]
+
+
+def test_examples_in_descriptions_reaches_the_definitions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`[tool.toolgen] examples_in_descriptions`: the build's option, its cache key, and the
+    descriptions of the providers that have no field for examples."""
+    import json
+
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    (tmp_path / "pyproject.toml").write_text('[tool.toolgen]\npackage = "catalog"\nexamples_in_descriptions = 200\n')
+    options = load_config(tmp_path).options()
+    assert options.examples_budget == 200 and options.fingerprint() != BuildOptions(package="catalog").fingerprint()
+    specs = REPO / "tests" / "cases" / "catalog" / "specs"
+    folded, plain = build(specs, options), build(specs, BuildOptions(package="catalog"))
+
+    def description(result: object, provider: str) -> str:  # find_customer's, the tool with examples
+        document = json.loads(result.files[f"catalog/definitions/{provider}.json"])  # type: ignore[attr-defined]
+        bodies = [d.get("function") or d for d in document["variants"][0]["definitions"]]
+        return str(next(b["description"] for b in bodies if b.get("name") == "find_customer"))
+
+    assert description(folded, "openai").endswith('Examples of valid arguments:\n{"query": "ada@example.com"}'
+                                                  '\n{"query": "Lovelace", "limit": 3}')
+    assert description(plain, "openai") == description(folded, "anthropic") == description(plain, "anthropic")

@@ -16,6 +16,7 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     "specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
     "version": "0.1.0", "distribution": None, "providers": None, "lint": None, "breaking": None,
+    "examples_in_descriptions": 0,
 }
 # The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
 # a test holds the two equal: this module must not import the exporters).
@@ -54,6 +55,9 @@ class BuildOptions:
     distribution: str = ""  # its name on an index; "" means the package name with `-` for `_`
     templates: Path | None = None  # a folder of template overrides
     providers: tuple[str, ...] = PROVIDER_NAMES
+    # Characters of spec examples written into descriptions for providers with no field for
+    # them (all but Anthropic's `input_examples`); 0: none.
+    examples_budget: int = 0
 
     def __post_init__(self) -> None:
         problem = package_name_problem(self.package)
@@ -72,10 +76,14 @@ class BuildOptions:
         object.__setattr__(self, "providers", tuple(p for p in PROVIDER_NAMES if p in self.providers))
         if self.templates is not None:
             object.__setattr__(self, "templates", Path(self.templates).resolve())
+        if type(self.examples_budget) is not int or self.examples_budget < 0:
+            raise ValueError(f"examples_in_descriptions must be a whole number of characters (0: none), "
+                             f"not {self.examples_budget!r}")
 
     def fingerprint(self) -> str:
         """Every field, as text: what the build cache hashes."""
-        return repr((self.package, self.version, self.distribution, str(self.templates), self.providers))
+        return repr((self.package, self.version, self.distribution, str(self.templates), self.providers,
+                     self.examples_budget))
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,7 @@ class Config:
     breaking: Mapping[str, Any] = field(default_factory=dict)
     # whether [tool.toolgen] states `version` (`toolgen breaking` checks a stated version's bump)
     version_declared: bool = False
+    examples_budget: int = 0  # [tool.toolgen] examples_in_descriptions
 
     def override(self, **flags: Any) -> Config:
         given = {k: v for k, v in flags.items() if v is not None}
@@ -105,7 +114,8 @@ class Config:
     def options(self) -> BuildOptions:
         """The build options these settings describe; ValueError when one is invalid."""
         return BuildOptions(package=self.package, version=self.version, distribution=self.distribution or "",
-                            templates=self.templates, providers=self.providers or PROVIDER_NAMES)
+                            templates=self.templates, providers=self.providers or PROVIDER_NAMES,
+                            examples_budget=self.examples_budget)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -149,6 +159,7 @@ def load_config(start: Path | None = None) -> Config:
         lint_disable=_lint_disable(table.get("lint")),
         breaking=_breaking(table.get("breaking")),
         version_declared="version" in table,
+        examples_budget=merged["examples_in_descriptions"],
     )
 
 

@@ -60,6 +60,8 @@ class ToolIR:
     description: str
     title: str | None
     category: str | None
+    namespace: str | None  # spec `namespace`, else the category
+    defer: bool  # spec `defer`: found through tool search, not shown up front
     kind: str | None
     stability: str
     version: str | None
@@ -89,6 +91,10 @@ class ToolIR:
     renames: tuple[tuple[str, str, str | None], ...] = ()
     # Properties of the root of `parameters` marked `deprecated: true`: (wire name, Python name, x-sunset).
     deprecated_parameters: tuple[tuple[str, str, str | None], ...] = ()
+    repair: tuple[str, ...] = ()  # `x-repair` on the root of `parameters`: the repairs allowed, sorted
+    # The arguments of the examples of a call that succeeds (no `error`), in order: Anthropic's
+    # `input_examples`, and what a refused call is shown (lower.view).
+    call_examples: tuple[dict[str, Any], ...] = ()
 
     @property
     def arguments_class(self) -> str:

@@ -19,6 +19,7 @@ from toolgen.lower.annotation import ANY_TYPE
 from toolgen.schema.exactness import exact
 from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
+from toolgen.runtime import repair
 from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
 from toolgen.spec.model import Deprecation
 
@@ -38,6 +39,9 @@ class ToolView:
     annotations: tuple[tuple[str, bool], ...]
     stability: str = "stable"  # "deprecated": every provider's description says so (providers/__init__.py)
     deprecation: Deprecation | None = None  # why, what instead, the sunset
+    namespace: str | None = None  # where it is searched (providers/catalog.py)
+    defer: bool = False  # not shown up front: found through tool search
+    call_examples: tuple[dict[str, Any], ...] = ()  # arguments of the examples of a valid call
 
 
 def view(tool: CheckedTool) -> ToolView:
@@ -54,6 +58,9 @@ def view(tool: CheckedTool) -> ToolView:
         annotations=spec.annotations.declared(),
         stability=spec.stability,
         deprecation=spec.deprecation,
+        namespace=spec.namespace,
+        defer=spec.defer,
+        call_examples=tuple(e.arguments for e in spec.examples if e.error is None),
     )
 
 
@@ -110,6 +117,8 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         description=seen.description,
         title=seen.title,
         category=spec.category,
+        namespace=seen.namespace,
+        defer=seen.defer,
         kind=spec.kind,
         stability=spec.stability,
         version=spec.version,
@@ -135,7 +144,18 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         deprecation=seen.deprecation,
         renames=renames(parameters),
         deprecated_parameters=deprecated_parameters(parameters, _arguments(models, classes.arguments)),
+        repair=repairs(parameters),
+        call_examples=seen.call_examples,
     )
+
+
+def repairs(parameters: Any) -> tuple[str, ...]:
+    """`x-repair` on the root of `parameters` (the spec format checks its values): the repairs
+    allowed, sorted; `true` is every repair but `truncated` (repair.py says why)."""
+    declared = parameters.get("x-repair", False) if isinstance(parameters, dict) else False
+    if declared is True:
+        return tuple(sorted(repair.BY_DEFAULT))
+    return tuple(sorted(declared)) if isinstance(declared, list) else ()
 
 
 def renames(parameters: dict[str, Any]) -> tuple[tuple[str, str, str | None], ...]:

@@ -9,12 +9,13 @@ say so in a `Note`, which lint turns into a warning (providers/diagnostics.py).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolgen.naming import provider_name
-from toolgen.providers import anthropic, gemini, mcp, openai
+from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.portable import memoised_by_identity
 from toolgen.schema.walk import transform, walk
@@ -69,8 +70,18 @@ def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {**target.defaults, **options}
 
 
-def export(provider: str, tools: Tools, **options: Any) -> Export:
-    return TARGETS[provider].export([_shown(t, provider) for t in tools], **options_of(provider, options))
+def export(provider: str, tools: Tools, *, examples_budget: int = 0, **options: Any) -> Export:
+    """One provider variant's definitions of `tools` as the model is shown them: deferred tools
+    as catalog.py says, and (`examples_budget` > 0, for providers with no field for examples)
+    the spec's examples of a valid call written into each description, within that many
+    characters."""
+    settings = options_of(provider, options)
+    listed = catalog.shown(provider, tools)
+    out = TARGETS[provider].export([_shown(t, provider, examples_budget) for t in listed], **settings)
+    if listed is not tools:  # the search pair is shown: it is the runtime's, and by design its
+        # `arguments` (any object) is sent non-strict; nothing for lint to say about it
+        out.notes = [note for note in out.notes if note.tool not in catalog.PAIR_NAMES]
+    return out
 
 
 # -- deprecations, said in descriptions: the one place every provider's text is composed ----------
@@ -130,25 +141,50 @@ class _Shown:
         return getattr(self._tool, name)
 
 
-def _shown(tool: ToolLike, provider: str) -> ToolLike:
+def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
     parameters = _marked_once(tool.parameters)
     deprecated = getattr(tool, "stability", "stable") == "deprecated"
-    if not deprecated and parameters is tool.parameters:
+    examples = getattr(tool, "call_examples", ()) if examples_budget > 0 and provider != "anthropic" else ()
+    if not deprecated and not examples and parameters is tool.parameters:
         return tool  # most tools
     description = tool.description
     if deprecated:
         prefix = deprecated_text(getattr(tool, "deprecation", None), provider)
         description = f"{prefix} {description}" if description else prefix
+    if examples:
+        description += examples_text(examples, examples_budget, LIMITS.get(provider, None), len(description))
     return _Shown(tool, description, parameters)
+
+
+# The description limits that examples must fit in (a longer description is cut: base.trim).
+LIMITS = {"openai": openai.MAX_DESCRIPTION, "openai-responses": openai.MAX_DESCRIPTION}
+
+
+def examples_text(examples: Sequence[Mapping[str, Any]], budget: int, limit: int | None, used: int) -> str:
+    """The examples written at the end of a description: as many, in spec order, as fit in
+    `budget` characters and the provider's `limit` for the whole text; "" when none fits."""
+    room = budget if limit is None else min(budget, limit - used)
+    text = ""
+    for example in examples:
+        line = json.dumps(example, ensure_ascii=False, separators=(", ", ": "))
+        more = f"{text or EXAMPLES_HEAD}\n{line}"
+        if len(more) > room:
+            break
+        text = more
+    return text
+
+
+EXAMPLES_HEAD = "\n\nExamples of valid arguments:"
 
 
 def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, Any]]:
     return export(provider, tools, **options).definitions
 
 
-def export_all(tools: Tools) -> Exports:
+def export_all(tools: Tools, examples_budget: int = 0) -> Exports:
     """Every variant of every provider, exported once: lint reads the notes, render the definitions."""
-    return {provider: [(option, export(provider, tools, **option)) for option in variants(provider)]
+    return {provider: [(option, export(provider, tools, examples_budget=examples_budget, **option))
+                       for option in variants(provider)]
             for provider in PROVIDERS}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
-from toolgen.providers import dropped, patterns, root
+from toolgen.providers import catalog, dropped, patterns, root
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
@@ -74,7 +74,8 @@ def dropped_notes(tool: ToolLike, target: str, strict: bool, emitted: dict[str, 
 
 
 def messages(tools: Tools, *, strict: bool = False) -> Export:
-    """`ToolParam`s: name, description, input_schema, and `strict: true` where it holds."""
+    """`ToolParam`s: name, description, input_schema, `strict: true` where it holds, the spec's
+    examples of a valid call as `input_examples`, and tool search for deferred tools (catalog.py)."""
     out = Export()
     budget = Budget()
     for tool in tools:
@@ -88,7 +89,13 @@ def messages(tools: Tools, *, strict: bool = False) -> Export:
         dropped_notes(tool, "anthropic", strict, definition["input_schema"], out.notes)
         if schema is not None:
             definition["strict"] = True
+        examples = getattr(tool, "call_examples", ())
+        if examples:  # the first-party API only: Bedrock and other proxies refuse the field
+            definition["input_examples"] = [dict(e) for e in examples]
+        if catalog.deferred(tool):
+            definition["defer_loading"] = True
         out.definitions.append(definition)
+    out.definitions += catalog.anthropic_search(tools)
     return out
 
 

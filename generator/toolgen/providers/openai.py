@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
-from toolgen.providers import dropped, patterns, root
+from toolgen.providers import catalog, dropped, patterns, root
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
 
@@ -52,10 +52,12 @@ def chat(tools: Tools, *, strict: bool = False) -> Export:
 
 
 def responses(tools: Tools, *, strict: bool = True) -> Export:
-    """Responses `FunctionToolParam`s: flat, `strict` explicit (omitted means strict there)."""
+    """Responses `FunctionToolParam`s: flat, `strict` explicit (omitted means strict there); deferred
+    tools in namespaces with `defer_loading`, and `tool_search` (catalog.py)."""
     out = Export()
     for tool in tools:
         body = function(tool, strict, out.notes)
         body.setdefault("strict", False)
         out.definitions.append({"type": "function", **body})
+    out.definitions = catalog.responses(tools, out.definitions)
     return out

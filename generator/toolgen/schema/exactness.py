@@ -21,7 +21,7 @@ from toolgen.schema.keywords import ANNOTATIONS
 
 # Keywords with no effect on validity (2020-12 annotations, toolgen's extensions).
 _INERT = ANNOTATIONS | {"title", "description", "default", "examples", "example", "format", "$schema", "$defs",
-                        "definitions", "x-secret", "x-coerce"}
+                        "definitions", "x-secret", "x-coerce", "x-repair"}
 # Per type, the keywords the typemap turns into exact pydantic constraints.
 _STRING = {"minLength", "maxLength", "pattern"}
 _INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}

@@ -34,7 +34,7 @@ TYPE_ALIASES: dict[str, str] = {
 }
 # toolgen's own `x-` keywords (docs/spec-format.md): their values are checked by the spec
 # format (spec/schema.json, `extensions`); providers never see them (providers/schema.py).
-TOOLGEN_KEYWORDS = frozenset({"x-coerce", "x-secret", "x-sunset", "x-renamed-from"})
+TOOLGEN_KEYWORDS = frozenset({"x-coerce", "x-repair", "x-secret", "x-sunset", "x-renamed-from"})
 # Keywords that only annotate: nothing to enforce.
 ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
                          "deprecated", "propertyOrdering", "nullable"})

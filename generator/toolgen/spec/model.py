@@ -114,6 +114,8 @@ class ToolSpec:
     returns: Any = None  # JSON Schema as written (an object or a boolean); None: not declared
     has_returns: bool = False
     category: str | None = None
+    namespace: str | None = None  # `namespace`, else the category (where tools are searched)
+    defer: bool = False  # `defer`: found through tool search, not shown up front
     kind: str | None = None  # code | utility | return | system
     stability: str = "stable"  # stable | experimental | deprecated (implied by `deprecated`)
     deprecation: Deprecation | None = None  # `deprecated` and `sunset`
@@ -190,6 +192,8 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         returns=entry.get("returns"),
         has_returns="returns" in entry,
         category=_get(entry, "category", str),
+        namespace=_get(entry, "namespace", str, _get(entry, "category", str)),
+        defer=_get(entry, "defer", bool, False),
         kind=_get(entry, "kind", str),
         # `deprecated` implies the stability; declaring another one beside it is an error (the rule).
         stability="deprecated" if deprecation is not None else _get(entry, "stability", str, "stable"),
