@@ -37,8 +37,11 @@ SPEC_DIRS = sorted([*(REPO / "tests" / "cases").glob("*/specs"), REPO / "tests" 
 
 
 def published(package: ModuleType, name: str) -> dict[str, Any]:
+    """The tool's input schema as published: its MCP `inputSchema` (a deferred tool, which MCP
+    lists only through search, has it in the package's search index)."""
     info = package.tool_info(name)
-    for definition in package.tool_definitions("mcp"):
+    index = json.loads((Path(package.__file__).parent / "definitions" / "search.json").read_text("utf-8"))
+    for definition in [*package.tool_definitions("mcp"), *index["tools"]]:
         if definition["name"] == info.name:
             schema: dict[str, Any] = definition["inputSchema"]
             return schema

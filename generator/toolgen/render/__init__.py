@@ -18,8 +18,9 @@ import jinja2
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.providers import TARGETS, Export, Exports, export_all
-from toolgen.render.code import Display, call, lines, literal, statement
+from toolgen.render.code import Display, call, lines, literal, statement, tuple_of
 from toolgen.render.layout import bracketed
+from toolgen.render import search_index
 from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
 from toolgen.runtime import models as runtime_models
@@ -245,8 +246,13 @@ def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
     deprecations = _deprecations(tool)
     kinds = {"DEPRECATION": "Deprecation", "RENAMES": "Rename", "DEPRECATED_PARAMETERS": "DeprecatedParameter"}
     imports["deprecation"] = sorted(kinds[name] for name in deprecations)
+    examples = ""
+    if tool.call_examples:
+        imports["typing"] = sorted({*imports["typing"], "Any"})
+        examples = statement(tuple_of(list(tool.call_examples)), 0, "EXAMPLES: tuple[dict[str, Any], ...] = ")
     return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=imports, exact_schemas=statements,
-                                                                 exact_names=names, deprecations=deprecations))
+                                                                 exact_names=names, deprecations=deprecations,
+                                                                 examples=examples))
 
 
 # The runtime's source folders and where a generated package holds their copies.
@@ -319,7 +325,7 @@ def render_package(package: PackageIR, options: BuildOptions, *, exports: Export
     env = environment(str(options.templates) if options.templates else None)
     providers = options.providers
     if exports is None:
-        exports = {p: e for p, e in export_all(package.tools).items() if p in providers}
+        exports = {p: e for p, e in export_all(package.tools, options.examples_budget).items() if p in providers}
     root = package.name
     files: dict[str, str] = {
         "pyproject.toml": _with_header(env.get_template("pyproject.toml.jinja").render(
@@ -345,4 +351,5 @@ def render_package(package: PackageIR, options: BuildOptions, *, exports: Export
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
     for provider in providers:
         files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, exports[provider]))
+    files[f"{root}/definitions/search.json"] = search_index.index_text(package.tools)
     return dict(sorted(files.items()))
