@@ -277,7 +277,7 @@ def test_a_misspelt_toolgen_keyword_is_named_and_other_extensions_are_left_alone
         "name: t\ndescription: T.\nparameters:\n  type: object\n  properties:\n"
         "    a: {type: string, description: A., x-renamed_from: {name: b}, x-order: 1}\n", "utf-8")
     diagnostics, _ = check_specs(tmp_path)
-    assert [d.text() for d in diagnostics] == [
+    assert [d.text() for d in diagnostics if not d.rule.startswith("description-")] == [
         "t.yaml:6:40: warning[unknown-keyword]: unknown toolgen keyword 'x-renamed_from' is ignored\n"
         "  hint: did you mean 'x-renamed-from'?"]
 

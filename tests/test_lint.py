@@ -37,6 +37,8 @@ RULES = {
     "syntax", "spec-format", "unknown-key", "name-invalid", "name-collision", "unknown-type", "json-schema",
     "parameters-not-object", "required-missing-property", "default-invalid", "example-invalid", "ref-unresolved",
     "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword", "deprecation-invalid",
+    "description-purpose", "description-parameters", "description-returns", "description-errors",
+    "description-length", "namespace-size",
 }  # fmt: skip
 
 

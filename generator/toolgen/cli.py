@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import BuildOptions, Config, load_config
+from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config
 from toolgen.diagnostics import has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 from toolgen.pipeline import Build, build, check_specs
@@ -306,7 +306,8 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
         click.echo(render([d for d in diagnostics if d.is_error]), err=True)
         sys.exit(1)
     try:
-        result = export_definitions(provider, lower(tools, config.package).tools, **options)
+        result = export_definitions(provider, lower(tools, config.package).tools,
+                                    examples_budget=config.options().examples_budget, **options)
     except ValueError as exc:
         _fail(str(exc))
     for note in result.notes:
@@ -314,6 +315,36 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
             continue
         click.echo(f"toolgen: warning[{note.rule}]: {note.tool}: {note.text()}", err=True)
     click.echo(json.dumps(result.definitions, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
+@click.option("--provider", "providers", multiple=True, type=click.Choice(PROVIDER_NAMES),
+              help="A provider to estimate (repeatable) [default: [tool.toolgen] providers, else all].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def tokens(specs: str | None, providers: tuple[str, ...], fmt: str) -> None:
+    """Estimate the tokens of each tool's definition per provider (default variant), and of what
+    every request sends up front."""
+    from toolgen.lower import lower
+    from toolgen.providers.tokens import as_json, estimate_catalogs, table
+
+    config = _config(specs=specs)
+    options = _options(config)
+    try:
+        diagnostics, checked = check_specs(config.specs, exports=False, disable=config.lint_disable)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    if has_errors(diagnostics):
+        click.echo(render([d for d in diagnostics if d.is_error]), err=True)
+        sys.exit(1)
+    tools = lower(checked, config.package).tools
+    names = [t.name for t in tools]
+    deferred = [t.name for t in tools if getattr(t, "defer", False)]
+    catalogs = estimate_catalogs(tools, tuple(dict.fromkeys(providers)) or options.providers, options.examples_budget)
+    if fmt == "json":
+        click.echo(json.dumps(as_json(catalogs, names, deferred), indent=2, ensure_ascii=False))
+    else:
+        click.echo(table(catalogs, names, deferred))
 
 
 @main.command()

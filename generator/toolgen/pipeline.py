@@ -122,16 +122,18 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
 
     from toolgen.format import format_files
     from toolgen.lower import lower
-    from toolgen.providers import export, notes_of, variants
+    from toolgen.providers import export, notes_of, tokens, variants
     from toolgen.render import render_package
 
     progress("lower")
     ir = lower(tools, options.package, loaded.sha256)
     progress("export")
     # Once: the notes are lint's warnings, the definitions are rendered.
-    exports = {provider: [(option, export(provider, ir.tools, **option)) for option in variants(provider)]
+    exports = {provider: [(option, export(provider, ir.tools, examples_budget=options.examples_budget, **option))
+                          for option in variants(provider)]
                for provider in options.providers}
-    diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))))
+    diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))
+                             + list(tokens.warnings(exports, tools))))
     progress("render")
     rendered = render_package(ir, options, exports=exports)
     progress("format")

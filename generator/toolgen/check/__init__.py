@@ -15,6 +15,7 @@ from toolgen.check.rules import (
     content,
     defaults,
     deprecation,
+    description_quality,
     descriptions,
     enforceable,
     enum_type,
@@ -22,9 +23,12 @@ from toolgen.check.rules import (
     keywords,
     meta_schema,
     names,
+    namespaces,
     policies,
     property_names,
+    repair,
     required,
+    search,
 )
 from toolgen.diagnostics import Diagnostic
 from toolgen.load.refs import RefError, RefIndex, bundle, schema_roots
@@ -33,7 +37,7 @@ from toolgen.schema.pointer import unescape
 from toolgen.spec.model import SpecModelError, ToolSpec
 
 RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
-         names, policies, content, deprecation)
+         description_quality, names, namespaces, policies, content, deprecation, search, repair)
 
 
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).

@@ -46,7 +46,8 @@ REFERENCES = (
                                    "(a long chain of references included)."),
     Rule("unsupported-keyword", ERROR, "Tool schemas use no `$id`, `$dynamicRef`, ...: `$defs` and relative `$ref`s instead."),
 )
-# Reported from the exporters' notes (providers.base.RULES maps each kind of note to one).
+# Reported from the exporters' notes (providers.base.RULES maps each kind of note to one), and from
+# what their definitions cost (providers/tokens.py).
 EXPORTS = (
     Rule("provider-fallback", WARNING, "Every provider gets a definition it accepts; where that is a weaker one "
                                        "(strict off, recursion unrolled), the warning names the target and why."),
@@ -56,6 +57,9 @@ EXPORTS = (
     Rule("provider-root-merged", WARNING, "`anyOf`, `oneOf`, `if`/`then`/`else` at the root of `parameters` are merged into "
                                           "one object for the providers that take only that (all but MCP); the warning "
                                           "names each provider and what its model is not told."),
+    Rule("catalog-tokens", WARNING, "The tool definitions a provider is sent up front (deferred tools left out) "
+                                    "cost at most about 10,000 tokens, estimated from their JSON; the warning names "
+                                    "the providers over it and the biggest tools (`toolgen tokens` lists them all)."),
 )
 # Reported from the strategy compiler's findings (render/satisfiable.py).
 STRATEGIES = (

@@ -1,4 +1,5 @@
-"""provider-fallback, provider-lossy, provider-refused, description-too-long: what each provider gets instead.
+"""provider-fallback, provider-lossy, provider-refused, description-too-long: what each provider gets instead
+(and, through providers/tokens.py, catalog-tokens: what the definitions cost).
 
 The exporters decide, and this rule reports their notes: a spec a target cannot express
 (a map under OpenAI strict, recursion under Anthropic strict or Gemini `parameters`)
@@ -65,12 +66,14 @@ def _unicode(schema: Any) -> bool:
 
 
 def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
-    """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes of
-    the exports it renders instead (pipeline.py), so it exports once."""
-    from toolgen.providers import notes
+    """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes
+    and the token budget of the exports it renders instead (pipeline.py), so it exports once."""
+    from toolgen.providers import export_all, notes_of, tokens
 
     tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.name)
-    yield from report(notes([view(t) for t in tools]), tools)
+    exports = export_all([view(t) for t in tools])
+    yield from report(notes_of(exports), tools)
+    yield from tokens.warnings(exports, tools)
 
 
 def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
