@@ -99,9 +99,9 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
 # over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
 SPEC_VERSION = "0.1.0"
-SPEC_SHA256 = "0f9468b49eef09f511ad3219966f28a8442b946c2e0f492482a5b2399f2c73e3"
+SPEC_SHA256 = "b4b5ee7bc0928c75b652f5943e67e8d71815cd5c10752c87aefe5b2d99266f12"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "f9e7e6490bcacc651725a4f5c9509d05e46f6690e5961f93155b062b4d05936c"
+_RUNTIME_SHA256 = "a06c39370aeb706edc36956446eb254b021a7110493a61bfd7ceac5df062343f"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

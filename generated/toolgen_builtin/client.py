@@ -54,7 +54,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> AppendFileResult:
-        """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one."""
+        """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one. Returns the bytes appended, the file's new size and whether it was created."""
         return await self.remote.value("append_file", AppendFileResult, arguments, **fields)
 
     async def ask_user(
@@ -99,7 +99,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> EditFileResult:
-        """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence. The file is rewritten atomically, and undo_edit reverts the edit. To add lines without replacing any, use insert_lines."""
+        """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence; when it occurs nowhere, or more than once, the call fails and nothing is changed. The file is rewritten atomically, and undo_edit reverts the edit. Returns the number of replacements and the first changed line. To add lines without replacing any, use insert_lines."""
         return await self.remote.value("edit_file", EditFileResult, arguments, **fields)
 
     async def fetch_url(
@@ -117,7 +117,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> GlobFilesResult:
-        """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed."""
+        """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed. Fails on a pattern that is malformed or too complex, or a search past the host's limits: then search from a deeper path."""
         return await self.remote.value("glob_files", GlobFilesResult, arguments, **fields)
 
     async def insert_lines(
@@ -126,7 +126,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> InsertLinesResult:
-        """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion."""
+        """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion. Returns the first inserted line's number and the file's new total_lines; fails when after_line is past the end of the file."""
         return await self.remote.value("insert_lines", InsertLinesResult, arguments, **fields)
 
     async def list_directory(
@@ -135,7 +135,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> ListDirectoryResult:
-        """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. To find files by name pattern across directories, use glob_files."""
+        """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. Fails when the path is not a directory under the root. To find files by name pattern across directories, use glob_files."""
         return await self.remote.value("list_directory", ListDirectoryResult, arguments, **fields)
 
     async def parse_csv(
@@ -144,7 +144,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> ParseCsvResult:
-        """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all."""
+        """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all. Fails (malformed) on text that cannot be parsed or a row with another number of fields, naming the line."""
         return await self.remote.value("parse_csv", ParseCsvResult, arguments, **fields)
 
     async def query_json(
@@ -189,7 +189,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> SummarizeNumbersResult:
-        """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do)."""
+        """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do). Fails when a value is not a finite number (Infinity, NaN)."""
         return await self.remote.value(
             "summarize_numbers",
             SummarizeNumbersResult,
@@ -212,7 +212,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> UndoEditResult:
-        """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted."""
+        """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted. Returns which tool's change was undone and how many earlier changes of the file can still be undone."""
         return await self.remote.value("undo_edit", UndoEditResult, arguments, **fields)
 
     async def web_search(
@@ -230,7 +230,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> WriteFileResult:
-        """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file."""
+        """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file. Returns the bytes written and whether the file was created."""
         return await self.remote.value("write_file", WriteFileResult, arguments, **fields)
 
 
@@ -246,7 +246,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> AppendFileResult:
-        """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one."""
+        """Append UTF-8 text to the end of a file under the workspace root, creating the file (and its parent directories) when it does not exist, unless create is false. Nothing is added between the old end and the new text: include a leading newline if the file does not end with one. Returns the bytes appended, the file's new size and whether it was created."""
         return self.remote.value("append_file", AppendFileResult, arguments, **fields)
 
     def ask_user(
@@ -286,7 +286,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> EditFileResult:
-        """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence. The file is rewritten atomically, and undo_edit reverts the edit. To add lines without replacing any, use insert_lines."""
+        """Replace an exact piece of text in a UTF-8 file under the workspace root. old_text must match the file character for character (whitespace, indentation and line endings included; do not include the line-number prefixes read_file shows). By default it must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to replace every occurrence; when it occurs nowhere, or more than once, the call fails and nothing is changed. The file is rewritten atomically, and undo_edit reverts the edit. Returns the number of replacements and the first changed line. To add lines without replacing any, use insert_lines."""
         return self.remote.value("edit_file", EditFileResult, arguments, **fields)
 
     def fetch_url(
@@ -304,7 +304,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> GlobFilesResult:
-        """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed."""
+        """Find files and directories under the workspace root whose paths match a glob pattern, e.g. "**/*.py" (every Python file at any depth), "src/*.ts" or "docs/**/index.md". "*" matches any characters except "/", "?" one character, "[abc]" one of a set, and a "**" segment any number of directories (including none). Returns paths relative to the workspace root, sorted; directories end with "/". Hidden entries (names starting with a dot) only match when include_hidden is true or the pattern names them literally. Symlinks to directories are not followed. Fails on a pattern that is malformed or too complex, or a search past the host's limits: then search from a deeper path."""
         return self.remote.value("glob_files", GlobFilesResult, arguments, **fields)
 
     def insert_lines(
@@ -313,7 +313,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> InsertLinesResult:
-        """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion."""
+        """Insert text as whole lines into a UTF-8 file under the workspace root, after a given line number (line numbers as read_file shows them): after_line 0 inserts before the first line, after_line equal to the file's total_lines adds the text at the end. The text becomes one or more complete lines (a final newline is added when it has none; in a file with CRLF line endings its line endings become CRLF); the lines around it are not changed. Use edit_file to change existing text. The file is rewritten atomically, and undo_edit reverts the insertion. Returns the first inserted line's number and the file's new total_lines; fails when after_line is past the end of the file."""
         return self.remote.value("insert_lines", InsertLinesResult, arguments, **fields)
 
     def list_directory(
@@ -322,7 +322,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> ListDirectoryResult:
-        """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. To find files by name pattern across directories, use glob_files."""
+        """List the entries of one directory under the workspace root (not recursive), sorted by name, with each entry's type and, for files, its size in bytes. Fails when the path is not a directory under the root. To find files by name pattern across directories, use glob_files."""
         return self.remote.value("list_directory", ListDirectoryResult, arguments, **fields)
 
     def parse_csv(
@@ -331,7 +331,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> ParseCsvResult:
-        """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all."""
+        """Parse CSV (or TSV, or any one-character-delimited) text into rows, from a file under the workspace root (path) or from text given inline (text): give exactly one of the two. Quoted fields may hold delimiters and line breaks. Every row must have as many fields as the first one. With infer_types, fields that look like integers or decimal numbers become numbers and empty fields become null; otherwise every field is a string. At most max_rows data rows are returned; row_count always counts them all. Fails (malformed) on text that cannot be parsed or a row with another number of fields, naming the line."""
         return self.remote.value("parse_csv", ParseCsvResult, arguments, **fields)
 
     def query_json(
@@ -376,7 +376,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> SummarizeNumbersResult:
-        """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do)."""
+        """Compute summary statistics of a list of numbers: count, sum, mean, median, minimum, maximum, sample and population standard deviation, and any percentiles asked for (linear interpolation between the closest ranks, as spreadsheets and numpy do). Fails when a value is not a finite number (Infinity, NaN)."""
         return self.remote.value("summarize_numbers", SummarizeNumbersResult, arguments, **fields)
 
     def unable(self, arguments: UnableArguments | None = None, /, **fields: Any) -> UnableResult:
@@ -389,7 +389,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> UndoEditResult:
-        """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted."""
+        """Undo the last change that edit_file, insert_lines or write_file (replacing an existing file) made to a file under the workspace root, restoring its previous content. Call it again to undo the change before that; the last few changes of each file can be undone, as long as this session made them (the host keeps them in memory, for a bounded number of changes and bytes). It refuses when the file was changed since in another way (by append_file, a command, another program), since restoring it would lose that change. A file write_file created is not deleted. Returns which tool's change was undone and how many earlier changes of the file can still be undone."""
         return self.remote.value("undo_edit", UndoEditResult, arguments, **fields)
 
     def web_search(
@@ -407,7 +407,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> WriteFileResult:
-        """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file."""
+        """Write UTF-8 text to a file under the workspace root, creating parent directories. The file is replaced atomically. Refuses to replace an existing file unless overwrite is true (undo_edit restores a replaced file's previous content); to change part of a file use edit_file or insert_lines, to add to its end use append_file. Returns the bytes written and whether the file was created."""
         return self.remote.value("write_file", WriteFileResult, arguments, **fields)
 
 

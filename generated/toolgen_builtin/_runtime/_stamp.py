@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f9e7e6490bcacc651725a4f5c9509d05e46f6690e5961f93155b062b4d05936c"
+RUNTIME_SHA256 = "a06c39370aeb706edc36956446eb254b021a7110493a61bfd7ceac5df062343f"

@@ -16,7 +16,10 @@ blocks included):
 | bedrock          | Converse `output.message.content` `toolUse` blocks | `{"role": "user", "content": [{"toolResult": ...}]}` |
 
 Names are canonical or provider-safe (`math_factorial` for `math.factorial`); the
-registry maps them back. Validation failures travel as the model-facing message.
+registry maps them back. Validation failures travel as the model-facing message. A call
+glued from several (`get_weatherget_time` with `{"city": "Paris"}{"tz": "UTC"}`), when every
+part's tool allows it (`x-repair` with `split`), is run as its parts, in order, and answered
+once under its id: each part's result labelled with its tool's name (answers.Parts).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import answers
-from .answers import Call
+from .answers import Call, Parts
 
 if TYPE_CHECKING:
     from .registry import Registry
@@ -152,13 +155,13 @@ def mcp_call(payload: Any) -> Call:
 # -- whole turns ----------------------------------------------------------------------------------
 
 
-Turn = list[tuple[Call, "ToolResult"]]
+Turn = list[tuple[Call, "ToolResult | Parts"]]
 
 
 @dataclass(frozen=True)
 class Adapter:
     read: Callable[[Any], list[Call]]
-    answer: Callable[[Call, ToolResult], dict[str, Any]]  # one call's answer (answers.py)
+    answer: Callable[[Call, ToolResult | Parts], dict[str, Any]]  # one call's answer (answers.py)
     wrap: Callable[[Any, list[dict[str, Any]], Turn], Any]  # the turn's answers, as sent back
 
 
@@ -209,8 +212,32 @@ def respond(
     """
     chosen = adapter(provider)
     read = chosen.read(calls)
-    turn = [(call, registry.call(call.name, call.arguments, injected=injected)) for call in read]
+    turn = [(call, _called(registry, call, injected)) for call in read]
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
+
+
+def _called(
+    registry: Registry, call: Call, injected: Mapping[str, Any] | None
+) -> ToolResult | Parts:
+    """One call's result; of a call glued from several (a name no tool has), its parts'."""
+    if call.name not in registry:
+        split = getattr(registry, "call_split", None)  # (a registry of an older runtime: none)
+        parts = None if split is None else split(call.name, call.arguments, injected=injected)
+        if parts is not None:
+            return Parts(call.name, tuple(parts))
+    return registry.call(call.name, call.arguments, injected=injected)
+
+
+async def _acalled(
+    registry: Registry, call: Call, injected: Mapping[str, Any] | None
+) -> ToolResult | Parts:
+    """`_called`, awaited."""
+    if call.name not in registry:
+        split = getattr(registry, "acall_split", None)
+        parts = None if split is None else await split(call.name, call.arguments, injected=injected)
+        if parts is not None:
+            return Parts(call.name, tuple(parts))
+    return await registry.acall(call.name, call.arguments, injected=injected)
 
 
 async def arespond(
@@ -219,8 +246,9 @@ async def arespond(
     """`respond`, with the calls of one turn run concurrently where their tools allow it.
 
     Calls of tools flagged `parallel` that follow each other run together; a call of any other
-    tool (or of a tool the registry does not know) is a barrier: it starts once every call
-    before it has finished, and the calls after it wait for it. Answers keep the calls' order.
+    tool (or of a tool the registry does not know, a glued call's parts included) is a
+    barrier: it starts once every call before it has finished, and the calls after it wait
+    for it. Answers keep the calls' order.
     """
     chosen = adapter(provider)
     read = chosen.read(calls)
@@ -236,7 +264,7 @@ async def arespond(
             )
             batch = []
         if call is not None:
-            results.append(await registry.acall(call.name, call.arguments, injected=injected))
+            results.append(await _acalled(registry, call, injected))
     turn = list(zip(read, results))
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
 

@@ -59,20 +59,65 @@ TAKES: dict[str, frozenset[str]] = {
 }
 
 
-def pieces(result: ToolResult) -> list[Any]:
+@dataclass(frozen=True)
+class Parts:
+    """The one answer to a call glued from several (`split`: Registry.call_split), run as its
+    parts: each part's result, labelled with its tool's name, in order. Answered as a result
+    is (the answers below take either); ok when every part is."""
+
+    tool: str  # the glued name, as the model called it
+    results: tuple[ToolResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.failure is None for r in self.results)
+
+    @property
+    def failure(self) -> Any:
+        """The first part's failure, or None when every part is ok."""
+        return next((r.failure for r in self.results if r.failure is not None), None)
+
+    @property
+    def content(self) -> tuple[Any, ...]:
+        return tuple(block for r in self.results for block in r.content)
+
+    @property
+    def metadata(self) -> str | None:
+        return None
+
+    def text(self) -> str:
+        return "\n\n".join(f"{r.tool}: {r.text()}" for r in self.results)
+
+    def data(self) -> str:
+        """No value of its own: the parts' text (what a provider shows where a value goes)."""
+        return self.text()
+
+
+def pieces(result: ToolResult | Parts) -> list[Any]:
     """What a result shows, in order: Text pieces and content blocks (a null value beside
-    content blocks says nothing, and is left out)."""
+    content blocks says nothing, and is left out). Of Parts: each part's, its first text
+    labelled with its tool's name."""
+    if isinstance(result, Parts):
+        shown: list[Any] = []
+        for part in result.results:
+            own = pieces(part)
+            if own and isinstance(own[0], Text):
+                own[0] = Text(f"{part.tool}: {own[0].text}")
+            else:
+                own.insert(0, Text(f"{part.tool}:"))
+            shown += own
+        return shown
     if result.failure is not None:
         return [Text(result.text())]
     value = result.data()
-    shown: list[Any] = [] if value is None and result.content else [Text(to_json(value).decode())]
+    shown = [] if value is None and result.content else [Text(to_json(value).decode())]
     shown += result.content
     if result.metadata is not None:
         shown.append(Text(result.metadata))
     return shown
 
 
-def has_media(result: ToolResult) -> bool:
+def has_media(result: ToolResult | Parts) -> bool:
     return any(isinstance(b, (Image, Document, Audio)) for b in result.content)
 
 
@@ -109,7 +154,7 @@ def _joined(
 # -- OpenAI Chat Completions ------------------------------------------------------------------------
 
 
-def openai(call: Call, result: ToolResult) -> dict[str, Any]:
+def openai(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     texts = [
         _text(p, "(shown in the next message)" if _chat_takes(p) else "(left out: not taken here)")
         for p in pieces(result)
@@ -117,7 +162,7 @@ def openai(call: Call, result: ToolResult) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call.id or "", "content": "\n\n".join(texts)}
 
 
-def openai_content(turn: list[tuple[Call, ToolResult]]) -> list[dict[str, Any]]:
+def openai_content(turn: list[tuple[Call, ToolResult | Parts]]) -> list[dict[str, Any]]:
     """The `user` message after a turn's tool messages, holding what they could not."""
     parts: list[dict[str, Any]] = []
     for call, result in turn:
@@ -159,7 +204,7 @@ _CHAT_AUDIO = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 # -- OpenAI Responses -------------------------------------------------------------------------------
 
 
-def responses(call: Call, result: ToolResult) -> dict[str, Any]:
+def responses(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     output: Any = result.text()
     if has_media(result):
         output = _joined(pieces(result), _responses_part, "(left out: not taken in a tool output)")
@@ -179,7 +224,7 @@ def _responses_part(piece: Any) -> dict[str, Any] | None:
 # -- Anthropic --------------------------------------------------------------------------------------
 
 
-def anthropic(call: Call, result: ToolResult) -> dict[str, Any]:
+def anthropic(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     content: Any = result.text()
     if has_media(result):
         content = _joined(
@@ -212,7 +257,7 @@ def _anthropic_block(piece: Any) -> dict[str, Any] | None:
 # -- Gemini -----------------------------------------------------------------------------------------
 
 
-def gemini(call: Call, result: ToolResult) -> dict[str, Any]:
+def gemini(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     """A FunctionResponse: the value under `output` (the failure's text under `error`), the
     other text pieces under `notes`, images and documents as inline data `parts`."""
     if not result.ok:
@@ -223,7 +268,12 @@ def gemini(call: Call, result: ToolResult) -> dict[str, Any]:
     if result.ok:
         parts: list[dict[str, Any]] = []
         notes: list[str] = []
-        for piece in pieces(result)[1:]:
+        # The pieces after the value (of Parts, the value is their text: their media only).
+        rest = pieces(result)
+        rest = (
+            [p for p in rest if not isinstance(p, Text)] if isinstance(result, Parts) else rest[1:]
+        )
+        for piece in rest:
             part = _gemini_part(piece)
             if part is None:
                 notes.append(_text(piece, "(left out: not taken in a function response)"))
@@ -247,7 +297,7 @@ def _gemini_part(piece: Any) -> dict[str, Any] | None:
 # -- Bedrock Converse -------------------------------------------------------------------------------
 
 
-def bedrock(call: Call, result: ToolResult) -> dict[str, Any]:
+def bedrock(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     shown = pieces(result)
     value = result.data() if result.ok else None
     if isinstance(value, dict):  # a JSON object is sent as one; the rest as text and media
@@ -285,7 +335,7 @@ def _bedrock_name(name: str) -> str:
 # -- MCP --------------------------------------------------------------------------------------------
 
 
-def mcp(call: Call, result: ToolResult) -> dict[str, Any]:
+def mcp(call: Call, result: ToolResult | Parts) -> dict[str, Any]:
     """`CallToolResult`: the pieces as content, and `structuredContent` when the value is a JSON
     object (validated by the tool's Result model, its outputSchema)."""
     content = _joined(pieces(result), _mcp_content, "")

@@ -143,18 +143,42 @@ def _order(issue: ArgumentIssue) -> tuple[Any, ...]:
     )
 
 
+EXAMPLE_LEAD = "A valid call looks like: "
+
+
 class ToolArgumentsError(ValueError):
     """Arguments that do not match the tool's schema; `str()` is the message for the model.
 
     `issues` holds every problem (up to the configured limit), ordered by path; `total`
-    counts them all.
+    counts them all. `example`: the arguments of a valid call (the spec's example closest to
+    what was sent, as one line of JSON) that the message ends with, or None (the registry
+    adds it: `with_example`).
     """
 
-    def __init__(self, tool: str, issues: list[ArgumentIssue], total: int | None = None) -> None:
+    def __init__(
+        self,
+        tool: str,
+        issues: list[ArgumentIssue],
+        total: int | None = None,
+        *,
+        example: str | None = None,
+    ) -> None:
         self.tool = tool
         self.issues = sorted(issues, key=_order) if len(issues) > 1 else list(issues)
         self.total = max(total or 0, len(self.issues))
+        self.example = example
         super().__init__(self.render())
+
+    def with_example(self, example: str) -> ToolArgumentsError:
+        """The same error, its message ending with a valid call's arguments (`example`): the
+        message is extended, not rendered again."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(vars(self))
+        new.example = None
+        text = str(self) if self.example is None else new.render()
+        new.example = example
+        new.args = (f"{text}\n{EXAMPLE_LEAD}{example}",)
+        return new
 
     def render(self) -> str:
         count = f"{self.total} problem{'s' if self.total != 1 else ''}"
@@ -165,14 +189,19 @@ class ToolArgumentsError(ValueError):
         if self.total > len(self.issues):
             lines.append(f"- … and {self.total - len(self.issues)} more")
         lines.append("Fix these and call the tool again.")
+        if self.example is not None:
+            lines.append(EXAMPLE_LEAD + self.example)
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "tool": self.tool,
             "total": self.total,
             "issues": [issue.to_dict() for issue in self.issues],
         }
+        if self.example is not None:
+            out["example"] = self.example
+        return out
 
 
 class UnknownToolError(LookupError):

@@ -6,10 +6,12 @@ framework's call of a tool is `Registry.acall` (or `call`): toolgen validates th
 and its message reaches the model, and the tool runs under what its spec declares (deadline,
 retries, rate limit, cache, approval, injected values: `injected=` goes with every call; the
 registry's hooks see every call). What the framework is given is toolgen's own definition of
-each tool: its provider-safe name, its description and its parameters' JSON Schema.
+each tool: its provider-safe name, its description and its parameters' JSON Schema. Deferred
+tools (`defer: true`) are given as a framework gets them from any provider without native
+search: left out, with the registry's `search_tools` and `call_tool` in their place.
 
-- OpenAI Agents SDK, `openai_agents_tools`: `FunctionTool`s given the `openai-responses` strict
-  definitions; a failure's message is the tool's output.
+- OpenAI Agents SDK, `openai_agents_tools`: `FunctionTool`s given the `openai` strict function
+  definitions (the same bodies as Responses'); a failure's message is the tool's output.
 - pydantic-ai, `pydantic_ai_toolset`: a toolset given the `openai` (Chat) definitions; an
   invalid call is `ModelRetry(message)` (a retry prompt), another failure `ToolFailed(message)`.
 - LangChain, `langchain_tools`: `BaseTool`s given the `openai` (Chat) definitions; a failure is
@@ -48,20 +50,22 @@ def openai_agents_tools(
     *,
     injected: Mapping[str, Any] | None = None,
 ) -> list[Any]:
-    """`agents.FunctionTool`s for `Agent(tools=...)`: toolgen's strict Responses definitions
-    (a tool toolgen exported non-strict has `strict_json_schema=False`); each call runs
-    `registry.acall` with the model's JSON text and returns what the model should read, a
-    failure's message included."""
+    """`agents.FunctionTool`s for `Agent(tools=...)`: toolgen's strict OpenAI function
+    definitions (a tool toolgen exported non-strict has `strict_json_schema=False`; deferred
+    tools as the tool-search pair, as for every framework); each call runs `registry.acall`
+    with the model's JSON text and returns what the model should read, a failure's message
+    included."""
     agents = _framework("agents", "openai_agents_tools", "openai-agents")
+    functions = [d["function"] for d in _picked(registry, names).definitions("openai", strict=True)]
     return [
         agents.FunctionTool(
-            name=definition["name"],
-            description=definition.get("description", ""),
-            params_json_schema=definition["parameters"],
-            on_invoke_tool=_agents_invoker(registry, definition["name"], injected),
-            strict_json_schema=definition.get("strict", True),
+            name=function["name"],
+            description=function.get("description", ""),
+            params_json_schema=function["parameters"],
+            on_invoke_tool=_agents_invoker(registry, function["name"], injected),
+            strict_json_schema=function.get("strict", True),
         )
-        for definition in _picked(registry, names).definitions("openai-responses", strict=True)
+        for function in functions
     ]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import inspect
+import json
 import os
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -27,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import control, deprecation, execution, policies, streaming
+from . import control, deprecation, execution, payload, policies, repair, streaming
 from .control import Suspension, SuspensionError
 from .errors import (
     ToolArgumentsError,
@@ -38,6 +39,7 @@ from .errors import (
     tool_name,
 )
 from .hooks import CallEvent, Hooks
+from .repair import Repair
 from .results import (
     Output,
     ToolFailure,
@@ -54,7 +56,7 @@ from .results import (
 from .secrets import redact
 from .streaming import OnEvent
 from .suggest import nearest
-from .validation import as_sent, validate
+from .validation import as_sent, closest_example, validate
 
 __all__ = [
     "Output",
@@ -92,6 +94,19 @@ class Registry(Mapping[str, Any]):
     - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
       values a call passes in `injected=` win over it.
     - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
+    - `examples_in_errors`: a refused call's message (`invalid_arguments`) ends with the spec's
+      example of a valid call closest to what was sent, as one line of JSON (`A valid call
+      looks like: {...}`; validation.closest_example: never one holding an `x-secret`
+      value). False leaves the message as validation wrote it. Tools without examples are
+      unaffected either way.
+
+    Argument text a tool's spec lets be repaired (`x-repair`: a Markdown fence, trailing
+    prose, Python literals, single quotes, a truncated end; repair.py) is repaired only once
+    it failed to parse; the call then runs with the JSON value the text holds, and its result
+    lists the repairs (`ToolResult.repairs`, and one line of `warnings`). Text that cannot be
+    repaired is refused with the message it would have had without `x-repair`. Glued calls
+    (`get_weatherget_time`, two JSON values: `split`) are found by `split_call` and run by
+    `call_split`/`acall_split` (what `adapters.respond` does for a name no tool has).
     """
 
     def __init__(
@@ -105,6 +120,7 @@ class Registry(Mapping[str, Any]):
         secret: bytes | str | None = None,
         inject: Injector | None = None,
         hooks: Iterable[Any] = (),
+        examples_in_errors: bool = True,
     ) -> None:
         if timeout_s is not None and not timeout_s > 0:
             raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
@@ -116,6 +132,7 @@ class Registry(Mapping[str, Any]):
         self.clock = execution.Clock() if clock is None else clock
         self.approve = approve
         self.inject = inject
+        self.examples_in_errors = examples_in_errors
         if secret is None:
             secret = os.environ.get(SECRET) or os.urandom(32)
         self._key = secret.encode() if isinstance(secret, str) else bytes(secret)
@@ -128,10 +145,16 @@ class Registry(Mapping[str, Any]):
     def _set_tools(self, implementations: Iterable[Any]) -> None:
         tools: dict[str, Any] = {}
         for impl in implementations:
+            if getattr(impl, "toolgen_search_pair", False):
+                continue  # the search pair: made anew below, over the tools this registry holds
             info = _info(impl)
             if info.name in tools:
                 raise ValueError(f"tool {info.name!r} is registered twice")
             tools[info.name] = impl
+        self._pair: frozenset[str] = frozenset()  # the search pair's names, when it is here
+        self._forwards: frozenset[str] = frozenset()  # call_tool's, when it is here
+        if any(getattr(_info(impl), "defer", False) for impl in tools.values()):
+            tools.update(self._search_pair(tools))
         self._tools = dict(sorted(tools.items()))
         self._infos = {name: _info(impl) for name, impl in self._tools.items()}
         infos = list(self._infos.values())
@@ -144,6 +167,27 @@ class Registry(Mapping[str, Any]):
         }
         # The tools whose calls need none of the policies: run directly when `_quiet`.
         self._plain = frozenset(i.name for i in infos if not _needs_policy(i))
+
+    def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
+        """`search_tools` and `call_tool` (search.py), which a model not shown the deferred tools
+        finds and calls them with; a call of `call_tool` is prepared as the call it names."""
+        from . import search  # only registries with deferred tools need it
+
+        if taken := sorted(set(search.PAIR) & set(tools)):
+            raise ValueError(f"tool {taken[0]!r} takes the name of the tool-search pair")
+        made = search.pair(_info(impl) for impl in tools.values())
+        self._pair, self._forwards = frozenset(search.PAIR), frozenset({search.CALL_TOOL["name"]})
+        return {impl.info.name: impl for impl in made}
+
+    def forwarded(self, name: str, arguments: Any) -> tuple[str, Any]:
+        """The call a call of `name` is run as: for a valid call of `call_tool` (the search
+        pair's), the tool it names and that tool's arguments; else the call as it is. For hosts
+        that need the name of the tool that runs (its injected values, a suspended call)."""
+        if type(name) is str and name in self._forwards:
+            target = self._tools[name].forward(arguments)
+            if target is not None:
+                return target  # type: ignore[no-any-return]
+        return name, arguments
 
     # Mapping protocol: registry[name] -> implementation
     def __getitem__(self, name: str) -> Any:
@@ -238,21 +282,43 @@ class Registry(Mapping[str, Any]):
     def definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
         its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
-        that provider variant refuses has none (`toolgen lint` says why)."""
+        that provider variant refuses has none (`toolgen lint` says why). With deferred tools,
+        what tool search needs comes too: a namespace holding a tool (with this registry's
+        tools of it), then the provider's search tool or the `search_tools`/`call_tool` pair."""
         import importlib
 
+        own = [i for n, i in self._infos.items() if n not in self._pair]
         by_package: dict[str, list[Any]] = {}
-        for info in map(_info, self._tools.values()):
+        for info in own:
             package = info.arguments.__module__.rpartition(".tools.")[0]
             if package not in by_package:
                 by_package[package] = importlib.import_module(package).tool_definitions(
                     provider, **options
                 )
-        out = []
-        for info in map(_info, self._tools.values()):
+        wanted = {n for i in own for n in (i.name, i.provider_name)}
+        out: list[dict[str, Any]] = []
+        placed: set[str] = set()
+        for info in own:
             package = info.arguments.__module__.rpartition(".tools.")[0]
             names = {info.name, info.provider_name}
-            out += [d for d in by_package[package] if _definition_name(d) in names]
+            for definition in by_package[package]:
+                if _definition_name(definition) in names:
+                    out.append(definition)
+                elif definition.get("type") == "namespace" and definition["name"] not in placed:
+                    inner = [d for d in definition["tools"] if d.get("name") in wanted]
+                    if any(d.get("name") in names for d in inner):
+                        placed.add(definition["name"])
+                        out.append({**definition, "tools": inner})
+        if self._pair:
+            from . import search
+
+            seen: set[str] = set()
+            for definitions in by_package.values():
+                for definition in filter(search.is_search_entry, definitions):
+                    key = json.dumps(definition, sort_keys=True)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(definition)
         return out
 
     # Dispatch
@@ -391,7 +457,7 @@ class Registry(Mapping[str, Any]):
         elif answer is _MISSING or approved is not None:
             raise TypeError("resume a question with the user's answer=...")
         prepared = self._prepare(record.tool, record.arguments, injected)
-        if approved is False and type(prepared) is tuple:
+        if approved is False and not isinstance(prepared, ToolResult):
             message = control.rejected_message(record.tool, reason)
             return ToolResult(record.tool, failure=ToolFailure("rejected", message)), None
         if approved is True:
@@ -608,6 +674,10 @@ class Registry(Mapping[str, Any]):
                 return ToolResult(
                     short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
                 )
+        if canonical in self._forwards:  # call_tool: the call it names, prepared in its place
+            target, inner = self.forwarded(canonical, arguments)
+            if target != canonical:
+                return self._prepare(target, inner, injected)
         impl = self._tools[canonical]
         info = self._direct[canonical]
         notes: tuple[str, ...] = ()
@@ -620,9 +690,12 @@ class Registry(Mapping[str, Any]):
         except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
             if not raised_as(exc, ToolArgumentsError):
                 raise
-            return ToolResult(
-                canonical, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc
-            )
+            info = self._infos[canonical]
+            if getattr(info, "repair", None) and _not_json(exc, arguments):
+                repaired = self._repaired(canonical, info, arguments, injected)
+                if repaired is not None:
+                    return repaired
+            return self._refused(canonical, info, arguments, exc)
         extra: tuple[Any, ...] = ()
         if info.injected is not None:
             values = dict(self.inject(canonical)) if self.inject is not None else {}
@@ -634,6 +707,127 @@ class Registry(Mapping[str, Any]):
                 message = f"the host did not supply valid injected values for: {', '.join(missing)}"
                 return ToolResult(canonical, failure=ToolFailure("internal", message))
         return impl, info, args, extra, notes
+
+    def _repaired(
+        self, name: str, info: ToolInfo, text: str | bytes | bytearray, injected: Any
+    ) -> Any:
+        """The call prepared with its text repaired as the spec allows (repair.py) and its
+        repairs noted; None when the text cannot be repaired or its value is not valid."""
+        found = repair.repair(text, info.repair)
+        # Arguments are an object: any other value (`null` read as no arguments, a string read
+        # as text again) would be read as something the text does not say.
+        if found is None or not found[1] or type(found[0]) is not dict:
+            return None
+        value, made = found
+        prepared = self._prepare(name, value, injected)
+        if isinstance(prepared, ToolResult) and prepared.failure is not None:
+            if prepared.failure.kind == "invalid_arguments":
+                return None
+        return _with_repairs(name, prepared, made)
+
+    def _refused(self, name: str, info: ToolInfo, arguments: Any, exc: BaseException) -> ToolResult:
+        """The failure of a call whose arguments were refused: the error's message, ending with
+        the closest example of a valid call (`examples_in_errors`) when the spec has one."""
+        examples = getattr(info, "examples", ()) if self.examples_in_errors else ()
+        with_example = getattr(exc, "with_example", None)
+        if examples and with_example is not None:
+            try:
+                secrets: frozenset[str] = getattr(info, "secrets", frozenset())
+                line = closest_example(info.arguments, examples, arguments, secrets)
+            except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
+                line = None
+            if line is not None:
+                exc = with_example(line)
+        return ToolResult(name, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc)
+
+    # Glued calls: `get_weatherget_time` with `{"city": "Paris"}{"tz": "UTC"}`.
+    def split_call(self, name: str, arguments: Any) -> list[tuple[str, str]] | None:
+        """A call glued from several, as its parts: (canonical tool name, that call's JSON
+        text), in order. Only for a name no tool has that is one exact concatenation of tool
+        names (canonical or provider-safe; any other way to cut it is ambiguous: None), with
+        argument text that is exactly as many JSON values back to back, and only when every
+        part's tool allows it (`x-repair` with `split`); else None. For hosts that dispatch
+        calls themselves; `call_split` runs them."""
+        if type(name) is not str or name in self:
+            return None
+        if not isinstance(arguments, (str, bytes, bytearray)):
+            return None
+        if payload.check(arguments, payload.LIMITS) is not None:
+            return None
+        parts = repair.split(name, arguments, [*self._tools, *self._aliases])
+        if parts is None:
+            return None
+        found = [(self.resolve(part), text) for part, text in parts]
+        if any("split" not in getattr(self._infos[p], "repair", ()) for p, _ in found):
+            return None
+        return found
+
+    def call_split(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> list[ToolResult] | None:
+        """The results of a glued call's parts (`split_call`), run in order with `call`, each
+        carrying the `split` repair; None when the call is not one glued from several."""
+        parts = self._parts(name, arguments, injected)
+        if parts is None:
+            return None
+        return [self._observed(prepared, started) for prepared, started in parts]
+
+    async def acall_split(
+        self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
+    ) -> list[ToolResult] | None:
+        """`call_split`, awaited (each part as `acall` runs it, one after the other)."""
+        parts = self._parts(name, arguments, injected)
+        if parts is None:
+            return None
+        return [await self._aobserved(prepared, started) for prepared, started in parts]
+
+    def _parts(
+        self, name: str, arguments: Any, injected: Mapping[str, Any] | None
+    ) -> Iterator[tuple[Any, float]] | None:
+        """Each part of a glued call prepared (when its turn comes), with the time it started."""
+        parts = self.split_call(name, arguments)
+        if parts is None:
+            return None
+        names = [part for part, _ in parts]
+
+        def prepared() -> Iterator[tuple[Any, float]]:
+            for i, (part, text) in enumerate(parts):
+                started = perf_counter()
+                made = (Repair("split", repair.split_message(name, names, i)),)
+                yield _with_repairs(part, self._prepare(part, text, injected), made), started
+
+        return prepared()
+
+
+class _Repaired(tuple[Any, ...]):
+    """A call prepared (as `_prepare` returns it) with repaired arguments; its notes hold the
+    repairs. Not a plain tuple: `call` never takes its fast path (which adds nothing to a
+    result), so `_noted` adds them to the result."""
+
+    __slots__ = ()
+
+
+def _not_json(exc: BaseException, arguments: Any) -> bool:
+    """The arguments were text refused as not JSON (one `json` issue), not for their values."""
+    issues: list[Any] = getattr(exc, "issues", [])
+    return (
+        isinstance(arguments, (str, bytes, bytearray))
+        and len(issues) == 1
+        and getattr(issues[0], "code", None) == "json"
+    )
+
+
+def _with_repairs(tool: str, prepared: Any, made: tuple[Repair, ...]) -> Any:
+    """A prepared call (or the result it already has) with these repairs told: logged, and
+    noted for its result (`repairs`, and one line of `warnings`)."""
+    repair.tell(tool, made)
+    line = repair.warning(tool, made)
+    if isinstance(prepared, ToolResult):
+        return replace(
+            prepared, warnings=(*prepared.warnings, line), repairs=(*prepared.repairs, *made)
+        )
+    impl, info, args, extra, notes = prepared
+    return _Repaired((impl, info, args, extra, (*notes, line, *made)))
 
 
 # What the registry reads of an implementation's `info`. Checked by name, not by class: the
@@ -716,14 +910,21 @@ def _validated(info: ToolInfo, arguments: Any) -> tuple[Any, tuple[str, ...]]:
     return args, tuple(notes)
 
 
-def _noted(info: ToolInfo, result: ToolResult, notes: tuple[str, ...] = ()) -> ToolResult:
+def _noted(info: ToolInfo, result: ToolResult, notes: tuple[Any, ...] = ()) -> ToolResult:
     """The result, with the warnings for the host: the tool is deprecated, its call's arguments
-    used an old name or a deprecated parameter (`notes`)."""
+    used an old name or a deprecated parameter, or were repaired (`notes`: the warnings, and
+    the Repair records of a repaired call)."""
     if info.stability != "deprecated" and not notes:
         return result
+    warnings = tuple(n for n in notes if isinstance(n, str))
     if info.stability == "deprecated":
-        notes = (deprecation.tool_warning(info), *notes)
-    return replace(result, warnings=(*result.warnings, *notes))
+        warnings = (deprecation.tool_warning(info), *warnings)
+    made = tuple(n for n in notes if isinstance(n, Repair))
+    if made:
+        return replace(
+            result, warnings=(*result.warnings, *warnings), repairs=(*result.repairs, *made)
+        )
+    return replace(result, warnings=(*result.warnings, *warnings))
 
 
 def _waiting(suspension: Suspension) -> ToolResult:

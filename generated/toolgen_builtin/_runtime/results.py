@@ -27,6 +27,7 @@ from .validation import OnCoerce, as_sent, validate
 
 if TYPE_CHECKING:
     from .control import Suspension
+    from .repair import Repair
 
 T = TypeVar("T")
 
@@ -57,6 +58,13 @@ class ToolInfo:
     deprecation: Deprecation | None = None  # spec `deprecated` and `sunset`
     renames: tuple[Rename, ...] = ()  # `x-renamed-from` (the Arguments class's `__renames__`)
     deprecated_parameters: tuple[DeprecatedParameter, ...] = ()  # `deprecated: true` at the root
+    namespace: str | None = (
+        None  # spec `namespace` where it is not the category (None: the category)
+    )
+    defer: bool = False  # spec `defer`: found through tool search, not shown up front
+    repair: frozenset[str] = frozenset()  # `x-repair`: the repairs of malformed text allowed
+    # The arguments of the spec's examples of a valid call (those without `error`), in order.
+    examples: tuple[dict[str, Any], ...] = ()
 
     def validate_arguments(
         self,
@@ -127,9 +135,12 @@ class ToolResult:
     duration_s: float = 0.0  # from validated arguments to result, waits and retries included
     metadata: str | None = None  # guidance for the model (Output.metadata), sent with the result
     terminal: bool = False  # an ok result of a tool flagged `terminal`: the agent's turn may end
-    # For the host: a deprecated tool was called, a parameter by its old name, a deprecated one.
+    # For the host: a deprecated tool was called, a parameter by its old name, a deprecated one;
+    # the arguments' text was repaired (one line saying how, beside `repairs`).
     warnings: tuple[str, ...] = ()
     content: tuple[Block, ...] = ()  # blocks for the model to see (Output.content), in order
+    # For the host: what was read past in the arguments' text to run the call (`x-repair`).
+    repairs: tuple[Repair, ...] = ()
     # A call waiting for the host (an approval, the user's answer): store it, then
     # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
     suspended: Suspension | None = field(default=None, repr=False)
@@ -147,8 +158,9 @@ class ToolResult:
         warnings: tuple[str, ...] = (),
         suspended: Suspension | None = None,
         content: tuple[Block, ...] = (),
+        repairs: tuple[Repair, ...] = (),
     ) -> None:
-        # A frozen dataclass would set all ten fields through object.__setattr__ (a microsecond
+        # A frozen dataclass would set all its fields through object.__setattr__ (a microsecond
         # on every call); only what differs from the class's defaults is stored, directly.
         fields = self.__dict__
         fields["tool"] = tool
@@ -172,6 +184,8 @@ class ToolResult:
             fields["suspended"] = suspended
         if content:
             fields["content"] = content
+        if repairs:
+            fields["repairs"] = repairs
 
     def __repr__(self) -> str:
         """The fields that differ from their defaults (not the exception or the record)."""

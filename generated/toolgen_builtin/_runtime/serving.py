@@ -140,7 +140,11 @@ def mcp_server(
     """An MCP server of `registry`'s tools. `inject(tool, headers)` gives a call's injected
     values from the request's HTTP headers (empty on stdio); they win over the registry's own
     `inject`. A handler on the root logger forwards what implementations log during a served
-    call (and nothing else) to its client: the host sets the levels that reach it."""
+    call (and nothing else) to its client: the host sets the levels that reach it.
+
+    A registry with deferred tools (spec `defer: true`) holds the tool-search pair, and lists
+    it in their place: `search_tools` finds any tool, `call_tool` calls one (as a call of that
+    tool: its injected values, approvals and progress are its own)."""
     definitions = registry.definitions("mcp")
     listed = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in definitions])
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
@@ -162,15 +166,15 @@ def mcp_server(
             near = f"; did you mean {hint!r}?" if hint else ""
             message = f"unknown tool {params.name!r}{near} (this server has {len(registry)})"
             raise MCPError(types.INVALID_PARAMS, message)
-        injected = inject(params.name, _headers(ctx)) if inject is not None else None
-        if params.request_state is not None:
-            return await _resumed(ctx, registry, params, injected)
         arguments = params.arguments if params.arguments is not None else {}
+        # call_tool of the search pair: the call of the tool it names.
+        name, arguments = registry.forwarded(params.name, arguments)
+        injected = inject(name, _headers(ctx)) if inject is not None else None
+        if params.request_state is not None:
+            return await _resumed(ctx, registry, params, name, injected)
         result = await _pumped(
             ctx,
-            lambda on_event: registry.acall(
-                params.name, arguments, injected=injected, on_event=on_event
-            ),
+            lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
         )
         return await _answered(ctx, registry, result, injected)
 
@@ -315,15 +319,17 @@ async def _resumed(
     ctx: ServerRequestContext[Any],
     registry: Registry,
     params: types.CallToolRequestParams,
+    tool: str,
     injected: Mapping[str, Any] | None,
 ) -> types.CallToolResult | types.InputRequiredResult:
-    """A 2026-07-28 retry: the request state is the suspended call, the input its answer."""
+    """A 2026-07-28 retry: the request state is the suspended call of `tool` (the tool called,
+    or the one call_tool names), the input its answer."""
     try:
         record = json.loads(params.request_state or "")
     except ValueError:
         record = None
     answer = (params.input_responses or {}).get(ASKED)
-    if not isinstance(record, dict) or record.get("tool") != params.name:
+    if not isinstance(record, dict) or record.get("tool") != tool:
         raise MCPError(types.INVALID_PARAMS, "requestState: not a suspended call of this tool")
     if not isinstance(answer, types.ElicitResult):
         raise MCPError(types.INVALID_PARAMS, f"inputResponses: no answer under {ASKED!r}")

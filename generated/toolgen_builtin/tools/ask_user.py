@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,12 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "ask_user"
 DESCRIPTION = "Ask the user one question and wait for the answer, when you cannot go on without a decision or a fact only they have (not for things you can find out with other tools). Your work pauses here: the user's reply comes back as this tool's result. Ask one specific question; offer the likely answers in options when there are a few. Do not call other tools in the same turn."
 SOURCE = "control/ask_user.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {
+        "question": "Should the report cover 2025 only, or 2024 and 2025?",
+        "options": ["2025 only", "2024 and 2025"],
+    },
+)
 
 
 class AskUserArguments(ArgumentsModel):
@@ -53,6 +59,7 @@ INFO = ToolInfo(
     flags=frozenset({"idempotent", "terminal"}),
     errors=frozenset(),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

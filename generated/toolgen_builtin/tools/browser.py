@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,12 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "browser"
 DESCRIPTION = "Drive a real web browser (Chromium, with JavaScript) for pages that fetch_url cannot read: pages built by scripts, forms, buttons, logins. One page stays open across calls: navigate opens a URL, click clicks an element, type fills a text field, read_text returns the page's visible text, screenshot returns an image of the page you can see, back goes to the previous page, close ends the session. Click and type find the element by a CSS selector or by its visible text (type: the field's label or placeholder). Only hosts the host application allows can be opened, and everything else a page tries to load is blocked (blocked_hosts names it)."
 SOURCE = "browser/browser.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"action": "navigate", "url": "https://docs.python.org/3/"},
+    {"action": "type", "selector": "input[name=q]", "text": "csv dialects", "press_enter": True},
+    {"action": "read_text", "max_chars": 5000},
+    {"action": "screenshot"},
+)
 
 
 class BrowserArguments(ArgumentsModel):
@@ -109,6 +115,7 @@ INFO = ToolInfo(
     secrets=frozenset(),
     content=frozenset({"image"}),
     retryable_errors=frozenset({"connection_failed", "timeout"}),
+    examples=EXAMPLES,
 )
 
 

@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,10 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "check_website_status"
 DESCRIPTION = "Check whether a web site answers: send a HEAD request to the URL (a GET when the server refuses HEAD), follow redirects, and report the HTTP status, the response time in milliseconds and the final URL. It reads no content: use fetch_url for that. A site that cannot be reached (no answer in time, connection refused, unknown name) is a normal result, with reachable false and the reason in error. Only hosts the host application allows can be checked, and redirects are followed only to allowed hosts."
 SOURCE = "web/check_website_status.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"url": "https://docs.python.org/3/"},
+    {"url": "https://docs.python.org/", "follow_redirects": False},
+)
 
 
 class CheckWebsiteStatusArguments(ArgumentsModel):
@@ -83,6 +87,7 @@ INFO = ToolInfo(
     flags=frozenset({"parallel"}),
     errors=frozenset({"host_not_allowed", "invalid_url"}),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

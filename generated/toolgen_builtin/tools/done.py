@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,9 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "done"
 DESCRIPTION = "Call this when the task is complete, and only then: it ends your work on the task and hands control back to the user. Give a short summary of what you did and, if the task asked for an answer or a deliverable, the answer itself. Do not call other tools in the same turn."
 SOURCE = "control/done.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"summary": "Renamed old_name to new_name in src/app.py; the tests pass."},
+)
 
 
 class DoneArguments(ArgumentsModel):
@@ -52,6 +55,7 @@ INFO = ToolInfo(
     flags=frozenset({"idempotent", "terminal"}),
     errors=frozenset(),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,9 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "fetch_url"
 DESCRIPTION = 'Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so).'
 SOURCE = "web/fetch_url.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"url": "https://docs.python.org/3/library/csv.html", "format": "markdown"},
+)
 
 
 class FetchUrlArguments(ArgumentsModel):
@@ -80,6 +83,7 @@ INFO = ToolInfo(
     secrets=frozenset(),
     retry=(2, 1.0, None),
     retryable_errors=frozenset({"connection_failed", "http_unavailable", "timeout"}),
+    examples=EXAMPLES,
 )
 
 

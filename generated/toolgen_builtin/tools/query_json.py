@@ -13,6 +13,12 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "query_json"
 DESCRIPTION = 'Select and reshape JSON data with a JMESPath expression (https://jmespath.org), from a file under the workspace root (path) or from JSON text given inline (text): give exactly one of the two. Examples of expressions: "people[?age > `30`].name" (filter, then project), "length(items)", "sort_by(items, &price)[-1]", "{total: sum(orders[].amount)}". Literal values go in backticks. A field that does not exist gives null, not an error.'
 SOURCE = "data/query_json.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {
+        "expression": "items[?qty > `1`].name",
+        "text": '{"items": [{"name": "bolt", "qty": 12}, {"name": "nut", "qty": 1}]}',
+    },
+)
 
 
 class QueryJsonArguments(ArgumentsModel):
@@ -71,6 +77,7 @@ INFO = ToolInfo(
         }
     ),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

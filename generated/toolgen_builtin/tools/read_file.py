@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,7 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "read_file"
 DESCRIPTION = "Read a file under the workspace root. A UTF-8 text file gives the selected lines, each prefixed with its line number and a tab (the prefix is not part of the file); use start_line and end_line to read a range of a large file, and total_lines tells how long the whole file is. An image (PNG, JPEG, GIF, WebP) is returned as an image you can see. A PDF gives the text of each selected page followed by the images that page draws (start_line and end_line then select pages). Files above the host's size limit (2 MB by default) are refused."
 SOURCE = "files/read_file.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = ({"path": "README.md", "start_line": 1, "end_line": 10},)
 
 
 class ReadFileArguments(ArgumentsModel):
@@ -80,6 +81,7 @@ INFO = ToolInfo(
     ),
     secrets=frozenset(),
     content=frozenset({"image", "text"}),
+    examples=EXAMPLES,
 )
 
 

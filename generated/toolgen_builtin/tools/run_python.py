@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
@@ -14,6 +14,7 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "run_python"
 DESCRIPTION = "Run a Python 3 program, given as source text, in a fresh interpreter whose working directory is under the workspace root, and return its exit code and output. Print what you want to see: the value of the last expression is not shown. Modules in the working directory can be imported. There is no standard input. The program and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows."
 SOURCE = "process/run_python.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = ({"code": "print(sum(range(10)))"},)
 
 
 class RunPythonArguments(ArgumentsModel):
@@ -74,6 +75,7 @@ INFO = ToolInfo(
         {"not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"}
     ),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

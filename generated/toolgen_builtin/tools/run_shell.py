@@ -14,6 +14,7 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "run_shell"
 DESCRIPTION = "Run a command with /bin/sh in a directory under the workspace root and return its exit code and output. There is no terminal and no standard input: commands that wait for input or confirmation get end-of-file (pass flags such as -y). The command and every process it starts are killed when timeout_s passes or when it prints far more than can be returned; only the first part of each output stream is kept (truncated says so). Environment variables of the host are not passed on, except the few the host allows. Processes started in the background do not outlive the call."
 SOURCE = "process/run_shell.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = ({"command": "ls -a", "timeout_s": 10},)
 
 
 class RunShellArguments(ArgumentsModel):
@@ -74,6 +75,7 @@ INFO = ToolInfo(
         {"not_a_directory", "not_found", "outside_root", "resource_limit", "start_failed"}
     ),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,12 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "unable"
 DESCRIPTION = "Call this when you cannot complete the task and further attempts would not help: it ends your work on the task and hands control back to the user. Say why, and list each blocker concretely (a missing permission, file, credential or decision) so that the user can remove it and ask again. If a single answer from the user would unblock you, use ask_user instead. Do not call other tools in the same turn."
 SOURCE = "control/unable.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {
+        "reason": "The deployment needs credentials I do not have.",
+        "blockers": ["no DEPLOY_TOKEN in the environment"],
+    },
+)
 
 
 class UnableArguments(ArgumentsModel):
@@ -58,6 +64,7 @@ INFO = ToolInfo(
     flags=frozenset({"idempotent", "terminal"}),
     errors=frozenset(),
     secrets=frozenset(),
+    examples=EXAMPLES,
 )
 
 

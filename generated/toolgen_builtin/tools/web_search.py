@@ -15,6 +15,9 @@ from .._runtime.models import ArgumentsModel, ResultModel
 NAME = "web_search"
 DESCRIPTION = "Search the web and return the top results, each with its title, URL and a short snippet of the page. Use it to find pages; to read one, pass its URL to fetch_url. Write the query as you would in a search engine (keywords, quoted phrases). site restricts the results to one site (its subdomains included), language prefers results in one language. Results come from the search service the host application configured; without one, every search fails with unavailable."
 SOURCE = "web/web_search.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"query": "csv module dialects", "site": "docs.python.org", "max_results": 3},
+)
 
 # What the classes below cannot enforce alone, checked exactly once they accepted a value.
 PARAMETERS: dict[str, Any] = {
@@ -128,6 +131,7 @@ INFO = ToolInfo(
     secrets=frozenset(),
     retry=(2, 1.0, None),
     retryable_errors=frozenset({"connection_failed", "http_unavailable", "timeout"}),
+    examples=EXAMPLES,
 )
 
 

@@ -3,7 +3,7 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
@@ -14,6 +14,9 @@ from .._runtime.models import ArgumentsModel, InjectedModel, ResultModel
 NAME = "send-email"
 DESCRIPTION = "Send an email. The password is injected by the host and never shown to the model."
 SOURCE = "tools.yaml"
+EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"to": ["a@example.com"], "subject": "Hi", "body": "Hello"},
+)
 
 
 class SendEmailArguments(ArgumentsModel):
@@ -54,6 +57,7 @@ INFO = ToolInfo(
     errors=frozenset({"rejected", "unavailable"}),
     secrets=frozenset({"smtp_password"}),
     retryable_errors=frozenset({"unavailable"}),
+    examples=EXAMPLES,
 )
 
 
