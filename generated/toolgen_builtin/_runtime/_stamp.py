@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a06c39370aeb706edc36956446eb254b021a7110493a61bfd7ceac5df062343f"
+RUNTIME_SHA256 = "c0f32153fc8981ff75d27c91ab329d2610ea68039d101b4e4e4c3d0e27b2c0e1"

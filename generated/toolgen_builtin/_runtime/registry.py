@@ -302,9 +302,10 @@ class Registry(Mapping[str, Any]):
             package = info.arguments.__module__.rpartition(".tools.")[0]
             names = {info.name, info.provider_name}
             for definition in by_package[package]:
-                if _definition_name(definition) in names:
-                    out.append(definition)
-                elif definition.get("type") == "namespace" and definition["name"] not in placed:
+                if definition.get("type") != "namespace":
+                    if _definition_name(definition) in names:
+                        out.append(definition)
+                elif definition["name"] not in placed:
                     inner = [d for d in definition["tools"] if d.get("name") in wanted]
                     if any(d.get("name") in names for d in inner):
                         placed.add(definition["name"])
