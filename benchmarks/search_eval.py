@@ -153,12 +153,12 @@ def builtin() -> Catalog:
     """The built-in library, lowered by the pipeline; its entries are those render writes."""
     from toolgen.lower import lower
     from toolgen.pipeline import check_specs
-    from toolgen.render.search_index import index_entries
+    from toolgen.render.search_index import index_document
 
     diagnostics, checked = check_specs(ROOT / "schemas", exports=False)
     assert not any(d.is_error for d in diagnostics), [d.text() for d in diagnostics if d.is_error]
     ir = lower(checked, "toolgen_builtin")
-    entries = {e["name"]: e for e in index_entries(ir.tools)}
+    entries = {e["name"]: e for e in index_document(ir.tools)["tools"]}
     tools = []
     for tool in ir.tools:
         e = entries[tool.name]

@@ -20,6 +20,7 @@ from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 from toolgen.providers.catalog import PAIR_NAMES, namespace_description
+from toolgen.runtime.registry import definition_name
 from toolgen.runtime.search import CALL_TOOL, SEARCH_TOOLS
 
 NATIVE = {"openai-responses", "anthropic"}
@@ -37,13 +38,13 @@ def library() -> list[Any]:
 
 
 def names(provider: str, definitions: list[dict[str, Any]]) -> list[str]:
-    out = []
+    """The tools a provider's definitions name, a namespace's included (not the search tools)."""
+    out: list[str] = []
     for d in definitions:
-        body = d.get("function") or d.get("toolSpec") or d
         if d.get("type") == "namespace":
             out += [t["name"] for t in d["tools"]]
-        elif "name" in body and not str(d.get("type", "")).startswith("tool_search"):
-            out.append(body["name"])
+        elif (name := definition_name(d)) is not None and not str(d.get("type", "")).startswith("tool_search"):
+            out.append(name)
     return out
 
 

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,8 @@ def registry():
 
 @pytest.fixture(scope="module")
 def deferred(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A generated package with a deferred tool, and its registry (from `build_registry`)."""
+    """A generated package with a deferred tool, its registry (from `build_registry`), and the
+    folder it was generated in (with `deferred_impl.py`, for a server to serve)."""
     out = tmp_path_factory.mktemp("deferred")
     specs = out / "specs"
     specs.mkdir()
@@ -214,14 +216,14 @@ def deferred(tmp_path_factory: pytest.TempPathFactory) -> Any:
         try:
             import deferred_impl
 
-            yield package, deferred_impl.registry()
+            yield package, deferred_impl.registry(), out
         finally:
             sys.path.remove(str(out))
             sys.modules.pop("deferred_impl", None)
 
 
 def test_a_registry_with_a_deferred_tool_holds_the_pair(deferred: Any) -> None:
-    package, registry = deferred
+    package, registry, _ = deferred
     assert list(registry) == ["call_tool", "convert_temperature", "echo_text", "search_tools"]
     found = registry.call("search_tools", {"query": "convert degrees celsius to fahrenheit", "limit": 3})
     assert found.ok, found.text()
@@ -243,17 +245,14 @@ class Named:
     """An implementation of a tool of another name: what `search-reserved` keeps out of specs."""
 
     def __init__(self, name: str) -> None:
-        info = toolgen_builtin.tool_info("read_file")
-        from dataclasses import replace
-
-        self.info = replace(info, name=name, provider_name=name)
+        self.info = replace(toolgen_builtin.tool_info("read_file"), name=name, provider_name=name)
 
     def run(self, arguments: Any) -> Any:
         raise AssertionError("never called")
 
 
 def test_call_tool_is_the_call_of_the_tool_it_names(deferred: Any) -> None:
-    _, registry = deferred
+    _, registry, _ = deferred
     seen: list[str] = []
 
     class Hook:
@@ -285,7 +284,7 @@ def test_call_tool_is_the_call_of_the_tool_it_names(deferred: Any) -> None:
 
 
 def test_definitions_of_a_registry_with_deferred_tools(deferred: Any) -> None:
-    package, registry = deferred
+    package, registry, _ = deferred
     for provider in ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"):
         assert registry.definitions(provider) == package.tool_definitions(provider), provider
     responses = registry.definitions("openai-responses")
@@ -298,7 +297,7 @@ def test_definitions_of_a_registry_with_deferred_tools(deferred: Any) -> None:
 
 
 def test_frameworks_get_the_pair_in_place_of_deferred_tools(deferred: Any) -> None:
-    package, registry = deferred
+    package, registry, _ = deferred
     assert [t.name for t in package.langchain_tools(registry)] == ["echo_text", "search_tools", "call_tool"]
     assert [t.name for t in package.openai_agents_tools(registry)] == ["echo_text", "search_tools", "call_tool"]
 
@@ -343,15 +342,10 @@ def test_the_corpus_servers_are_searchable() -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
-async def test_the_pair_is_served_over_mcp(tmp_path: Path, anyio_backend: str) -> None:
+async def test_the_pair_is_served_over_mcp(deferred: Any, anyio_backend: str) -> None:
     from mcp import Client, StdioServerParameters
 
-    specs = tmp_path / "specs"
-    specs.mkdir()
-    (specs / "tools.json").write_text(json.dumps(DEFERRED_SPECS), "utf-8")
-    out = tmp_path / "out"
-    generate(specs, out, "deferred_tools")
-    (out / "deferred_impl.py").write_text(DEFERRED_IMPL, "utf-8")
+    _, _, out = deferred
     server = StdioServerParameters(command=sys.executable, cwd=out, env=python_path(out), args=[
         "-m", "deferred_tools", "serve", "--stdio", "--registry", "deferred_impl:registry"])
     exported = json.loads((out / "deferred_tools" / "definitions" / "mcp.json").read_text("utf-8"))

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c0f32153fc8981ff75d27c91ab329d2610ea68039d101b4e4e4c3d0e27b2c0e1"
+RUNTIME_SHA256 = "eb8c03695d7e7863fa75be5e5ca17fae861f641076fd368d17928906b6187a77"

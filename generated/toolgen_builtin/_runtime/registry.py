@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import inspect
-import json
 import os
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -48,6 +47,7 @@ from .results import (
     failure,
     finish,
     hidden_values,
+    package_of,
     raised_as,
     rate_limited,
     timed_out,
@@ -290,7 +290,7 @@ class Registry(Mapping[str, Any]):
         own = [i for n, i in self._infos.items() if n not in self._pair]
         by_package: dict[str, list[Any]] = {}
         for info in own:
-            package = info.arguments.__module__.rpartition(".tools.")[0]
+            package = package_of(info)
             if package not in by_package:
                 by_package[package] = importlib.import_module(package).tool_definitions(
                     provider, **options
@@ -299,25 +299,22 @@ class Registry(Mapping[str, Any]):
         out: list[dict[str, Any]] = []
         placed: set[str] = set()
         for info in own:
-            package = info.arguments.__module__.rpartition(".tools.")[0]
             names = {info.name, info.provider_name}
-            for definition in by_package[package]:
+            for definition in by_package[package_of(info)]:
                 if definition.get("type") != "namespace":
-                    if _definition_name(definition) in names:
+                    if definition_name(definition) in names:
                         out.append(definition)
                 elif definition["name"] not in placed:
                     inner = [d for d in definition["tools"] if d.get("name") in wanted]
                     if any(d.get("name") in names for d in inner):
                         placed.add(definition["name"])
                         out.append({**definition, "tools": inner})
-        if self._pair:
-            from . import search
-
-            seen: set[str] = set()
+        if self._pair:  # the search tools, once (each package with deferred tools has them)
+            seen: set[tuple[Any, ...]] = set()
             for definitions in by_package.values():
-                for definition in filter(search.is_search_entry, definitions):
-                    key = json.dumps(definition, sort_keys=True)
-                    if key not in seen:
+                for definition in definitions:
+                    key = (definition.get("type"), definition_name(definition))
+                    if _search_entry(definition, self._pair) and key not in seen:
                         seen.add(key)
                         out.append(definition)
         return out
@@ -853,13 +850,28 @@ def _info(impl: Any) -> ToolInfo:
     return found
 
 
-def _definition_name(definition: dict[str, Any]) -> Any:
+def definition_name(definition: Any) -> str | None:
     """The tool name of one provider definition (OpenAI Chat nests it under `function`,
-    Bedrock under `toolSpec`; the others have it at the top)."""
+    Bedrock under `toolSpec`; the others have it at the top); None where it has none."""
+    if not isinstance(definition, Mapping):
+        return None
     for holder in ("function", "toolSpec"):
-        if isinstance(definition.get(holder), dict):
-            return definition[holder].get("name")
-    return definition.get("name")
+        if isinstance(definition.get(holder), Mapping):
+            definition = definition[holder]
+            break
+    name = definition.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _search_entry(definition: Mapping[str, Any], pair: frozenset[str]) -> bool:
+    """A definition that is there for tool search, not a tool of the spec: a provider's search
+    tool (OpenAI's `tool_search`, Anthropic's `tool_search_tool_*`), or one of the pair."""
+    kind = str(definition.get("type", ""))
+    return (
+        kind == "tool_search"
+        or kind.startswith("tool_search_tool")
+        or definition_name(definition) in pair
+    )
 
 
 _ONCE = (1, 0.0, None)

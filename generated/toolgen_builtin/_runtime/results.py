@@ -94,6 +94,13 @@ class ToolInfo:
         return value
 
 
+def package_of(info: Any) -> str:
+    """The generated package a tool comes from (its `Arguments` class is in `<package>.tools.`),
+    or "" for a tool of no generated package."""
+    module = getattr(getattr(info, "arguments", None), "__module__", "") or ""
+    return module.rpartition(".tools.")[0]
+
+
 @dataclass(frozen=True)
 class ToolFailure:
     """Why a call failed, for the model: `message` never holds a secret value (x-secret

@@ -44,7 +44,7 @@ from pydantic import Field, RootModel
 
 from .errors import ToolArgumentsError, ToolError
 from .models import ArgumentsModel, ResultModel
-from .results import Output, ToolInfo
+from .results import Output, ToolInfo, package_of
 from .types import Integer
 from .validation import validate
 
@@ -59,8 +59,6 @@ __all__ = [
     "SearchIndex",
     "SearchTools",
     "fields",
-    "is_pair",
-    "is_search_entry",
     "pair",
     "stem",
     "tokens",
@@ -387,12 +385,6 @@ def _idf(count: int, df: int) -> float:
     return math.log(1 + (count - df + 0.5) / (df + 0.5))
 
 
-def package_of(info: Any) -> str:
-    """The generated package a tool comes from (as `Registry.definitions` finds it), or ""."""
-    module = getattr(getattr(info, "arguments", None), "__module__", "") or ""
-    return module.rpartition(".tools.")[0]
-
-
 @lru_cache(maxsize=64)
 def package_entries(package: str) -> Mapping[str, Entry]:
     """The entries of a generated package's index (by tool name); {} when it has none or it
@@ -569,17 +561,3 @@ def pair(infos: Iterable[ToolInfo]) -> tuple[SearchTools, CallTool]:
     """The pair over these tools: what a registry holding a deferred tool adds (registry.py)."""
     infos = tuple(infos)
     return SearchTools(infos), CallTool(infos)
-
-
-def is_pair(implementation: Any) -> bool:
-    return bool(getattr(implementation, "toolgen_search_pair", False))
-
-
-def is_search_entry(definition: Mapping[str, Any]) -> bool:
-    """A definition that is there for tool search, not a tool of the spec: a provider's search
-    tool (OpenAI's `tool_search`, Anthropic's `tool_search_tool_*`), or one of the pair."""
-    kind = str(definition.get("type", ""))
-    if kind == "tool_search" or kind.startswith("tool_search_tool"):
-        return True
-    body = definition.get("function") or definition.get("toolSpec") or definition
-    return isinstance(body, Mapping) and body.get("name") in PAIR

@@ -11,6 +11,7 @@ from typing import Any
 
 from toolgen.lower import EMPTY_PARAMETERS, ToolView
 from toolgen.naming import provider_name
+from toolgen.runtime.registry import definition_name
 from toolgen.schema.closing import closed
 
 def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> ToolView:
@@ -31,19 +32,6 @@ def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> ToolView:
 class Issue:
     rule: str
     message: str
-
-
-def _name(definition: Any) -> str | None:
-    """The name in a provider's definition, wherever the provider keeps it."""
-    if not isinstance(definition, dict):
-        return None
-    if isinstance(definition.get("name"), str):
-        return str(definition["name"])
-    for key in ("function", "toolSpec"):
-        inner = definition.get(key)
-        if isinstance(inner, dict) and isinstance(inner.get("name"), str):
-            return str(inner["name"])
-    return None
 
 
 def compare(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, Issue]]:
@@ -93,8 +81,8 @@ def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, 
         for provider in PROVIDERS:
             if provider == "mcp":
                 continue
-            was = [_name(d) for d in export(provider, [before]).definitions]
-            now = [_name(d) for d in export(provider, [after]).definitions]
+            was = [definition_name(d) for d in export(provider, [before]).definitions]
+            now = [definition_name(d) for d in export(provider, [after]).definitions]
             if was and now and was[0] and now[0] and was != now:
                 changed.setdefault((was[0], now[0]), []).append(provider)
         for (was_name, now_name), providers in changed.items():

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from toolgen.check.context import CheckedTool, warn
 from toolgen.diagnostics import Diagnostic
 from toolgen.naming import provider_name
+from toolgen.runtime.registry import definition_name
 
 if TYPE_CHECKING:
     from toolgen.providers import Exports
@@ -103,14 +104,6 @@ class Catalog:
         return sorted(((name, self.tools[name]) for name in self.up_front), key=lambda nt: (-nt[1], nt[0]))[:count]
 
 
-def _name(definition: Mapping[str, Any]) -> Any:
-    for wrapper in ("function", "toolSpec"):  # OpenAI Chat, Bedrock
-        inner = definition.get(wrapper)
-        if isinstance(inner, dict):
-            return inner.get("name")
-    return definition.get("name")
-
-
 def _deferred(definition: Mapping[str, Any]) -> bool:
     return definition.get("defer_loading") is True
 
@@ -143,8 +136,8 @@ def _record(out: Catalog, canonical: Mapping[str, str], definition: Mapping[str,
     """Note a definition's tokens under its tool; return what it costs up front (`named`: a
     deferred definition still shows its name and description)."""
     tokens = definition_tokens(definition)
-    written = _name(definition)
-    name = canonical.get(written) if isinstance(written, str) else None
+    written = definition_name(definition)
+    name = canonical.get(written) if written is not None else None
     if name is not None:
         out.tools[name] = tokens
     if _deferred(definition):

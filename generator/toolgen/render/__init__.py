@@ -204,7 +204,23 @@ def json_text(document: dict[str, Any]) -> str:
         lines.extend(_dump(d) + ("," if j < len(definitions) - 1 else "") for j, d in enumerate(definitions))
         lines.append("]}" + ("," if i < len(variants) - 1 else ""))
     lines.append("]}")
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", "\n".join(lines) + "\n")
+    return _escaped("\n".join(lines) + "\n")
+
+
+def index_text(document: dict[str, Any]) -> str:
+    """definitions/search.json (render/search_index.py) as definitions are written: its head,
+    then one tool a line."""
+    head = {key: value for key, value in document.items() if key != "tools"}
+    tools = document["tools"]
+    lines = ["{" + _dump(head)[1:-1] + ', "tools": [']
+    lines.extend(_dump(t) + ("," if i < len(tools) - 1 else "") for i, t in enumerate(tools))
+    lines.append("]}")
+    return _escaped("\n".join(lines) + "\n")
+
+
+def _escaped(text: str) -> str:
+    """Lone surrogates, which JSON strings may carry but UTF-8 cannot, as `\\uXXXX` escapes."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _with_header(text: str) -> str:
@@ -351,5 +367,7 @@ def render_package(package: PackageIR, options: BuildOptions, *, exports: Export
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
     for provider in providers:
         files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, exports[provider]))
-    files[f"{root}/definitions/search.json"] = search_index.index_text(package.tools)
+    mcp = exports["mcp"][0][1].definitions if "mcp" in exports else ()
+    files[f"{root}/definitions/search.json"] = index_text(
+        search_index.index_document(package.tools, mcp, options.examples_budget))
     return dict(sorted(files.items()))
