@@ -221,11 +221,13 @@ def test_a_turn_runs_parallel_tools_together_and_the_others_alone_in_order(packa
     turn = [call(0, "together"), call(1, "together"), call(2, "free"), call(3, "together"), call(4, "together")]
     answer, took = _timed(lambda: asyncio.run(package.arespond(registry, "anthropic", turn)))
     assert [b["tool_use_id"] for b in answer["content"]] == ["0", "1", "2", "3", "4"]
-    assert 0.55 < took < 0.9, took  # three steps of 0.2 s: [0, 1], then 2 alone, then [3, 4]
+    assert took > 0.55, took  # at least three steps of 0.2 s: [0, 1], then 2 alone, then [3, 4]
     ends = {tool_end for tool_end in log if tool_end[1] == "end"}
     free_start = next(t for tool, what, t in log if tool == "free" and what == "start")
     free_end = next(t for tool, what, t in log if tool == "free" and what == "end")
     together = sorted(t for tool, what, t in log if tool == "together" and what == "start")
+    finished = sorted(t for tool, what, t in log if tool == "together" and what == "end")
+    assert together[1] < finished[0] and together[3] < finished[2]  # each pair ran at once (not by load: by order)
     assert together[1] < free_start  # the first two started before the barrier
     assert together[2] >= free_end  # and the last two only once it was done
     assert len(ends) == 5
