@@ -94,7 +94,9 @@ def test_a_bounded_fork_bomb_is_stopped_at_the_process_limit(root: Path) -> None
         limit_hit(call(r, tool, **arguments), "the process limit (20 at once)")
         assert time.monotonic() - started < 5, tool  # killed, not waited for
         pids = [int(line) for line in (root / "pids").read_text().split()]
-        assert 20 <= len(pids) < 200, tool
+        # The group counts the bomb itself too, and the shell's paced `sleep 0.02` while it runs:
+        # it is stopped with 18 to 20 children started (at most 20 processes at once in all).
+        assert 18 <= len(pids) < 200, tool
         deadline = time.monotonic() + 3
         while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
             time.sleep(0.05)
