@@ -47,11 +47,13 @@ def bench_env(pycache: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run(cmd: Sequence[str], env: dict[str, str], cwd: Path | None = None, ok: Sequence[int] = (0,)) -> tuple[float, float, str]:
+def run(
+    cmd: Sequence[str], env: dict[str, str], cwd: Path | None = None, ok: Sequence[int] = (0,)
+) -> tuple[float, float, str]:
     """Run a command; (wall seconds, CPU seconds of it and its children, stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(list(cmd), env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(list(cmd), env=env, cwd=cwd, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in ok:
@@ -79,7 +81,10 @@ def load() -> str:
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 

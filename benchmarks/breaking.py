@@ -57,7 +57,9 @@ def changed(tool: dict[str, Any], turn: int) -> dict[str, Any]:
         properties["page_token"] = {"type": "string", "description": "Where to continue."}
     elif turn == 2:
         del properties[list(properties)[-1]]
-        tool["parameters"]["required"] = [r for r in tool["parameters"]["required"] if r in properties]
+        tool["parameters"]["required"] = [
+            r for r in tool["parameters"]["required"] if r in properties
+        ]
         if not tool["parameters"]["required"]:
             tool["parameters"]["required"] = [first]
     elif turn == 3:
@@ -76,12 +78,18 @@ def write(folder: Path, tools: list[dict[str, Any]]) -> None:
     for tool in tools:
         target = folder / tool["category"] / f"{tool['name']}.yaml"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(yaml.safe_dump(tool, sort_keys=False, allow_unicode=True, width=100), "utf-8")
+        target.write_text(
+            yaml.safe_dump(tool, sort_keys=False, allow_unicode=True, width=100), "utf-8"
+        )
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args], cwd=repo,
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
 
 
 def versions(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -133,22 +141,44 @@ def main() -> None:
 
         def in_git() -> str:
             current = sources.current(specs)
-            report = compare(sources.revision("HEAD~1", specs, None, current), current, settings, today)
+            report = compare(
+                sources.revision("HEAD~1", specs, None, current), current, settings, today
+            )
             return render(report)
 
         def cli() -> str:
             env = {**os.environ, "PYTHONPATH": str(ROOT / "generator")}
-            done = subprocess.run([PYTHON, "-m", "toolgen", "breaking", "--against", "HEAD~1", "--specs", str(specs),
-                                   "--today", "2026-01-01"], cwd=repo, env=env, capture_output=True, text=True)
+            done = subprocess.run(
+                [
+                    PYTHON,
+                    "-m",
+                    "toolgen",
+                    "breaking",
+                    "--against",
+                    "HEAD~1",
+                    "--specs",
+                    str(specs),
+                    "--today",
+                    "2026-01-01",
+                ],
+                cwd=repo,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             assert done.returncode == 1, done.stderr
             return done.stdout
 
-        rows = [("in process, directories", *timed(in_folders, args.repeats)),
-                ("in process, git", *timed(in_git, args.repeats)),
-                ("CLI, git", *timed(cli, args.repeats))]
+        rows = [
+            ("in process, directories", *timed(in_folders, args.repeats)),
+            ("in process, git", *timed(in_git, args.repeats)),
+            ("CLI, git", *timed(cli, args.repeats)),
+        ]
     print(machine())
-    print(f"{args.tools} tools, {sum(1 for i in range(args.tools) if i % 10 == 0)} changed, 10 added; "
-          f"median of {args.repeats}")
+    print(
+        f"{args.tools} tools, {sum(1 for i in range(args.tools) if i % 10 == 0)} changed, 10 added; "
+        f"median of {args.repeats}"
+    )
     print("| measurement | wall |")
     print("|---|---:|")
     for label, wall, _ in rows:

@@ -41,8 +41,21 @@ from toolgen.runtime.results import ToolResult  # noqa: E402
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp")
 # Strings under these keys are names and ids, not what the model reads; MCP's
 # structuredContent is for the client (the model reads the same value in `content`).
-NOT_READ = ("type", "role", "tool_call_id", "call_id", "id", "name", "tool_use_id", "toolUseId", "status",
-            "mime_type", "mimeType", "media_type", "structuredContent")
+NOT_READ = (
+    "type",
+    "role",
+    "tool_call_id",
+    "call_id",
+    "id",
+    "name",
+    "tool_use_id",
+    "toolUseId",
+    "status",
+    "mime_type",
+    "mimeType",
+    "media_type",
+    "structuredContent",
+)
 
 
 def noise_png(target: int) -> tuple[bytes, int]:
@@ -52,10 +65,17 @@ def noise_png(target: int) -> tuple[bytes, int]:
     rows = b"".join(b"\x00" + rng.randbytes(side * 3) for _ in range(side))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+    data = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )
     return data, side
 
 
@@ -64,7 +84,11 @@ def measure(answer: Any, key: str | None = None) -> tuple[int, int]:
     string but names and ids, and every image part whole (its JSON, bytes as base64)."""
     text = media = 0
     if isinstance(answer, dict):
-        if answer.get("type") in ("image", "input_image", "image_url") or "inline_data" in answer or "image" in answer:
+        if (
+            answer.get("type") in ("image", "input_image", "image_url")
+            or "inline_data" in answer
+            or "image" in answer
+        ):
             return 0, len(json.dumps(answer, default=lambda b: base64.b64encode(b).decode()))
         for k, v in answer.items():
             if k in NOT_READ:
@@ -98,8 +122,10 @@ def main() -> None:
     as_content = ToolResult("chart", RootModel[Any]({"points": 12}), content=(image,))
     call = answers.Call("c0", "chart", {})
     print(f"A {len(data):,}-byte PNG ({side}x{side} pixels), returned by one tool call.\n")
-    print("| provider | in the JSON result: text read | as content: text read | image data sent | "
-          "tokens, as text | tokens, as content |")
+    print(
+        "| provider | in the JSON result: text read | as content: text read | image data sent | "
+        "tokens, as text | tokens, as content |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for provider in PROVIDERS:
         answer = getattr(answers, provider.replace("openai-responses", "responses"))
@@ -110,7 +136,9 @@ def main() -> None:
         read, media = measure([shown, *extra])
         tokens_text = math.ceil(read_as_text / 3)
         tokens_content = math.ceil(read / 3) + image_tokens(provider, side)
-        print(f"| {provider} | {read_as_text:,} B | {read:,} B | {media:,} B | {tokens_text:,} | {tokens_content:,} |")
+        print(
+            f"| {provider} | {read_as_text:,} B | {read:,} B | {media:,} B | {tokens_text:,} | {tokens_content:,} |"
+        )
 
 
 if __name__ == "__main__":

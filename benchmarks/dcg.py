@@ -33,16 +33,30 @@ OPTIONS: dict[str, Any] = dict(
     use_schema_description=True,
 )
 CLI_FLAGS = [
-    "--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel",
-    "--target-python-version", "3.11", "--use-annotated", "--field-constraints", "--snake-case-field",
-    "--capitalise-enum-members", "--use-title-as-name", "--collapse-root-models", "--disable-timestamp",
+    "--input-file-type",
+    "jsonschema",
+    "--output-model-type",
+    "pydantic_v2.BaseModel",
+    "--target-python-version",
+    "3.11",
+    "--use-annotated",
+    "--field-constraints",
+    "--snake-case-field",
+    "--capitalise-enum-members",
+    "--use-title-as-name",
+    "--collapse-root-models",
+    "--disable-timestamp",
     "--use-schema-description",
 ]
 
 
 def generate_one(schema: str | dict[str, Any], formatter: str, **extra: Any) -> str:
     from datamodel_code_generator import (  # type: ignore[attr-defined]
-        DataModelType, Formatter, InputFileType, PythonVersion, generate,
+        DataModelType,
+        Formatter,
+        InputFileType,
+        PythonVersion,
+        generate,
     )
 
     text = schema if isinstance(schema, str) else json.dumps(schema)
@@ -64,14 +78,24 @@ def generate_one(schema: str | dict[str, Any], formatter: str, **extra: Any) -> 
 def combined(json_dir: Path, out_dir: Path) -> None:
     from datamodel_code_generator import NamingStrategy
 
-    schemas = {path.stem: json.loads(path.read_text("utf-8")) for path in sorted(json_dir.glob("*.json"))}
-    root = {"$defs": schemas, "type": "object", "title": "AllTools",
-            "properties": {name: {"$ref": f"#/$defs/{name}"} for name in schemas}}
+    schemas = {
+        path.stem: json.loads(path.read_text("utf-8")) for path in sorted(json_dir.glob("*.json"))
+    }
+    root = {
+        "$defs": schemas,
+        "type": "object",
+        "title": "AllTools",
+        "properties": {name: {"$ref": f"#/$defs/{name}"} for name in schemas},
+    }
     start = time.perf_counter()
     code = generate_one(root, "builtin", naming_strategy=NamingStrategy.ParentPrefixed)
     loop = time.perf_counter() - start
     (out_dir / "models.py").write_text(code, "utf-8")
-    print(json.dumps({"loop_s": loop, "first_call_s": loop, "per_call_ms": loop * 1000 / len(schemas)}))
+    print(
+        json.dumps(
+            {"loop_s": loop, "first_call_s": loop, "per_call_ms": loop * 1000 / len(schemas)}
+        )
+    )
 
 
 def main() -> None:
@@ -89,7 +113,15 @@ def main() -> None:
         (out_dir / f"{path.stem}.py").write_text(code, "utf-8")
     loop = time.perf_counter() - start
     warm = calls[1:] or calls
-    print(json.dumps({"loop_s": loop, "first_call_s": calls[0], "per_call_ms": statistics.median(warm) * 1000}))
+    print(
+        json.dumps(
+            {
+                "loop_s": loop,
+                "first_call_s": calls[0],
+                "per_call_ms": statistics.median(warm) * 1000,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

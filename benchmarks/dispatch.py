@@ -37,21 +37,57 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SPECS = {
     "tools": [
-        {"name": "add", "description": "Add two integers.",
-         "parameters": {"type": "object", "properties": {"a": {"type": "integer", "description": "First."},
-                                                         "b": {"type": "integer", "description": "Second."}},
-                        "required": ["a", "b"]},
-         "returns": {"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}},
-        {"name": "get_weather", "description": "Get the weather forecast for a city.",
-         "parameters": {"type": "object", "properties": {
-             "location": {"type": "string", "description": "City."},
-             "days": {"type": "integer", "minimum": 1, "maximum": 14, "description": "How many days."},
-             "units": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius",
-                       "description": "Units."}}, "required": ["location", "days"]},
-         "returns": {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}},
+        {
+            "name": "add",
+            "description": "Add two integers.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "description": "First."},
+                    "b": {"type": "integer", "description": "Second."},
+                },
+                "required": ["a", "b"],
+            },
+            "returns": {
+                "type": "object",
+                "properties": {"sum": {"type": "integer"}},
+                "required": ["sum"],
+            },
+        },
+        {
+            "name": "get_weather",
+            "description": "Get the weather forecast for a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string", "description": "City."},
+                    "days": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 14,
+                        "description": "How many days.",
+                    },
+                    "units": {
+                        "type": "string",
+                        "enum": ["celsius", "fahrenheit"],
+                        "default": "celsius",
+                        "description": "Units.",
+                    },
+                },
+                "required": ["location", "days"],
+            },
+            "returns": {
+                "type": "object",
+                "properties": {"summary": {"type": "string"}},
+                "required": ["summary"],
+            },
+        },
     ]
 }
-ARGUMENTS = {"add": {"a": 2, "b": 3}, "get_weather": {"location": "Paris", "days": 3, "units": "celsius"}}
+ARGUMENTS = {
+    "add": {"a": 2, "b": 3},
+    "get_weather": {"location": "Paris", "days": 3, "units": "celsius"},
+}
 
 
 def add(a: int, b: int) -> dict[str, int]:
@@ -59,7 +95,9 @@ def add(a: int, b: int) -> dict[str, int]:
     return {"sum": a + b}
 
 
-def get_weather(location: str, days: int, units: Literal["celsius", "fahrenheit"] = "celsius") -> dict[str, str]:
+def get_weather(
+    location: str, days: int, units: Literal["celsius", "fahrenheit"] = "celsius"
+) -> dict[str, str]:
     """Get the weather forecast for a city."""
     return {"summary": location}
 
@@ -92,8 +130,13 @@ def implementations(package: Any) -> list[Any]:
     out = []
     for name, function in FUNCTIONS.items():
         module = importlib.import_module(f"{package.__name__}.tools.{package._index.MODULES[name]}")
-        interface = next(v for v in vars(module).values() if isinstance(v, type) and v.__name__.endswith("Tool")
-                         and getattr(v, "info", None) is module.INFO)
+        interface = next(
+            v
+            for v in vars(module).values()
+            if isinstance(v, type)
+            and v.__name__.endswith("Tool")
+            and getattr(v, "info", None) is module.INFO
+        )
 
         def run(self: Any, arguments: Any, function: Callable[..., Any] = function) -> Any:
             return function(**arguments.model_dump())
@@ -106,20 +149,27 @@ def sync_paths(name: str, plain: Any, timed: Any) -> dict[str, Callable[[], Any]
     arguments = ARGUMENTS[name]
     function = FUNCTIONS[name]
     info = plain.tool_info(name)
-    registry, timed_registry = plain.Registry(implementations(plain)), timed.Registry(implementations(timed))
+    registry, timed_registry = (
+        plain.Registry(implementations(plain)),
+        timed.Registry(implementations(timed)),
+    )
     paths: dict[str, Callable[[], Any]] = {
         "plain function call (floor)": lambda: function(**arguments),
         "raw pydantic: validate, run, validate the result": lambda: info.result.model_validate(
-            function(**info.arguments.model_validate(arguments).model_dump())),
+            function(**info.arguments.model_validate(arguments).model_dump())
+        ),
         "toolgen Registry.call (no policy)": lambda: registry.call(name, arguments),
-        "toolgen Registry.call (timeout_s declared: a worker thread)": lambda: timed_registry.call(name, arguments),
+        "toolgen Registry.call (timeout_s declared: a worker thread)": lambda: timed_registry.call(
+            name, arguments
+        ),
     }
     try:
         from pydantic_ai import Tool
 
         schema = Tool(function).function_schema
         paths["pydantic-ai: argument validator + call (no result check)"] = lambda: function(
-            **schema.validator.validate_python(arguments))
+            **schema.validator.validate_python(arguments)
+        )
     except ImportError:
         pass
     try:
@@ -137,7 +187,9 @@ def async_paths(name: str, plain: Any) -> dict[str, Callable[[], Awaitable[Any]]
     function = FUNCTIONS[name]
     registry = plain.Registry(implementations(plain))
     paths: dict[str, Callable[[], Awaitable[Any]]] = {
-        "toolgen await Registry.acall (sync tool: a worker thread)": lambda: registry.acall(name, arguments),
+        "toolgen await Registry.acall (sync tool: a worker thread)": lambda: registry.acall(
+            name, arguments
+        ),
     }
     try:
         from agents import function_tool
@@ -145,8 +197,12 @@ def async_paths(name: str, plain: Any) -> dict[str, Callable[[], Awaitable[Any]]
 
         tool = function_tool(function)
         text = json.dumps(arguments)
-        context = ToolContext(context=None, tool_name=tool.name, tool_call_id="c1", tool_arguments=text)
-        paths["openai-agents FunctionTool.on_invoke_tool (JSON text)"] = lambda: tool.on_invoke_tool(context, text)
+        context = ToolContext(
+            context=None, tool_name=tool.name, tool_call_id="c1", tool_arguments=text
+        )
+        paths["openai-agents FunctionTool.on_invoke_tool (JSON text)"] = lambda: (
+            tool.on_invoke_tool(context, text)
+        )
     except ImportError:
         pass
     return paths
@@ -171,7 +227,9 @@ def median_us(samples: list[float]) -> float:
 def measure(name: str, plain: Any, timed: Any, rounds: int) -> dict[str, float]:
     sync = sync_paths(name, plain, timed)
     asynchronous = async_paths(name, plain)
-    times: dict[str, list[float]] = {label: [] for label in [*sync, *asynchronous, "MCP Client.call_tool (in process)"]}
+    times: dict[str, list[float]] = {
+        label: [] for label in [*sync, *asynchronous, "MCP Client.call_tool (in process)"]
+    }
 
     async def async_round(client: Any, n: int) -> None:
         for label, path in asynchronous.items():
@@ -184,7 +242,9 @@ def measure(name: str, plain: Any, timed: Any, rounds: int) -> dict[str, float]:
             started = time.perf_counter()
             for _ in range(max(1, n // 20)):
                 await client.call_tool(name, ARGUMENTS[name])
-            times["MCP Client.call_tool (in process)"].append((time.perf_counter() - started) / max(1, n // 20))
+            times["MCP Client.call_tool (in process)"].append(
+                (time.perf_counter() - started) / max(1, n // 20)
+            )
 
     async def run_async(n: int) -> None:
         client = await mcp_client(name)
@@ -215,8 +275,10 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     plain, timed = build(folder, timeout=False), build(folder, timeout=True)
     results = {name: measure(name, plain, timed, args.rounds) for name in FUNCTIONS}
-    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, median µs per call "
-          "(ratio to raw pydantic: validate, run, validate the result)\n")
+    print(
+        f"Python {sys.version.split()[0]}, {args.rounds} rounds, median µs per call "
+        "(ratio to raw pydantic: validate, run, validate the result)\n"
+    )
     labels = list(results["add"])
     print("| path | add (2 integers) | get_weather |\n|---|---:|---:|")
     for label in labels:

@@ -46,8 +46,14 @@ def summarize_numbers(
     mean = math.fsum(v / n for v in ordered)
     squares = math.fsum((v - mean) ** 2 for v in ordered)
     return Summary(
-        count=n, sum=math.fsum(ordered), mean=mean, median=_percentile(ordered, 50), min=ordered[0],
-        max=ordered[-1], stdev=math.sqrt(squares / (n - 1)) if n > 1 else None, pstdev=math.sqrt(squares / n),
+        count=n,
+        sum=math.fsum(ordered),
+        mean=mean,
+        median=_percentile(ordered, 50),
+        min=ordered[0],
+        max=ordered[-1],
+        stdev=math.sqrt(squares / (n - 1)) if n > 1 else None,
+        pstdev=math.sqrt(squares / n),
         percentiles=[Percentile(percentile=p, value=_percentile(ordered, p)) for p in percentiles],
     )
 
@@ -57,7 +63,9 @@ def _percentile(ordered: list[float], p: float) -> float:
     low = math.floor(rank)
     high = min(low + 1, len(ordered) - 1)
     fraction = rank - low
-    return ordered[low] if fraction == 0 else ordered[low] * (1 - fraction) + ordered[high] * fraction
+    return (
+        ordered[low] if fraction == 0 else ordered[low] * (1 - fraction) + ordered[high] * fraction
+    )
 
 
 def app():
@@ -75,8 +83,14 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    uvicorn.run("fastmcp_baseline:app", factory=True, host="127.0.0.1", port=args.port, workers=args.workers,
-                log_level="warning")
+    uvicorn.run(
+        "fastmcp_baseline:app",
+        factory=True,
+        host="127.0.0.1",
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+    )
 
 
 if __name__ == "__main__":

@@ -28,9 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import black  # noqa: E402
-from black.mode import Mode, TargetVersion  # noqa: E402
-
 from _util import load, machine, table  # noqa: E402
+from black.mode import Mode, TargetVersion  # noqa: E402
 from synthetic import write_specs  # noqa: E402
 
 MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
@@ -57,7 +56,13 @@ def black_cached(files: dict[str, str], cache: Path, jobs: int) -> dict[str, str
             misses[path] = (text, str(entry))
     if jobs > 1 and len(misses) >= 24:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            out.update(zip(misses, pool.map(_format, misses.values(), chunksize=max(1, len(misses) // (jobs * 8)))))
+            out.update(
+                zip(
+                    misses,
+                    pool.map(_format, misses.values(), chunksize=max(1, len(misses) // (jobs * 8))),
+                    strict=False,
+                )
+            )
     else:
         out.update((path, _format(job)) for path, job in misses.items())
     return out
@@ -93,23 +98,53 @@ def main() -> None:
         python = {p: t for p, t in rendered.items() if p.endswith(".py")}
         rows: list[list[str]] = []
         cache = Path(tmp) / "a"
-        rows.append([f"A cold: black on all {len(python)} files, pool of {args.jobs}", f"{timed(lambda: black_cached(python, cache, args.jobs)):.3f}"])
-        rows.append(["A warm: the same, every file a cache hit", f"{timed(lambda: black_cached(python, cache, args.jobs)):.3f}"])
+        rows.append(
+            [
+                f"A cold: black on all {len(python)} files, pool of {args.jobs}",
+                f"{timed(lambda: black_cached(python, cache, args.jobs)):.3f}",
+            ]
+        )
+        rows.append(
+            [
+                "A warm: the same, every file a cache hit",
+                f"{timed(lambda: black_cached(python, cache, args.jobs)):.3f}",
+            ]
+        )
         rows.append(["B cold and warm: nothing to do", "0.000"])
         start = time.perf_counter()
         unstable = [p for p, t in python.items() if black.format_str(t, mode=MODE) != t]
-        rows.append([f"B's proof: black once over all {len(python)} files, serial (a test, not a build)",
-                     f"{time.perf_counter() - start:.3f}"])
+        rows.append(
+            [
+                f"B's proof: black once over all {len(python)} files, serial (a test, not a build)",
+                f"{time.perf_counter() - start:.3f}",
+            ]
+        )
         laid_out = getattr(formatting, "in_black_layout", None)
         if laid_out is not None:
             sent = {p: t for p, t in python.items() if "/_runtime/" in p or not laid_out(t)}
             cache = Path(tmp) / "c"
-            rows.append([f"C cold: layout check on all, black on the {len(sent)} it does not clear",
-                         f"{timed(lambda: ([laid_out(t) for t in python.values()], black_cached(sent, cache, args.jobs))):.3f}"])
-            rows.append(["C warm: the same, cache hits", f"{timed(lambda: ([laid_out(t) for t in python.values()], black_cached(sent, cache, args.jobs))):.3f}"])
+            rows.append(
+                [
+                    f"C cold: layout check on all, black on the {len(sent)} it does not clear",
+                    f"{timed(lambda: ([laid_out(t) for t in python.values()], black_cached(sent, cache, args.jobs))):.3f}",
+                ]
+            )
+            rows.append(
+                [
+                    "C warm: the same, cache hits",
+                    f"{timed(lambda: ([laid_out(t) for t in python.values()], black_cached(sent, cache, args.jobs))):.3f}",
+                ]
+            )
     print(f"machine: {machine()}; {load()}")
-    print(f"\n{args.tools} tools; {len(unstable)} of {len(python)} Python files not black-stable as rendered"
-          + (f" ({', '.join(sorted(unstable)[:8])}{', ...' if len(unstable) > 8 else ''})" if unstable else "") + "\n")
+    print(
+        f"\n{args.tools} tools; {len(unstable)} of {len(python)} Python files not black-stable as rendered"
+        + (
+            f" ({', '.join(sorted(unstable)[:8])}{', ...' if len(unstable) > 8 else ''})"
+            if unstable
+            else ""
+        )
+        + "\n"
+    )
     print(table(["strategy", "seconds"], rows))
 
 

@@ -40,13 +40,32 @@ from synthetic import write_parameter_schemas, write_specs  # noqa: E402
 DCG_WORKER = str(Path(__file__).resolve().parent / "dcg.py")
 
 
-def toolgen(command: str, specs: Path, out: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
-    wall, cpu, _ = run([PYTHON, "-m", "toolgen", command, "--specs", str(specs), "--out", str(out), "--package", "bench"],
-                       env, cwd=specs.parent, ok=ok)
+def toolgen(
+    command: str, specs: Path, out: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)
+) -> tuple[float, float]:
+    wall, cpu, _ = run(
+        [
+            PYTHON,
+            "-m",
+            "toolgen",
+            command,
+            "--specs",
+            str(specs),
+            "--out",
+            str(out),
+            "--package",
+            "bench",
+        ],
+        env,
+        cwd=specs.parent,
+        ok=ok,
+    )
     return wall, cpu
 
 
-def measure(n: int, work: Path, pycache: Path, repeats: int, dcg: bool = True) -> dict[str, dict[str, float]]:
+def measure(
+    n: int, work: Path, pycache: Path, repeats: int, dcg: bool = True
+) -> dict[str, dict[str, float]]:
     specs, schemas = work / "specs", work / "schemas"
     tools = write_specs(specs, n)
     write_parameter_schemas(schemas, tools)
@@ -57,46 +76,64 @@ def measure(n: int, work: Path, pycache: Path, repeats: int, dcg: bool = True) -
 
     cache = work / "cache"
     out = work / "out"
-    for i in range(repeats):  # cold: nothing on disk, nothing cached
+    for _i in range(repeats):  # cold: nothing on disk, nothing cached
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
-        record("toolgen generate, cold", *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))))
+        record(
+            "toolgen generate, cold",
+            *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))),
+        )
     env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))
-    for i in range(3):
+    for _i in range(3):
         shutil.rmtree(cache / "builds", ignore_errors=True)
         record("toolgen generate, unchanged, no build cache", *toolgen("generate", specs, out, env))
     toolgen("generate", specs, out, env)  # the build cache is warm again
-    for i in range(5):
+    for _i in range(5):
         record("toolgen generate, unchanged", *toolgen("generate", specs, out, env))
-    for i in range(5):
+    for _i in range(5):
         record("toolgen check, unchanged", *toolgen("check", specs, out, env))
     if not dcg:
-        return {label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()}
+        return {
+            label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)}
+            for label, t in results.items()
+        }
 
     dcg_env = bench_env(pycache)
     for formatter in ("builtin", "black"):
-        for i in range(repeats):
+        for _i in range(repeats):
             target = work / f"dcg-{formatter}"
             shutil.rmtree(target, ignore_errors=True)
-            wall, cpu, stdout = run([PYTHON, DCG_WORKER, str(schemas), str(target), formatter], dcg_env)
+            wall, cpu, stdout = run(
+                [PYTHON, DCG_WORKER, str(schemas), str(target), formatter], dcg_env
+            )
             record(f"dcg in process, {formatter}", wall, cpu)
             per_call = json.loads(stdout.strip().splitlines()[-1])["per_call_ms"]
             results.setdefault(f"dcg per call ms, {formatter}", Timing()).add(per_call, per_call)
-    for i in range(repeats):
+    for _i in range(repeats):
         target = work / "dcg-combined"
         shutil.rmtree(target, ignore_errors=True)
         wall, cpu, _ = run([PYTHON, DCG_WORKER, str(schemas), str(target), "combined"], dcg_env)
         record("dcg in process, one combined schema (parent-prefixed), builtin", wall, cpu)
-    cli = [str(BIN / "datamodel-codegen"), "--input", str(schemas), "--output", str(work / "dcg-cli"), *CLI_FLAGS,
-           "--formatters", "builtin"]
-    for i in range(repeats):
+    cli = [
+        str(BIN / "datamodel-codegen"),
+        "--input",
+        str(schemas),
+        "--output",
+        str(work / "dcg-cli"),
+        *CLI_FLAGS,
+        "--formatters",
+        "builtin",
+    ]
+    for _i in range(repeats):
         shutil.rmtree(work / "dcg-cli", ignore_errors=True)
         wall, cpu, _ = run(cli, dcg_env)
         record("dcg CLI, one call, builtin", wall, cpu)
-    for i in range(repeats):
+    for _i in range(repeats):
         wall, cpu, _ = run([*cli, "--check"], dcg_env)
         record("dcg CLI --check, unchanged", wall, cpu)
-    return {label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()}
+    return {
+        label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()
+    }
 
 
 def report(n: int, r: dict[str, dict[str, float]]) -> str:
@@ -108,26 +145,67 @@ def report(n: int, r: dict[str, dict[str, float]]) -> str:
         wall = value["wall"]
         baseline = ""
         if has_dcg:
-            black, builtin = r["dcg in process, black"]["wall"], r["dcg in process, builtin"]["wall"]
-            cli, check = r["dcg CLI, one call, builtin"]["wall"], r["dcg CLI --check, unchanged"]["wall"]
-            baseline = (ratio(wall, check) if "check" in label or "unchanged" in label
-                        else f"{ratio(wall, black)} / {ratio(wall, builtin)} / {ratio(wall, cli)}")
-        rows.append([label, str(value["runs"]), seconds(wall), seconds(value["cpu"]), f"{wall / n * 1000:.2f}", baseline])
-    per_call = (f"\n\ndcg generate() per call, warm: {r['dcg per call ms, builtin']['wall']:.1f} ms (builtin), "
-                f"{r['dcg per call ms, black']['wall']:.1f} ms (black)\n") if has_dcg else "\n"
-    return (f"### {n} tools\n\n"
-            + table(["measurement", "runs", "wall s (median)", "CPU s", "ms/tool",
-                     "÷ dcg in-process black / builtin / CLI (unchanged and check rows: ÷ dcg --check)"], rows)
-            + per_call)
+            black, builtin = (
+                r["dcg in process, black"]["wall"],
+                r["dcg in process, builtin"]["wall"],
+            )
+            cli, check = (
+                r["dcg CLI, one call, builtin"]["wall"],
+                r["dcg CLI --check, unchanged"]["wall"],
+            )
+            baseline = (
+                ratio(wall, check)
+                if "check" in label or "unchanged" in label
+                else f"{ratio(wall, black)} / {ratio(wall, builtin)} / {ratio(wall, cli)}"
+            )
+        rows.append(
+            [
+                label,
+                str(value["runs"]),
+                seconds(wall),
+                seconds(value["cpu"]),
+                f"{wall / n * 1000:.2f}",
+                baseline,
+            ]
+        )
+    per_call = (
+        (
+            f"\n\ndcg generate() per call, warm: {r['dcg per call ms, builtin']['wall']:.1f} ms (builtin), "
+            f"{r['dcg per call ms, black']['wall']:.1f} ms (black)\n"
+        )
+        if has_dcg
+        else "\n"
+    )
+    return (
+        f"### {n} tools\n\n"
+        + table(
+            [
+                "measurement",
+                "runs",
+                "wall s (median)",
+                "CPU s",
+                "ms/tool",
+                "÷ dcg in-process black / builtin / CLI (unchanged and check rows: ÷ dcg --check)",
+            ],
+            rows,
+        )
+        + per_call
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,100,1000")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats of the expensive rows below 1000 tools")
-    parser.add_argument("--large-repeats", type=int, default=1, help="repeats of the expensive rows at 1000+ tools")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="repeats of the expensive rows below 1000 tools"
+    )
+    parser.add_argument(
+        "--large-repeats", type=int, default=1, help="repeats of the expensive rows at 1000+ tools"
+    )
     parser.add_argument("--json", type=Path, help="also write the raw results here")
-    parser.add_argument("--no-dcg", action="store_true", help="toolgen only (no datamodel-code-generator)")
+    parser.add_argument(
+        "--no-dcg", action="store_true", help="toolgen only (no datamodel-code-generator)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
@@ -143,10 +221,30 @@ def main() -> None:
         toolgen("generate", warm / "specs", warm / "out", env)
         toolgen("check", warm / "specs", warm / "out", env)
         for formatter in () if args.no_dcg else ("builtin", "black", "combined"):
-            run([PYTHON, DCG_WORKER, str(warm / "schemas"), str(warm / f"dcg-{formatter}"), formatter], env)
+            run(
+                [
+                    PYTHON,
+                    DCG_WORKER,
+                    str(warm / "schemas"),
+                    str(warm / f"dcg-{formatter}"),
+                    formatter,
+                ],
+                env,
+            )
         if not args.no_dcg:
-            run([str(BIN / "datamodel-codegen"), "--input", str(warm / "schemas"), "--output", str(warm / "dcg-cli"),
-                 *CLI_FLAGS, "--formatters", "builtin"], env)
+            run(
+                [
+                    str(BIN / "datamodel-codegen"),
+                    "--input",
+                    str(warm / "schemas"),
+                    "--output",
+                    str(warm / "dcg-cli"),
+                    *CLI_FLAGS,
+                    "--formatters",
+                    "builtin",
+                ],
+                env,
+            )
         for n in sizes:
             repeats = args.large_repeats if n >= 1000 else args.repeats
             everything[n] = measure(n, base / f"n{n}", pycache, repeats, dcg=not args.no_dcg)
@@ -157,19 +255,49 @@ def main() -> None:
     print()
     summary = []
     for n, r in everything.items():
-        row = [str(n), seconds(r["toolgen generate, cold"]["wall"]),
-               seconds(r["toolgen generate, unchanged, no build cache"]["wall"]),
-               seconds(r["toolgen generate, unchanged"]["wall"]), seconds(r["toolgen check, unchanged"]["wall"])]
+        row = [
+            str(n),
+            seconds(r["toolgen generate, cold"]["wall"]),
+            seconds(r["toolgen generate, unchanged, no build cache"]["wall"]),
+            seconds(r["toolgen generate, unchanged"]["wall"]),
+            seconds(r["toolgen check, unchanged"]["wall"]),
+        ]
         if not args.no_dcg:
-            row += [seconds(r["dcg in process, black"]["wall"]), seconds(r["dcg in process, builtin"]["wall"]),
-                    seconds(r["dcg CLI, one call, builtin"]["wall"]), seconds(r["dcg CLI --check, unchanged"]["wall"]),
-                    ratio(r["toolgen generate, cold"]["wall"], r["dcg CLI, one call, builtin"]["wall"])]
+            row += [
+                seconds(r["dcg in process, black"]["wall"]),
+                seconds(r["dcg in process, builtin"]["wall"]),
+                seconds(r["dcg CLI, one call, builtin"]["wall"]),
+                seconds(r["dcg CLI --check, unchanged"]["wall"]),
+                ratio(r["toolgen generate, cold"]["wall"], r["dcg CLI, one call, builtin"]["wall"]),
+            ]
         summary.append(row)
-    print(table(["tools", "toolgen cold", "toolgen, no build cache", "toolgen unchanged", "toolgen check"]
-                + ([] if args.no_dcg else ["dcg in-process black", "dcg in-process builtin", "dcg CLI builtin",
-                                           "dcg CLI --check", "cold ÷ dcg CLI"]), summary))
+    print(
+        table(
+            [
+                "tools",
+                "toolgen cold",
+                "toolgen, no build cache",
+                "toolgen unchanged",
+                "toolgen check",
+            ]
+            + (
+                []
+                if args.no_dcg
+                else [
+                    "dcg in-process black",
+                    "dcg in-process builtin",
+                    "dcg CLI builtin",
+                    "dcg CLI --check",
+                    "cold ÷ dcg CLI",
+                ]
+            ),
+            summary,
+        )
+    )
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine(), "results": everything}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps({"machine": machine(), "results": everything}, indent=2) + "\n"
+        )
 
 
 if __name__ == "__main__":

@@ -71,7 +71,9 @@ def child(body: str, env: dict[str, str], cwd: Path, *args: str) -> tuple[float,
     return wall * 1000, json.loads(stdout.strip().splitlines()[-1])
 
 
-def medians(runs: int, jobs: dict[str, tuple[str, tuple[str, ...]]], env: dict[str, str], cwd: Path) -> dict[str, dict[str, float]]:
+def medians(
+    runs: int, jobs: dict[str, tuple[str, tuple[str, ...]]], env: dict[str, str], cwd: Path
+) -> dict[str, dict[str, float]]:
     """Run every job once per round, interleaved, so that load from other processes hits all alike."""
     samples: dict[str, list[tuple[float, dict[str, float]]]] = {label: [] for label in jobs}
     for _ in range(runs):
@@ -86,12 +88,20 @@ def medians(runs: int, jobs: dict[str, tuple[str, tuple[str, ...]]], env: dict[s
 
 
 def _importtime(script: str, env: dict[str, str], cwd: Path) -> dict[str, tuple[int, int]]:
-    proc = subprocess.run([PYTHON, "-X", "importtime", "-c", script], env=env, cwd=cwd, capture_output=True, text=True,
-                          check=True)
+    proc = subprocess.run(
+        [PYTHON, "-X", "importtime", "-c", script],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     rows: dict[str, tuple[int, int]] = {}
     for line in proc.stderr.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:
-            self_us, cumulative, name = (part.strip() for part in line.removeprefix("import time:").split("|"))
+            self_us, cumulative, name = (
+                part.strip() for part in line.removeprefix("import time:").split("|")
+            )
             rows[name] = (int(self_us), int(cumulative))
     return rows
 
@@ -117,41 +127,101 @@ def main() -> None:
         tools = write_specs(base / "specs", args.tools)
         env = bench_env(base / "pycache", TOOLGEN_CACHE_DIR=str(base / "cache"))
         out = base / "out"
-        run([PYTHON, "-m", "toolgen", "generate", "--specs", str(base / "specs"), "--out", str(out),
-             "--package", PACKAGE], env, cwd=base)
+        run(
+            [
+                PYTHON,
+                "-m",
+                "toolgen",
+                "generate",
+                "--specs",
+                str(base / "specs"),
+                "--out",
+                str(out),
+                "--package",
+                PACKAGE,
+            ],
+            env,
+            cwd=base,
+        )
         run([PYTHON, "-m", "compileall", "-q", str(out / PACKAGE)], env)
         # Warm the bytecode of pydantic & co. (under PYTHONPYCACHEPREFIX) and the OS file cache.
         for _ in range(2):
             child(PACKAGE_BODY, env, out, str(args.tools))
         tool = tools[len(tools) // 2]
-        m = medians(args.runs, {
-            "a": (BASELINE_A, ()),
-            "b": (BASELINE_B, ()),
-            "p": (PACKAGE_BODY, (str(args.tools),)),
-            "v": (VALIDATE_BODY, (tool["name"], json.dumps(example_arguments(tool)))),
-            "floor": (FLOOR_BODY, (str(out / PACKAGE / "definitions" / "openai.json"),)),
-        }, env, out)
+        m = medians(
+            args.runs,
+            {
+                "a": (BASELINE_A, ()),
+                "b": (BASELINE_B, ()),
+                "p": (PACKAGE_BODY, (str(args.tools),)),
+                "v": (VALIDATE_BODY, (tool["name"], json.dumps(example_arguments(tool)))),
+                "floor": (FLOOR_BODY, (str(out / PACKAGE / "definitions" / "openai.json"),)),
+            },
+            env,
+            out,
+        )
         a, b, p, v, floor = m["a"], m["b"], m["p"], m["v"], m["floor"]
         top = importtime_top(env, out)
         size = sum(f.stat().st_size for f in (out / PACKAGE / "definitions").glob("openai.json"))
 
     rows = [
         ["`import pydantic` (baseline A)", f"{a['ms']:.1f}", f"{a['wall_ms']:.1f}", "", ""],
-        ["`from pydantic import BaseModel, ConfigDict, Field` (baseline B)", f"{b['ms']:.1f}", f"{b['wall_ms']:.1f}", "", ""],
-        [f"`import {PACKAGE}` + `tool_definitions('openai')`", f"{p['ms']:.1f}", f"{p['wall_ms']:.1f}",
-         f"{p['ms'] - a['ms']:.1f} ({p['ms'] / a['ms']:.2f}×)", f"{p['ms'] - b['ms']:.1f} ({p['ms'] / b['ms']:.2f}×)"],
+        [
+            "`from pydantic import BaseModel, ConfigDict, Field` (baseline B)",
+            f"{b['ms']:.1f}",
+            f"{b['wall_ms']:.1f}",
+            "",
+            "",
+        ],
+        [
+            f"`import {PACKAGE}` + `tool_definitions('openai')`",
+            f"{p['ms']:.1f}",
+            f"{p['wall_ms']:.1f}",
+            f"{p['ms'] - a['ms']:.1f} ({p['ms'] / a['ms']:.2f}×)",
+            f"{p['ms'] - b['ms']:.1f} ({p['ms'] / b['ms']:.2f}×)",
+        ],
         ["  of which `import`", f"{p['import_ms']:.1f}", "", "", ""],
         ["  of which `tool_definitions('openai')`", f"{p['definitions_ms']:.1f}", "", "", ""],
-        ["floor: `json.loads` of definitions/openai.json alone (no pydantic)", f"{floor['ms']:.1f}",
-         f"{floor['wall_ms']:.1f}", "", ""],
-        [f"first `validate_arguments('{tool['name']}', ...)` after import", f"{v['ms']:.2f}", "", "", ""],
+        [
+            "floor: `json.loads` of definitions/openai.json alone (no pydantic)",
+            f"{floor['ms']:.1f}",
+            f"{floor['wall_ms']:.1f}",
+            "",
+            "",
+        ],
+        [
+            f"first `validate_arguments('{tool['name']}', ...)` after import",
+            f"{v['ms']:.2f}",
+            "",
+            "",
+            "",
+        ],
         ["second call", f"{v['second_ms']:.3f}", "", "", ""],
     ]
-    print(f"\n{args.tools} tools, median of {args.runs} fresh processes; openai.json is {size / 1e6:.2f} MB\n")
-    print(table(["measurement", "in-process ms", "process wall ms", "beyond baseline A", "beyond baseline B"], rows))
-    print(f"\nmodules the package import adds to baseline B, by self time (`-X importtime`, one run):\n")
-    print(table(["module", "self ms", "cumulative ms"], [[f"`{n.strip()}`", f"{s / 1000:.1f}", f"{c / 1000:.1f}"]
-                                                        for n, s, c in top]))
+    print(
+        f"\n{args.tools} tools, median of {args.runs} fresh processes; openai.json is {size / 1e6:.2f} MB\n"
+    )
+    print(
+        table(
+            [
+                "measurement",
+                "in-process ms",
+                "process wall ms",
+                "beyond baseline A",
+                "beyond baseline B",
+            ],
+            rows,
+        )
+    )
+    print(
+        "\nmodules the package import adds to baseline B, by self time (`-X importtime`, one run):\n"
+    )
+    print(
+        table(
+            ["module", "self ms", "cumulative ms"],
+            [[f"`{n.strip()}`", f"{s / 1000:.1f}", f"{c / 1000:.1f}"] for n, s, c in top],
+        )
+    )
     print(f"\nafter: {load()}")
 
 

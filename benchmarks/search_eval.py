@@ -62,7 +62,10 @@ from toolgen.runtime.search import Entry, SearchIndex  # noqa: E402
 # share a word with the query). A tool that only shares the topic (restaurant.find for reserving
 # a table, guitar_price.find for tuning a guitar) does not serve it: those pairs are asked.
 NO_TOOL: dict[str, tuple[str, ...]] = {
-    "book a flight to Lisbon for next Tuesday": ("bfcl-multi-turn", "bfcl-questions"),  # book_flight, flight.book
+    "book a flight to Lisbon for next Tuesday": (
+        "bfcl-multi-turn",
+        "bfcl-questions",
+    ),  # book_flight, flight.book
     "translate this poem into French": ("bfcl-questions",),  # translate
     "order a large pepperoni pizza for delivery": ("bfcl-questions",),  # grocery_delivery.order
     "turn off the living room lights": ("bfcl-multi-turn",),  # setHeadlights (a car's)
@@ -163,11 +166,15 @@ def builtin() -> Catalog:
     for tool in ir.tools:
         e = entries[tool.name]
         entry = Entry(tool.name, tuple(e["fields"]), e["description"], e["inputSchema"])
-        tools.append(Tool(tool.name, tool.description, tool.namespace, tool.parameters, tool.examples, entry))
+        tools.append(
+            Tool(tool.name, tool.description, tool.namespace, tool.parameters, tool.examples, entry)
+        )
     return Catalog("builtin", tools)
 
 
-def _records(corpus: Path, file: str, keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+def _records(
+    corpus: Path, file: str, keep: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
     path = corpus / file
     return [r for r in map(json.loads, path.read_text("utf-8").splitlines()) if keep(r)]
 
@@ -192,11 +199,17 @@ def _named(records: Iterable[tuple[str, str | None, dict[str, Any]]]) -> list[To
 def corpus_catalogs(corpus: Path) -> list[Catalog]:
     github = _records(corpus, "github-mcp.jsonl", lambda r: r.get("category") == "toolsnap_head")
     live = _records(corpus, "livemcpbench.jsonl", lambda r: True)
-    multi = _records(corpus, "bfcl.jsonl", lambda r: str(r.get("category", "")).startswith("multi_turn_func_doc:"))
+    multi = _records(
+        corpus,
+        "bfcl.jsonl",
+        lambda r: str(r.get("category", "")).startswith("multi_turn_func_doc:"),
+    )
     return [
         Catalog("github-mcp", _named((r["name"], None, r) for r in github)),
         Catalog("livemcpbench", _named((r["name"], r.get("server"), r) for r in live)),
-        Catalog("bfcl-multi-turn", _named((r["name"], r["category"].split(":", 1)[1], r) for r in multi)),
+        Catalog(
+            "bfcl-multi-turn", _named((r["name"], r["category"].split(":", 1)[1], r) for r in multi)
+        ),
     ]
 
 
@@ -208,7 +221,9 @@ def questions_catalog(data: Path) -> Catalog:
     tools: dict[str, Tool] = {}
     asked: list[tuple[str, str, str]] = []  # (id, question, function)
     answers = {}
-    for line in (data / "possible_answer" / "BFCL_v4_multiple.json").read_text("utf-8").splitlines():
+    for line in (
+        (data / "possible_answer" / "BFCL_v4_multiple.json").read_text("utf-8").splitlines()
+    ):
         record = json.loads(line)
         answers[record["id"]] = next(iter(record["ground_truth"][0]))
     for file in ("BFCL_v4_simple_python.json", "BFCL_v4_multiple.json"):
@@ -217,11 +232,18 @@ def questions_catalog(data: Path) -> Catalog:
             for function in record["function"]:
                 name = function["name"]
                 if name not in tools:
-                    tools[name] = Tool(name, function.get("description") or "", None, function.get("parameters") or {})
+                    tools[name] = Tool(
+                        name,
+                        function.get("description") or "",
+                        None,
+                        function.get("parameters") or {},
+                    )
             gold = answers.get(record["id"], record["function"][0]["name"])
             asked.append((record["id"], record["question"][0][-1]["content"], gold))
     catalog = Catalog("bfcl-questions", sorted(tools.values(), key=lambda t: t.name))
-    catalog.queries = [Query(text, gold, "question", split_of(catalog.name, id_)) for id_, text, gold in asked]
+    catalog.queries = [
+        Query(text, gold, "question", split_of(catalog.name, id_)) for id_, text, gold in asked
+    ]
     return catalog
 
 
@@ -240,11 +262,21 @@ def entry(tool: Tool, examples: Sequence[dict[str, Any]] | None = None) -> Entry
     `examples` replaces the tool's examples (leave-one-out)."""
     if tool.entry is not None and examples is None:
         return tool.entry
-    made = search.fields(tool.name, tool.description, tool.namespace, None, tool.parameters,
-                         tool.examples if examples is None else examples)
+    made = search.fields(
+        tool.name,
+        tool.description,
+        tool.namespace,
+        None,
+        tool.parameters,
+        tool.examples if examples is None else examples,
+    )
     base = tool.entry
-    return Entry(tool.name, made, base.description if base else tool.description,
-                 base.schema if base else tool.parameters)
+    return Entry(
+        tool.name,
+        made,
+        base.description if base else tool.description,
+        base.schema if base else tool.parameters,
+    )
 
 
 # -- queries ----------------------------------------------------------------------------------
@@ -304,7 +336,11 @@ def derive(catalog: Catalog) -> None:
 
     def add(text: str, tool: Tool, kind: str, without: tuple[str, int] | None = None) -> None:
         words = content_words(text)
-        if len(words) < 2 or (text, tool.name) in seen or min(counts.get(_word(w), 0) for w in words) > rare:
+        if (
+            len(words) < 2
+            or (text, tool.name) in seen
+            or min(counts.get(_word(w), 0) for w in words) > rare
+        ):
             return
         seen.add((text, tool.name))
         queries.append(Query(text, tool.name, kind, split_of(catalog.name, tool.name), without))
@@ -315,7 +351,9 @@ def derive(catalog: Catalog) -> None:
         add(" ".join(content_words(sentence)[:4]), tool, "keywords")
         for i, example in enumerate(tool.examples):
             if isinstance(example.get("description"), str):
-                add(without_name(example["description"], tool.name), tool, "example", (tool.name, i))
+                add(
+                    without_name(example["description"], tool.name), tool, "example", (tool.name, i)
+                )
     for text, served in NO_TOOL.items():
         if catalog.name not in served:
             queries.append(Query(text, None, "no-tool", split_of(text)))
@@ -342,7 +380,10 @@ class Okapi:
                 counts[term] = counts.get(term, 0) + 1
             for term, tf in counts.items():
                 self.postings.setdefault(term, []).append((i, tf * (k1 + 1) / (tf + norm)))
-        self.idf = {t: math.log(1 + (count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
+        self.idf = {
+            t: math.log(1 + (count - len(p) + 0.5) / (len(p) + 0.5))
+            for t, p in self.postings.items()
+        }
 
     def search(self, query: str, limit: int = 10) -> list[str]:
         scores: dict[int, float] = {}
@@ -398,7 +439,9 @@ class Score:
     times: list[float] = field(default_factory=list)
 
 
-def measure(answer: Callable[[Query], list[str]], queries: Sequence[Query], timed: bool = True) -> Score:
+def measure(
+    answer: Callable[[Query], list[str]], queries: Sequence[Query], timed: bool = True
+) -> Score:
     score = Score()
     for query in queries:
         if timed:
@@ -441,8 +484,19 @@ def micro(seconds: float) -> str:
 
 
 def table(catalogs: Sequence[Catalog], threshold: float, split: str) -> str:
-    header = ["catalog", "tools", "system", "queries", "top-1", "top-5", "MRR", "in-domain answered empty",
-              "no-tool queries answered empty", "p50", "p95"]
+    header = [
+        "catalog",
+        "tools",
+        "system",
+        "queries",
+        "top-1",
+        "top-5",
+        "MRR",
+        "in-domain answered empty",
+        "no-tool queries answered empty",
+        "p50",
+        "p95",
+    ]
     rows = []
     for catalog in catalogs:
         queries = chosen(catalog.queries, split)
@@ -453,17 +507,34 @@ def table(catalogs: Sequence[Catalog], threshold: float, split: str) -> str:
         ]
         for name, answer in systems:
             s = measure(answer, queries)
-            rows.append([catalog.name, str(len(catalog.tools)), name, str(s.queries), f"{s.top1:.3f}",
-                         f"{s.top5:.3f}", f"{s.mrr:.3f}", f"{s.empty:.3f}", f"{s.rejected:.3f} (of {s.no_tool})",
-                         micro(statistics.median(s.times)), micro(percentile(s.times, 0.95))])
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i < 3 else "---:" for i in range(len(header))) + "|"]
+            rows.append(
+                [
+                    catalog.name,
+                    str(len(catalog.tools)),
+                    name,
+                    str(s.queries),
+                    f"{s.top1:.3f}",
+                    f"{s.top5:.3f}",
+                    f"{s.mrr:.3f}",
+                    f"{s.empty:.3f}",
+                    f"{s.rejected:.3f} (of {s.no_tool})",
+                    micro(statistics.median(s.times)),
+                    micro(percentile(s.times, 0.95)),
+                ]
+            )
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i < 3 else "---:" for i in range(len(header))) + "|",
+    ]
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
 
 
 def by_kind(catalogs: Sequence[Catalog], threshold: float, split: str) -> str:
     """top-5 per query kind, both systems, over all catalogs together."""
-    lines = ["| query kind | queries | toolgen top-5 | baseline top-5 | toolgen top-1 | baseline top-1 |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| query kind | queries | toolgen top-5 | baseline top-5 | toolgen top-1 | baseline top-1 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for kind in QUERY_KINDS[:-1]:
         totals = [0, 0.0, 0.0, 0.0, 0.0]
         for catalog in catalogs:
@@ -480,8 +551,10 @@ def by_kind(catalogs: Sequence[Catalog], threshold: float, split: str) -> str:
         if not totals[0]:
             continue
         n = totals[0]
-        lines.append(f"| {kind} | {int(totals[0])} | {totals[1] / n:.3f} | {totals[2] / n:.3f} | "
-                     f"{totals[3] / n:.3f} | {totals[4] / n:.3f} |")
+        lines.append(
+            f"| {kind} | {int(totals[0])} | {totals[1] / n:.3f} | {totals[2] / n:.3f} | "
+            f"{totals[3] / n:.3f} | {totals[4] / n:.3f} |"
+        )
     return "\n".join(lines)
 
 
@@ -491,13 +564,19 @@ def tune(catalogs: Sequence[Catalog]) -> float:
     counts twice: a model shown tools that do not serve its query reads their descriptions
     and calls none, but a model told that nothing serves it gives up on a tool that exists."""
     best, best_value = 0.0, -1.0
-    print("| threshold | " + " | ".join(f"{c.name} top-5 / rejected" for c in catalogs) + " | objective |")
+    print(
+        "| threshold | "
+        + " | ".join(f"{c.name} top-5 / rejected" for c in catalogs)
+        + " | objective |"
+    )
     print("|---:|" + "---:|" * (len(catalogs) + 1))
     for step in range(51):
         threshold = step / 100
         values, cells = [], []
         for catalog in catalogs:
-            s = measure(Toolgen(catalog, threshold).search, chosen(catalog.queries, "tune"), timed=False)
+            s = measure(
+                Toolgen(catalog, threshold).search, chosen(catalog.queries, "tune"), timed=False
+            )
             values.append((2 * s.top5 + s.rejected) / 3)
             cells.append(f"{s.top5:.3f} / {s.rejected:.3f}")
         value = statistics.mean(values)
@@ -530,7 +609,10 @@ def latency(catalog: Catalog, threshold: float) -> str:
         f"| BM25 baseline | {len(catalog.queries)} | {micro(statistics.median(theirs.times))} | "
         f"{micro(percentile(theirs.times, 0.95))} | {micro(max(theirs.times))} | {baseline_built * 1e3:.0f} ms |",
     ]
-    head = ["| system | queries | p50 | p95 | max | index built (loaded terms -> postings) |", "|---|---:|---:|---:|---:|---|"]
+    head = [
+        "| system | queries | p50 | p95 | max | index built (loaded terms -> postings) |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     return "\n".join(head + rows)
 
 
@@ -538,10 +620,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, help="the corpus folder (its .jsonl files)")
     parser.add_argument("--builtin-only", action="store_true", help="only the built-in library")
-    parser.add_argument("--bfcl", type=Path, metavar="DATA",
-                        help="BFCL's data folder (berkeley-function-call-leaderboard/bfcl_eval/data): its "
-                        "simple_python and multiple questions become a catalog of real queries")
-    parser.add_argument("--tune", action="store_true", help="print the threshold grid on the tune half")
+    parser.add_argument(
+        "--bfcl",
+        type=Path,
+        metavar="DATA",
+        help="BFCL's data folder (berkeley-function-call-leaderboard/bfcl_eval/data): its "
+        "simple_python and multiple questions become a catalog of real queries",
+    )
+    parser.add_argument(
+        "--tune", action="store_true", help="print the threshold grid on the tune half"
+    )
     parser.add_argument("--threshold", type=float, default=search.THRESHOLD)
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
     args = parser.parse_args(argv)
@@ -549,19 +637,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.builtin_only:
         if args.corpus is None or not (args.corpus / "bfcl.jsonl").is_file():
             where = args.corpus or "(none given)"
-            print(f"no corpus at {where}: give the corpus folder (holding bfcl.jsonl, github-mcp.jsonl, "
-                  "livemcpbench.jsonl), or --builtin-only", file=sys.stderr)
+            print(
+                f"no corpus at {where}: give the corpus folder (holding bfcl.jsonl, github-mcp.jsonl, "
+                "livemcpbench.jsonl), or --builtin-only",
+                file=sys.stderr,
+            )
             return 2
         catalogs += corpus_catalogs(args.corpus)
     if args.bfcl is not None:
         catalogs.append(questions_catalog(args.bfcl))
     for catalog in catalogs:
         derive(catalog)
-    print(f"# Tool search: toolgen's index vs Okapi BM25 (threshold {args.threshold:.2f}, split {args.split})\n")
+    print(
+        f"# Tool search: toolgen's index vs Okapi BM25 (threshold {args.threshold:.2f}, split {args.split})\n"
+    )
     for catalog in catalogs:
-        counts = {k: sum(q.kind == k for q in chosen(catalog.queries, args.split)) for k in QUERY_KINDS}
-        print(f"- {catalog.name}: {len(catalog.tools)} tools; queries: "
-              + ", ".join(f"{k} {n}" for k, n in counts.items() if n))
+        counts = {
+            k: sum(q.kind == k for q in chosen(catalog.queries, args.split)) for k in QUERY_KINDS
+        }
+        print(
+            f"- {catalog.name}: {len(catalog.tools)} tools; queries: "
+            + ", ".join(f"{k} {n}" for k, n in counts.items() if n)
+        )
     print()
     if args.tune:
         tune(catalogs)

@@ -41,7 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import PYTHON, ROOT, bench_env, load, machine, ratio, table
 
 TOOL = "summarize_numbers"
-ARGUMENTS = {"values": [3, 1.5, 4, 10, 2.25, 7, 5.5, 8, 0.5, 6, 9.75, 1, 3.5, 12, 4.25, 2], "percentiles": [25, 50, 95]}
+ARGUMENTS = {
+    "values": [3, 1.5, 4, 10, 2.25, 7, 5.5, 8, 0.5, 6, 9.75, 1, 3.5, 12, 4.25, 2],
+    "percentiles": [25, 50, 95],
+}
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -87,9 +90,18 @@ async def clients(url: str, count: int, calls: int) -> None:
     cpu, start = time.process_time(), time.monotonic()
     go.set()
     done = await asyncio.gather(*tasks)
-    print(json.dumps({"start": start, "end": time.monotonic(), "cpu": time.process_time() - cpu,
-                      "latencies": [t for d in done for t in d["latencies"]],
-                      "errors": [e for d in done for e in d["errors"]]}), flush=True)
+    print(
+        json.dumps(
+            {
+                "start": start,
+                "end": time.monotonic(),
+                "cpu": time.process_time() - cpu,
+                "latencies": [t for d in done for t in d["latencies"]],
+                "errors": [e for d in done for e in d["errors"]],
+            }
+        ),
+        flush=True,
+    )
 
 
 # -- subprocesses ---------------------------------------------------------------------------------
@@ -100,13 +112,22 @@ def _die_with_parent() -> None:
     ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def spawn(cmd: list[str], env: dict[str, str], log: Path | None = None, **pipes: Any) -> subprocess.Popen[str]:
+def spawn(
+    cmd: list[str], env: dict[str, str], log: Path | None = None, **pipes: Any
+) -> subprocess.Popen[str]:
     """A subprocess in its own process group, its output to `log` (or a pipe)."""
     with open(log or os.devnull, "w") as out:
-        return subprocess.Popen(cmd, cwd=ROOT, env=env, text=True, start_new_session=True,
-                                preexec_fn=_die_with_parent,  # noqa: PLW1509 (no threads here)
-                                stdout=out if log else subprocess.PIPE,
-                                stderr=subprocess.STDOUT if log else None, **pipes)
+        return subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            text=True,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 (no threads here)
+            stdout=out if log else subprocess.PIPE,
+            stderr=subprocess.STDOUT if log else None,
+            **pipes,
+        )
 
 
 def serve_with_nodelay(argv: list[str]) -> None:
@@ -162,7 +183,9 @@ def wait_listening(proc: subprocess.Popen[str], port: int, log: Path, timeout: f
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.1)
-    raise RuntimeError(f"the server did not listen on port {port} within {timeout} s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(
+        f"the server did not listen on port {port} within {timeout} s:\n{log.read_text()[-3000:]}"
+    )
 
 
 def tree(pid: int) -> list[int]:
@@ -173,7 +196,9 @@ def tree(pid: int) -> list[int]:
         found.append(p)
         with contextlib.suppress(OSError):
             for task in os.listdir(f"/proc/{p}/task"):
-                todo += [int(c) for c in Path(f"/proc/{p}/task/{task}/children").read_text().split()]
+                todo += [
+                    int(c) for c in Path(f"/proc/{p}/task/{task}/children").read_text().split()
+                ]
     return found
 
 
@@ -181,7 +206,11 @@ def rss_mb(pid: int) -> float:
     total = 0
     for p in tree(pid):
         with contextlib.suppress(OSError):
-            line = next(li for li in Path(f"/proc/{p}/status").read_text().splitlines() if li.startswith("VmRSS:"))
+            line = next(
+                li
+                for li in Path(f"/proc/{p}/status").read_text().splitlines()
+                if li.startswith("VmRSS:")
+            )
             total += int(line.split()[1])
     return total / 1024
 
@@ -212,15 +241,28 @@ def check(url: str) -> dict[str, Any]:
     return asyncio.run(call())
 
 
-def load_round(server: subprocess.Popen[str], url: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    shares = [args.clients // args.client_processes + (i < args.clients % args.client_processes)
-              for i in range(args.client_processes)]
-    procs = [spawn([PYTHON, __file__, "--client", url, "--clients", str(n), "--calls", str(args.calls)], env,
-                   stdin=subprocess.PIPE) for n in shares if n]
+def load_round(
+    server: subprocess.Popen[str], url: str, args: argparse.Namespace, env: dict[str, str]
+) -> dict[str, Any]:
+    shares = [
+        args.clients // args.client_processes + (i < args.clients % args.client_processes)
+        for i in range(args.client_processes)
+    ]
+    procs = [
+        spawn(
+            [PYTHON, __file__, "--client", url, "--clients", str(n), "--calls", str(args.calls)],
+            env,
+            stdin=subprocess.PIPE,
+        )
+        for n in shares
+        if n
+    ]
     try:
         for proc in procs:
             if proc.stdout.readline().strip() != "ready":
-                raise RuntimeError(f"a client process did not connect (exit {proc.wait()}; its error is above)")
+                raise RuntimeError(
+                    f"a client process did not connect (exit {proc.wait()}; its error is above)"
+                )
         cpu = cpu_s(server.pid)
         for proc in procs:
             proc.stdin.write("go\n")
@@ -237,25 +279,41 @@ def load_round(server: subprocess.Popen[str], url: str, args: argparse.Namespace
     wall = max(r["end"] for r in results) - min(r["start"] for r in results)
     calls = args.clients * args.calls
     server_cpu = sum(cpu.values())
-    return {"throughput": calls / wall, "p50": 1000 * latencies[len(latencies) // 2] if latencies else 0.0,
-            "p99": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else 0.0,
-            "server_cpu": 1000 * server_cpu / calls, "busiest": 100 * max(cpu.values()) / (server_cpu or 1),
-            "client_cpu": 1000 * sum(r["cpu"] for r in results) / calls,
-            "errors": [e for r in results for e in r["errors"]]}
+    return {
+        "throughput": calls / wall,
+        "p50": 1000 * latencies[len(latencies) // 2] if latencies else 0.0,
+        "p99": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else 0.0,
+        "server_cpu": 1000 * server_cpu / calls,
+        "busiest": 100 * max(cpu.values()) / (server_cpu or 1),
+        "client_cpu": 1000 * sum(r["cpu"] for r in results) / calls,
+        "errors": [e for r in results for e in r["errors"]],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", type=int, default=50, help="concurrent clients in all")
-    parser.add_argument("--calls", type=int, default=200, help="tools/call calls per client and round")
+    parser.add_argument(
+        "--calls", type=int, default=200, help="tools/call calls per client and round"
+    )
     parser.add_argument("--workers", type=int, default=2, help="worker processes of each server")
     parser.add_argument("--client-processes", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=900, help="seconds before everything is stopped")
-    parser.add_argument("--quick", action="store_true", help="a smoke test: 1 round, 4 clients, 10 calls")
-    parser.add_argument("--nodelay", action="store_true", help="both servers with TCP_NODELAY (see serve_with_nodelay)")
+    parser.add_argument(
+        "--timeout", type=int, default=900, help="seconds before everything is stopped"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke test: 1 round, 4 clients, 10 calls"
+    )
+    parser.add_argument(
+        "--nodelay",
+        action="store_true",
+        help="both servers with TCP_NODELAY (see serve_with_nodelay)",
+    )
     parser.add_argument("--client", metavar="URL", help=argparse.SUPPRESS)  # a client process
-    parser.add_argument("--nodelay-serve", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)  # a server
+    parser.add_argument(
+        "--nodelay-serve", nargs=argparse.REMAINDER, help=argparse.SUPPRESS
+    )  # a server
     args = parser.parse_args()
     if args.nodelay_serve:
         serve_with_nodelay(args.nodelay_serve)
@@ -274,13 +332,32 @@ def main() -> None:
     signal.signal(signal.SIGALRM, stopped)
     signal.alarm(args.timeout)
     folder = Path(tempfile.mkdtemp(prefix="serve_load_"))
-    env = bench_env(folder / "pycache", PYTHONPATH=os.pathsep.join([str(ROOT / "generated"), str(ROOT)]))
+    env = bench_env(
+        folder / "pycache", PYTHONPATH=os.pathsep.join([str(ROOT / "generated"), str(ROOT)])
+    )
     ports = {"toolgen": free_port(), "FastMCP baseline": free_port()}
     commands = {
-        "toolgen": [PYTHON, "-m", "toolgen_builtin", "serve", "--http", "--port", str(ports["toolgen"]),
-                    "--workers", str(args.workers), "--registry", "implementations:registry"],
-        "FastMCP baseline": [PYTHON, str(ROOT / "benchmarks" / "fastmcp_baseline.py"),
-                             "--port", str(ports["FastMCP baseline"]), "--workers", str(args.workers)],
+        "toolgen": [
+            PYTHON,
+            "-m",
+            "toolgen_builtin",
+            "serve",
+            "--http",
+            "--port",
+            str(ports["toolgen"]),
+            "--workers",
+            str(args.workers),
+            "--registry",
+            "implementations:registry",
+        ],
+        "FastMCP baseline": [
+            PYTHON,
+            str(ROOT / "benchmarks" / "fastmcp_baseline.py"),
+            "--port",
+            str(ports["FastMCP baseline"]),
+            "--workers",
+            str(args.workers),
+        ],
     }
     servers: dict[str, subprocess.Popen[str]] = {}
     try:
@@ -311,17 +388,27 @@ def main() -> None:
     report(args, rounds, memory)
 
 
-def report(args: argparse.Namespace, rounds: dict[str, list[dict[str, Any]]], memory: dict[str, list[float]]) -> None:
+def report(
+    args: argparse.Namespace,
+    rounds: dict[str, list[dict[str, Any]]],
+    memory: dict[str, list[float]],
+) -> None:
     print(f"{machine()}; {load()}; clients and servers share the cores")
-    print(f"{args.clients} clients in {args.client_processes} processes x {args.calls} calls of {TOOL}, "
-          f"servers of {args.workers} workers{' (TCP_NODELAY)' if args.nodelay else ''}, "
-          f"{args.rounds} rounds (medians)\n")
+    print(
+        f"{args.clients} clients in {args.client_processes} processes x {args.calls} calls of {TOOL}, "
+        f"servers of {args.workers} workers{' (TCP_NODELAY)' if args.nodelay else ''}, "
+        f"{args.rounds} rounds (medians)\n"
+    )
     tg, base = rounds["toolgen"], rounds["FastMCP baseline"]
     rows = []
-    for key, label, fmt in (("throughput", "throughput (calls/s)", "{:.0f}"), ("p50", "latency p50 (ms)", "{:.1f}"),
-                            ("p99", "latency p99 (ms)", "{:.1f}"), ("server_cpu", "server CPU per call (ms)", "{:.2f}"),
-                            ("busiest", "busiest worker's share of it (%)", "{:.0f}"),
-                            ("client_cpu", "client CPU per call (ms)", "{:.2f}")):
+    for key, label, fmt in (
+        ("throughput", "throughput (calls/s)", "{:.0f}"),
+        ("p50", "latency p50 (ms)", "{:.1f}"),
+        ("p99", "latency p99 (ms)", "{:.1f}"),
+        ("server_cpu", "server CPU per call (ms)", "{:.2f}"),
+        ("busiest", "busiest worker's share of it (%)", "{:.0f}"),
+        ("client_cpu", "client CPU per call (ms)", "{:.2f}"),
+    ):
         a, b = statistics.median(r[key] for r in tg), statistics.median(r[key] for r in base)
         rows.append([label, fmt.format(a), fmt.format(b), "" if key == "busiest" else ratio(a, b)])
     for i, when in enumerate(("after one call", "after the load")):

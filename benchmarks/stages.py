@@ -91,7 +91,9 @@ def main() -> None:
             profiler.dump_stats(args.profile)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"machine: {machine()}; {load()}")
-    print(f"\n{args.tools} tools, {len(diagnostics)} diagnostics, {len(files)} files; peak RSS {peak:.0f} MB\n")
+    print(
+        f"\n{args.tools} tools, {len(diagnostics)} diagnostics, {len(files)} files; peak RSS {peak:.0f} MB\n"
+    )
     print(table(["stage", "seconds"], rows))
 
 

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import ROOT, machine, table  # noqa: E402
@@ -38,8 +37,13 @@ def drawn(strategy: Any, examples: int) -> tuple[list[Any], str | None]:
     """Up to `examples` values drawn by hypothesis as a test would; the error, if drawing failed."""
     values: list[Any] = []
 
-    @settings(max_examples=examples, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        phases=[Phase.generate],
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def draw(value: Any) -> None:
         values.append(value)
@@ -53,9 +57,14 @@ def drawn(strategy: Any, examples: int) -> tuple[list[Any], str | None]:
 
 def measure(package: Any, examples: int, baseline: Any) -> dict[str, dict[str, Any]]:
     """Per generator: seconds and draws over the tools both can draw for, valid draws, failures."""
-    stats = {name: {"seconds": 0.0, "draws": 0, "all_seconds": 0.0, "total": 0, "valid": 0, "failed": []} for name in ("toolgen", "baseline")}
+    stats = {
+        name: {"seconds": 0.0, "draws": 0, "all_seconds": 0.0, "total": 0, "valid": 0, "failed": []}
+        for name in ("toolgen", "baseline")
+    }
     for tool in package.TOOL_NAMES:
-        module = importlib.import_module(f"{package.__name__}.testing.tools.{package._index.MODULES[tool]}")
+        module = importlib.import_module(
+            f"{package.__name__}.testing.tools.{package._index.MODULES[tool]}"
+        )
         makers = {"toolgen": module.arguments_json}
         if baseline is not None:
             makers["baseline"] = lambda: baseline(module.PARAMETERS)
@@ -99,17 +108,28 @@ def main() -> None:
     print(machine())
     import hypothesis
 
-    print(f"hypothesis {hypothesis.__version__}; hypothesis-jsonschema: "
-          f"{'installed' if from_schema else 'not installed (toolgen only)'}\n")
-    sets: list[tuple[str, Path]] = [("built-in library", ROOT / "schemas"),
-                                    ("strategy sampler", ROOT / "tests" / "cases" / "strategies" / "specs")]
+    print(
+        f"hypothesis {hypothesis.__version__}; hypothesis-jsonschema: "
+        f"{'installed' if from_schema else 'not installed (toolgen only)'}\n"
+    )
+    sets: list[tuple[str, Path]] = [
+        ("built-in library", ROOT / "schemas"),
+        ("strategy sampler", ROOT / "tests" / "cases" / "strategies" / "specs"),
+    ]
     work = Path(tempfile.mkdtemp(prefix="bench-strategies-"))
     if args.corpus:
         import corpus_sample
 
-        share = {source: max(1, n * args.corpus // 600) for source, n in corpus_sample.SHARE.items()}
+        share = {
+            source: max(1, n * args.corpus // 600) for source, n in corpus_sample.SHARE.items()
+        }
         sample = corpus_sample.lint_clean(work / "lint", corpus_sample.sample(share))
-        sets.append((f"corpus sample ({len(sample)} tools)", corpus_sample.write(work / "corpus", [t for _, t in sample])))
+        sets.append(
+            (
+                f"corpus sample ({len(sample)} tools)",
+                corpus_sample.write(work / "corpus", [t for _, t in sample]),
+            )
+        )
     rows = []
     failures: list[str] = []
     for i, (label, specs) in enumerate(sets):
@@ -119,14 +139,22 @@ def main() -> None:
             stats = measure(package, args.examples, from_schema)
         ours, theirs = stats["toolgen"], stats["baseline"]
         per_ours = ours["seconds"] / max(ours["draws"], 1) * 1e3
-        row = [label, len(package.TOOL_NAMES), f"{ours['all_seconds'] / max(ours['total'], 1) * 1e3:.2f}",
-               f"{ours['valid']}/{ours['total']}",
-               len(ours["failed"])]
+        row = [
+            label,
+            len(package.TOOL_NAMES),
+            f"{ours['all_seconds'] / max(ours['total'], 1) * 1e3:.2f}",
+            f"{ours['valid']}/{ours['total']}",
+            len(ours["failed"]),
+        ]
         if from_schema is not None:
             per_theirs = theirs["seconds"] / max(theirs["draws"], 1) * 1e3
             ratio = f"{per_theirs / per_ours:.1f}x" if theirs["draws"] and ours["draws"] else "-"
-            row += [f"{per_theirs:.2f}" if theirs["draws"] else "-", f"{theirs['valid']}/{theirs['total']}",
-                    len(theirs["failed"]), ratio]
+            row += [
+                f"{per_theirs:.2f}" if theirs["draws"] else "-",
+                f"{theirs['valid']}/{theirs['total']}",
+                len(theirs["failed"]),
+                ratio,
+            ]
             failures += [f"hypothesis-jsonschema, {label}: {f}" for f in theirs["failed"][:5]]
         failures += [f"toolgen, {label}: {f}" for f in ours["failed"]]
         rows.append([str(cell) for cell in row])
@@ -135,7 +163,12 @@ def main() -> None:
     # draws the generated package's validator accepts; cannot draw: tools whose strategy raised.
     head = ["tools", "n", "toolgen ms/draw", "toolgen valid draws", "toolgen cannot draw"]
     if from_schema is not None:
-        head += ["h-jsonschema ms/draw", "h-jsonschema valid draws", "h-jsonschema cannot draw", "toolgen faster by"]
+        head += [
+            "h-jsonschema ms/draw",
+            "h-jsonschema valid draws",
+            "h-jsonschema cannot draw",
+            "toolgen faster by",
+        ]
     print(table(head, rows))
     for line in failures:
         print(f"- {line}")

@@ -20,15 +20,71 @@ from typing import Any
 
 import yaml
 
-VERBS = ("get", "list", "create", "update", "delete", "search", "send", "fetch", "sync", "archive",
-         "resolve", "schedule", "cancel", "export", "import", "validate", "render", "summarize")
-NOUNS = ("issue", "invoice", "user", "order", "flight", "ticket", "repo", "file", "message", "event",
-         "forecast", "customer", "payment", "report", "dataset", "document", "meeting", "shipment")
+VERBS = (
+    "get",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "search",
+    "send",
+    "fetch",
+    "sync",
+    "archive",
+    "resolve",
+    "schedule",
+    "cancel",
+    "export",
+    "import",
+    "validate",
+    "render",
+    "summarize",
+)
+NOUNS = (
+    "issue",
+    "invoice",
+    "user",
+    "order",
+    "flight",
+    "ticket",
+    "repo",
+    "file",
+    "message",
+    "event",
+    "forecast",
+    "customer",
+    "payment",
+    "report",
+    "dataset",
+    "document",
+    "meeting",
+    "shipment",
+)
 CATEGORIES = ("crm", "devtools", "billing", "travel", "files", "comms")
 # Parameter names by kind, so that a `limit` is an integer and a `sort` an enum.
 NAMES = {
-    "string": ("query", "owner", "slug", "currency", "label", "color", "path", "cursor", "version", "folder"),
-    "integer": ("limit", "offset", "page", "quantity", "retries", "max_results", "priority", "timeout"),
+    "string": (
+        "query",
+        "owner",
+        "slug",
+        "currency",
+        "label",
+        "color",
+        "path",
+        "cursor",
+        "version",
+        "folder",
+    ),
+    "integer": (
+        "limit",
+        "offset",
+        "page",
+        "quantity",
+        "retries",
+        "max_results",
+        "priority",
+        "timeout",
+    ),
     "number": ("amount", "radius", "threshold", "temperature", "weight", "budget"),
     "enum": ("sort", "status", "order", "unit_system", "state", "format", "level"),
     "array": ("tags", "labels", "ids", "assignees", "fields", "recipients"),
@@ -38,31 +94,62 @@ NAMES = {
     "object": ("address", "location", "billing_address", "destination", "origin"),
 }
 # pattern -> a value that matches it (and every length bound drawn below)
-PATTERNS = {r"^[a-z0-9][a-z0-9-]{0,38}$": "acme-42", r"^[A-Z]{3}$": "EUR", r"^[A-Za-z0-9_.-]+$": "v1.2_b",
-            r"^\d{4}-\d{2}-\d{2}$": "2026-11-21", r"^#[0-9a-fA-F]{6}$": "#a0b1c2", r"^[a-z]+(/[a-z0-9_-]+)*$": "docs/q3"}
-FORMAT_VALUES = {"date-time": "2026-11-21T10:00:00Z", "email": "ops@example.com", "uri": "https://example.com/x",
-                 "date": "2026-11-21", "uuid": "0b9d6a52-3c1e-4f7a-9a53-2f5c1d7e8a90"}
-ENUMS = (["asc", "desc"], ["open", "closed", "all"], ["low", "normal", "high", "urgent"],
-         ["metric", "imperial"], ["draft", "published", "archived"], ["json", "csv", "xml", "parquet"])
+PATTERNS = {
+    r"^[a-z0-9][a-z0-9-]{0,38}$": "acme-42",
+    r"^[A-Z]{3}$": "EUR",
+    r"^[A-Za-z0-9_.-]+$": "v1.2_b",
+    r"^\d{4}-\d{2}-\d{2}$": "2026-11-21",
+    r"^#[0-9a-fA-F]{6}$": "#a0b1c2",
+    r"^[a-z]+(/[a-z0-9_-]+)*$": "docs/q3",
+}
+FORMAT_VALUES = {
+    "date-time": "2026-11-21T10:00:00Z",
+    "email": "ops@example.com",
+    "uri": "https://example.com/x",
+    "date": "2026-11-21",
+    "uuid": "0b9d6a52-3c1e-4f7a-9a53-2f5c1d7e8a90",
+}
+ENUMS = (
+    ["asc", "desc"],
+    ["open", "closed", "all"],
+    ["low", "normal", "high", "urgent"],
+    ["metric", "imperial"],
+    ["draft", "published", "archived"],
+    ["json", "csv", "xml", "parquet"],
+)
 FORMATS = tuple(FORMAT_VALUES)
 KINDS = ("string", "integer", "number", "enum", "array", "format", "boolean", "nullable", "object")
 
 
 def _describe(rng: random.Random, name: str) -> str:
-    return rng.choice((f"The {name.replace('_', ' ')} to use.", f"Which {name.replace('_', ' ')}; see the docs.",
-                       f"{name.replace('_', ' ').capitalize()} of the request."))
+    return rng.choice(
+        (
+            f"The {name.replace('_', ' ')} to use.",
+            f"Which {name.replace('_', ' ')}; see the docs.",
+            f"{name.replace('_', ' ').capitalize()} of the request.",
+        )
+    )
 
 
 def _property(rng: random.Random, kind: str, name: str) -> dict[str, Any]:
     out: dict[str, Any]
     if kind == "string":
         low = rng.randint(1, 3)
-        out = {"type": "string", "minLength": low, "maxLength": rng.choice((40, 80, 200)),
-               "pattern": rng.choice(list(PATTERNS))}
+        out = {
+            "type": "string",
+            "minLength": low,
+            "maxLength": rng.choice((40, 80, 200)),
+            "pattern": rng.choice(list(PATTERNS)),
+        }
     elif kind == "integer":
         low = rng.choice((0, 1))
         high = rng.choice((10, 100, 1000))
-        out = {"type": "integer", "minimum": low, "maximum": high, "default": rng.randint(low, min(high, 50))}
+        out = {
+            "type": "integer",
+            "minimum": low,
+            "maximum": high,
+            "default": rng.randint(low, min(high, 50)),
+        }
     elif kind == "number":
         out = {"type": "number", "exclusiveMinimum": 0, "maximum": rng.choice((1.0, 100.0, 1e6))}
     elif kind == "enum":
@@ -71,9 +158,15 @@ def _property(rng: random.Random, kind: str, name: str) -> dict[str, Any]:
         if rng.random() < 0.5:
             out["default"] = values[0]
     elif kind == "array":
-        item = rng.choice(({"type": "string", "minLength": 1, "maxLength": 50},
-                           {"type": "integer", "minimum": 0}))
-        out = {"type": "array", "items": item, "minItems": rng.choice((0, 1)), "maxItems": rng.choice((10, 20, 100))}
+        item = rng.choice(
+            ({"type": "string", "minLength": 1, "maxLength": 50}, {"type": "integer", "minimum": 0})
+        )
+        out = {
+            "type": "array",
+            "items": item,
+            "minItems": rng.choice((0, 1)),
+            "maxItems": rng.choice((10, 20, 100)),
+        }
     elif kind == "format":
         out = {"type": "string", "format": rng.choice(FORMATS)}
     elif kind == "boolean":
@@ -87,15 +180,30 @@ def _property(rng: random.Random, kind: str, name: str) -> dict[str, Any]:
         if rng.random() < 0.5:
             out["default"] = None
     else:  # a nested closed object
-        fields = rng.sample(("street", "city", "country", "postal_code", "lat", "lon"), rng.randint(2, 4))
+        fields = rng.sample(
+            ("street", "city", "country", "postal_code", "lat", "lon"), rng.randint(2, 4)
+        )
         properties: dict[str, Any] = {}
         for field in fields:
             if field in ("lat", "lon"):
-                properties[field] = {"type": "number", "minimum": -180, "maximum": 180,
-                                     "description": _describe(rng, field)}
+                properties[field] = {
+                    "type": "number",
+                    "minimum": -180,
+                    "maximum": 180,
+                    "description": _describe(rng, field),
+                }
             else:
-                properties[field] = {"type": "string", "maxLength": 100, "description": _describe(rng, field)}
-        out = {"type": "object", "properties": properties, "required": fields[:1], "additionalProperties": False}
+                properties[field] = {
+                    "type": "string",
+                    "maxLength": 100,
+                    "description": _describe(rng, field),
+                }
+        out = {
+            "type": "object",
+            "properties": properties,
+            "required": fields[:1],
+            "additionalProperties": False,
+        }
     return {"description": _describe(rng, name), **out}
 
 
@@ -108,8 +216,19 @@ def _returns(rng: random.Random) -> dict[str, Any]:
             "id": {"type": "string"},
             "ok": {"type": "boolean"},
             "count": {"type": "integer", "minimum": 0},
-            **({"items": {"type": "array", "items": {"type": "object", "properties": {
-                "name": {"type": "string"}, "score": {"type": "number"}}}}} if rng.random() < 0.5 else {}),
+            **(
+                {
+                    "items": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {"name": {"type": "string"}, "score": {"type": "number"}},
+                        },
+                    }
+                }
+                if rng.random() < 0.5
+                else {}
+            ),
         },
         "required": ["ok"],
     }
@@ -126,11 +245,20 @@ def make_tool(rng: random.Random, index: int) -> dict[str, Any]:
     for kind in kinds:
         free = [n for n in NAMES[kind] if n not in names]
         names.append(rng.choice(free) if free else f"{kind}_{len(names)}")
-    properties = {n: _property(rng, k, n) for n, k in zip(names, kinds)}
-    required = [n for n, k in zip(names, kinds) if k not in ("nullable", "boolean") and rng.random() < 0.4]
+    properties = {n: _property(rng, k, n) for n, k in zip(names, kinds, strict=False)}
+    required = [
+        n
+        for n, k in zip(names, kinds, strict=False)
+        if k not in ("nullable", "boolean") and rng.random() < 0.4
+    ]
     if not required:
         required = [names[0]]
-    parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    parameters = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
     return {
         "name": name,
         "description": f"{verb.capitalize()} a {noun} ({index}). Use it when the user asks to {verb} {noun}s.",
@@ -148,7 +276,9 @@ def example_value(schema: dict[str, Any]) -> Any:
         return None
     kind = schema["type"]
     if kind == "string":
-        return PATTERNS.get(schema.get("pattern", ""), FORMAT_VALUES.get(schema.get("format", ""), "text"))
+        return PATTERNS.get(
+            schema.get("pattern", ""), FORMAT_VALUES.get(schema.get("format", ""), "text")
+        )
     if kind == "integer":
         return schema.get("minimum", 0) + 1
     if kind == "number":
@@ -157,7 +287,11 @@ def example_value(schema: dict[str, Any]) -> Any:
         return True
     if kind == "array":
         return [example_value(schema["items"])] * max(1, schema.get("minItems", 0))
-    return {k: example_value(v) for k, v in schema["properties"].items() if k in schema.get("required", [])}
+    return {
+        k: example_value(v)
+        for k, v in schema["properties"].items()
+        if k in schema.get("required", [])
+    }
 
 
 def example_arguments(tool: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +310,9 @@ def write_specs(folder: Path, n: int, seed: int = 7) -> list[dict[str, Any]]:
     for tool in tools:
         target = folder / tool["category"] / f"{tool['name']}.yaml"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(yaml.safe_dump(tool, sort_keys=False, allow_unicode=True, width=100), "utf-8")
+        target.write_text(
+            yaml.safe_dump(tool, sort_keys=False, allow_unicode=True, width=100), "utf-8"
+        )
     return tools
 
 
@@ -204,7 +340,9 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("n", type=int)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--json", type=Path, help="also write each tool's parameters as a JSON Schema file here")
+    parser.add_argument(
+        "--json", type=Path, help="also write each tool's parameters as a JSON Schema file here"
+    )
     args = parser.parse_args()
     tools = write_specs(args.out, args.n, args.seed)
     if args.json:

@@ -41,7 +41,9 @@ def build_package(folder: Path) -> Any:
 
     specs = folder / "specs"
     specs.mkdir()
-    (specs / "tools.json").write_text(json.dumps({"tools": [t["spec"] for t in TOOLS.values()]}), "utf-8")
+    (specs / "tools.json").write_text(
+        json.dumps({"tools": [t["spec"] for t in TOOLS.values()]}), "utf-8"
+    )
     options = BuildOptions(package="bench_validation")
     result = build(specs, options)
     assert result.ok, [d.text() for d in result.diagnostics if d.is_error]
@@ -59,7 +61,9 @@ def selectools_tool(spec: dict[str, Any]) -> Any:
     except ImportError:
         return None
     # selectools' own import of a JSON Schema (top-level parameters; nested objects become dicts).
-    return Tool(spec["name"], spec["description"], _schema_to_params(spec["parameters"]), lambda **kw: None)
+    return Tool(
+        spec["name"], spec["description"], _schema_to_params(spec["parameters"]), lambda **kw: None
+    )
 
 
 def pydantic_ai_validator(name: str) -> Any:
@@ -78,8 +82,11 @@ def pydantic_ai_message(validator: Any, name: str, text: str) -> str:
     try:
         validator.validate_json(text)
     except pydantic_core.ValidationError as exc:
-        part = ToolReturnPart(tool_name=name, content=exc.errors(include_url=False, include_context=False),
-                              outcome="retried")
+        part = ToolReturnPart(
+            tool_name=name,
+            content=exc.errors(include_url=False, include_context=False),
+            outcome="retried",
+        )
         return str(part.model_response_str())
     return "(accepted)"
 
@@ -106,7 +113,9 @@ def raising(fn: Callable[[], Any]) -> Case:
     return case
 
 
-def cases_for(package: Any, key: str, tool: dict[str, Any]) -> tuple[dict[str, Case], dict[str, Case]]:
+def cases_for(
+    package: Any, key: str, tool: dict[str, Any]
+) -> tuple[dict[str, Case], dict[str, Case]]:
     import fastjsonschema
     import jsonschema
 
@@ -140,7 +149,9 @@ def cases_for(package: Any, key: str, tool: dict[str, Any]) -> tuple[dict[str, C
 
     invalid: dict[str, Case] = {
         "toolgen validate_arguments + message (dict)": raising(lambda: validate(name, bad)),
-        "toolgen validate_arguments + message (JSON text)": raising(lambda: validate(name, bad_text)),
+        "toolgen validate_arguments + message (JSON text)": raising(
+            lambda: validate(name, bad_text)
+        ),
         "pydantic model_validate + str(error)": raising(lambda: model.model_validate(bad)),
         "jsonschema, every error's message": raising(jsonschema_all),
         "fastjsonschema (first error only)": raising(lambda: fast(bad)),
@@ -151,8 +162,12 @@ def cases_for(package: Any, key: str, tool: dict[str, Any]) -> tuple[dict[str, C
         invalid["selectools Tool.validate + message"] = lambda: selectools_message(selectools, bad)
     pydantic_ai = pydantic_ai_validator(key)
     if pydantic_ai is not None:
-        valid["pydantic-ai tool validator (validate_json)"] = lambda: pydantic_ai.validate_json(good_text)
-        invalid["pydantic-ai validator + retry message"] = lambda: pydantic_ai_message(pydantic_ai, name, bad_text)
+        valid["pydantic-ai tool validator (validate_json)"] = lambda: pydantic_ai.validate_json(
+            good_text
+        )
+        invalid["pydantic-ai validator + retry message"] = lambda: pydantic_ai_message(
+            pydantic_ai, name, bad_text
+        )
     return valid, invalid
 
 
@@ -180,13 +195,28 @@ def measure(cases: dict[str, Case], rounds: int) -> dict[str, float]:
 def table(title: str, results: dict[str, dict[str, float]], baseline: str) -> str:
     names = list(results)
     labels = list(next(iter(results.values())))
-    lines = [f"### {title}", "", "| path | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    lines = [
+        f"### {title}",
+        "",
+        "| path | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
     for label in labels:
         cells = []
         for name in names:
             value = results[name].get(label)
-            ratio = value / results[name][baseline] if value is not None and baseline in results[name] else None
-            cells.append("n/a" if value is None else f"{value:.2f} µs ({ratio:.2f}x)" if ratio else f"{value:.2f} µs")
+            ratio = (
+                value / results[name][baseline]
+                if value is not None and baseline in results[name]
+                else None
+            )
+            cells.append(
+                "n/a"
+                if value is None
+                else f"{value:.2f} µs ({ratio:.2f}x)"
+                if ratio
+                else f"{value:.2f} µs"
+            )
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -196,7 +226,9 @@ def side_by_side(package: Any) -> str:
     for mistake in MISTAKES:
         tool = TOOLS[mistake["tool"]]
         arguments = mistake["arguments"]
-        out.append(f"#### {mistake['title']}\n\n`{json.dumps(arguments)}` to `{tool['spec']['name']}`\n")
+        out.append(
+            f"#### {mistake['title']}\n\n`{json.dumps(arguments)}` to `{tool['spec']['name']}`\n"
+        )
         try:
             package.validate_arguments(tool["spec"]["name"], arguments)
             toolgen = "(accepted)"
@@ -248,12 +280,22 @@ def integer_types(rounds: int) -> str:
         c: Annotated[int, Integer()]
 
     data = {"a": 3, "b": 5, "c": 7}
-    labels = {"plain strict int (refuses 2.0)": Plain, "BeforeValidator (before)": Before,
-              "_types.Integer (now)": Marker}
-    cases: dict[str, Case] = {label: (lambda v=m.__pydantic_validator__: v.validate_python(data))
-                              for label, m in labels.items()}
+    labels = {
+        "plain strict int (refuses 2.0)": Plain,
+        "BeforeValidator (before)": Before,
+        "_types.Integer (now)": Marker,
+    }
+    cases: dict[str, Case] = {
+        label: (lambda v=m.__pydantic_validator__: v.validate_python(data))
+        for label, m in labels.items()
+    }
     results = measure(cases, rounds)
-    lines = ["### Three integer fields, validate_python", "", "| integer type | µs per call |", "|---|---:|"]
+    lines = [
+        "### Three integer fields, validate_python",
+        "",
+        "| integer type | µs per call |",
+        "|---|---:|",
+    ]
     lines += [f"| {label} | {value:.2f} |" for label, value in results.items()]
     return "\n".join(lines)
 
@@ -261,7 +303,9 @@ def integer_types(rounds: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--messages", action="store_true", help="print the side-by-side messages too")
+    parser.add_argument(
+        "--messages", action="store_true", help="print the side-by-side messages too"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         package = build_package(Path(folder))
@@ -271,17 +315,31 @@ def main() -> None:
             good_cases, bad_cases = cases_for(package, key, tool)
             valid[key] = measure(good_cases, args.rounds)
             invalid[key] = measure(bad_cases, args.rounds)
-        print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, median µs per call "
-              "(ratio to raw pydantic model_validate on the same model)\n")
+        print(
+            f"Python {sys.version.split()[0]}, {args.rounds} rounds, median µs per call "
+            "(ratio to raw pydantic model_validate on the same model)\n"
+        )
         print(table("Valid input", valid, "pydantic model_validate (same model)"))
         print()
-        print(table("Invalid input, message rendered", invalid, "pydantic model_validate + str(error)"))
+        print(
+            table(
+                "Invalid input, message rendered", invalid, "pydantic model_validate + str(error)"
+            )
+        )
         print()
         for key in TOOLS:
-            ratio = valid[key]["toolgen validate_arguments (dict)"] / valid[key]["pydantic model_validate (same model)"]
-            speedup = valid[key]["jsonschema (Draft 2020-12, compiled validator)"] / valid[key]["toolgen validate_arguments (dict)"]
-            print(f"{key}: valid path {ratio:.2f}x raw pydantic (goal <= 1.3x), {speedup:.0f}x faster than jsonschema "
-                  f"(goal >= 15x); invalid + message {invalid[key]['toolgen validate_arguments + message (dict)']:.1f} µs")
+            ratio = (
+                valid[key]["toolgen validate_arguments (dict)"]
+                / valid[key]["pydantic model_validate (same model)"]
+            )
+            speedup = (
+                valid[key]["jsonschema (Draft 2020-12, compiled validator)"]
+                / valid[key]["toolgen validate_arguments (dict)"]
+            )
+            print(
+                f"{key}: valid path {ratio:.2f}x raw pydantic (goal <= 1.3x), {speedup:.0f}x faster than jsonschema "
+                f"(goal >= 15x); invalid + message {invalid[key]['toolgen validate_arguments + message (dict)']:.1f} µs"
+            )
         print()
         print(integer_types(args.rounds))
         if args.messages:
@@ -291,4 +349,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-

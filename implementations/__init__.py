@@ -36,16 +36,46 @@ from .web_search import SearchBackend, SearchHit, SearxngBackend, WebSearch
 from .web_status import CheckWebsiteStatus
 
 __all__ = [
-    "AppendFile", "AskUser", "Browser", "BrowserPolicy", "CheckWebsiteStatus", "Done", "EditFile", "EditHistory",
-    "FetchUrl", "GlobFiles", "InsertLines", "ListDirectory", "ParseCsv", "ProcessPolicy", "QueryJson",
-    "ReadFile", "ResourceLimits", "RunPython", "RunShell", "SearchBackend", "SearchHit", "SearxngBackend",
-    "SummarizeNumbers", "Unable", "UndoEdit", "WebPolicy", "WebSearch", "Workspace", "WriteFile", "registry",
+    "AppendFile",
+    "AskUser",
+    "Browser",
+    "BrowserPolicy",
+    "CheckWebsiteStatus",
+    "Done",
+    "EditFile",
+    "EditHistory",
+    "FetchUrl",
+    "GlobFiles",
+    "InsertLines",
+    "ListDirectory",
+    "ParseCsv",
+    "ProcessPolicy",
+    "QueryJson",
+    "ReadFile",
+    "ResourceLimits",
+    "RunPython",
+    "RunShell",
+    "SearchBackend",
+    "SearchHit",
+    "SearxngBackend",
+    "SummarizeNumbers",
+    "Unable",
+    "UndoEdit",
+    "WebPolicy",
+    "WebSearch",
+    "Workspace",
+    "WriteFile",
+    "registry",
 ]
 
 ENABLE_PROCESSES = "TOOLGEN_ENABLE_PROCESSES"  # "1": registry() includes run_shell and run_python
 WEB_ALLOW = "TOOLGEN_WEB_ALLOW"  # comma-separated hosts fetch_url may reach ("*.example.com" for subdomains)
-SEARCH_URL = "TOOLGEN_SEARCH_URL"  # base URL of the SearXNG instance web_search asks (none: unavailable)
-ENABLE_BROWSER = "TOOLGEN_ENABLE_BROWSER"  # "1": registry() includes browser (it starts Chromium when called)
+SEARCH_URL = (
+    "TOOLGEN_SEARCH_URL"  # base URL of the SearXNG instance web_search asks (none: unavailable)
+)
+ENABLE_BROWSER = (
+    "TOOLGEN_ENABLE_BROWSER"  # "1": registry() includes browser (it starts Chromium when called)
+)
 
 
 def registry(
@@ -77,8 +107,10 @@ def registry(
       (pass the same Workspace to several registries for them to share the history too).
     - `settings` are the Registry's (timeout_s, max_concurrency, approve, inject, hooks, ...).
     """
-    workspace = root if isinstance(root, Workspace) else Workspace(
-        Path(root or os.environ.get("TOOLGEN_WORKSPACE") or Path.cwd())
+    workspace = (
+        root
+        if isinstance(root, Workspace)
+        else Workspace(Path(root or os.environ.get("TOOLGEN_WORKSPACE") or Path.cwd()))
     )
     if web is None:
         hosts = os.environ.get(WEB_ALLOW, "")
@@ -86,11 +118,23 @@ def registry(
     if search is None and os.environ.get(SEARCH_URL, "").strip():
         search = SearxngBackend(os.environ[SEARCH_URL].strip())
     tools: list[object] = [
-        ReadFile(workspace), ListDirectory(workspace), WriteFile(workspace), AppendFile(workspace),
-        EditFile(workspace), InsertLines(workspace), UndoEdit(workspace), GlobFiles(workspace),
-        FetchUrl(web), CheckWebsiteStatus(web), WebSearch(search),
-        ParseCsv(workspace), QueryJson(workspace), SummarizeNumbers(),
-        Done(), Unable(), AskUser(),
+        ReadFile(workspace),
+        ListDirectory(workspace),
+        WriteFile(workspace),
+        AppendFile(workspace),
+        EditFile(workspace),
+        InsertLines(workspace),
+        UndoEdit(workspace),
+        GlobFiles(workspace),
+        FetchUrl(web),
+        CheckWebsiteStatus(web),
+        WebSearch(search),
+        ParseCsv(workspace),
+        QueryJson(workspace),
+        SummarizeNumbers(),
+        Done(),
+        Unable(),
+        AskUser(),
     ]
     if enable_processes is None:
         enable_processes = processes is not None or os.environ.get(ENABLE_PROCESSES) == "1"

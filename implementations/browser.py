@@ -47,17 +47,35 @@ from .browser_proxy import PROXY_HEADER, AllowListProxy
 from .web import WebPolicy, check_url
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Locator, Page, Playwright, Request, Response, Route
+    from playwright.sync_api import (
+        BrowserContext,
+        Locator,
+        Page,
+        Playwright,
+        Request,
+        Response,
+        Route,
+    )
 
 T = TypeVar("T")
 
 CHROMIUM = "/usr/bin/chromium"
 # --headless comes from Playwright (headless=True); --no-sandbox is needed as root.
-LAUNCH_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--force-webrtc-ip-handling-policy=disable_non_proxied_udp")
-INSTALL_HINT = ("install Playwright (toolgen's `browser` extra, playwright==1.65.2) "
-                "and Chromium (apt-get install chromium)")
+LAUNCH_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+)
+INSTALL_HINT = (
+    "install Playwright (toolgen's `browser` extra, playwright==1.65.2) "
+    "and Chromium (apt-get install chromium)"
+)
 _MAX_BLOCKED = 20
 _BLANK = "about:blank"
 _NET_ERROR = re.compile(r"net::(ERR_[A-Z_]+)")
@@ -96,7 +114,9 @@ def _playwright_missing() -> str | None:
 def availability(policy: BrowserPolicy) -> str | None:
     """Why the browser cannot run here (a sentence), or None when it can."""
     missing = _playwright_missing()
-    if missing is None and not (os.path.isfile(policy.executable) and os.access(policy.executable, os.X_OK)):
+    if missing is None and not (
+        os.path.isfile(policy.executable) and os.access(policy.executable, os.X_OK)
+    ):
         missing = f"no Chromium at {policy.executable}"
     return f"{missing}: {INSTALL_HINT}" if missing else None
 
@@ -107,7 +127,9 @@ class _Worker:
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
         self._lock = threading.Lock()
 
     def submit(self, job: Callable[[], T]) -> Future[T]:
@@ -117,8 +139,9 @@ class _Worker:
                 # A daemon thread: it never holds up the interpreter's exit, and it is still
                 # there when the exit's finalizers ask it to close the browser.
                 self._jobs = queue.SimpleQueue()
-                self._thread = threading.Thread(target=self._loop, args=(self._jobs,), name="toolgen-browser",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._loop, args=(self._jobs,), name="toolgen-browser", daemon=True
+                )
                 self._thread.start()
             self._jobs.put((job, future))
         return future
@@ -198,12 +221,18 @@ class _Session:
         _quietly(route.continue_)
 
     def _response(self, response: Response) -> None:
-        if response.header_value(PROXY_HEADER) == "blocked":  # a redirect (plain HTTP) the proxy refused
+        if (
+            response.header_value(PROXY_HEADER) == "blocked"
+        ):  # a redirect (plain HTTP) the proxy refused
             self.blocked(urlsplit(response.url).hostname or response.url)
 
     def _failed(self, request: Request) -> None:
         host = urlsplit(request.url).hostname
-        if host and "ERR_TUNNEL_CONNECTION_FAILED" in (request.failure or "") and not self.allows(host):
+        if (
+            host
+            and "ERR_TUNNEL_CONNECTION_FAILED" in (request.failure or "")
+            and not self.allows(host)
+        ):
             self.blocked(host)  # a redirect (HTTPS, WebSocket) the proxy refused
 
     def _opened(self, page: Page) -> None:
@@ -231,8 +260,12 @@ class _Session:
                 self.profile,
                 executable_path=self.policy.executable,
                 headless=True,
-                args=[*LAUNCH_ARGS, f"--proxy-server={proxy_url}", "--proxy-bypass-list=<-loopback>",
-                      *self.policy.extra_args],
+                args=[
+                    *LAUNCH_ARGS,
+                    f"--proxy-server={proxy_url}",
+                    "--proxy-bypass-list=<-loopback>",
+                    *self.policy.extra_args,
+                ],
                 viewport={"width": width, "height": height},
                 accept_downloads=False,
                 service_workers="block",
@@ -246,7 +279,9 @@ class _Session:
         except Exception as exc:  # noqa: BLE001 - Playwright's driver or Chromium did not start
             self.close()
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ToolError("unavailable", f"Chromium ({self.policy.executable}) did not start: {first}") from None
+            raise ToolError(
+                "unavailable", f"Chromium ({self.policy.executable}) did not start: {first}"
+            ) from None
         return self.page
 
     def close(self) -> bool:
@@ -346,14 +381,23 @@ class Browser(BrowserTool):
         if action == "navigate":
             check_url(arguments.url or "", self.web)
         if action == "close" and not self._worker.running:
-            return BrowserResult(url="", title="", status=None, text=None, truncated=False, blocked_hosts=[],
-                                 message="no browser was open")
+            return BrowserResult(
+                url="",
+                title="",
+                status=None,
+                text=None,
+                truncated=False,
+                blocked_hosts=[],
+                message="no browser was open",
+            )
         if action != "close":
             reason = availability(self.policy)
             if reason:
                 raise ToolError("unavailable", f"the browser cannot run here: {reason}")
         seconds = min(arguments.timeout_s, self.policy.max_timeout_s)
-        wait = seconds + self.policy.launch_timeout_s + 10  # the action, starting the browser, closing
+        wait = (
+            seconds + self.policy.launch_timeout_s + 10
+        )  # the action, starting the browser, closing
         if not self._lock.acquire(timeout=wait):
             raise ToolError("timeout", "the browser is still busy with an earlier call")
         try:
@@ -361,7 +405,9 @@ class Browser(BrowserTool):
             try:
                 return future.result(wait)
             except FutureTimeout:
-                raise ToolError("timeout", f"the browser did not finish the action within {wait:g} s") from None
+                raise ToolError(
+                    "timeout", f"the browser did not finish the action within {wait:g} s"
+                ) from None
             finally:
                 if action == "close":
                     self._worker.stop(5)  # started again by the next call
@@ -370,7 +416,9 @@ class Browser(BrowserTool):
 
 
 def _shutdown(worker: _Worker, session: _Session) -> None:
-    if worker.is_current():  # collected during an action, on the worker itself: it cannot wait for itself
+    if (
+        worker.is_current()
+    ):  # collected during an action, on the worker itself: it cannot wait for itself
         session.close()
         worker.stop(0)
         return
@@ -388,7 +436,9 @@ def _require(arguments: BrowserArguments) -> None:
     if action == "navigate" and not arguments.url:
         raise ToolError("missing_argument", "navigate needs a url")
     if action in ("click", "type") and not (arguments.selector or arguments.element_text):
-        raise ToolError("missing_argument", f"{action} needs a selector or an element_text to find the element")
+        raise ToolError(
+            "missing_argument", f"{action} needs a selector or an element_text to find the element"
+        )
     if action == "type" and arguments.text is None:
         raise ToolError("missing_argument", "type needs the text to type")
 
@@ -423,24 +473,42 @@ class _Action:
                 return self.screenshot(page)
             return self.back(page)
         except PlaywrightTimeout:
-            raise ToolError("timeout", f"{action} did not finish within {self.seconds:g} s") from None
+            raise ToolError(
+                "timeout", f"{action} did not finish within {self.seconds:g} s"
+            ) from None
         except PlaywrightError as exc:
             if "has been closed" in str(exc):  # the browser crashed or was closed under us
                 self.session.close()
-                raise ToolError("no_page", "the browser closed; navigate to start it again") from None
+                raise ToolError(
+                    "no_page", "the browser closed; navigate to start it again"
+                ) from None
             raise
 
     # --- results and failures
 
-    def result(self, page: Page | None, message: str, *, status: int | None = None, text: str | None = None,
-               truncated: bool = False) -> BrowserResult:
+    def result(
+        self,
+        page: Page | None,
+        message: str,
+        *,
+        status: int | None = None,
+        text: str | None = None,
+        truncated: bool = False,
+    ) -> BrowserResult:
         blocked, _ = self.session.take_reports()
         url = page.url if page is not None and not page.is_closed() else ""
         title = _title(page) if page is not None and not page.is_closed() else ""
         if blocked:
             message += f"; blocked requests to {', '.join(blocked)} (not allowed hosts)"
-        return BrowserResult(url="" if url == _BLANK else url, title=title, status=status, text=text,
-                             truncated=truncated, blocked_hosts=blocked, message=message)
+        return BrowserResult(
+            url="" if url == _BLANK else url,
+            title=title,
+            status=status,
+            text=text,
+            truncated=truncated,
+            blocked_hosts=blocked,
+            message=message,
+        )
 
     def load_failure(self, exc: Exception, url: str) -> ToolError:
         """A navigation's failure as a declared error."""
@@ -452,8 +520,11 @@ class _Action:
         match = _NET_ERROR.search(str(exc))
         code = match.group(1) if match else str(exc).strip().splitlines()[0]
         if blocked and code in ("ERR_TUNNEL_CONNECTION_FAILED", "ERR_BLOCKED_BY_CLIENT"):
-            return ToolError("host_not_allowed", f"loading {url} led to {', '.join(blocked)}, not an allowed host "
-                             f"(allowed hosts: {', '.join(self.session.web.allow_hosts[:10]) or 'none'})")
+            return ToolError(
+                "host_not_allowed",
+                f"loading {url} led to {', '.join(blocked)}, not an allowed host "
+                f"(allowed hosts: {', '.join(self.session.web.allow_hosts[:10]) or 'none'})",
+            )
         if unreachable:
             return ToolError("connection_failed", f"could not connect to {unreachable}")
         return ToolError("connection_failed", f"loading {url} failed: {code}")
@@ -462,7 +533,9 @@ class _Action:
         """The element the arguments name (the first visible match), and how a message names it."""
         selector, words = self.arguments.selector, self.arguments.element_text
         if selector:
-            return page.locator(selector).filter(visible=True).first, f"the element matching {selector!r}"
+            return page.locator(selector).filter(
+                visible=True
+            ).first, f"the element matching {selector!r}"
         assert words is not None
         if field:
             found = page.get_by_label(words).or_(page.get_by_placeholder(words))
@@ -479,18 +552,24 @@ class _Action:
         try:
             locator.wait_for(state="visible", timeout=_left_ms(self.deadline))
         except PlaywrightTimeout:
-            raise ToolError("element_not_found", f"{name} is not on the page, or not visible "
-                            f"(waited {self.seconds:g} s)") from None
+            raise ToolError(
+                "element_not_found",
+                f"{name} is not on the page, or not visible (waited {self.seconds:g} s)",
+            ) from None
         except PlaywrightError as exc:
             if "selector" in str(exc).lower() or "unexpected token" in str(exc).lower():
-                raise ToolError("invalid_selector", f"the selector is not valid: {_reason(exc)}") from None
+                raise ToolError(
+                    "invalid_selector", f"the selector is not valid: {_reason(exc)}"
+                ) from None
             raise
 
     def stay(self, page: Page, before: str) -> str:
         """After a click or Enter: when the page went to a host it may not reach (the proxy's refusal, an
         error page), back to where it was; what to add to the message."""
         host = urlsplit(page.url).hostname
-        if page.url == before or not (page.url.startswith("chrome-error:") or (host and not self.session.allows(host))):
+        if page.url == before or not (
+            page.url.startswith("chrome-error:") or (host and not self.session.allows(host))
+        ):
             return ""
         went = page.url
         self.restore(page, before)
@@ -523,13 +602,19 @@ class _Action:
         (`error_page`: Chromium commits one a moment after the failure is reported)."""
         _quietly(lambda: self.stop_loading(page))  # a navigation still under way would land later
         if error_page:
-            _quietly(lambda: page.wait_for_url(lambda url: url != before, timeout=min(1000, _left_ms(self.deadline))))
+            _quietly(
+                lambda: page.wait_for_url(
+                    lambda url: url != before, timeout=min(1000, _left_ms(self.deadline))
+                )
+            )
         if page.url == before:
             return
         if before == _BLANK:
             _quietly(lambda: page.goto(_BLANK))
         else:
-            _quietly(lambda: page.go_back(wait_until="domcontentloaded", timeout=_left_ms(self.deadline)))
+            _quietly(
+                lambda: page.go_back(wait_until="domcontentloaded", timeout=_left_ms(self.deadline))
+            )
 
     # --- the actions
 
@@ -538,11 +623,15 @@ class _Action:
 
         url = (self.arguments.url or "").strip()
         page = self.session.open()
-        self.deadline = time.monotonic() + self.seconds  # starting the browser had a limit of its own
+        self.deadline = (
+            time.monotonic() + self.seconds
+        )  # starting the browser had a limit of its own
         self.session.take_reports()
         before = page.url
         try:
-            response = page.goto(url, wait_until="domcontentloaded", timeout=_left_ms(self.deadline))
+            response = page.goto(
+                url, wait_until="domcontentloaded", timeout=_left_ms(self.deadline)
+            )
         except PlaywrightError as exc:
             failure = self.load_failure(exc, url)
             self.restore(page, before, error_page=failure.kind != "timeout")
@@ -552,13 +641,18 @@ class _Action:
             host = urlsplit(page.url).hostname or page.url
             self.restore(page, before)
             if made_by_proxy == "blocked":
-                raise ToolError("host_not_allowed", f"{url} redirected to {host}, which is not an allowed host; "
-                                "nothing was sent to it")
+                raise ToolError(
+                    "host_not_allowed",
+                    f"{url} redirected to {host}, which is not an allowed host; "
+                    "nothing was sent to it",
+                )
             raise ToolError("connection_failed", f"could not connect to {host}")
         loaded = settle(page, self.deadline)
         status = response.status if response is not None else None
         message = f"opened {page.url}" + (f" (HTTP {status})" if status is not None else "")
-        return self.result(page, message + ("" if loaded else "; the page is still loading"), status=status)
+        return self.result(
+            page, message + ("" if loaded else "; the page is still loading"), status=status
+        )
 
     def click(self, page: Page) -> BrowserResult:
         from playwright.sync_api import Error as PlaywrightError
@@ -568,20 +662,29 @@ class _Action:
         before = page.url
         new_tab = bool(locator.evaluate(_OPENS_TAB, timeout=_left_ms(self.deadline)))
         try:
-            if new_tab and self.session.context is not None:  # wait for the tab: its event comes after the click
+            if (
+                new_tab and self.session.context is not None
+            ):  # wait for the tab: its event comes after the click
                 with self.session.context.expect_page(timeout=_left_ms(self.deadline)):
                     locator.click(timeout=_left_ms(self.deadline))
             else:
                 locator.click(timeout=_left_ms(self.deadline))
         except PlaywrightError as exc:
-            raise ToolError("element_not_usable", f"{name} could not be clicked: {_reason(exc)}") from None
+            raise ToolError(
+                "element_not_usable", f"{name} could not be clicked: {_reason(exc)}"
+            ) from None
         if self.session.adopt_popup(self.deadline):
             page = self.session.page or page
-            return self.result(page, f"clicked {name}; it opened {page.url} in a new tab, now the page")
+            return self.result(
+                page, f"clicked {name}; it opened {page.url} in a new tab, now the page"
+            )
         loaded = settle(page, self.deadline)
         stayed = self.stay(page, before)
         moved = f"; now at {page.url}" if page.url != before else ""
-        return self.result(page, f"clicked {name}{stayed or moved}" + ("" if loaded else "; the page is still loading"))
+        return self.result(
+            page,
+            f"clicked {name}{stayed or moved}" + ("" if loaded else "; the page is still loading"),
+        )
 
     def type(self, page: Page) -> BrowserResult:
         from playwright.sync_api import Error as PlaywrightError
@@ -595,14 +698,18 @@ class _Action:
             if self.arguments.press_enter:
                 locator.press("Enter", timeout=_left_ms(self.deadline))
         except PlaywrightError as exc:
-            raise ToolError("element_not_usable", f"could not type into {name}: {_reason(exc)}") from None
+            raise ToolError(
+                "element_not_usable", f"could not type into {name}: {_reason(exc)}"
+            ) from None
         message = f"typed {len(text)} characters into {name}"
         if self.arguments.press_enter:
             self.session.adopt_popup(self.deadline)
             page = self.session.page or page
             loaded = settle(page, self.deadline)
             stayed = self.stay(page, before)
-            message += f" and pressed Enter{stayed or f'; now at {page.url}'}" + ("" if loaded else " (still loading)")
+            message += f" and pressed Enter{stayed or f'; now at {page.url}'}" + (
+                "" if loaded else " (still loading)"
+            )
         return self.result(page, message)
 
     def read_text(self, page: Page) -> BrowserResult:
@@ -612,17 +719,35 @@ class _Action:
         if self.arguments.selector:
             locator = page.locator(self.arguments.selector).filter(visible=True).first
             self.wait_visible(locator, f"the element matching {self.arguments.selector!r}")
-            raw = self.again_after_navigation(page, lambda: locator.evaluate(
-                "(e, n) => (e.innerText ?? e.textContent ?? '').slice(0, n)", asked, timeout=_left_ms(self.deadline)))
+            raw = self.again_after_navigation(
+                page,
+                lambda: locator.evaluate(
+                    "(e, n) => (e.innerText ?? e.textContent ?? '').slice(0, n)",
+                    asked,
+                    timeout=_left_ms(self.deadline),
+                ),
+            )
         else:
-            raw = self.again_after_navigation(page, lambda: page.evaluate(
-                "n => (document.body ? document.body.innerText : '').slice(0, n)", asked))
+            raw = self.again_after_navigation(
+                page,
+                lambda: page.evaluate(
+                    "n => (document.body ? document.body.innerText : '').slice(0, n)", asked
+                ),
+            )
         text = _clean(str(raw))
         truncated = len(raw) >= asked or len(text) > limit
         text = text[:limit]
-        where = f" of the element matching {self.arguments.selector!r}" if self.arguments.selector else ""
-        return self.result(page, f"read {len(text)} characters{where}" + (" (cut at max_chars)" if truncated else ""),
-                           text=text, truncated=truncated)
+        where = (
+            f" of the element matching {self.arguments.selector!r}"
+            if self.arguments.selector
+            else ""
+        )
+        return self.result(
+            page,
+            f"read {len(text)} characters{where}" + (" (cut at max_chars)" if truncated else ""),
+            text=text,
+            truncated=truncated,
+        )
 
     def screenshot(self, page: Page) -> Output[BrowserResult]:
         settle(page, self.deadline)
@@ -637,8 +762,14 @@ class _Action:
         if len(data) > CONTENT_LIMITS["image"]:  # a busy full page: JPEG is several times smaller
             data, kind = page.screenshot(type="jpeg", quality=70, **options), "JPEG"
         image = Image.of(data)
-        part = f"the top {height} pixels of the page" if self.arguments.full_page else "the visible part"
-        result = self.result(page, f"screenshot of {part}: {width}x{height} pixels, {kind}, {len(data):,} bytes")
+        part = (
+            f"the top {height} pixels of the page"
+            if self.arguments.full_page
+            else "the visible part"
+        )
+        result = self.result(
+            page, f"screenshot of {part}: {width}x{height} pixels, {kind}, {len(data):,} bytes"
+        )
         return Output(result, content=[image])
 
     def back(self, page: Page) -> BrowserResult:
@@ -650,14 +781,21 @@ class _Action:
         except PlaywrightError as exc:
             raise self.load_failure(exc, "the previous page") from None
         if page.url == _BLANK:  # the page before the first one: blank, not a page to go back to
-            _quietly(lambda: page.go_forward(wait_until="domcontentloaded", timeout=_left_ms(self.deadline)))
+            _quietly(
+                lambda: page.go_forward(
+                    wait_until="domcontentloaded", timeout=_left_ms(self.deadline)
+                )
+            )
             raise ToolError("no_history", f"{before} is the first page of this session")
         if response is None and page.url == before:
             raise ToolError("no_history", f"there is no page before {before}")
         loaded = settle(page, self.deadline)
         status = response.status if response is not None else None
-        return self.result(page, f"went back to {page.url}" + ("" if loaded else "; the page is still loading"),
-                           status=status)
+        return self.result(
+            page,
+            f"went back to {page.url}" + ("" if loaded else "; the page is still loading"),
+            status=status,
+        )
 
 
 def _reason(exc: Exception) -> str:
@@ -668,4 +806,3 @@ def _reason(exc: Exception) -> str:
         return "it did not become ready in time (covered by another element, disabled, or still moving)"
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return lines[0] if lines else type(exc).__name__
-

@@ -53,8 +53,10 @@ def _split_host_port(authority: str, default_port: int | None) -> tuple[str, int
 
 def _response(status: str, kind: str, text: str = "") -> bytes:
     body = text.encode("utf-8")
-    return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
-            f"{PROXY_HEADER}: {kind}\r\nConnection: close\r\n\r\n").encode("ascii") + body
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
+        f"{PROXY_HEADER}: {kind}\r\nConnection: close\r\n\r\n"
+    ).encode("ascii") + body
 
 
 def _read_head(sock: socket.socket, first: bytes = b"") -> tuple[bytes, bytes]:
@@ -84,9 +86,16 @@ def _rewrite(head: bytes, first_line: bytes) -> bytes:
 class AllowListProxy:
     """An HTTP proxy that reaches only the hosts `allows` accepts. `start()` gives its URL."""
 
-    def __init__(self, allows: Callable[[str], bool], *, on_blocked: Callable[[str], None] | None = None,
-                 on_unreachable: Callable[[str, str], None] | None = None, connect_timeout_s: float = 10.0,
-                 idle_s: float = 120.0, max_connections: int = 64) -> None:
+    def __init__(
+        self,
+        allows: Callable[[str], bool],
+        *,
+        on_blocked: Callable[[str], None] | None = None,
+        on_unreachable: Callable[[str, str], None] | None = None,
+        connect_timeout_s: float = 10.0,
+        idle_s: float = 120.0,
+        max_connections: int = 64,
+    ) -> None:
         self.allows, self.on_blocked, self.on_unreachable = allows, on_blocked, on_unreachable
         self.connect_timeout_s, self.idle_s = connect_timeout_s, idle_s
         self._slots = threading.BoundedSemaphore(max_connections)
@@ -94,7 +103,9 @@ class AllowListProxy:
         self._open: set[socket.socket] = set()
         self._closed = False
         self._server = socket.create_server(("127.0.0.1", 0))
-        self._thread = threading.Thread(target=self._accept, name="toolgen-browser-proxy", daemon=True)
+        self._thread = threading.Thread(
+            target=self._accept, name="toolgen-browser-proxy", daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -149,8 +160,9 @@ class AllowListProxy:
                 client.close()
                 self._slots.release()
                 return
-            threading.Thread(target=self._serve, args=(client,), name="toolgen-browser-proxy-conn",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._serve, args=(client,), name="toolgen-browser-proxy-conn", daemon=True
+            ).start()
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
@@ -164,7 +176,9 @@ class AllowListProxy:
             else:
                 scheme, _, remainder = target.partition("://")
                 if scheme.lower() != "http":
-                    client.sendall(_response("400 Bad Request", "refused", "only http:// URLs and CONNECT"))
+                    client.sendall(
+                        _response("400 Bad Request", "refused", "only http:// URLs and CONNECT")
+                    )
                     return
                 authority, slash, path = remainder.partition("/")
                 host, port = _split_host_port(authority, 80)
@@ -172,8 +186,13 @@ class AllowListProxy:
             if not self.allows(host):
                 if self.on_blocked is not None:
                     self.on_blocked(host)
-                client.sendall(_response("403 Forbidden", "blocked", f"The browser tool blocked {host}: "
-                                         "it is not an allowed host."))
+                client.sendall(
+                    _response(
+                        "403 Forbidden",
+                        "blocked",
+                        f"The browser tool blocked {host}: it is not an allowed host.",
+                    )
+                )
                 return
             try:
                 upstream = socket.create_connection((host, port), timeout=self.connect_timeout_s)
@@ -200,7 +219,9 @@ class AllowListProxy:
             self._forget(client, upstream)
             self._slots.release()
 
-    def _relay(self, client: socket.socket, upstream: socket.socket, rewrite_response: bool = False) -> None:
+    def _relay(
+        self, client: socket.socket, upstream: socket.socket, rewrite_response: bool = False
+    ) -> None:
         """Copy bytes both ways until either side closes or nothing moves for idle_s."""
         pending_head = bytearray() if rewrite_response else None
         with selectors.DefaultSelector() as selector:

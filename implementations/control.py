@@ -27,10 +27,16 @@ class Done(DoneTool):
 
 class Unable(UnableTool):
     def run(self, arguments: UnableArguments) -> UnableResult:
-        return UnableResult(signal="unable", reason=arguments.reason, blockers=list(arguments.blockers),
-                            partial_result=arguments.partial_result)
+        return UnableResult(
+            signal="unable",
+            reason=arguments.reason,
+            blockers=list(arguments.blockers),
+            partial_result=arguments.partial_result,
+        )
 
 
 class AskUser(AskUserTool):
     def run(self, arguments: AskUserArguments) -> AskUserResult:
-        return AskUserResult(signal="ask_user", question=arguments.question, options=list(arguments.options))
+        return AskUserResult(
+            signal="ask_user", question=arguments.question, options=list(arguments.options)
+        )

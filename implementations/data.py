@@ -27,7 +27,9 @@ from .files import Workspace
 
 Field = str | int | float | None
 _INTEGER = re.compile(r"[+-]?(?:0|[1-9][0-9]{0,99})")  # no leading zeros: "007" stays a string
-_DECIMAL = re.compile(r"[+-]?(?:(?:0|[1-9][0-9]*)\.[0-9]*|\.[0-9]+|(?:0|[1-9][0-9]*))(?:[eE][+-]?[0-9]{1,4})?")
+_DECIMAL = re.compile(
+    r"[+-]?(?:(?:0|[1-9][0-9]*)\.[0-9]*|\.[0-9]+|(?:0|[1-9][0-9]*))(?:[eE][+-]?[0-9]{1,4})?"
+)
 
 
 def _source(workspace: Workspace, path: str | None, text: str | None, what: str) -> str:
@@ -62,7 +64,9 @@ class ParseCsv(ParseCsvTool):
         text = _source(self.workspace, arguments.path, arguments.text, "CSV").removeprefix("\ufeff")
         if arguments.delimiter in ('"', "\n", "\r"):
             raise ToolError("invalid_input", f"{arguments.delimiter!r} cannot be the delimiter")
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=arguments.delimiter, strict=True)
+        reader = csv.reader(
+            io.StringIO(text, newline=""), delimiter=arguments.delimiter, strict=True
+        )
         columns: list[str] | None = None
         width = 0
         rows: list[list[Field]] = []
@@ -73,18 +77,27 @@ class ParseCsv(ParseCsvTool):
                     continue
                 if columns is None:
                     width = len(row)
-                    columns = row if arguments.has_header else [f"column_{i}" for i in range(1, width + 1)]
+                    columns = (
+                        row
+                        if arguments.has_header
+                        else [f"column_{i}" for i in range(1, width + 1)]
+                    )
                     if arguments.has_header:
                         continue
                 if len(row) != width:
-                    raise ToolError("malformed", f"line {reader.line_num} has {len(row)} fields; the first "
-                                    f"row has {width} (check the delimiter and the quoting)")
+                    raise ToolError(
+                        "malformed",
+                        f"line {reader.line_num} has {len(row)} fields; the first "
+                        f"row has {width} (check the delimiter and the quoting)",
+                    )
                 count += 1
                 if len(rows) < arguments.max_rows:
                     rows.append([infer(v) for v in row] if arguments.infer_types else list(row))
         except csv.Error as exc:
             raise ToolError("malformed", f"line {reader.line_num}: {exc}") from None
-        return ParseCsvResult(columns=columns or [], rows=rows, row_count=count, truncated=count > len(rows))
+        return ParseCsvResult(
+            columns=columns or [], rows=rows, row_count=count, truncated=count > len(rows)
+        )
 
 
 def _reject_constant(name: str) -> Any:
@@ -100,13 +113,18 @@ class QueryJson(QueryJsonTool):
             import jmespath
             from jmespath import exceptions
         except ImportError:
-            raise ToolError("unavailable", "query_json needs the jmespath package, which the host "
-                            "does not have (pip install jmespath)") from None
+            raise ToolError(
+                "unavailable",
+                "query_json needs the jmespath package, which the host "
+                "does not have (pip install jmespath)",
+            ) from None
         text = _source(self.workspace, arguments.path, arguments.text, "JSON")
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
-            raise ToolError("not_json", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise ToolError(
+                "not_json", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            ) from None
         except (ValueError, RecursionError) as exc:
             raise ToolError("not_json", f"not usable JSON: {exc}") from None
         try:
@@ -118,12 +136,19 @@ class QueryJson(QueryJsonTool):
         except exceptions.JMESPathError as exc:
             raise ToolError("query_failed", _message(exc)) from None
         except RecursionError:
-            raise ToolError("query_failed", "the data or the expression is nested too deeply") from None
-        except (ValueError, TypeError) as exc:  # jmespath lets some through: a slice step of 0, max_by over mixed types
+            raise ToolError(
+                "query_failed", "the data or the expression is nested too deeply"
+            ) from None
+        except (
+            ValueError,
+            TypeError,
+        ) as exc:  # jmespath lets some through: a slice step of 0, max_by over mixed types
             raise ToolError("query_failed", _message(exc)) from None
         problem = _not_data(found)
         if problem:
-            raise ToolError("query_failed", f"the result cannot be sent as JSON: it holds {problem}")
+            raise ToolError(
+                "query_failed", f"the result cannot be sent as JSON: it holds {problem}"
+            )
         return QueryJsonResult(result=found)
 
 
@@ -168,14 +193,24 @@ class SummarizeNumbers(SummarizeNumbersTool):
             stdev = _check(math.sqrt(squares / (n - 1))) if n > 1 else None
             pstdev = _check(math.sqrt(squares / n))
             percentiles = [
-                SummarizeNumbersResultPercentilesItem(percentile=p, value=_check(_percentile(values, p)))
+                SummarizeNumbersResultPercentilesItem(
+                    percentile=p, value=_check(_percentile(values, p))
+                )
                 for p in arguments.percentiles
             ]
         except OverflowError:
             raise ToolError("not_finite", "a result is too large for a 64-bit float") from None
-        return SummarizeNumbersResult(count=n, sum=total, mean=mean, median=_percentile(values, 50),
-                                      min=values[0], max=values[-1], stdev=stdev, pstdev=pstdev,
-                                      percentiles=percentiles)
+        return SummarizeNumbersResult(
+            count=n,
+            sum=total,
+            mean=mean,
+            median=_percentile(values, 50),
+            min=values[0],
+            max=values[-1],
+            stdev=stdev,
+            pstdev=pstdev,
+            percentiles=percentiles,
+        )
 
 
 def _percentile(ordered: list[float], p: float) -> float:
@@ -186,4 +221,6 @@ def _percentile(ordered: list[float], p: float) -> float:
     fraction = rank - low
     if fraction == 0:
         return ordered[low]
-    return ordered[low] * (1 - fraction) + ordered[high] * fraction  # never overflows, unlike a + (b - a) * f
+    return (
+        ordered[low] * (1 - fraction) + ordered[high] * fraction
+    )  # never overflows, unlike a + (b - a) * f

@@ -38,8 +38,11 @@ def read_pdf(data: bytes, path: str, first: int, last: int | None, max_images: i
         import pypdf
         from pypdf.errors import PdfReadError
     except ImportError:
-        raise ToolError("unavailable", "reading PDFs needs the pypdf package, which the host does not have "
-                        "(pip install pypdf)") from None
+        raise ToolError(
+            "unavailable",
+            "reading PDFs needs the pypdf package, which the host does not have "
+            "(pip install pypdf)",
+        ) from None
     import io
 
     try:
@@ -97,7 +100,13 @@ def _images_of(page: Any) -> list[Image | None]:
 
 def _image(xobject: Any) -> Image | None:
     filters = xobject.get("/Filter")
-    filters = [str(f) for f in filters] if isinstance(filters, list) else [str(filters)] if filters else []
+    filters = (
+        [str(f) for f in filters]
+        if isinstance(filters, list)
+        else [str(filters)]
+        if filters
+        else []
+    )
     try:
         if filters == ["/DCTDecode"]:
             return Image.of(xobject.get_data())  # a JPEG: pypdf passes DCTDecode data through
@@ -120,11 +129,18 @@ def _png(xobject: Any) -> Image | None:
     stride = width * channels
     if len(pixels) < stride * height:
         return None
-    rows = b"".join(b"\x00" + pixels[i * stride:(i + 1) * stride] for i in range(height))
+    rows = b"".join(b"\x00" + pixels[i * stride : (i + 1) * stride] for i in range(height))
 
     def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 0 if channels == 1 else 2, 0, 0, 0)
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
     return Image.of(png)

@@ -29,7 +29,11 @@ from toolgen_builtin import Image, Output, ToolError
 from toolgen_builtin._runtime.content import LIMITS, sniff
 from toolgen_builtin.tools.append_file import AppendFileArguments, AppendFileResult, AppendFileTool
 from toolgen_builtin.tools.edit_file import EditFileArguments, EditFileResult, EditFileTool
-from toolgen_builtin.tools.insert_lines import InsertLinesArguments, InsertLinesResult, InsertLinesTool
+from toolgen_builtin.tools.insert_lines import (
+    InsertLinesArguments,
+    InsertLinesResult,
+    InsertLinesTool,
+)
 from toolgen_builtin.tools.list_directory import (
     ListDirectoryArguments,
     ListDirectoryResult,
@@ -77,7 +81,9 @@ class EditHistory:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._changes: dict[Path, deque[tuple[int, Change]]] = {}  # per file, oldest first
-        self._order: OrderedDict[int, Path] = OrderedDict()  # every kept change by serial, oldest first
+        self._order: OrderedDict[int, Path] = (
+            OrderedDict()
+        )  # every kept change by serial, oldest first
         self._serial = 0
         self._bytes = 0
 
@@ -153,7 +159,9 @@ class Workspace:
     root: Path
     max_read_bytes: int = 2_000_000  # read_file, edit_file (and data tools reading a file)
     max_write_bytes: int = 2_000_000  # the size a write, an append or an edit may leave a file at
-    max_scan_entries: int = 100_000  # directory entries glob_files may look at (else too_many_entries)
+    max_scan_entries: int = (
+        100_000  # directory entries glob_files may look at (else too_many_entries)
+    )
     max_scan_depth: int = 64  # directories below its start glob_files may enter (else too_deep)
     max_scan_seconds: float = 5.0  # glob_files' time budget (at most half its declared timeout_s)
     max_undo_steps: int = 10  # changes undo_edit can revert, per file (0: none are remembered)
@@ -168,10 +176,15 @@ class Workspace:
         """The real path for `relative`, or ToolError('outside_root'). Symlinks are resolved first."""
         root = self.root.resolve()
         if "\x00" in relative or os.path.isabs(relative):
-            raise ToolError("outside_root", f"{relative!r} is not a path relative to the workspace root")
+            raise ToolError(
+                "outside_root", f"{relative!r} is not a path relative to the workspace root"
+            )
         try:
             target = (root / relative).resolve()
-        except (RuntimeError, OSError) as exc:  # a symlink loop (RuntimeError in 3.11), a name too long
+        except (
+            RuntimeError,
+            OSError,
+        ) as exc:  # a symlink loop (RuntimeError in 3.11), a name too long
             raise ToolError("outside_root", f"{relative!r} cannot be resolved: {exc}") from None
         if not target.is_relative_to(root):
             raise ToolError("outside_root", f"{relative!r} leads outside the workspace root")
@@ -190,7 +203,9 @@ class Workspace:
             with os.fdopen(fd, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if size > limit:
-                    raise ToolError("too_large", f"{relative} has {size} bytes; the limit is {limit}")
+                    raise ToolError(
+                        "too_large", f"{relative} has {size} bytes; the limit is {limit}"
+                    )
                 data = handle.read(limit + 1)  # the file may have grown since fstat
         if len(data) > limit:
             raise ToolError("too_large", f"{relative} has more than {limit} bytes")
@@ -281,36 +296,67 @@ class ReadFile(ReadFileTool):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ToolError("not_text", f"{arguments.path} is neither UTF-8 text, an image of a kind models "
-                            "see (PNG, JPEG, GIF, WebP) nor a PDF") from None
+            raise ToolError(
+                "not_text",
+                f"{arguments.path} is neither UTF-8 text, an image of a kind models "
+                "see (PNG, JPEG, GIF, WebP) nor a PDF",
+            ) from None
         lines = _lines(text)
         start = arguments.start_line
         end = len(lines) if arguments.end_line is None else min(arguments.end_line, len(lines))
         selected = lines[start - 1 : end]
         content = "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, start))
-        return ReadFileResult(path=arguments.path, type="text", content=content, start_line=start,
-                              end_line=max(end, start - 1), total_lines=len(lines))
+        return ReadFileResult(
+            path=arguments.path,
+            type="text",
+            content=content,
+            start_line=start,
+            end_line=max(end, start - 1),
+            total_lines=len(lines),
+        )
 
     def _image(self, arguments: ReadFileArguments, data: bytes) -> Output[ReadFileResult]:
         if len(data) > LIMITS["image"]:
-            raise ToolError("too_large", f"{arguments.path} has {len(data):,} bytes; an image sent to a model "
-                            f"is at most {LIMITS['image']:,}")
+            raise ToolError(
+                "too_large",
+                f"{arguments.path} has {len(data):,} bytes; an image sent to a model "
+                f"is at most {LIMITS['image']:,}",
+            )
         image = Image.of(data)
         about = f"An image ({image.mime_type}, {len(data):,} bytes), shown after this result."
-        result = ReadFileResult(path=arguments.path, type="image", content=about, start_line=1, end_line=0,
-                                total_lines=0)
+        result = ReadFileResult(
+            path=arguments.path,
+            type="image",
+            content=about,
+            start_line=1,
+            end_line=0,
+            total_lines=0,
+        )
         return Output(result, content=[image])
 
     def _pdf(self, arguments: ReadFileArguments, data: bytes) -> Output[ReadFileResult]:
-        pages = read_pdf(data, arguments.path, arguments.start_line, arguments.end_line,
-                         arguments.max_images_per_page)
+        pages = read_pdf(
+            data,
+            arguments.path,
+            arguments.start_line,
+            arguments.end_line,
+            arguments.max_images_per_page,
+        )
         shown = f"pages {pages.first} to {pages.last}" if pages.last >= pages.first else "no page"
         about = f"A PDF of {pages.total} page(s); {shown} follow, each page's text then its images."
         if pages.images_left_out:
-            about += f" {pages.images_left_out} image(s) were left out (over max_images_per_page, or of a kind " \
-                     "that cannot be sent)."
-        result = ReadFileResult(path=arguments.path, type="pdf", content=about, start_line=pages.first,
-                                end_line=pages.last, total_lines=pages.total)
+            about += (
+                f" {pages.images_left_out} image(s) were left out (over max_images_per_page, or of a kind "
+                "that cannot be sent)."
+            )
+        result = ReadFileResult(
+            path=arguments.path,
+            type="pdf",
+            content=about,
+            start_line=pages.first,
+            end_line=pages.last,
+            total_lines=pages.total,
+        )
         return Output(result, content=pages.blocks)
 
 
@@ -331,8 +377,13 @@ class ListDirectory(ListDirectoryTool):
                     continue
                 info = child.lstat()
                 kind: EntryType = (
-                    "symlink" if stat.S_ISLNK(info.st_mode) else "directory" if stat.S_ISDIR(info.st_mode)
-                    else "file" if stat.S_ISREG(info.st_mode) else "other"
+                    "symlink"
+                    if stat.S_ISLNK(info.st_mode)
+                    else "directory"
+                    if stat.S_ISDIR(info.st_mode)
+                    else "file"
+                    if stat.S_ISREG(info.st_mode)
+                    else "other"
                 )
                 size = info.st_size if kind == "file" else None
                 entries.append(ListDirectoryResultEntry(name=child.name, type=kind, size=size))
@@ -346,8 +397,10 @@ class WriteFile(WriteFileTool):
     def run(self, arguments: WriteFileArguments) -> WriteFileResult:
         data = arguments.content.encode("utf-8")
         if len(data) > self.workspace.max_write_bytes:
-            raise ToolError("too_large", f"the content has {len(data)} bytes; the limit is "
-                            f"{self.workspace.max_write_bytes}")
+            raise ToolError(
+                "too_large",
+                f"the content has {len(data)} bytes; the limit is {self.workspace.max_write_bytes}",
+            )
         target = self.workspace.resolve(arguments.path)
         if target == self.workspace.root.resolve():
             raise ToolError("not_a_file", f"{arguments.path} is the workspace root, a directory")
@@ -359,7 +412,9 @@ class WriteFile(WriteFileTool):
             if before is not None and not stat.S_ISREG(before.st_mode):
                 raise ToolError("not_a_file", f"{arguments.path} is not a regular file")
             if before is not None and not arguments.overwrite:
-                raise ToolError("exists", f"{arguments.path} exists; pass overwrite: true to replace it")
+                raise ToolError(
+                    "exists", f"{arguments.path} exists; pass overwrite: true to replace it"
+                )
             target.parent.mkdir(parents=True, exist_ok=True)
             mode = stat.S_IMODE(before.st_mode) if before is not None else 0o644
             previous = self._previous(target, arguments.path) if before is not None else None
@@ -403,12 +458,17 @@ class AppendFile(AppendFileTool):
             with os.fdopen(fd, "wb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if size + len(data) > limit:
-                    raise ToolError("too_large", f"{arguments.path} would grow to {size + len(data)} bytes; "
-                                    f"the limit is {limit}")
+                    raise ToolError(
+                        "too_large",
+                        f"{arguments.path} would grow to {size + len(data)} bytes; "
+                        f"the limit is {limit}",
+                    )
                 handle.write(data)
                 handle.flush()
                 size = os.fstat(handle.fileno()).st_size
-        return AppendFileResult(path=arguments.path, bytes_appended=len(data), size=size, created=created)
+        return AppendFileResult(
+            path=arguments.path, bytes_appended=len(data), size=size, created=created
+        )
 
 
 class EditFile(EditFileTool):
@@ -423,32 +483,47 @@ class EditFile(EditFileTool):
             hint = ""
             if "\r\n" in text and "\n" in old and "\r\n" not in old:
                 hint = " (the file has CRLF line endings; old_text has LF only)"
-            raise ToolError("no_match", f"old_text does not occur in {path}{hint}; read the file again "
-                            "and copy the text exactly, without line-number prefixes")
+            raise ToolError(
+                "no_match",
+                f"old_text does not occur in {path}{hint}; read the file again "
+                "and copy the text exactly, without line-number prefixes",
+            )
         if not arguments.replace_all:
             starts = self._occurrences(text, old, first)
             if len(starts) > 1:
                 lines = sorted({text.count("\n", 0, i) + 1 for i in starts})
                 shown = ", ".join(map(str, lines[:_AMBIGUOUS_LINES_SHOWN]))
                 more = " and more" if len(lines) > _AMBIGUOUS_LINES_SHOWN else ""
-                raise ToolError("ambiguous", f"old_text occurs {len(starts)}{'+' if more else ''} times in "
-                                f"{path} (starting on lines {shown}{more}); add surrounding lines to make it "
-                                "unique, or set replace_all: true")
+                raise ToolError(
+                    "ambiguous",
+                    f"old_text occurs {len(starts)}{'+' if more else ''} times in "
+                    f"{path} (starting on lines {shown}{more}); add surrounding lines to make it "
+                    "unique, or set replace_all: true",
+                )
         count = text.count(old) if arguments.replace_all else 1
-        updated = text.replace(old, arguments.new_text) if arguments.replace_all else (
-            text[:first] + arguments.new_text + text[first + len(old):]
+        updated = (
+            text.replace(old, arguments.new_text)
+            if arguments.replace_all
+            else (text[:first] + arguments.new_text + text[first + len(old) :])
         )
         data = updated.encode("utf-8")
         if len(data) > self.workspace.max_write_bytes:
-            raise ToolError("too_large", f"the edited file would have {len(data)} bytes; the limit is "
-                            f"{self.workspace.max_write_bytes}")
+            raise ToolError(
+                "too_large",
+                f"the edited file would have {len(data)} bytes; the limit is "
+                f"{self.workspace.max_write_bytes}",
+            )
         target = self.workspace.resolve(path)
         with os_errors(path):
             mode = stat.S_IMODE(os.lstat(target).st_mode)
             replace_atomically(target, data, mode)
         self.workspace.edits.record(target, "edit_file", text.encode("utf-8"), data)
-        return EditFileResult(path=path, replacements=count, first_line=text.count("\n", 0, first) + 1,
-                              bytes_written=len(data))
+        return EditFileResult(
+            path=path,
+            replacements=count,
+            first_line=text.count("\n", 0, first) + 1,
+            bytes_written=len(data),
+        )
 
     @staticmethod
     def _occurrences(text: str, old: str, first: int) -> list[int]:
@@ -482,8 +557,11 @@ class InsertLines(InsertLinesTool):
         text = self.workspace.read_text(path)
         total = len(_lines(text))
         if after > total:
-            raise ToolError("line_out_of_range", f"{path} has {total} lines; after_line must be 0 to {total} "
-                            f"({total} adds the text at the end)")
+            raise ToolError(
+                "line_out_of_range",
+                f"{path} has {total} lines; after_line must be 0 to {total} "
+                f"({total} adds the text at the end)",
+            )
         first_break = text.find("\n")
         eol = "\r\n" if first_break > 0 and text[first_break - 1] == "\r" else "\n"
         block = arguments.text
@@ -499,15 +577,23 @@ class InsertLines(InsertLinesTool):
         updated = text[:offset] + block + text[offset:]
         data = updated.encode("utf-8")
         if len(data) > self.workspace.max_write_bytes:
-            raise ToolError("too_large", f"the file would have {len(data)} bytes; the limit is "
-                            f"{self.workspace.max_write_bytes}")
+            raise ToolError(
+                "too_large",
+                f"the file would have {len(data)} bytes; the limit is "
+                f"{self.workspace.max_write_bytes}",
+            )
         target = self.workspace.resolve(path)
         with os_errors(path):
             mode = stat.S_IMODE(os.lstat(target).st_mode)
             replace_atomically(target, data, mode)
         self.workspace.edits.record(target, "insert_lines", text.encode("utf-8"), data)
-        return InsertLinesResult(path=path, first_line=after + 1, lines_inserted=inserted,
-                                 total_lines=len(_lines(updated)), bytes_written=len(data))
+        return InsertLinesResult(
+            path=path,
+            first_line=after + 1,
+            lines_inserted=inserted,
+            total_lines=len(_lines(updated)),
+            bytes_written=len(data),
+        )
 
 
 class UndoEdit(UndoEditTool):
@@ -519,24 +605,35 @@ class UndoEdit(UndoEditTool):
         target = self.workspace.resolve(path)
         change = self.workspace.edits.last(target)
         if change is None:
-            raise ToolError("nothing_to_undo", f"no change of {path} is remembered: undo_edit reverts the changes "
-                            "edit_file, insert_lines and write_file made in this session, and each only once")
+            raise ToolError(
+                "nothing_to_undo",
+                f"no change of {path} is remembered: undo_edit reverts the changes "
+                "edit_file, insert_lines and write_file made in this session, and each only once",
+            )
         try:
-            current = self.workspace.read_bytes(path, limit=max(self.workspace.max_read_bytes,
-                                                                  self.workspace.max_write_bytes))
+            current = self.workspace.read_bytes(
+                path, limit=max(self.workspace.max_read_bytes, self.workspace.max_write_bytes)
+            )
         except ToolError as exc:
             if exc.kind == "not_found":
-                raise ToolError("changed_since", f"{path} was removed after {change.tool} changed it; "
-                                "nothing was restored") from None
+                raise ToolError(
+                    "changed_since",
+                    f"{path} was removed after {change.tool} changed it; nothing was restored",
+                ) from None
             if exc.kind != "too_large":
                 raise
             current = None
         if current is None or hashlib.sha256(current).digest() != change.after_digest:
-            raise ToolError("changed_since", f"{path} changed after {change.tool} changed it (another tool or "
-                            "program wrote to it); undoing would lose that change, so nothing was restored. "
-                            "Read the file and edit it instead")
+            raise ToolError(
+                "changed_since",
+                f"{path} changed after {change.tool} changed it (another tool or "
+                "program wrote to it); undoing would lose that change, so nothing was restored. "
+                "Read the file and edit it instead",
+            )
         with os_errors(path, missing="changed_since"):
             mode = stat.S_IMODE(os.lstat(target).st_mode)
             replace_atomically(target, change.before, mode)
         remaining = self.workspace.edits.pop(target, change)
-        return UndoEditResult(path=path, undone=change.tool, bytes_written=len(change.before), remaining=remaining)
+        return UndoEditResult(
+            path=path, undone=change.tool, bytes_written=len(change.before), remaining=remaining
+        )

@@ -156,8 +156,10 @@ def _parse_set(text: str, start: int) -> tuple[CharSet, int] | None:
         if i + 2 < len(body) and body[i + 1] == "-":
             low, high = body[i], body[i + 2]
             if low > high:
-                raise PatternError("invalid_pattern", f"the range {low}-{high} in [{text[start + 1 : close]}] is "
-                                   "reversed")
+                raise PatternError(
+                    "invalid_pattern",
+                    f"the range {low}-{high} in [{text[start + 1 : close]}] is reversed",
+                )
             ranges.append((low, high))
             i += 3
         else:
@@ -206,7 +208,11 @@ class Glob:
         pending = list(states)
         while pending:
             state = pending.pop()
-            if state < self.final - 1 and self.segments[state] is GLOBSTAR and state + 1 not in states:
+            if (
+                state < self.final - 1
+                and self.segments[state] is GLOBSTAR
+                and state + 1 not in states
+            ):
                 states.add(state + 1)
                 pending.append(state + 1)
         return frozenset(states)
@@ -243,16 +249,26 @@ class Glob:
 def check_pattern(segments: list[str]) -> None:
     """PatternError("pattern_too_complex") when a normalized pattern's segments are past the limits."""
     if len(segments) > MAX_SEGMENTS:
-        raise PatternError("pattern_too_complex", f"the pattern has {len(segments)} segments; at most "
-                           f"{MAX_SEGMENTS} are allowed")
-    globstars = sum(1 for i, s in enumerate(segments) if s == "**" and (i == 0 or segments[i - 1] != "**"))
+        raise PatternError(
+            "pattern_too_complex",
+            f"the pattern has {len(segments)} segments; at most {MAX_SEGMENTS} are allowed",
+        )
+    globstars = sum(
+        1 for i, s in enumerate(segments) if s == "**" and (i == 0 or segments[i - 1] != "**")
+    )
     if globstars > MAX_GLOBSTARS:
-        raise PatternError("pattern_too_complex", f"the pattern has {globstars} separate '**' segments; at most "
-                           f"{MAX_GLOBSTARS} are allowed (one '**' already matches any depth)")
+        raise PatternError(
+            "pattern_too_complex",
+            f"the pattern has {globstars} separate '**' segments; at most "
+            f"{MAX_GLOBSTARS} are allowed (one '**' already matches any depth)",
+        )
     for segment in segments:
         if len(segment) > MAX_SEGMENT_LENGTH:
-            raise PatternError("pattern_too_complex", f"a segment of the pattern has {len(segment)} "
-                               f"characters; at most {MAX_SEGMENT_LENGTH} are allowed")
+            raise PatternError(
+                "pattern_too_complex",
+                f"a segment of the pattern has {len(segment)} "
+                f"characters; at most {MAX_SEGMENT_LENGTH} are allowed",
+            )
 
 
 def compile_glob(segments: list[str]) -> Glob:

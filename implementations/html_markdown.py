@@ -14,13 +14,69 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
-SKIP = frozenset({"script", "style", "head", "noscript", "template", "svg", "canvas", "iframe", "object",
-                  "select", "button"})
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-                  "track", "wbr"})
-BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "form",
-                    "figure", "figcaption", "dl", "dt", "dd", "address", "details", "summary", "body", "html",
-                    "table", "thead", "tbody", "tfoot", "caption", "fieldset", "center"})
+SKIP = frozenset(
+    {
+        "script",
+        "style",
+        "head",
+        "noscript",
+        "template",
+        "svg",
+        "canvas",
+        "iframe",
+        "object",
+        "select",
+        "button",
+    }
+)
+VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
+)
+BLOCKS = frozenset(
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "main",
+        "header",
+        "footer",
+        "nav",
+        "aside",
+        "form",
+        "figure",
+        "figcaption",
+        "dl",
+        "dt",
+        "dd",
+        "address",
+        "details",
+        "summary",
+        "body",
+        "html",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "caption",
+        "fieldset",
+        "center",
+    }
+)
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _SPACES = re.compile(r"[ \t\n\r\f\v]+")
 _BREAK_MARK = "\x00"  # a <br>, kept through whitespace collapsing
@@ -37,7 +93,9 @@ class _Converter(HTMLParser):
     def __init__(self, base_url: str, markdown: bool) -> None:
         super().__init__(convert_charrefs=True)
         self.base_url, self.markdown = base_url, markdown
-        self.blocks: list[tuple[str, str]] = []  # (text, kind): finished blocks; kind "item"/"row" packs tight
+        self.blocks: list[
+            tuple[str, str]
+        ] = []  # (text, kind): finished blocks; kind "item"/"row" packs tight
         self.inline: list[str] = []  # the paragraph (or table cell) being read
         self.title: str | None = None
         self._title_parts: list[str] | None = None  # while inside <title>
@@ -50,7 +108,9 @@ class _Converter(HTMLParser):
         self._links: list[tuple[int, str]] = []  # (start in inline, href) of open <a>
         self._row: list[str] | None = None
         self._table_rows = 0
-        self._group = 0  # counts top-level lists and tables: items of one pack tight, two lists do not
+        self._group = (
+            0  # counts top-level lists and tables: items of one pack tight, two lists do not
+        )
 
     # -- output -----------------------------------------------------------------------------------
 
@@ -146,8 +206,11 @@ class _Converter(HTMLParser):
         elif tag == "img":
             alt = attributes.get("alt", "").strip()
             if alt:
-                self.inline.append(f"![{alt}]({urljoin(self.base_url, attributes.get('src', ''))})"
-                                   if self.markdown else alt)
+                self.inline.append(
+                    f"![{alt}]({urljoin(self.base_url, attributes.get('src', ''))})"
+                    if self.markdown
+                    else alt
+                )
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title" and self._title_parts is not None:
@@ -193,7 +256,12 @@ class _Converter(HTMLParser):
         elif tag == "a" and self._links:
             start, href = self._links.pop()
             text = _SPACES.sub(" ", "".join(self.inline[start:])).strip()
-            if self.markdown and href and not href.lower().startswith(("javascript:", "data:")) and text:
+            if (
+                self.markdown
+                and href
+                and not href.lower().startswith(("javascript:", "data:"))
+                and text
+            ):
                 self.inline[start:] = [f"[{text}]({urljoin(self.base_url, href)})"]
         elif tag in ("strong", "b"):
             self.inline.append(self._mark("**"))

@@ -42,7 +42,9 @@ class ResourceLimits:
     cpu_s: Limit = 120  # CPU seconds of each process (RLIMIT_CPU)
     file_bytes: Limit = 1024 * MB  # size of a file a process writes (RLIMIT_FSIZE)
     open_files: Limit = 1024  # descriptors of each process (RLIMIT_NOFILE)
-    processes: Limit = 256  # processes at once in the call's process group (RLIMIT_NPROC when not root)
+    processes: Limit = (
+        256  # processes at once in the call's process group (RLIMIT_NPROC when not root)
+    )
 
     # Environment variables a host sets to change them ("0" or "unlimited": no limit).
     ENVIRONMENT = {
@@ -67,7 +69,9 @@ class ResourceLimits:
             elif raw.isdigit():
                 values[name] = int(raw) * unit
             else:
-                raise ValueError(f"{variable}={raw!r}: expected a whole number, or 0 or 'unlimited'")
+                raise ValueError(
+                    f"{variable}={raw!r}: expected a whole number, or 0 or 'unlimited'"
+                )
         return cls(**values)
 
     def preexec(self) -> Callable[[], None]:
@@ -75,7 +79,11 @@ class ResourceLimits:
         settings: list[tuple[int, tuple[int, int]]] = [(resource.RLIMIT_CORE, (0, 0))]
         for which, value, grace in (
             (resource.RLIMIT_AS, self.memory_bytes, 0),
-            (resource.RLIMIT_CPU, self.cpu_s, 1),  # SIGXCPU at the soft limit, SIGKILL at the hard one
+            (
+                resource.RLIMIT_CPU,
+                self.cpu_s,
+                1,
+            ),  # SIGXCPU at the soft limit, SIGKILL at the hard one
             (resource.RLIMIT_FSIZE, self.file_bytes, 0),
             (resource.RLIMIT_NOFILE, self.open_files, 0),
             (resource.RLIMIT_NPROC, _user_process_limit(self.processes), 0),
@@ -146,19 +154,34 @@ _STDERR_SIGNS = (
     ("memory", re.compile(r"\bMemoryError\b|Cannot allocate memory|std::bad_alloc")),
     ("file_size", re.compile(r"File too large")),
     ("open_files", re.compile(r"Too many open files")),
-    ("processes", re.compile(r"[Cc]annot fork|fork.*Resource temporarily unavailable|"
-                             r"Resource temporarily unavailable.*fork|BlockingIOError: \[Errno 11\]")),
+    (
+        "processes",
+        re.compile(
+            r"[Cc]annot fork|fork.*Resource temporarily unavailable|"
+            r"Resource temporarily unavailable.*fork|BlockingIOError: \[Errno 11\]"
+        ),
+    ),
 )
 
 
 def diagnose(limits: ResourceLimits, exit_code: int, cpu_s: float, stderr: str) -> str | None:
     """Which limit (memory, cpu, file_size, open_files, processes) ended the program, if one visibly did."""
-    signalled = -exit_code if exit_code < 0 else exit_code - _SHELL_SIGNALLED if exit_code > _SHELL_SIGNALLED else 0
+    signalled = (
+        -exit_code
+        if exit_code < 0
+        else exit_code - _SHELL_SIGNALLED
+        if exit_code > _SHELL_SIGNALLED
+        else 0
+    )
     # The kernel sends SIGXCPU at the soft CPU-time limit and SIGKILL at the hard one; either
     # signal is the limit's only when the CPU time shows it (a command may send itself one). On a
     # loaded machine the time rusage reads can fall short of the limit the kernel measured, so
     # half of it is proof enough.
-    if limits.cpu_s is not None and cpu_s >= limits.cpu_s / 2 and signalled in (signal.SIGXCPU, signal.SIGKILL):
+    if (
+        limits.cpu_s is not None
+        and cpu_s >= limits.cpu_s / 2
+        and signalled in (signal.SIGXCPU, signal.SIGKILL)
+    ):
         return "cpu"
     if limits.file_bytes is not None and signalled == signal.SIGXFSZ:
         return "file_size"
@@ -171,8 +194,13 @@ def diagnose(limits: ResourceLimits, exit_code: int, cpu_s: float, stderr: str) 
     return None
 
 
-_FIELDS = {"memory": "memory_bytes", "cpu": "cpu_s", "file_size": "file_bytes", "open_files": "open_files",
-           "processes": "processes"}
+_FIELDS = {
+    "memory": "memory_bytes",
+    "cpu": "cpu_s",
+    "file_size": "file_bytes",
+    "open_files": "open_files",
+    "processes": "processes",
+}
 
 
 def _size(value: int) -> str:

@@ -70,12 +70,16 @@ class ProcessPolicy:
             "TERM": "dumb",
             "PYTHONIOENCODING": "utf-8",
         }
-        env.update({name: os.environ[name] for name in sorted(self.env_allow) if name in os.environ})
+        env.update(
+            {name: os.environ[name] for name in sorted(self.env_allow) if name in os.environ}
+        )
         env.update(self.env)
         return env
 
 
-Killed = Literal["timeout", "output_limit", "processes"] | None  # "processes" becomes resource_limit
+Killed = (
+    Literal["timeout", "output_limit", "processes"] | None
+)  # "processes" becomes resource_limit
 
 
 @dataclass
@@ -110,8 +114,14 @@ class _Watch:
         return remaining if self.limit is None else min(remaining, _COUNT_EVERY_S)
 
 
-def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPolicy, home: Path,
-                stdin: bytes | None = None) -> dict[str, Any]:
+def run_process(
+    argv: list[str],
+    cwd: Path,
+    timeout_s: float,
+    policy: ProcessPolicy,
+    home: Path,
+    stdin: bytes | None = None,
+) -> dict[str, Any]:
     """Run `argv` under the policy; the fields of the process tools' result (or resource_limit)."""
     process = stream_process(argv, cwd, timeout_s, policy, home, stdin)
     while True:
@@ -122,28 +132,46 @@ def run_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPol
             return result
 
 
-def stream_process(argv: list[str], cwd: Path, timeout_s: float, policy: ProcessPolicy, home: Path,
-                   stdin: bytes | None = None) -> Generator[str, None, dict[str, Any]]:
+def stream_process(
+    argv: list[str],
+    cwd: Path,
+    timeout_s: float,
+    policy: ProcessPolicy,
+    home: Path,
+    stdin: bytes | None = None,
+) -> Generator[str, None, dict[str, Any]]:
     """`run_process`, yielding the output's text as it comes (both streams, in the order read);
     closed early, it kills the process group."""
     started = time.monotonic()
     deadline = started + min(timeout_s, policy.max_timeout_s)
     try:
         proc = subprocess.Popen(
-            argv, cwd=cwd, env=policy.environment(home), start_new_session=True, close_fds=True,
+            argv,
+            cwd=cwd,
+            env=policy.environment(home),
+            start_new_session=True,
+            close_fds=True,
             stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=policy.limits.preexec(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=policy.limits.preexec(),
         )
     except OSError as exc:
-        raise ToolError("start_failed", f"could not start {argv[0]}: {exc.strerror or exc}") from None
+        raise ToolError(
+            "start_failed", f"could not start {argv[0]}: {exc.strerror or exc}"
+        ) from None
     out, err = _Stream(policy.max_output_bytes), _Stream(policy.max_output_bytes)
     watch = _Watch(proc.pid, policy.limits.processes)
     killed: Killed = None
     cpu_s = 0.0
     try:
-        killed = yield from _pump(proc, stdin, deadline, out, err, policy.max_discarded_bytes, watch)
+        killed = yield from _pump(
+            proc, stdin, deadline, out, err, policy.max_discarded_bytes, watch
+        )
         if killed is None:
-            killed = _exited(proc.pid, deadline, watch)  # it may have closed its output but kept running
+            killed = _exited(
+                proc.pid, deadline, watch
+            )  # it may have closed its output but kept running
     finally:
         # The leader is not reaped yet, so its pid (= the group id) cannot have been reused.
         try:
@@ -156,8 +184,12 @@ def stream_process(argv: list[str], cwd: Path, timeout_s: float, policy: Process
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()
-    limit = "processes" if killed == "processes" else (
-        diagnose(policy.limits, proc.returncode, cpu_s, err.text()) if killed is None else None
+    limit = (
+        "processes"
+        if killed == "processes"
+        else (
+            diagnose(policy.limits, proc.returncode, cpu_s, err.text()) if killed is None else None
+        )
     )
     if limit is not None:
         _limit_error(policy, limit, proc.returncode if killed is None else None, out, err)
@@ -171,20 +203,45 @@ def stream_process(argv: list[str], cwd: Path, timeout_s: float, policy: Process
     }
 
 
-def _limit_error(policy: ProcessPolicy, limit: str, exit_code: int | None, out: _Stream, err: _Stream) -> None:
+def _limit_error(
+    policy: ProcessPolicy, limit: str, exit_code: int | None, out: _Stream, err: _Stream
+) -> None:
     """Raise resource_limit: which limit, how the program ended, and the end of its output."""
-    ended = "it was killed" if exit_code is None else (
-        f"it was ended by signal {-exit_code}" if exit_code < 0 else f"it exited with status {exit_code}"
+    ended = (
+        "it was killed"
+        if exit_code is None
+        else (
+            f"it was ended by signal {-exit_code}"
+            if exit_code < 0
+            else f"it exited with status {exit_code}"
+        )
     )
-    tails = "".join(f"\n--- end of {name} ---\n{stream.text()[-_TAIL_CHARS:]}"
-                    for name, stream in (("stdout", out), ("stderr", err)) if stream.data)
-    raise ToolError("resource_limit", f"the program hit {describe(policy.limits, limit)}; {ended}.{tails}",
-                    details={"limit": limit, "exit_code": exit_code, "stdout": out.text()[-_TAIL_CHARS:],
-                             "stderr": err.text()[-_TAIL_CHARS:]})
+    tails = "".join(
+        f"\n--- end of {name} ---\n{stream.text()[-_TAIL_CHARS:]}"
+        for name, stream in (("stdout", out), ("stderr", err))
+        if stream.data
+    )
+    raise ToolError(
+        "resource_limit",
+        f"the program hit {describe(policy.limits, limit)}; {ended}.{tails}",
+        details={
+            "limit": limit,
+            "exit_code": exit_code,
+            "stdout": out.text()[-_TAIL_CHARS:],
+            "stderr": err.text()[-_TAIL_CHARS:],
+        },
+    )
 
 
-def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
-          out: _Stream, err: _Stream, max_discarded: int, watch: _Watch) -> Generator[str, None, Killed]:
+def _pump(
+    proc: subprocess.Popen[bytes],
+    stdin: bytes | None,
+    deadline: float,
+    out: _Stream,
+    err: _Stream,
+    max_discarded: int,
+    watch: _Watch,
+) -> Generator[str, None, Killed]:
     """Feed stdin and read both streams until end-of-file, yielding the text of what is read
     (kept or not); why the process must be killed, if it must."""
     assert proc.stdout is not None and proc.stderr is not None
@@ -223,7 +280,7 @@ def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, deadline: float,
                 else:
                     assert proc.stdin is not None
                     try:
-                        pending = pending[os.write(fd, pending[:_CHUNK]):]
+                        pending = pending[os.write(fd, pending[:_CHUNK]) :]
                     except BlockingIOError:
                         continue
                     except BrokenPipeError:
@@ -267,8 +324,13 @@ class RunShell(RunShellTool):
     def run(self, arguments: RunShellArguments) -> Iterator[Any]:
         """Streams: the command's output text as it is printed (Chunk events), then the result."""
         cwd = working_directory(self.workspace, arguments.cwd)
-        process = stream_process([self.policy.shell, "-c", arguments.command], cwd, arguments.timeout_s,
-                                 self.policy, self.workspace.root.resolve())
+        process = stream_process(
+            [self.policy.shell, "-c", arguments.command],
+            cwd,
+            arguments.timeout_s,
+            self.policy,
+            self.workspace.root.resolve(),
+        )
         try:
             while True:
                 try:
@@ -289,6 +351,12 @@ class RunPython(RunPythonTool):
         cwd = working_directory(self.workspace, arguments.cwd)
         # The program goes in on standard input ("-"), not argv: no argument-length limit, not
         # visible in `ps`. sys.path[0] is then the working directory, as with `python -c`.
-        outcome = run_process([self.policy.python, "-s", "-"], cwd, arguments.timeout_s, self.policy,
-                              self.workspace.root.resolve(), stdin=arguments.code.encode("utf-8"))
+        outcome = run_process(
+            [self.policy.python, "-s", "-"],
+            cwd,
+            arguments.timeout_s,
+            self.policy,
+            self.workspace.root.resolve(),
+            stdin=arguments.code.encode("utf-8"),
+        )
         return RunPythonResult.model_validate(outcome)

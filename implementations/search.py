@@ -34,8 +34,10 @@ class GlobFiles(GlobFilesTool):
     def run(self, arguments: GlobFilesArguments) -> GlobFilesResult:
         pattern = re.sub("/+", "/", arguments.pattern.replace("\\", "/"))
         if pattern.startswith("/") or ".." in pattern.split("/"):
-            raise ToolError("outside_root", f"the pattern {arguments.pattern!r} must be relative and "
-                            "must not contain '..'")
+            raise ToolError(
+                "outside_root",
+                f"the pattern {arguments.pattern!r} must be relative and must not contain '..'",
+            )
         segments = [s for s in pattern.split("/") if s not in ("", ".")] or [""]
         base = self.workspace.resolve(arguments.path)
         with os_errors(arguments.path):
@@ -51,7 +53,7 @@ class GlobFiles(GlobFilesTool):
             literal.append(segment)
         try:
             check_pattern(segments)  # the whole pattern, its literal prefix included
-            glob = compile_glob(segments[len(literal):])
+            glob = compile_glob(segments[len(literal) :])
         except PatternError as exc:
             raise ToolError(exc.kind, f"the pattern {arguments.pattern!r}: {exc}") from None
         start = self.workspace.resolve(os.path.join(arguments.path, *literal)) if literal else base
@@ -92,18 +94,26 @@ class GlobFiles(GlobFilesTool):
             for entry in entries:
                 scanned += 1
                 if scanned > limits.max_scan_entries:
-                    raise ToolError("too_many_entries", f"the search looked at more than {limits.max_scan_entries} "
-                                    "directory entries; search from a deeper path or use a more specific "
-                                    "pattern (fewer '**')")
+                    raise ToolError(
+                        "too_many_entries",
+                        f"the search looked at more than {limits.max_scan_entries} "
+                        "directory entries; search from a deeper path or use a more specific "
+                        "pattern (fewer '**')",
+                    )
                 if scanned % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
-                    raise ToolError("too_many_entries", f"the search looked at {scanned} directory entries in "
-                                    f"{budget:g} s and stopped; search from a deeper path or use a more "
-                                    "specific pattern (fewer '**')")
+                    raise ToolError(
+                        "too_many_entries",
+                        f"the search looked at {scanned} directory entries in "
+                        f"{budget:g} s and stopped; search from a deeper path or use a more "
+                        "specific pattern (fewer '**')",
+                    )
                 after = glob.step(states, entry.name, include_hidden)
                 if not after:
                     continue
                 try:
-                    is_dir = entry.is_dir()  # a symlink to a directory counts as one, but is not entered
+                    is_dir = (
+                        entry.is_dir()
+                    )  # a symlink to a directory counts as one, but is not entered
                     is_link = entry.is_symlink()
                 except OSError:
                     continue
@@ -114,7 +124,10 @@ class GlobFiles(GlobFilesTool):
                     found.append(path + "/" if is_dir else path)
                 if is_dir and not is_link and any(s < glob.final for s in after):
                     if depth + 1 > limits.max_scan_depth:
-                        raise ToolError("too_deep", f"{path} is nested more than {limits.max_scan_depth} "
-                                        "directories below the search start; search from a deeper path")
+                        raise ToolError(
+                            "too_deep",
+                            f"{path} is nested more than {limits.max_scan_depth} "
+                            "directories below the search start; search from a deeper path",
+                        )
                     pending.append((entry.path, path + "/", after, depth + 1))
         return found

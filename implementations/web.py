@@ -35,12 +35,27 @@ def error_kind(status: int) -> str:
     """The declared kind of an HTTP error status: `http_unavailable` (retryable: a 5xx, 408
     Request Timeout, 429 Too Many Requests) or `http_status` (the request itself was refused)."""
     return "http_unavailable" if status >= 500 or status in (408, 429) else "http_status"
-TEXT_TYPES = frozenset({
-    "application/json", "application/xml", "application/javascript", "application/x-javascript",
-    "application/ecmascript", "application/xhtml+xml", "application/x-yaml", "application/yaml",
-    "application/toml", "application/x-sh", "application/sql", "application/csv", "image/svg+xml",
-    "application/x-ndjson", "application/graphql",
-})
+
+
+TEXT_TYPES = frozenset(
+    {
+        "application/json",
+        "application/xml",
+        "application/javascript",
+        "application/x-javascript",
+        "application/ecmascript",
+        "application/xhtml+xml",
+        "application/x-yaml",
+        "application/yaml",
+        "application/toml",
+        "application/x-sh",
+        "application/sql",
+        "application/csv",
+        "image/svg+xml",
+        "application/x-ndjson",
+        "application/graphql",
+    }
+)
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
 _SAFE_URL_CHARS = "/%:@!$&'()*+,;=-._~?"
@@ -79,7 +94,11 @@ def check_url(url: str, policy: WebPolicy) -> Target:
         parts: SplitResult = urlsplit(url.strip())
         port = parts.port
         host = (parts.hostname or "").rstrip(".")
-        host = host.encode("idna").decode("ascii").lower() if host and not host.isascii() else host.lower()
+        host = (
+            host.encode("idna").decode("ascii").lower()
+            if host and not host.isascii()
+            else host.lower()
+        )
     except (ValueError, UnicodeError) as exc:
         raise ToolError("invalid_url", f"{url!r} is not a valid URL: {exc}") from None
     if parts.scheme.lower() not in ("http", "https") or not host:
@@ -88,7 +107,9 @@ def check_url(url: str, policy: WebPolicy) -> Target:
         raise ToolError("invalid_url", "URLs with a user name or password are refused")
     if not policy.allows(host):
         allowed = ", ".join(policy.allow_hosts[:_SHOWN_HOSTS]) or "none"
-        raise ToolError("host_not_allowed", f"{host} is not an allowed host (allowed hosts: {allowed})")
+        raise ToolError(
+            "host_not_allowed", f"{host} is not an allowed host (allowed hosts: {allowed})"
+        )
     path = quote(parts.path or "/", safe=_SAFE_URL_CHARS)
     if parts.query:
         path += "?" + quote(parts.query, safe=_SAFE_URL_CHARS)
@@ -106,15 +127,19 @@ class _Response(NamedTuple):
 
 
 def _is_text(media_type: str) -> bool:
-    return (media_type.startswith("text/") or media_type in TEXT_TYPES
-            or media_type.endswith(("+json", "+xml")))
+    return (
+        media_type.startswith("text/")
+        or media_type in TEXT_TYPES
+        or media_type.endswith(("+json", "+xml"))
+    )
 
 
 def connect(target: Target, timeout: float) -> http.client.HTTPConnection:
     """A connection (not opened yet) to an allowed target; never through a proxy."""
     if target.https:
-        return http.client.HTTPSConnection(target.host, target.port, timeout=timeout,
-                                           context=ssl.create_default_context())
+        return http.client.HTTPSConnection(
+            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
+        )
     return http.client.HTTPConnection(target.host, target.port, timeout=timeout)
 
 
@@ -140,8 +165,13 @@ class Watchdog:
         self._timer.cancel()
 
 
-def http_get(target: Target, deadline: float, limit: int, policy: WebPolicy,
-         accept: str = "text/html, text/markdown, text/plain, application/json, */*;q=0.5") -> _Response:
+def http_get(
+    target: Target,
+    deadline: float,
+    limit: int,
+    policy: WebPolicy,
+    accept: str = "text/html, text/markdown, text/plain, application/json, */*;q=0.5",
+) -> _Response:
     """A GET of an allowed target within the deadline; the body read up to `limit` bytes (2xx only).
 
     Raises ToolError: timeout, connection_failed, not_text (a 2xx body that is not text).
@@ -153,15 +183,26 @@ def http_get(target: Target, deadline: float, limit: int, policy: WebPolicy,
     watchdog = Watchdog(connection, remaining)
     expired = watchdog.expired
     try:
-        connection.request("GET", target.path, headers={
-            "User-Agent": policy.user_agent, "Accept-Encoding": "identity", "Accept": accept,
-        })
+        connection.request(
+            "GET",
+            target.path,
+            headers={
+                "User-Agent": policy.user_agent,
+                "Accept-Encoding": "identity",
+                "Accept": accept,
+            },
+        )
         response = connection.getresponse()
         content_type = response.getheader("Content-Type") or ""
         media_type = content_type.split(";")[0].strip().lower()
         charset_match = _CHARSET.search(content_type)
-        head = (response.status, response.reason, response.getheader("Location"), media_type,
-                charset_match.group(1) if charset_match else None)
+        head = (
+            response.status,
+            response.reason,
+            response.getheader("Location"),
+            media_type,
+            charset_match.group(1) if charset_match else None,
+        )
         if response.status in REDIRECTS or not 200 <= response.status < 300:
             return _Response(*head, b"", False)
         if media_type and not _is_text(media_type):
@@ -185,15 +226,20 @@ def http_get(target: Target, deadline: float, limit: int, policy: WebPolicy,
         if expired.is_set():  # the timer's shutdown reads as end-of-file
             raise TimeoutError
         if not truncated and response.length:
-            raise ToolError("connection_failed", f"{target.host} closed the connection after {len(body)} bytes, "
-                            f"{response.length} before the end of the body")
+            raise ToolError(
+                "connection_failed",
+                f"{target.host} closed the connection after {len(body)} bytes, "
+                f"{response.length} before the end of the body",
+            )
         return _Response(*head, bytes(body), truncated)
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise ToolError("timeout", "the server did not answer within the time limit") from None
     except (OSError, http.client.HTTPException) as exc:
         if expired.is_set():
             raise ToolError("timeout", "the server did not answer within the time limit") from None
-        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc.__class__.__name__
+        reason = (
+            getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc.__class__.__name__
+        )
         kind = "certificate" if isinstance(exc, ssl.SSLError) else "connection"
         raise ToolError("connection_failed", f"{kind} to {target.host} failed: {reason}") from None
     finally:
@@ -224,24 +270,40 @@ class FetchUrl(FetchUrlTool):
                 continue
             break
         else:
-            raise ToolError("too_many_redirects", f"more than {self.policy.max_redirects} redirects; last to {url}")
+            raise ToolError(
+                "too_many_redirects",
+                f"more than {self.policy.max_redirects} redirects; last to {url}",
+            )
         if not 200 <= response.status < 300:
-            raise ToolError(error_kind(response.status),
-                            f"the server answered {response.status} {response.reason} for {url}")
+            raise ToolError(
+                error_kind(response.status),
+                f"the server answered {response.status} {response.reason} for {url}",
+            )
         if not response.media_type:
-            sample = response.body[:-4] if response.truncated else response.body  # a cut may split a character
+            sample = (
+                response.body[:-4] if response.truncated else response.body
+            )  # a cut may split a character
             try:
                 sample.decode(response.charset or "utf-8")
             except (UnicodeDecodeError, LookupError):
-                raise ToolError("not_text", "the content is not text (no type declared, not UTF-8)") from None
+                raise ToolError(
+                    "not_text", "the content is not text (no type declared, not UTF-8)"
+                ) from None
         text = _decode(response.body, response.charset)
         html = response.media_type in HTML_TYPES or (
-            not response.media_type and text.lstrip()[:15].lower().startswith(("<!doctype html", "<html"))
+            not response.media_type
+            and text.lstrip()[:15].lower().startswith(("<!doctype html", "<html"))
         )
         title = None
         if html and arguments.format != "raw":
             text, title = convert(text, url, markdown=arguments.format == "markdown")
         elif html:
             _, title = convert(text, url)
-        return FetchUrlResult(url=url, status=response.status, content_type=response.media_type, title=title,
-                              content=text, truncated=response.truncated)
+        return FetchUrlResult(
+            url=url,
+            status=response.status,
+            content_type=response.media_type,
+            title=title,
+            content=text,
+            truncated=response.truncated,
+        )

@@ -75,13 +75,19 @@ class SearxngBackend:
     def search(self, query: str, limit: int, *, language: str | None = None) -> list[SearchHit]:
         base = self.base_url.strip().rstrip("/")
         host = (urlsplit(base).hostname or "") if base else ""
-        policy = WebPolicy(allow_hosts=(host,) if host else (), max_bytes=self.max_bytes,
-                           max_redirects=self.max_redirects, user_agent=self.user_agent)
+        policy = WebPolicy(
+            allow_hosts=(host,) if host else (),
+            max_bytes=self.max_bytes,
+            max_redirects=self.max_redirects,
+            user_agent=self.user_agent,
+        )
         try:
             check_url(f"{base}/search", policy)
         except ToolError:
-            raise ToolError("unavailable", f"the configured search service URL {self.base_url!r} is not an "
-                            "http(s) URL") from None
+            raise ToolError(
+                "unavailable",
+                f"the configured search service URL {self.base_url!r} is not an http(s) URL",
+            ) from None
         deadline = time.monotonic() + self.timeout_s
         hits: list[SearchHit] = []
         seen: set[str] = set()
@@ -106,36 +112,58 @@ class SearxngBackend:
     def _page(self, url: str, policy: WebPolicy, deadline: float) -> list[Any]:
         for _ in range(self.max_redirects + 1):
             try:
-                target = check_url(url, policy)  # the base URL was checked: this fails only for a redirect
+                target = check_url(
+                    url, policy
+                )  # the base URL was checked: this fails only for a redirect
             except ToolError as exc:
                 if exc.kind == "host_not_allowed":
-                    raise ToolError("host_not_allowed", f"the search service redirected to {url}, off its own "
-                                    "host; not followed") from None
-                raise ToolError("bad_response", f"the search service redirected to an invalid URL: {exc.message}") \
-                    from None
+                    raise ToolError(
+                        "host_not_allowed",
+                        f"the search service redirected to {url}, off its own host; not followed",
+                    ) from None
+                raise ToolError(
+                    "bad_response",
+                    f"the search service redirected to an invalid URL: {exc.message}",
+                ) from None
             try:
-                response = http_get(target, deadline, self.max_bytes, policy, accept="application/json")
+                response = http_get(
+                    target, deadline, self.max_bytes, policy, accept="application/json"
+                )
             except ToolError as exc:
                 if exc.kind == "not_text":
-                    raise ToolError("bad_response", f"the search service answered binary content ({exc.message})") \
-                        from None
+                    raise ToolError(
+                        "bad_response",
+                        f"the search service answered binary content ({exc.message})",
+                    ) from None
                 if exc.kind == "timeout":
-                    raise ToolError("timeout", "the search service did not answer within the time limit") from None
+                    raise ToolError(
+                        "timeout", "the search service did not answer within the time limit"
+                    ) from None
                 raise
             if response.status in REDIRECTS and response.location:
                 url = urljoin(url, response.location.strip())
                 continue
             break
         else:
-            raise ToolError("bad_response", f"the search service redirected more than {self.max_redirects} times")
+            raise ToolError(
+                "bad_response",
+                f"the search service redirected more than {self.max_redirects} times",
+            )
         status = response.status
         if status in (401, 403):
-            raise ToolError("unavailable", f"the search service refused the request ({status} {response.reason}); "
-                            "a SearXNG instance must list json in search.formats")
+            raise ToolError(
+                "unavailable",
+                f"the search service refused the request ({status} {response.reason}); "
+                "a SearXNG instance must list json in search.formats",
+            )
         if not 200 <= status < 300:
-            raise ToolError(error_kind(status), f"the search service answered {status} {response.reason}")
+            raise ToolError(
+                error_kind(status), f"the search service answered {status} {response.reason}"
+            )
         if response.truncated:
-            raise ToolError("bad_response", f"the search service's answer is larger than {self.max_bytes} bytes")
+            raise ToolError(
+                "bad_response", f"the search service's answer is larger than {self.max_bytes} bytes"
+            )
         try:
             data = json.loads(response.body.decode(response.charset or "utf-8", errors="replace"))
         except (ValueError, LookupError):
@@ -151,7 +179,11 @@ def _hit(item: Any) -> SearchHit | None:
     if not isinstance(item, dict) or not isinstance(item.get("url"), str):
         return None
     title, content = item.get("title"), item.get("content")
-    return SearchHit(title if isinstance(title, str) else "", item["url"], content if isinstance(content, str) else "")
+    return SearchHit(
+        title if isinstance(title, str) else "",
+        item["url"],
+        content if isinstance(content, str) else "",
+    )
 
 
 def _clip(text: str, limit: int) -> str:
@@ -178,8 +210,11 @@ class WebSearch(WebSearchTool):
 
     def run(self, arguments: WebSearchArguments) -> WebSearchResult:
         if self.backend is None:
-            raise ToolError("unavailable", "no search service is configured for this application; "
-                            "fetch known URLs with fetch_url instead")
+            raise ToolError(
+                "unavailable",
+                "no search service is configured for this application; "
+                "fetch known URLs with fetch_url instead",
+            )
         query = " ".join(arguments.query.split())
         site = arguments.site.lower().rstrip(".") if arguments.site else None
         if site:
@@ -190,11 +225,20 @@ class WebSearch(WebSearchTool):
         for hit in hits:
             url = hit.url.strip()
             host = _host(url)
-            if host is None or url in seen or (site and host != site and not host.endswith("." + site)):
+            if (
+                host is None
+                or url in seen
+                or (site and host != site and not host.endswith("." + site))
+            ):
                 continue
             seen.add(url)
-            results.append(WebSearchResultResultsItem(
-                title=_clip(hit.title, MAX_TITLE_CHARS), url=url, snippet=_clip(hit.snippet, MAX_SNIPPET_CHARS)))
+            results.append(
+                WebSearchResultResultsItem(
+                    title=_clip(hit.title, MAX_TITLE_CHARS),
+                    url=url,
+                    snippet=_clip(hit.snippet, MAX_SNIPPET_CHARS),
+                )
+            )
             if len(results) == arguments.max_results:
                 break
         return WebSearchResult(query=query, results=results)

@@ -51,7 +51,9 @@ def _why(exc: BaseException, host: str) -> str:
     if isinstance(exc, ConnectionRefusedError):
         return f"{host} refused the connection (nothing listens on that port)"
     if isinstance(exc, ssl.SSLError):
-        return f"TLS with {host} failed: {getattr(exc, 'verify_message', None) or exc.reason or exc}"
+        return (
+            f"TLS with {host} failed: {getattr(exc, 'verify_message', None) or exc.reason or exc}"
+        )
     if isinstance(exc, http.client.RemoteDisconnected):
         return f"{host} closed the connection without answering"
     if isinstance(exc, http.client.HTTPException):
@@ -68,9 +70,15 @@ def probe(target: Target, method: Method, deadline: float, policy: WebPolicy) ->
     connection = connect(target, remaining)
     watchdog = Watchdog(connection, remaining)
     try:
-        connection.request(method, target.path, headers={
-            "User-Agent": policy.user_agent, "Accept-Encoding": "identity", "Accept": "*/*",
-        })
+        connection.request(
+            method,
+            target.path,
+            headers={
+                "User-Agent": policy.user_agent,
+                "Accept-Encoding": "identity",
+                "Accept": "*/*",
+            },
+        )
         response = connection.getresponse()
         return _Answer(response.status, response.getheader("Location"))
     except TimeoutError:  # socket.timeout too
@@ -108,8 +116,17 @@ class CheckWebsiteStatus(CheckWebsiteStatusTool):
                     answer = probe(target, method, deadline, self.policy)
             except Unreachable as exc:
                 return CheckWebsiteStatusResult(
-                    url=checked, reachable=False, ok=False, status=None, final_url=url, redirects=redirects,
-                    location=None, method=method, response_ms=_milliseconds(began), error=str(exc))
+                    url=checked,
+                    reachable=False,
+                    ok=False,
+                    status=None,
+                    final_url=url,
+                    redirects=redirects,
+                    location=None,
+                    method=method,
+                    response_ms=_milliseconds(began),
+                    error=str(exc),
+                )
             elapsed = _milliseconds(began)
             location = None
             if answer.status in REDIRECTS and answer.location:
@@ -123,5 +140,14 @@ class CheckWebsiteStatus(CheckWebsiteStatusTool):
                         url, redirects = location, redirects + 1
                         continue
             return CheckWebsiteStatusResult(
-                url=checked, reachable=True, ok=answer.status < 400, status=answer.status, final_url=url,
-                redirects=redirects, location=location, method=method, response_ms=elapsed, error=None)
+                url=checked,
+                reachable=True,
+                ok=answer.status < 400,
+                status=answer.status,
+                final_url=url,
+                redirects=redirects,
+                location=location,
+                method=method,
+                response_ms=elapsed,
+                error=None,
+            )

@@ -21,14 +21,21 @@ from types import ModuleType
 from typing import Any
 
 from conftest import generate, imported
+
 from toolgen.config import BuildOptions
 from toolgen.pipeline import Build, build
 
 _counter = itertools.count()
 
 
-def spec(name: str = "t", properties: dict[str, Any] | None = None, *, required: list[str] | None = None,
-         description: str = "A tool for tests.", **extra: Any) -> dict[str, Any]:
+def spec(
+    name: str = "t",
+    properties: dict[str, Any] | None = None,
+    *,
+    required: list[str] | None = None,
+    description: str = "A tool for tests.",
+    **extra: Any,
+) -> dict[str, Any]:
     """A tool spec whose `parameters` is an object schema with these properties."""
     parameters: dict[str, Any] = {"type": "object", "properties": properties or {}}
     if required:
@@ -96,6 +103,10 @@ def tool_module(info: Any) -> ModuleType:
 
 def python_name(model: Any, wire: str) -> str:
     """The attribute of `model` that holds the property `wire`."""
-    found = [name for name, f in model.model_fields.items() if (name if f.validation_alias is None else f.validation_alias) == wire]
+    found = [
+        name
+        for name, f in model.model_fields.items()
+        if (name if f.validation_alias is None else f.validation_alias) == wire
+    ]
     assert len(found) == 1, (wire, found)
     return found[0]

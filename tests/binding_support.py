@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from conftest import REPO, generate
+
 from toolgen.cli import main
 
 WEATHER = REPO / "tests" / "cases" / "weather" / "specs" / "get_weather.yaml"
@@ -40,9 +40,13 @@ def forgetting(root: Path, *names: str) -> Iterator[None]:
 
     def ours(name: str, module: object) -> bool:
         # A namespace package (a folder without __init__.py) has no __file__, only __path__.
-        places = [getattr(module, "__file__", None) or "", *(getattr(module, "__path__", None) or [])]
-        return (any(name == n or name.startswith(n + ".") for n in names)
-                or any(str(place).startswith(str(root)) for place in places))
+        places = [
+            getattr(module, "__file__", None) or "",
+            *(getattr(module, "__path__", None) or []),
+        ]
+        return any(name == n or name.startswith(n + ".") for n in names) or any(
+            str(place).startswith(str(root)) for place in places
+        )
 
     saved = {name: m for name, m in sys.modules.items() if ours(name, m)}
     for name in saved:
@@ -60,15 +64,23 @@ def forgetting(root: Path, *names: str) -> Iterator[None]:
 class Project:
     """A temp project: pyproject.toml with [tool.toolgen], specs/, the generated package in gen/."""
 
-    def __init__(self, root: Path, specs: dict[str, str], *, package: str = "weather",
-                 implementations: str | None = "impls:registry") -> None:
+    def __init__(
+        self,
+        root: Path,
+        specs: dict[str, str],
+        *,
+        package: str = "weather",
+        implementations: str | None = "impls:registry",
+    ) -> None:
         self.root, self.package = root, package
         (root / "specs").mkdir(parents=True)
         for name, text in specs.items():
             (root / "specs" / name).write_text(text, "utf-8")
         setting = f'implementations = "{implementations}"\n' if implementations else ""
         (root / "pyproject.toml").write_text(
-            f'[tool.toolgen]\nspecs = "specs"\nout = "gen"\npackage = "{package}"\n{setting}', "utf-8")
+            f'[tool.toolgen]\nspecs = "specs"\nout = "gen"\npackage = "{package}"\n{setting}',
+            "utf-8",
+        )
         generate(root / "specs", root / "gen", package)
 
     def write(self, relative: str, text: str) -> Path:
@@ -93,7 +105,10 @@ class Project:
 
 def weather_project(root: Path, **options: str | None) -> Project:
     """get_weather (no injected values) and send_note (an injected key), with an empty `impls` package."""
-    project = Project(root, {"get_weather.yaml": WEATHER.read_text("utf-8"), "send_note.yaml": SEND_NOTE},
-                      **options)  # type: ignore[arg-type]
+    project = Project(
+        root,
+        {"get_weather.yaml": WEATHER.read_text("utf-8"), "send_note.yaml": SEND_NOTE},
+        **options,
+    )  # type: ignore[arg-type]
     project.write("impls/__init__.py", "")
     return project

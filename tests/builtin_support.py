@@ -12,7 +12,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import yaml
-
 from conftest import REPO
 
 sys.path[:0] = [str(REPO / "generated"), str(REPO)]
@@ -38,7 +37,9 @@ def check_examples(family: str, registry: Any) -> int:
             outcome = registry.call(spec["name"], example["arguments"])
             where = f"{spec['name']} example {json.dumps(example['arguments'])[:80]}"
             if "error" in example:
-                assert outcome.failure is not None and outcome.failure.kind == example["error"], where
+                assert outcome.failure is not None and outcome.failure.kind == example["error"], (
+                    where
+                )
             else:
                 assert outcome.ok, f"{where}: {outcome.text()}"
                 if "result" in example:

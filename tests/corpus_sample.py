@@ -12,12 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from conftest import CORPUS, NO_CORPUS, REPO  # noqa: F401 (NO_CORPUS: the skip reason of users)
+
 from toolgen.importers.names import assign_unique_names
-from toolgen.pipeline import check_specs
 from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
+from toolgen.pipeline import check_specs
 
 # Records per source file (all of a file when it has fewer): about 600 in all.
-SHARE = {"bfcl": 190, "seal-tools": 170, "livemcpbench": 100, "github-mcp": 60, "mcp-snapshots": 50, "tau-bench": 30}
+SHARE = {
+    "bfcl": 190,
+    "seal-tools": 170,
+    "livemcpbench": 100,
+    "github-mcp": 60,
+    "mcp-snapshots": 50,
+    "tau-bench": 30,
+}
 
 
 def _key(line: str) -> str:
@@ -46,8 +54,14 @@ def write(folder: Path, tools: list[dict[str, Any]]) -> Path:
     return specs
 
 
-def lint_clean(folder: Path, sample: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+def lint_clean(
+    folder: Path, sample: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[str, dict[str, Any]]]:
     """The sampled tools lint accepts (the importer repairs nearly all; lint has the last word)."""
     diagnostics, _ = check_specs(write(folder, [tool for _, tool in sample]))
-    bad = {int(d.pointer.split("/")[2]) for d in diagnostics if d.is_error and d.pointer.startswith("/tools/")}
+    bad = {
+        int(d.pointer.split("/")[2])
+        for d in diagnostics
+        if d.is_error and d.pointer.startswith("/tools/")
+    }
     return [pair for i, pair in enumerate(sample) if i not in bad]

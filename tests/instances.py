@@ -51,12 +51,22 @@ class Generator:
         seen = 0
         while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 20:
             target = self.defs.get(schema["$ref"].removeprefix("#/$defs/"))
-            schema = {**{k: v for k, v in schema.items() if k != "$ref"}, **target} if isinstance(target, dict) else target
+            schema = (
+                {**{k: v for k, v in schema.items() if k != "$ref"}, **target}
+                if isinstance(target, dict)
+                else target
+            )
             seen += 1
         return schema
 
-    def value(self, schema: Any, location: Location = (), depth: int = 0, required: bool = True,
-              branch: bool = False) -> Any:
+    def value(
+        self,
+        schema: Any,
+        location: Location = (),
+        depth: int = 0,
+        required: bool = True,
+        branch: bool = False,
+    ) -> Any:
         schema = self.resolve(schema)
         if schema is True or schema == {}:
             return self.rnd.choice(["x", 1, True, None, [], {"k": 1}])
@@ -72,10 +82,19 @@ class Generator:
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list) and schema[key]:
                 # The union's site stays (wrong types for all branches); the branch gets its own.
-                base = {k: v for k, v in schema.items() if k not in (key, "description", "title", "default")}
+                base = {
+                    k: v
+                    for k, v in schema.items()
+                    if k not in (key, "description", "title", "default")
+                }
                 branch = self.resolve(self.rnd.choice(schema[key]))
-                return self.value({**base, **branch} if isinstance(branch, dict) else branch, location, depth, required,
-                                  branch=True)
+                return self.value(
+                    {**base, **branch} if isinstance(branch, dict) else branch,
+                    location,
+                    depth,
+                    required,
+                    branch=True,
+                )
         if isinstance(schema.get("allOf"), list):
             merged = {k: v for k, v in schema.items() if k != "allOf"}
             for branch in schema["allOf"]:
@@ -95,8 +114,13 @@ class Generator:
         if isinstance(kind, list):
             kind = self.rnd.choice(kind) if kind else None
         if kind is None:
-            kind = "object" if "properties" in schema else "array" if "items" in schema else \
-                self.rnd.choice(["string", "integer", "boolean"])
+            kind = (
+                "object"
+                if "properties" in schema
+                else "array"
+                if "items" in schema
+                else self.rnd.choice(["string", "integer", "boolean"])
+            )
         return getattr(self, f"_{kind}", self._unknown)(schema, location, depth)
 
     def _unknown(self, schema: dict[str, Any], location: Location, depth: int) -> Any:
@@ -137,7 +161,11 @@ class Generator:
         low, high = _bounds(schema, integer=False)
         if isinstance(schema.get("multipleOf"), (int, float)):
             return self._integer(schema, location, depth)
-        return round(self.rnd.uniform(low, high), 3) if self.rnd.random() < 0.7 else self.rnd.randint(math.ceil(low), math.floor(high))
+        return (
+            round(self.rnd.uniform(low, high), 3)
+            if self.rnd.random() < 0.7
+            else self.rnd.randint(math.ceil(low), math.floor(high))
+        )
 
     def _array(self, schema: dict[str, Any], location: Location, depth: int) -> Any:
         low = int(schema.get("minItems", 0) or 0)
@@ -146,7 +174,10 @@ class Generator:
         size = self.rnd.randint(low, max(low, min(high, low + 3)))
         size = max(size, len(prefix)) if size else 0
         items = schema.get("items", True)
-        out = [self.value(prefix[i] if i < len(prefix) else items, (*location, i), depth + 1) for i in range(size)]
+        out = [
+            self.value(prefix[i] if i < len(prefix) else items, (*location, i), depth + 1)
+            for i in range(size)
+        ]
         if schema.get("uniqueItems") and len({repr(v) for v in out}) != len(out):
             raise Unsatisfiable(f"{location}: uniqueItems")
         return out
@@ -161,12 +192,16 @@ class Generator:
         for key in required:
             if key not in out:  # required but not declared: anything the object allows
                 extra = schema.get("additionalProperties", True)
-                out[key] = self.value(extra if isinstance(extra, dict) else True, (*location, key), depth + 1)
+                out[key] = self.value(
+                    extra if isinstance(extra, dict) else True, (*location, key), depth + 1
+                )
         minimum = int(schema.get("minProperties", 0) or 0)
         extra = schema.get("additionalProperties", True)
         while len(out) < minimum and extra is not False:
             key = f"k{len(out)}"
-            out[key] = self.value(extra if isinstance(extra, dict) else True, (*location, key), depth + 1)
+            out[key] = self.value(
+                extra if isinstance(extra, dict) else True, (*location, key), depth + 1
+            )
         return out
 
 
@@ -274,7 +309,12 @@ def _types(schema: dict[str, Any], defs: Any) -> set[str] | None:
             found: set[str] = set()
             for branch in schema[key]:
                 branch = defs.resolve(branch)
-                sub = _types({**{k: v for k, v in schema.items() if k != key}, **branch} if isinstance(branch, dict) else {}, defs)
+                sub = _types(
+                    {**{k: v for k, v in schema.items() if k != key}, **branch}
+                    if isinstance(branch, dict)
+                    else {},
+                    defs,
+                )
                 if sub is None:
                     return None
                 found |= sub
@@ -288,8 +328,28 @@ def _types(schema: dict[str, Any], defs: Any) -> set[str] | None:
 
 
 # What a validator may say of a value that another branch of the union takes up.
-ANY_CODE = frozenset({"type", "union", "enum", "const", "length", "pattern", "range", "items", "missing", "unknown_key"})
-WRONG = {"string": "zq", "integer": 7, "number": 2.5, "boolean": True, "array": ["zq"], "object": {"zq": 1}}
+ANY_CODE = frozenset(
+    {
+        "type",
+        "union",
+        "enum",
+        "const",
+        "length",
+        "pattern",
+        "range",
+        "items",
+        "missing",
+        "unknown_key",
+    }
+)
+WRONG = {
+    "string": "zq",
+    "integer": 7,
+    "number": 2.5,
+    "boolean": True,
+    "array": ["zq"],
+    "object": {"zq": 1},
+}
 
 
 def mutations(value: Any, sites: list[Site], generator_defs: Generator) -> list[Mutation]:
@@ -298,43 +358,107 @@ def mutations(value: Any, sites: list[Site], generator_defs: Generator) -> list[
     for site in sites:
         schema, where = site.schema, site.location
         here = _get(value, where)
-        if isinstance(here, dict) and schema.get("additionalProperties") is False and "properties" in schema \
-                and not schema.get("patternProperties"):
-            out.append(Mutation("unknown_key", _set(value, where, {**here, UNKNOWN_KEY: 1}), (*where, UNKNOWN_KEY),
-                                frozenset({"unknown_key"})))
+        if (
+            isinstance(here, dict)
+            and schema.get("additionalProperties") is False
+            and "properties" in schema
+            and not schema.get("patternProperties")
+        ):
+            out.append(
+                Mutation(
+                    "unknown_key",
+                    _set(value, where, {**here, UNKNOWN_KEY: 1}),
+                    (*where, UNKNOWN_KEY),
+                    frozenset({"unknown_key"}),
+                )
+            )
             for key in schema.get("required") or []:
                 if key in here:
                     dropped = {k: v for k, v in here.items() if k != key}
-                    out.append(Mutation("missing", _set(value, where, dropped), where, frozenset({"missing"})))
+                    out.append(
+                        Mutation(
+                            "missing", _set(value, where, dropped), where, frozenset({"missing"})
+                        )
+                    )
                     break
         admitted = _types(schema, generator_defs)
         if admitted is not None and where:
             for kind, wrong in WRONG.items():
                 if kind not in admitted and not (kind == "integer" and "number" in admitted):
-                    out.append(Mutation(f"type:{kind}", _set(value, where, wrong), where,
-                                        ANY_CODE if site.branch else frozenset({"type", "union"})))
+                    out.append(
+                        Mutation(
+                            f"type:{kind}",
+                            _set(value, where, wrong),
+                            where,
+                            ANY_CODE if site.branch else frozenset({"type", "union"}),
+                        )
+                    )
                     break
-        if isinstance(schema.get("enum"), list) and all(isinstance(v, str) for v in schema["enum"]) and where:
-            out.append(Mutation("enum", _set(value, where, "zq_not_allowed"), where, frozenset({"enum", "const"})))
+        if (
+            isinstance(schema.get("enum"), list)
+            and all(isinstance(v, str) for v in schema["enum"])
+            and where
+        ):
+            out.append(
+                Mutation(
+                    "enum",
+                    _set(value, where, "zq_not_allowed"),
+                    where,
+                    frozenset({"enum", "const"}),
+                )
+            )
         if isinstance(here, str) and where:
             if isinstance(schema.get("minLength"), int) and schema["minLength"] > 0:
-                out.append(Mutation("minLength", _set(value, where, ""), where, frozenset({"length"})))
+                out.append(
+                    Mutation("minLength", _set(value, where, ""), where, frozenset({"length"}))
+                )
             if isinstance(schema.get("maxLength"), int) and schema["maxLength"] < 1000:
-                out.append(Mutation("maxLength", _set(value, where, "z" * (schema["maxLength"] + 1)), where,
-                                    frozenset({"length", "pattern"})))
+                out.append(
+                    Mutation(
+                        "maxLength",
+                        _set(value, where, "z" * (schema["maxLength"] + 1)),
+                        where,
+                        frozenset({"length", "pattern"}),
+                    )
+                )
             if isinstance(schema.get("pattern"), str) and not _search(schema["pattern"], "\x01"):
-                out.append(Mutation("pattern", _set(value, where, "\x01"), where, frozenset({"pattern", "length"})))
+                out.append(
+                    Mutation(
+                        "pattern",
+                        _set(value, where, "\x01"),
+                        where,
+                        frozenset({"pattern", "length"}),
+                    )
+                )
         if isinstance(here, (int, float)) and not isinstance(here, bool) and where:
             if isinstance(schema.get("minimum"), (int, float)):
-                out.append(Mutation("minimum", _set(value, where, math.floor(schema["minimum"]) - 1), where,
-                                    frozenset({"range"})))
+                out.append(
+                    Mutation(
+                        "minimum",
+                        _set(value, where, math.floor(schema["minimum"]) - 1),
+                        where,
+                        frozenset({"range"}),
+                    )
+                )
             if isinstance(schema.get("maximum"), (int, float)):
-                out.append(Mutation("maximum", _set(value, where, math.ceil(schema["maximum"]) + 1), where,
-                                    frozenset({"range"})))
+                out.append(
+                    Mutation(
+                        "maximum",
+                        _set(value, where, math.ceil(schema["maximum"]) + 1),
+                        where,
+                        frozenset({"range"}),
+                    )
+                )
         if isinstance(here, list) and where:
             if isinstance(schema.get("minItems"), int) and schema["minItems"] > 0:
-                out.append(Mutation("minItems", _set(value, where, here[: schema["minItems"] - 1]), where,
-                                    frozenset({"items"})))
+                out.append(
+                    Mutation(
+                        "minItems",
+                        _set(value, where, here[: schema["minItems"] - 1]),
+                        where,
+                        frozenset({"items"}),
+                    )
+                )
     return out
 
 

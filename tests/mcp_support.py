@@ -48,14 +48,33 @@ def serving(
     """`python -m <package> serve --http` on a free port of 127.0.0.1; yields its URL once it
     answers, and kills the server's whole process group at the end."""
     port = free_port()
-    argv = [sys.executable, "-m", package, "serve", "--http", "--port", str(port), "--registry", registry, *options]
-    process = subprocess.Popen(argv, env=dict(env), cwd=cwd, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    argv = [
+        sys.executable,
+        "-m",
+        package,
+        "serve",
+        "--http",
+        "--port",
+        str(port),
+        "--registry",
+        registry,
+        *options,
+    ]
+    process = subprocess.Popen(
+        argv,
+        env=dict(env),
+        cwd=cwd,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise AssertionError(f"the server exited: {process.stderr.read().decode() if process.stderr else ''}")
+                raise AssertionError(
+                    f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
+                )
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break

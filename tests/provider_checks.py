@@ -15,12 +15,11 @@ from typing import Any
 
 import jsonschema
 from pydantic import ValidationError
-
 from schema_checks import (  # noqa: F401 - re-exported for the tests
-    root_object,
     check_json_schema,
     nesting_depth,
     recursive_refs,
+    root_object,
     subschemas,
     typed_dict_problems,
 )
@@ -29,19 +28,47 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # OpenAI, Anthropic, Bedrock
 GEMINI_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")  # server limit 64 (the SDK says 128)
 GEMINI_PROPERTY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 OPENAI_DESCRIPTION_LIMIT = 1024
-OPENAI_STRICT_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+OPENAI_STRICT_FORMATS = {
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+}
 OPENAI_STRICT_KEYWORDS = frozenset(
     """type properties required additionalProperties items anyOf enum const $ref $defs description title
-    pattern format multipleOf maximum exclusiveMaximum minimum exclusiveMinimum minItems maxItems""".split())
+    pattern format multipleOf maximum exclusiveMaximum minimum exclusiveMinimum minItems maxItems""".split()
+)
 GEMINI_JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties
-    type required properties title description default""".split())
-MCP_TOOL_KEYS = {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta",
-                 "execution"}
-MCP_ANNOTATION_KEYS = {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+    type required properties title description default""".split()
+)
+MCP_TOOL_KEYS = {
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+    "execution",
+}
+MCP_ANNOTATION_KEYS = {
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+}
 
 
 # -- OpenAI -------------------------------------------------------------------------------------
+
 
 def check_openai_strict_schema(params: Any) -> list[str]:
     """The Agents SDK's strict normaliser leaves it unchanged, plus what it does not check."""
@@ -145,6 +172,7 @@ def _openai_common(function: dict[str, Any]) -> list[str]:
 
 # -- Anthropic ----------------------------------------------------------------------------------
 
+
 def check_anthropic(tool: Any) -> list[str]:
     """A custom tool (its `input_examples` valid against its `input_schema`, which the SDK does not
     check); or, where tools are deferred, the BM25 tool-search tool."""
@@ -157,7 +185,9 @@ def check_anthropic(tool: Any) -> list[str]:
     if not isinstance(tool, dict):
         return problems
     for i, example in enumerate(tool.get("input_examples") or ()):
-        errors = list(jsonschema.Draft202012Validator(tool.get("input_schema") or {}).iter_errors(example))
+        errors = list(
+            jsonschema.Draft202012Validator(tool.get("input_schema") or {}).iter_errors(example)
+        )
         problems += [f"input_examples[{i}]: {e.message}"[:120] for e in errors[:3]]
     if not OPENAI_NAME.match(str(tool.get("name"))):
         problems.append(f"name {tool.get('name')!r} !~ {OPENAI_NAME.pattern}")
@@ -218,6 +248,7 @@ def anthropic_search_problems(tools: Sequence[dict[str, Any]]) -> list[str]:
 
 # -- Gemini -------------------------------------------------------------------------------------
 
+
 def check_gemini(declaration: Any) -> list[str]:
     from google.genai import types
 
@@ -236,10 +267,14 @@ def check_gemini(declaration: Any) -> list[str]:
         problems.append("both parameters and parametersJsonSchema")
     if "parametersJsonSchema" in declaration:
         schema = declaration["parametersJsonSchema"]
-        problems += check_json_schema(schema, "parametersJsonSchema") + root_object(schema, "parametersJsonSchema")
+        problems += check_json_schema(schema, "parametersJsonSchema") + root_object(
+            schema, "parametersJsonSchema"
+        )
         for path, node in subschemas(schema):
             if unknown := set(node) - GEMINI_JSON_KEYWORDS:
-                problems.append(f"parametersJsonSchema{path}: keywords outside the allow-list {sorted(unknown)}")
+                problems.append(
+                    f"parametersJsonSchema{path}: keywords outside the allow-list {sorted(unknown)}"
+                )
     if "parameters" in declaration:
         problems += _gemini_openapi_problems(declaration["parameters"])
     return problems
@@ -263,11 +298,14 @@ def _gemini_openapi_problems(schema: Any) -> list[str]:
             problems.append(f"parameters{path}: type {node['type']!r} not upper case")
         for name in node.get("properties") or {}:
             if not GEMINI_PROPERTY.match(name):
-                problems.append(f"parameters{path}: property name {name!r} !~ {GEMINI_PROPERTY.pattern}")
+                problems.append(
+                    f"parameters{path}: property name {name!r} !~ {GEMINI_PROPERTY.pattern}"
+                )
     return problems
 
 
 # -- Bedrock ------------------------------------------------------------------------------------
+
 
 @cache
 def _converse_shape() -> Any:
@@ -282,8 +320,11 @@ def check_bedrock(tool: Any) -> list[str]:
     from botocore.validate import ParamValidator
 
     problems: list[str] = []
-    params = {"modelId": "anthropic.claude", "messages": [{"role": "user", "content": [{"text": "hi"}]}],
-              "toolConfig": {"tools": [tool]}}
+    params = {
+        "modelId": "anthropic.claude",
+        "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "toolConfig": {"tools": [tool]},
+    }
     report = ParamValidator().validate(params, _converse_shape())
     if report.has_errors():
         problems.append(str(ParamValidationError(report=report.generate_report())))
@@ -293,22 +334,30 @@ def check_bedrock(tool: Any) -> list[str]:
     if not OPENAI_NAME.match(str(spec.get("name"))):
         problems.append(f"name {spec.get('name')!r} !~ {OPENAI_NAME.pattern}")
     schema = (spec.get("inputSchema") or {}).get("json")
-    problems += check_json_schema(schema, "inputSchema.json") + root_object(schema, "inputSchema.json")
+    problems += check_json_schema(schema, "inputSchema.json") + root_object(
+        schema, "inputSchema.json"
+    )
     return problems
 
 
 # -- MCP ----------------------------------------------------------------------------------------
+
 
 def check_mcp(tool: Any) -> list[str]:
     from mcp.shared.tool_name_validation import validate_tool_name
     from mcp_types import _v2025_11_25, _v2026_07_28
 
     problems: list[str] = []
-    for label, model in (("wire-2025-11-25", _v2025_11_25.Tool), ("wire-2026-07-28", _v2026_07_28.Tool)):
+    for label, model in (
+        ("wire-2025-11-25", _v2025_11_25.Tool),
+        ("wire-2026-07-28", _v2026_07_28.Tool),
+    ):
         try:
             model.model_validate(tool)
         except ValidationError as exc:
-            problems += [f"{label}: {'.'.join(map(str, e['loc']))}:{e['type']}" for e in exc.errors()]
+            problems += [
+                f"{label}: {'.'.join(map(str, e['loc']))}:{e['type']}" for e in exc.errors()
+            ]
     if not isinstance(tool, dict):
         return problems
     if unknown := set(tool) - MCP_TOOL_KEYS:
@@ -320,7 +369,8 @@ def check_mcp(tool: Any) -> list[str]:
         problems.append(f"SEP-986: {result.warnings}")
     # MCP takes JSON Schema 2020-12 whole: combinators may sit at the root, beside `type: object`.
     problems += check_json_schema(tool.get("inputSchema"), "inputSchema") + root_object(
-        tool.get("inputSchema"), "inputSchema", combinators=True)
+        tool.get("inputSchema"), "inputSchema", combinators=True
+    )
     if "outputSchema" in tool:
         problems += check_json_schema(tool["outputSchema"], "outputSchema")
     return problems
@@ -343,8 +393,10 @@ def check_mcp_result(result: Any, output_schema: dict[str, Any] | None) -> list[
         else:
             validator = jsonschema.validators.validator_for(output_schema)
             validator.check_schema(output_schema)
-            problems += [f"structuredContent: {e.message}" for e in validator(output_schema).iter_errors(
-                result["structuredContent"])]
+            problems += [
+                f"structuredContent: {e.message}"
+                for e in validator(output_schema).iter_errors(result["structuredContent"])
+            ]
     return problems
 
 

@@ -9,11 +9,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from conftest import generate, imported
 
 
-def generated_package(tmp_path_factory: pytest.TempPathFactory, name: str, specs: Any) -> Iterator[ModuleType]:
+def generated_package(
+    tmp_path_factory: pytest.TempPathFactory, name: str, specs: Any
+) -> Iterator[ModuleType]:
     root = tmp_path_factory.mktemp(name)
     (root / "specs").mkdir()
     (root / "specs" / "tools.json").write_text(json.dumps(specs), "utf-8")
@@ -25,8 +26,13 @@ def generated_package(tmp_path_factory: pytest.TempPathFactory, name: str, specs
 def interface(package: ModuleType, tool: str) -> Any:
     """The generated interface class of a tool (`<Prefix>Tool`)."""
     tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
-    return next(v for v in vars(tools).values() if isinstance(v, type) and getattr(v, "info", None) is tools.INFO
-                and v.__name__.endswith("Tool"))
+    return next(
+        v
+        for v in vars(tools).values()
+        if isinstance(v, type)
+        and getattr(v, "info", None) is tools.INFO
+        and v.__name__.endswith("Tool")
+    )
 
 
 class FakeClock:

@@ -19,7 +19,9 @@ def check_json_schema(schema: Any, where: str = "schema") -> list[str]:
     every `$ref` resolves within the schema."""
     if not isinstance(schema, (dict, bool)):
         return [f"{where}: not a schema: {schema!r}"[:100]]
-    return [f"{where}: {message}" for message in _meta_schema_errors(json.dumps(schema, sort_keys=True))]
+    return [
+        f"{where}: {message}" for message in _meta_schema_errors(json.dumps(schema, sort_keys=True))
+    ]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -27,7 +29,9 @@ def _meta_schema_errors(text: str) -> tuple[str, ...]:
     """Meta-schema validation is slow (about 7 ms); variants share schemas, so results are cached by text."""
     schema = json.loads(text)
     try:
-        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
+        jsonschema.validators.validator_for(
+            schema, default=jsonschema.Draft202012Validator
+        ).check_schema(schema)
     except jsonschema.SchemaError as exc:
         return (f"meta-schema: {exc.message}",)
     return tuple(f"$ref {ref!r} does not resolve" for ref in unresolved_refs(schema))
@@ -41,7 +45,11 @@ def unresolved_refs(schema: Any) -> list[str]:
     import referencing.jsonschema
 
     resource = referencing.jsonschema.DRAFT202012.create_resource(schema)
-    resolver = referencing.Registry().with_resource("urn:toolgen:schema", resource).resolver("urn:toolgen:schema")
+    resolver = (
+        referencing.Registry()
+        .with_resource("urn:toolgen:schema", resource)
+        .resolver("urn:toolgen:schema")
+    )
     found: list[str] = []
     for _, node in subschemas(schema):
         ref = node.get("$ref")
@@ -78,9 +86,11 @@ def _typed_dicts(annotation: Any) -> Iterator[Any]:
         return
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) or origin in (
-            typing_extensions.Required, typing_extensions.NotRequired):
+        typing_extensions.Required,
+        typing_extensions.NotRequired,
+    ):
         args = typing.get_args(annotation)
-        if any(typing.get_origin(a) in (dict, typing.Dict) or a is dict for a in args):
+        if any(typing.get_origin(a) in (dict, dict) or a is dict for a in args):
             return
         for arg in args:
             yield from _typed_dicts(arg)
@@ -104,23 +114,48 @@ def subschemas(schema: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any
         return
     yield path, schema
     for key, value in schema.items():
-        if key in ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas", "defs") \
-                and isinstance(value, dict):
+        if key in (
+            "properties",
+            "$defs",
+            "definitions",
+            "patternProperties",
+            "dependentSchemas",
+            "defs",
+        ) and isinstance(value, dict):
             for name, sub in value.items():
                 yield from subschemas(sub, f"{path}/{key}/{name}")
-        elif key in ("anyOf", "oneOf", "allOf", "prefixItems", "any_of") and isinstance(value, list):
+        elif key in ("anyOf", "oneOf", "allOf", "prefixItems", "any_of") and isinstance(
+            value, list
+        ):
             for i, sub in enumerate(value):
                 yield from subschemas(sub, f"{path}/{key}/{i}")
-        elif key in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-                     "unevaluatedItems", "unevaluatedProperties", "additionalItems"):
+        elif key in (
+            "items",
+            "additionalProperties",
+            "not",
+            "if",
+            "then",
+            "else",
+            "contains",
+            "propertyNames",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "additionalItems",
+        ):
             yield from subschemas(value, f"{path}/{key}")
 
 
 def recursive_refs(schema: dict[str, Any]) -> list[str]:
     """Names of `$defs` that reach themselves through `$ref` (recursion)."""
     defs = schema.get("$defs") or {}
-    edges = {name: {s["$ref"].rsplit("/", 1)[-1] for _, s in subschemas(body) if isinstance(s.get("$ref"), str)}
-             for name, body in defs.items()}
+    edges = {
+        name: {
+            s["$ref"].rsplit("/", 1)[-1]
+            for _, s in subschemas(body)
+            if isinstance(s.get("$ref"), str)
+        }
+        for name, body in defs.items()
+    }
     out = []
     for start in edges:
         seen, stack = set(), list(edges[start])
@@ -140,7 +175,9 @@ def root_object(schema: Any, where: str, combinators: bool = False) -> list[str]
     problems = []
     if not isinstance(schema, dict) or schema.get("type") != "object":
         problems.append(f"{where}: root type must be 'object'")
-    elif not combinators and any(k in schema for k in ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")):
+    elif not combinators and any(
+        k in schema for k in ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
+    ):
         problems.append(f"{where}: no anyOf/oneOf/allOf/not/if at the root")
     return problems
 

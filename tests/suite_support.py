@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import imported
+
 from toolgen.config import BuildOptions
 from toolgen.pipeline import build, check_specs
 from toolgen.write import apply, plan
@@ -25,8 +26,17 @@ from toolgen.write import apply, plan
 SUITE = Path(__file__).parent / "data" / "json-schema-test-suite" / "draft2020-12"
 # Optional files whose tests every validator of 2020-12 should pass (the others test
 # format assertion, other drafts, or remote documents).
-OPTIONAL = ("bignum", "float-overflow", "ecmascript-regex", "non-bmp-regex", "no-schema",
-            "unknownKeyword", "refOfUnknownKeyword", "anchor", "id")
+OPTIONAL = (
+    "bignum",
+    "float-overflow",
+    "ecmascript-regex",
+    "non-bmp-regex",
+    "no-schema",
+    "unknownKeyword",
+    "refOfUnknownKeyword",
+    "anchor",
+    "id",
+)
 WHERE = "#/properties/value"
 # Rules a group may be refused by, each an intended limit documented in docs/spec-format.md.
 INTENDED = {"ref-remote", "unsupported-keyword", "default-invalid"}
@@ -41,17 +51,29 @@ class Group:
     tests: tuple[dict[str, Any], ...]
 
     def parameters(self) -> dict[str, Any]:
-        return {"type": "object", "properties": {"value": _moved(self.schema)}, "required": ["value"],
-                "additionalProperties": False}
+        return {
+            "type": "object",
+            "properties": {"value": _moved(self.schema)},
+            "required": ["value"],
+            "additionalProperties": False,
+        }
 
 
 def groups() -> Iterator[Group]:
-    files = sorted(SUITE.glob("*.json")) + [SUITE / "optional" / f"{name}.json" for name in OPTIONAL]
+    files = sorted(SUITE.glob("*.json")) + [
+        SUITE / "optional" / f"{name}.json" for name in OPTIONAL
+    ]
     for path in files:
         relative = path.relative_to(SUITE).as_posix()
         stem = re.sub(r"[^a-z0-9]+", "_", relative.removesuffix(".json").lower())
         for index, group in enumerate(json.loads(path.read_text("utf-8"))):
-            yield Group(f"{stem}_{index}", relative, group["description"], group["schema"], tuple(group["tests"]))
+            yield Group(
+                f"{stem}_{index}",
+                relative,
+                group["description"],
+                group["schema"],
+                tuple(group["tests"]),
+            )
 
 
 GROUPS = list(groups())
@@ -83,8 +105,12 @@ def spec(group: Group) -> dict[str, Any]:
         "name": group.tool,
         "description": f"{group.file}: {group.description}"[:1000],
         "parameters": group.parameters(),
-        "returns": {"type": "object", "properties": {"value": _moved(group.schema)}, "required": ["value"],
-                    "additionalProperties": False},
+        "returns": {
+            "type": "object",
+            "properties": {"value": _moved(group.schema)},
+            "required": ["value"],
+            "additionalProperties": False,
+        },
     }
 
 
@@ -109,7 +135,9 @@ def write_specs(root: Path, selected: list[Group], results: bool = False) -> Non
     for group in selected:
         (root / f"{group.tool}.json").write_text(json.dumps(spec(group), indent=1), "utf-8")
         if results:
-            (root / f"{result_tool(group)}.json").write_text(json.dumps(result_spec(group), indent=1), "utf-8")
+            (root / f"{result_tool(group)}.json").write_text(
+                json.dumps(result_spec(group), indent=1), "utf-8"
+            )
 
 
 def _moved(schema: Any) -> Any:

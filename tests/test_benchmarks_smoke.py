@@ -17,7 +17,13 @@ from conftest import REPO
 def test_serve_load_quick() -> None:
     """Both servers start, answer alike, serve a few concurrent clients without an error, and stop."""
     script = REPO / "benchmarks" / "serve_load.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--timeout", "90"], check=False, cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(script), "--quick", "--timeout", "90"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     assert "| errors | 0 | 0 |" in proc.stdout, proc.stdout

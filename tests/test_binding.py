@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from binding_support import forgetting, weather_project
 from conftest import REPO, generate
+
 from toolgen.binding import conformance as binding
 from toolgen.config import load_config
 
@@ -30,8 +30,10 @@ class SendNote(SendNoteTool):
 """
 NOTE_HINT = "  hint: make it `def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult`"
 WEATHER_HINT = "  hint: make it `def run(self, arguments: GetWeatherArguments) -> GetWeatherResult`"
-RETURN_HINT = ("  hint: annotate the return as GetWeatherResult, Output[GetWeatherResult], "
-               "Awaitable[GetWeatherResult] or their union, or make run an async def returning GetWeatherResult")
+RETURN_HINT = (
+    "  hint: annotate the return as GetWeatherResult, Output[GetWeatherResult], "
+    "Awaitable[GetWeatherResult] or their union, or make run an async def returning GetWeatherResult"
+)
 
 
 def findings(out: str) -> list[str]:
@@ -61,7 +63,9 @@ def test_a_tool_without_an_implementation_is_a_finding_at_its_interface(tmp_path
 def test_a_class_meant_for_a_tool_must_subclass_its_interface(tmp_path: Path) -> None:
     project = weather_project(tmp_path)
     project.write("impls/sub/__init__.py", "")  # found in a nested package too
-    project.write("impls/sub/tools.py", """\
+    project.write(
+        "impls/sub/tools.py",
+        """\
 from weather.tools import get_weather
 from weather.tools.send_note import SendNoteArguments, SendNoteInjected, SendNoteResult
 
@@ -76,7 +80,8 @@ class GetWeather:
 class SendNote:
     def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> SendNoteResult:
         raise RuntimeError("not called here")
-""")
+""",
+    )
     code, out, _ = project.run("check")
     assert code == 1
     assert findings(out) == [
@@ -94,43 +99,67 @@ class SendNote:
 WRONG = {
     "parameter name": (
         "def run(self, args: GetWeatherArguments) -> GetWeatherResult:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') takes (self, args); "
-         "the interface's run takes (self, arguments)", WEATHER_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') takes (self, args); "
+            "the interface's run takes (self, arguments)",
+            WEATHER_HINT,
+        ],
     ),
     "required extra parameter": (
         "def run(self, arguments: GetWeatherArguments, verbose: bool) -> GetWeatherResult:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') takes (self, arguments, verbose); "
-         "the interface's run takes (self, arguments)", WEATHER_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') takes (self, arguments, verbose); "
+            "the interface's run takes (self, arguments)",
+            WEATHER_HINT,
+        ],
     ),
     "keyword-only arguments": (
         "def run(self, *, arguments: GetWeatherArguments, trace: bool = False) -> GetWeatherResult:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') takes (self, *, arguments, trace=...); "
-         "the interface's run takes (self, arguments)", WEATHER_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') takes (self, *, arguments, trace=...); "
+            "the interface's run takes (self, arguments)",
+            WEATHER_HINT,
+        ],
     ),
     "argument type": (
         "def run(self, arguments: SendNoteArguments) -> GetWeatherResult:",
-        ["impls.weather.GetWeather.run (tool 'get_weather'): parameter 'arguments' is annotated "
-         "SendNoteArguments; the interface has GetWeatherArguments", WEATHER_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather'): parameter 'arguments' is annotated "
+            "SendNoteArguments; the interface has GetWeatherArguments",
+            WEATHER_HINT,
+        ],
     ),
     "return type": (
         "def run(self, arguments: GetWeatherArguments) -> dict[str, float]:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') returns dict[str, float]; "
-         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') returns dict[str, float]; "
+            "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]",
+            RETURN_HINT,
+        ],
     ),
     "another tool's result": (
         "def run(self, arguments: GetWeatherArguments) -> GetWeatherResult | SendNoteResult:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') returns GetWeatherResult | SendNoteResult; "
-         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') returns GetWeatherResult | SendNoteResult; "
+            "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]",
+            RETURN_HINT,
+        ],
     ),
     "a stream, from a tool that does not stream": (
         "def run(self, arguments: GetWeatherArguments) -> Iterator[Any]:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') returns Iterator[Any]; "
-         "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]", RETURN_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') returns Iterator[Any]; "
+            "the interface returns GetWeatherResult | Output[GetWeatherResult] | Awaitable[...]",
+            RETURN_HINT,
+        ],
     ),
     "async def returning an awaitable": (
         "async def run(self, arguments: GetWeatherArguments) -> Awaitable[GetWeatherResult]:",
-        ["impls.weather.GetWeather.run (tool 'get_weather') is an async def returning "
-         "Awaitable[GetWeatherResult]; an async run returns GetWeatherResult", RETURN_HINT],
+        [
+            "impls.weather.GetWeather.run (tool 'get_weather') is an async def returning "
+            "Awaitable[GetWeatherResult]; an async run returns GetWeatherResult",
+            RETURN_HINT,
+        ],
     ),
 }
 
@@ -140,7 +169,9 @@ def test_a_run_signature_that_disagrees_with_the_interface(case: str, tmp_path: 
     definition, expected = WRONG[case]
     project = weather_project(tmp_path)
     project.write("impls/note.py", NOTE_OK)
-    project.write("impls/weather.py", f"""\
+    project.write(
+        "impls/weather.py",
+        f"""\
 from collections.abc import Awaitable, Iterator
 from typing import Any
 
@@ -151,24 +182,33 @@ from weather.tools.send_note import SendNoteArguments, SendNoteResult
 class GetWeather(GetWeatherTool):
     {definition}
         raise RuntimeError("not called here")
-""")
+""",
+    )
     code, out, _ = project.run("check")
     assert code == 1
-    assert findings(out) == [f"impls/weather.py:9:5: error[binding]: {expected[0]}", expected[1],
-                             "1 error(s), 0 warning(s)"]
+    assert findings(out) == [
+        f"impls/weather.py:9:5: error[binding]: {expected[0]}",
+        expected[1],
+        "1 error(s), 0 warning(s)",
+    ]
 
 
 def test_async_awaitable_and_postponed_annotations_are_accepted(tmp_path: Path) -> None:
     project = weather_project(tmp_path)
-    project.write("impls/weather.py", """\
+    project.write(
+        "impls/weather.py",
+        """\
 from weather.tools.get_weather import GetWeatherArguments, GetWeatherResult, GetWeatherTool
 
 
 class GetWeather(GetWeatherTool):
     async def run(self, arguments: GetWeatherArguments, *, trace: bool = False) -> GetWeatherResult:
         return GetWeatherResult(temperature=1.0, conditions=None)
-""")
-    project.write("impls/note.py", """\
+""",
+    )
+    project.write(
+        "impls/note.py",
+        """\
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -192,14 +232,17 @@ class SendNote(Base):
     def run(self, arguments: SendNoteArguments, injected: SendNoteInjected) -> (
             SendNoteResult | Output[SendNoteResult] | Awaitable[SendNoteResult | Output[SendNoteResult]]):
         raise RuntimeError("not called here")
-""")
+""",
+    )
     code, out, err = project.run("check")
     assert (code, findings(out)) == (0, ["2 tools implemented in impls"]), err
 
 
 def test_one_class_per_tool_and_the_interface_owns_info(tmp_path: Path) -> None:
     project = weather_project(tmp_path)
-    project.write("impls/both.py", """\
+    project.write(
+        "impls/both.py",
+        """\
 from weather.tools.get_weather import GetWeatherArguments, GetWeatherResult, GetWeatherTool
 from weather.tools.send_note import INFO, SendNoteTool
 
@@ -214,7 +257,8 @@ class Renamed(GetWeatherTool):
 
     def run(self, arguments: GetWeatherArguments) -> GetWeatherResult:
         raise RuntimeError("not called here")
-""")
+""",
+    )
     code, out, _ = project.run("check")
     assert code == 1
     assert findings(out)[:4] == [
@@ -226,7 +270,9 @@ class Renamed(GetWeatherTool):
     ]
 
 
-def test_a_module_that_fails_to_import_is_a_finding_and_suspends_the_missing_check(tmp_path: Path) -> None:
+def test_a_module_that_fails_to_import_is_a_finding_and_suspends_the_missing_check(
+    tmp_path: Path,
+) -> None:
     project = weather_project(tmp_path)
     project.write("impls/weather.py", WEATHER_OK)
     project.write("impls/broken.py", "import json\n\nRATIO = 1 / 0\n")
@@ -241,7 +287,8 @@ def test_a_module_that_fails_to_import_is_a_finding_and_suspends_the_missing_che
     project.write("impls/broken.py", "def f(:\n")
     code, out, _ = project.run("check")
     assert code == 1 and findings(out)[0].startswith(
-        "impls/broken.py:1:7: error[binding]: cannot import impls.broken: SyntaxError:")
+        "impls/broken.py:1:7: error[binding]: cannot import impls.broken: SyntaxError:"
+    )
 
 
 def test_an_implementations_module_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
@@ -249,7 +296,10 @@ def test_an_implementations_module_that_does_not_exist_is_a_usage_error(tmp_path
     code, out, err = project.run("check")
     assert code == 2
     # lint's warnings (provider notes on the spec) come first; the usage error is the last line
-    assert err.splitlines()[-1] == "toolgen: cannot load implementations 'nowhere:registry': No module named 'nowhere'"
+    assert (
+        err.splitlines()[-1]
+        == "toolgen: cannot load implementations 'nowhere:registry': No module named 'nowhere'"
+    )
 
 
 def test_without_implementations_check_is_what_it_was(tmp_path: Path) -> None:
@@ -275,19 +325,29 @@ def test_the_builtin_library_is_fully_bound(tmp_path: Path) -> None:
     with forgetting(tmp_path, config.package, "implementations"):
         discovery = binding.discover(config)
         assert binding.check(discovery) == []
-        assert discovery.bound() == set(discovery.interfaces) >= {"run_shell", "run_python", "edit_file"}
+        assert (
+            discovery.bound()
+            == set(discovery.interfaces)
+            >= {"run_shell", "run_python", "edit_file"}
+        )
         assert {c.__name__ for c in discovery.implementers("run_shell")} == {"RunShell"}
 
 
 def test_implementations_follow_the_package_they_are_configured_for(tmp_path: Path) -> None:
     project = weather_project(tmp_path)  # impls:registry implements nothing yet
     generate(project.root / "specs", project.root / "other", "wx")
-    code, out, _ = project.run("check", "--out", "other", "--package", "wx")  # impls are for `weather`
+    code, out, _ = project.run(
+        "check", "--out", "other", "--package", "wx"
+    )  # impls are for `weather`
     assert code == 0 and len(out.splitlines()) == 1
-    code, out, _ = project.run("check", "--out", "other", "--package", "wx", "--implementations", "impls:registry")
+    code, out, _ = project.run(
+        "check", "--out", "other", "--package", "wx", "--implementations", "impls:registry"
+    )
     assert code == 1 and "error[binding]: tool 'get_weather' has no implementation" in out
 
     bare = weather_project(tmp_path / "bare", implementations=None)
     bare.write("impls/weather.py", WEATHER_OK)
     code, out, _ = bare.run("check", "--implementations", "impls")
-    assert code == 1 and findings(out)[0].endswith("error[binding]: tool 'send_note' has no implementation")
+    assert code == 1 and findings(out)[0].endswith(
+        "error[binding]: tool 'send_note' has no implementation"
+    )

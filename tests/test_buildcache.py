@@ -31,7 +31,11 @@ def test_a_hit_returns_the_same_build(specs: Path) -> None:
     key, stored = buildcache.load(specs, P)
     assert key is not None and stored is not None
     again = build(specs, P)
-    assert (again.tools, again.files, again.diagnostics) == (first.tools, first.files, first.diagnostics)
+    assert (again.tools, again.files, again.diagnostics) == (
+        first.tools,
+        first.files,
+        first.diagnostics,
+    )
 
 
 def test_any_spec_change_is_a_miss(specs: Path) -> None:
@@ -43,17 +47,31 @@ def test_any_spec_change_is_a_miss(specs: Path) -> None:
     assert build(specs, P).tools == ("t", "u")
 
 
-def test_every_build_option_and_the_template_override_are_part_of_the_key(specs: Path, tmp_path: Path) -> None:
+def test_every_build_option_and_the_template_override_are_part_of_the_key(
+    specs: Path, tmp_path: Path
+) -> None:
     build(specs, P)
     assert buildcache.load(specs, P)[1] is not None
-    for other in (BuildOptions(package="q"), BuildOptions(package="p", version="2.0"),
-                  BuildOptions(package="p", distribution="other-name"), BuildOptions(package="p", providers=("mcp",))):
+    for other in (
+        BuildOptions(package="q"),
+        BuildOptions(package="p", version="2.0"),
+        BuildOptions(package="p", distribution="other-name"),
+        BuildOptions(package="p", providers=("mcp",)),
+    ):
         assert buildcache.load(specs, other)[1] is None, other
-    assert 'version = "2.0"' in build(specs, BuildOptions(package="p", version="2.0")).files["pyproject.toml"]
+    assert (
+        'version = "2.0"'
+        in build(specs, BuildOptions(package="p", version="2.0")).files["pyproject.toml"]
+    )
     override = tmp_path / "tpl"
     override.mkdir()
-    (override / "index.py.jinja").write_text('"""Custom index."""\n\nMODULES: dict[str, str] = {{ modules | py }}\nPROVIDER_NAMES: dict[str, str] = {{ provider_names | py }}\n')
-    assert '"""Custom index."""' in build(specs, BuildOptions(package="p", templates=override)).files["p/_index.py"]
+    (override / "index.py.jinja").write_text(
+        '"""Custom index."""\n\nMODULES: dict[str, str] = {{ modules | py }}\nPROVIDER_NAMES: dict[str, str] = {{ provider_names | py }}\n'
+    )
+    assert (
+        '"""Custom index."""'
+        in build(specs, BuildOptions(package="p", templates=override)).files["p/_index.py"]
+    )
 
 
 def test_a_corrupt_entry_is_a_miss_not_an_error(specs: Path, tmp_path: Path) -> None:
@@ -64,7 +82,9 @@ def test_a_corrupt_entry_is_a_miss_not_an_error(specs: Path, tmp_path: Path) -> 
     assert build(specs, P).ok
 
 
-def test_disabled_cache_writes_nothing(specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disabled_cache_writes_nothing(
+    specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
     build(specs, P)
     assert not (tmp_path / "cache").exists()
@@ -77,7 +97,9 @@ def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path:
     from toolgen.cli import main
 
     def run(*args: str) -> tuple[int, str]:
-        result = CliRunner().invoke(main, [*args, "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "p"])
+        result = CliRunner().invoke(
+            main, [*args, "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "p"]
+        )
         return result.exit_code, result.stdout
 
     assert run("generate")[0] == 0
@@ -99,5 +121,10 @@ def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path:
     assert run("generate")[0] == 0
     assert module.read_text() == honest
     assert run("check") == (0, run("check")[1]) and "up to date" in run("check")[1]
-    header, payload = next((tmp_path / "cache" / "builds").glob("*.json")).read_bytes().split(b"\n", 1)
-    assert json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest() and b"pwned" not in payload
+    header, payload = (
+        next((tmp_path / "cache" / "builds").glob("*.json")).read_bytes().split(b"\n", 1)
+    )
+    assert (
+        json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest()
+        and b"pwned" not in payload
+    )

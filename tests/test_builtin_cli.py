@@ -15,11 +15,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import builtin_support
 import pytest
 from click.testing import CliRunner
-
-import builtin_support
 from conftest import REPO
+
 from toolgen.cli import main
 
 PAGE = "<html><body><h1>Title</h1><p>Some <b>bold</b> text.</p></body></html>"
@@ -27,28 +27,58 @@ PAGE = "<html><body><h1>Title</h1><p>Some <b>bold</b> text.</p></body></html>"
 # tool -> (arguments, a check of the printed result)
 CALLS: dict[str, tuple[dict[str, Any], Any]] = {
     "read_file": ({"path": "README.md", "end_line": 1}, lambda r: r["content"] == "1\t# Demo"),
-    "write_file": ({"path": "notes/todo.txt", "content": "buy milk\n"}, lambda r: r["bytes_written"] == 9),
-    "append_file": ({"path": "notes/log.md", "content": "- step 2\n"}, lambda r: r["path"] == "notes/log.md"),
-    "edit_file": ({"path": "src/app.py", "old_text": "def old_name(x):", "new_text": "def new_name(x):"},
-                  lambda r: r["replacements"] == 1),
-    "insert_lines": ({"path": "notes/log.md", "after_line": 0, "text": "# Log"},
-                     lambda r: (r["first_line"], r["lines_inserted"]) == (1, 1)),
+    "write_file": (
+        {"path": "notes/todo.txt", "content": "buy milk\n"},
+        lambda r: r["bytes_written"] == 9,
+    ),
+    "append_file": (
+        {"path": "notes/log.md", "content": "- step 2\n"},
+        lambda r: r["path"] == "notes/log.md",
+    ),
+    "edit_file": (
+        {"path": "src/app.py", "old_text": "def old_name(x):", "new_text": "def new_name(x):"},
+        lambda r: r["replacements"] == 1,
+    ),
+    "insert_lines": (
+        {"path": "notes/log.md", "after_line": 0, "text": "# Log"},
+        lambda r: (r["first_line"], r["lines_inserted"]) == (1, 1),
+    ),
     # Each `toolgen call` is a new registry: its workspace remembers no change to undo.
     "undo_edit": ({"path": "src/app.py"}, "nothing_to_undo"),
     "list_directory": ({"path": "."}, lambda r: "README.md" in json.dumps(r)),
     "glob_files": ({"pattern": "**/*.md"}, lambda r: "README.md" in json.dumps(r)),
     "run_shell": ({"command": "echo hi"}, lambda r: r["stdout"] == "hi\n"),
     "run_python": ({"code": "print(6 * 7)"}, lambda r: r["stdout"] == "42\n"),
-    "fetch_url": ({"url": "{base}/page.html", "format": "markdown"}, lambda r: "**bold**" in r["content"]),
-    "check_website_status": ({"url": "{base}/page.html"}, lambda r: r["status"] == 200 and r["method"] == "HEAD"),
-    "web_search": ({"query": "toolgen", "max_results": 1}, lambda r: r["results"][0]["url"] == "https://example.org/"),
-    "parse_csv": ({"text": "name,qty\nbolt,12\n", "infer_types": True}, lambda r: r["rows"] == [["bolt", 12]]),
-    "query_json": ({"expression": "items[0].name", "text": '{"items": [{"name": "bolt"}]}'},
-                   lambda r: r["result"] == "bolt"),
+    "fetch_url": (
+        {"url": "{base}/page.html", "format": "markdown"},
+        lambda r: "**bold**" in r["content"],
+    ),
+    "check_website_status": (
+        {"url": "{base}/page.html"},
+        lambda r: r["status"] == 200 and r["method"] == "HEAD",
+    ),
+    "web_search": (
+        {"query": "toolgen", "max_results": 1},
+        lambda r: r["results"][0]["url"] == "https://example.org/",
+    ),
+    "parse_csv": (
+        {"text": "name,qty\nbolt,12\n", "infer_types": True},
+        lambda r: r["rows"] == [["bolt", 12]],
+    ),
+    "query_json": (
+        {"expression": "items[0].name", "text": '{"items": [{"name": "bolt"}]}'},
+        lambda r: r["result"] == "bolt",
+    ),
     "summarize_numbers": ({"values": [1, 2, 3, 4]}, lambda r: r["mean"] == 2.5),
     "done": ({"summary": "All done."}, lambda r: r["signal"] == "done"),
-    "unable": ({"reason": "No access.", "blockers": ["no token"]}, lambda r: r["blockers"] == ["no token"]),
-    "ask_user": ({"question": "Which year?", "options": ["2025", "2026"]}, lambda r: r["signal"] == "ask_user"),
+    "unable": (
+        {"reason": "No access.", "blockers": ["no token"]},
+        lambda r: r["blockers"] == ["no token"],
+    ),
+    "ask_user": (
+        {"question": "Which year?", "options": ["2025", "2026"]},
+        lambda r: r["signal"] == "ask_user",
+    ),
 }
 
 
@@ -62,7 +92,9 @@ class Handler(SimpleHTTPRequestHandler):
         if not self.path.startswith("/search?"):
             super().do_GET()
             return
-        body = json.dumps({"results": [{"title": "T", "url": "https://example.org/", "content": "C"}]}).encode()
+        body = json.dumps(
+            {"results": [{"title": "T", "url": "https://example.org/", "content": "C"}]}
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -87,14 +119,19 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
 
 
 def test_every_builtin_tool_is_covered() -> None:
-    names = {spec["name"] for family in ("files", "process", "web", "data", "control")
-             for spec in builtin_support.specs(family)}
+    names = {
+        spec["name"]
+        for family in ("files", "process", "web", "data", "control")
+        for spec in builtin_support.specs(family)
+    }
     assert len(names) == 19
     assert set(CALLS) == names
 
 
 @pytest.mark.parametrize("tool", sorted(CALLS))
-def test_toolgen_call_runs_the_tool(tool: str, workspace: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_toolgen_call_runs_the_tool(
+    tool: str, workspace: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, base = workspace
     monkeypatch.chdir(REPO)
     monkeypatch.setenv("TOOLGEN_WORKSPACE", str(root))

@@ -17,15 +17,21 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.provisional import urls
 
-import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
 from implementations import ProcessPolicy, ReadFile, SearchHit, Workspace, registry
 from toolgen_builtin import Registry, build_registry
-from toolgen_builtin.testing import ContractTests, ContractViolation, check_idempotent, check_results, contract
+from toolgen_builtin.testing import (
+    ContractTests,
+    ContractViolation,
+    check_idempotent,
+    check_results,
+    contract,
+)
 from toolgen_builtin.tools.read_file import ReadFileArguments, ReadFileResult
 
 SEED = {
@@ -35,29 +41,116 @@ SEED = {
     "data/items.csv": "name,qty\nbolt,12\nnut,\n",
     "data/items.json": '{"items": [{"name": "bolt", "qty": 12}]}',
 }
-COMMANDS = ["true", "false", "exit 3", "echo hi", "pwd", "ls -a", "cat README.md", "cat absent",
-            "echo oops >&2", "printf 'a\\nb'", "printf '\\377\\376'", "head -c 3000 /dev/zero"]
-PROGRAMS = ["print(1)", "print(sum(range(10)))", "import os; print(os.getcwd())", "raise SystemExit(2)",
-            "raise ValueError('x')", "import sys; sys.stdout.buffer.write(bytes(range(256)))", "pass"]
+COMMANDS = [
+    "true",
+    "false",
+    "exit 3",
+    "echo hi",
+    "pwd",
+    "ls -a",
+    "cat README.md",
+    "cat absent",
+    "echo oops >&2",
+    "printf 'a\\nb'",
+    "printf '\\377\\376'",
+    "head -c 3000 /dev/zero",
+]
+PROGRAMS = [
+    "print(1)",
+    "print(sum(range(10)))",
+    "import os; print(os.getcwd())",
+    "raise SystemExit(2)",
+    "raise ValueError('x')",
+    "import sys; sys.stdout.buffer.write(bytes(range(256)))",
+    "pass",
+]
 # Random text reaches only error paths (a random path does not exist); these reach the rest.
-PATHS = [*SEED, ".", "src", "notes", "data", "absent.txt", "new/file.md", "../outside", "/etc/hostname",
-         "src/../README.md", "notes/"]
+PATHS = [
+    *SEED,
+    ".",
+    "src",
+    "notes",
+    "data",
+    "absent.txt",
+    "new/file.md",
+    "../outside",
+    "/etc/hostname",
+    "src/../README.md",
+    "notes/",
+]
 TEXTS = ["def old_name(x):", "x", "return x\n", "\n", "# Demo", "absent", "bolt,12"]
-EXPRESSIONS = ["items[?qty > `1`].name", "length(items)", "sort_by(items, &qty)", "max_by(@, &a)", "[0:10:0]", "&a",
-               "[&a]", "to_number('1e999')", "sum(@)", "avg(items[].qty)", "foo(@)", "sort(@)", "keys(@)", "@[::-1]",
-               "map(&a, @)", "to_string(@)", "*.*", "a || b && !c"]
-DOCUMENTS = ['{"items": [{"name": "bolt", "qty": 12}, {"name": "nut", "qty": 1}]}', '[{"a": 1}, {"a": "x"}]',
-             "[1e308, 1e308]", "[1e999]", "[1, 2, 3]", '"text"', "null", "{}", "[", "NaN"]
-CSV = ["name,qty\nbolt,12\nnut,\n", "a;b\r\n1;2\r\n", 'a,b\n"x,y",2\n', "a,b\n1\n", '"unclosed\n', "\ufeffa\n1e999\n",
-       "x\n007\n-0\n.5\n1e5\n"]
-URLS = ["https://docs.python.org/3/library/csv.html", "http://example.com:8080/a?b=c#d", "HTTPS://EXAMPLE.COM",
-        "http://user:pw@example.com/", "ftp://example.com/", "http://[::1]:80/", "http://example.com:99999/",
-        "https://bücher.example/", "http://", "//example.com/x", " https://example.com "]
-PATTERNS = ["*", "**", "**/*.md", "src/*.py", "*.py", "data/*", "**/", ".*", "[a-z]*", "notes/**/*.md"]
+EXPRESSIONS = [
+    "items[?qty > `1`].name",
+    "length(items)",
+    "sort_by(items, &qty)",
+    "max_by(@, &a)",
+    "[0:10:0]",
+    "&a",
+    "[&a]",
+    "to_number('1e999')",
+    "sum(@)",
+    "avg(items[].qty)",
+    "foo(@)",
+    "sort(@)",
+    "keys(@)",
+    "@[::-1]",
+    "map(&a, @)",
+    "to_string(@)",
+    "*.*",
+    "a || b && !c",
+]
+DOCUMENTS = [
+    '{"items": [{"name": "bolt", "qty": 12}, {"name": "nut", "qty": 1}]}',
+    '[{"a": 1}, {"a": "x"}]',
+    "[1e308, 1e308]",
+    "[1e999]",
+    "[1, 2, 3]",
+    '"text"',
+    "null",
+    "{}",
+    "[",
+    "NaN",
+]
+CSV = [
+    "name,qty\nbolt,12\nnut,\n",
+    "a;b\r\n1;2\r\n",
+    'a,b\n"x,y",2\n',
+    "a,b\n1\n",
+    '"unclosed\n',
+    "\ufeffa\n1e999\n",
+    "x\n007\n-0\n.5\n1e5\n",
+]
+URLS = [
+    "https://docs.python.org/3/library/csv.html",
+    "http://example.com:8080/a?b=c#d",
+    "HTTPS://EXAMPLE.COM",
+    "http://user:pw@example.com/",
+    "ftp://example.com/",
+    "http://[::1]:80/",
+    "http://example.com:99999/",
+    "https://bücher.example/",
+    "http://",
+    "//example.com/x",
+    " https://example.com ",
+]
+PATTERNS = [
+    "*",
+    "**",
+    "**/*.md",
+    "src/*.py",
+    "*.py",
+    "data/*",
+    "**/",
+    ".*",
+    "[a-z]*",
+    "notes/**/*.md",
+]
 
 
 def vocabulary(words: list[str]) -> st.SearchStrategy[str]:
-    return st.sampled_from(words) | st.text(min_size=1)  # every field it replaces has minLength 1 or none
+    return st.sampled_from(words) | st.text(
+        min_size=1
+    )  # every field it replaces has minLength 1 or none
 
 
 def seed(root: Path) -> None:
@@ -71,10 +164,16 @@ class CannedSearch:
     """A search backend in memory: the same hits for the same query, some of them on the `site:` asked."""
 
     def search(self, query: str, limit: int, *, language: str | None = None) -> Sequence[SearchHit]:
-        hits = [SearchHit(f"{query} {n}", f"https://example.org/{n}", f"about {query} in {language or 'any'}")
-                for n in range(limit + 2)]
+        hits = [
+            SearchHit(
+                f"{query} {n}", f"https://example.org/{n}", f"about {query} in {language or 'any'}"
+            )
+            for n in range(limit + 2)
+        ]
         if " site:" in query:
-            hits.insert(1, SearchHit("on the site", f"https://{query.rsplit('site:', 1)[1]}/page", ""))
+            hits.insert(
+                1, SearchHit("on the site", f"https://{query.rsplit('site:', 1)[1]}/page", "")
+            )
         return [*hits, hits[0], SearchHit("not the web", "mailto:x@example.org")]
 
 
@@ -97,8 +196,12 @@ class TestBuiltinContracts(ContractTests):
 
     def seed(self, tool: str, registry: Registry) -> None:
         if tool == "undo_edit":  # two changes to undo (a fresh workspace remembers none)
-            registry.invoke("edit_file", {"path": "src/app.py", "old_text": "old_name", "new_text": "new_name"})
-            registry.invoke("insert_lines", {"path": "src/app.py", "after_line": 0, "text": "import math"})
+            registry.invoke(
+                "edit_file", {"path": "src/app.py", "old_text": "old_name", "new_text": "new_name"}
+            )
+            registry.invoke(
+                "insert_lines", {"path": "src/app.py", "after_line": 0, "text": "import math"}
+            )
 
     def overrides(self, tool: str) -> Mapping[str, st.SearchStrategy[Any]]:
         fields = set(self.contracts[tool].info.arguments.model_fields)
@@ -107,13 +210,21 @@ class TestBuiltinContracts(ContractTests):
             out["command"] = st.sampled_from(COMMANDS)
         if tool == "run_python":
             out["code"] = st.sampled_from(PROGRAMS)
-        for name, words in (("path", PATHS), ("cwd", PATHS), ("old_text", TEXTS), ("pattern", PATTERNS)):
+        for name, words in (
+            ("path", PATHS),
+            ("cwd", PATHS),
+            ("old_text", TEXTS),
+            ("pattern", PATTERNS),
+        ):
             if name in fields:
                 out[name] = vocabulary(words)
         if tool in ("query_json", "parse_csv"):  # exactly one of text and path, mostly
             out["path"] = st.none() | out["path"]
         if tool == "query_json":
-            out |= {"expression": vocabulary(EXPRESSIONS), "text": st.none() | vocabulary(DOCUMENTS)}
+            out |= {
+                "expression": vocabulary(EXPRESSIONS),
+                "text": st.none() | vocabulary(DOCUMENTS),
+            }
         if tool == "parse_csv":
             out["text"] = st.none() | vocabulary(CSV)
         if tool in ("fetch_url", "check_website_status"):
@@ -138,10 +249,16 @@ def test_query_json_results_are_json_whatever_the_expression(tmp_path: Path) -> 
     from toolgen_builtin.testing import check_results, contract
 
     seed(tmp_path)
-    check_results(registry(tmp_path), contract("query_json"), settings=settings(max_examples=60, database=None),
-                  overrides={"expression": st.sampled_from(["&a", "[&a]", "[::0]", "max_by(@, &a)", "sum(@)", "@"]),
-                             "text": st.sampled_from(['[{"a": 1}, {"a": "x"}]', "[1e308, 1e308]", "[1e999]"]),
-                             "path": st.none()})
+    check_results(
+        registry(tmp_path),
+        contract("query_json"),
+        settings=settings(max_examples=60, database=None),
+        overrides={
+            "expression": st.sampled_from(["&a", "[&a]", "[::0]", "max_by(@, &a)", "sum(@)", "@"]),
+            "text": st.sampled_from(['[{"a": 1}, {"a": "x"}]', "[1e308, 1e308]", "[1e999]"]),
+            "path": st.none(),
+        },
+    )
 
 
 # --- Planted bugs in built-in tools: the generated kit finds each and shrinks it -------------
@@ -152,7 +269,11 @@ class WrongType(ReadFile):
 
     def run(self, arguments: ReadFileArguments) -> Any:
         result = super().run(arguments).model_dump()
-        return {**result, "total_lines": str(result["total_lines"])} if result["total_lines"] > 1 else result
+        return (
+            {**result, "total_lines": str(result["total_lines"])}
+            if result["total_lines"] > 1
+            else result
+        )
 
 
 class Undeclared(ReadFile):
@@ -187,18 +308,24 @@ def planted(tmp_path: Path, implementation: type[ReadFile]) -> Callable[[], Regi
     return fresh
 
 
-def violation(check: Callable[..., None], tmp_path: Path, implementation: type[ReadFile]) -> ContractViolation:
+def violation(
+    check: Callable[..., None], tmp_path: Path, implementation: type[ReadFile]
+) -> ContractViolation:
     quick = settings(max_examples=300, database=None)
     with pytest.raises(ContractViolation) as caught:
-        check(planted(tmp_path, implementation), contract("read_file"), settings=quick,
-              overrides={"path": st.sampled_from(["README.md", "absent.txt"])})
+        check(
+            planted(tmp_path, implementation),
+            contract("read_file"),
+            settings=quick,
+            overrides={"path": st.sampled_from(["README.md", "absent.txt"])},
+        )
     return caught.value
 
 
 def test_a_planted_wrong_typed_field_is_found_and_shrunk(tmp_path: Path) -> None:
     exc = violation(check_results, tmp_path, WrongType)
     assert exc.problem == "invalid_result" and exc.arguments == {"path": "README.md"}
-    assert "toolgen call read_file '{\"path\": \"README.md\"}'" in str(exc)
+    assert 'toolgen call read_file \'{"path": "README.md"}\'' in str(exc)
     assert "'3' is not of type 'integer'" in str(exc)
 
 
@@ -212,4 +339,6 @@ def test_a_planted_hidden_state_in_an_idempotent_tool_is_found(tmp_path: Path) -
     exc = violation(check_idempotent, tmp_path, IgnoresStartLine)
     assert exc.problem == "not_idempotent"
     assert exc.calls[0] == exc.calls[-1] == {"path": "README.md"}  # start_line left out, twice
-    assert len(str(exc).splitlines()) >= 4 and str(exc).count("toolgen call read_file") == len(exc.calls)
+    assert len(str(exc).splitlines()) >= 4 and str(exc).count("toolgen call read_file") == len(
+        exc.calls
+    )

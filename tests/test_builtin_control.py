@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import check_examples
-from implementations import registry
 
 import toolgen_builtin
+from implementations import registry
 
 TERMINAL = ("ask_user", "done", "unable")
 
@@ -20,7 +19,9 @@ def r(tmp_path: Path) -> Any:
     return registry(tmp_path)
 
 
-def host_loop(r: Any, model_calls: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, Any] | None, list[str]]:
+def host_loop(
+    r: Any, model_calls: list[tuple[str, dict[str, Any]]]
+) -> tuple[dict[str, Any] | None, list[str]]:
     """A host's agent loop, as docs/builtin-tools.md describes it: stop at a terminal tool's signal."""
     transcript = []
     for name, arguments in model_calls:
@@ -42,33 +43,50 @@ def test_only_the_termination_tools_are_terminal_returns(r: Any) -> None:
 
 def test_done_ends_the_loop_with_its_summary(r: Any, tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("x\n")
-    signal, transcript = host_loop(r, [
-        ("read_file", {"path": "a.txt"}),
-        ("done", {"summary": "Read a.txt.", "answer": "x"}),
-        ("write_file", {"path": "never.txt", "content": "the loop stopped before this"}),
-    ])
+    signal, transcript = host_loop(
+        r,
+        [
+            ("read_file", {"path": "a.txt"}),
+            ("done", {"summary": "Read a.txt.", "answer": "x"}),
+            ("write_file", {"path": "never.txt", "content": "the loop stopped before this"}),
+        ],
+    )
     assert signal == {"signal": "done", "summary": "Read a.txt.", "answer": "x"}
     assert len(transcript) == 1 and not (tmp_path / "never.txt").exists()
 
 
 def test_unable_carries_its_blockers(r: Any) -> None:
-    signal, _ = host_loop(r, [("unable", {"reason": "No access.", "blockers": ["no token", "no VPN"]})])
-    assert signal == {"signal": "unable", "reason": "No access.", "blockers": ["no token", "no VPN"],
-                      "partial_result": None}
+    signal, _ = host_loop(
+        r, [("unable", {"reason": "No access.", "blockers": ["no token", "no VPN"]})]
+    )
+    assert signal == {
+        "signal": "unable",
+        "reason": "No access.",
+        "blockers": ["no token", "no VPN"],
+        "partial_result": None,
+    }
 
 
 def test_ask_user_carries_the_question_and_options(r: Any) -> None:
-    signal, _ = host_loop(r, [("ask_user", {"question": "Which year?", "options": ["2024", "2025"]})])
+    signal, _ = host_loop(
+        r, [("ask_user", {"question": "Which year?", "options": ["2024", "2025"]})]
+    )
     assert signal == {"signal": "ask_user", "question": "Which year?", "options": ["2024", "2025"]}
-    assert host_loop(r, [("ask_user", {"question": "Why?"})])[0] == {"signal": "ask_user", "question": "Why?",
-                                                                      "options": []}
+    assert host_loop(r, [("ask_user", {"question": "Why?"})])[0] == {
+        "signal": "ask_user",
+        "question": "Why?",
+        "options": [],
+    }
 
 
 def test_an_invalid_termination_call_is_no_signal(r: Any) -> None:
-    signal, transcript = host_loop(r, [
-        ("unable", {"reason": "stuck", "blockers": []}),  # blockers must name at least one
-        ("done", {}),
-    ])
+    signal, transcript = host_loop(
+        r,
+        [
+            ("unable", {"reason": "stuck", "blockers": []}),  # blockers must name at least one
+            ("done", {}),
+        ],
+    )
     assert signal is None and len(transcript) == 2
     assert "blockers" in transcript[0] and "summary" in transcript[1]
 

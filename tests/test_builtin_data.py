@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import check_examples
+
 from implementations import registry
 from implementations.data import _percentile
 
@@ -48,18 +48,32 @@ def csv(r: Any, text: str, **arguments: Any) -> dict[str, Any]:
 
 def test_csv_quoting_bom_blank_lines_and_no_header(r: Any) -> None:
     parsed = csv(r, '\ufeffname,note\r\n"Smith, J","said ""hi""\nthen left"\r\n\r\nDoe,\r\n')
-    assert parsed == {"columns": ["name", "note"], "rows": [["Smith, J", 'said "hi"\nthen left'], ["Doe", ""]],
-                      "row_count": 2, "truncated": False}
+    assert parsed == {
+        "columns": ["name", "note"],
+        "rows": [["Smith, J", 'said "hi"\nthen left'], ["Doe", ""]],
+        "row_count": 2,
+        "truncated": False,
+    }
     assert csv(r, "1;2\n3;4", delimiter=";", has_header=False) == {
-        "columns": ["column_1", "column_2"], "rows": [["1", "2"], ["3", "4"]], "row_count": 2, "truncated": False}
+        "columns": ["column_1", "column_2"],
+        "rows": [["1", "2"], ["3", "4"]],
+        "row_count": 2,
+        "truncated": False,
+    }
     assert csv(r, "a\tb\nx y\tz\n", delimiter="\t")["rows"] == [["x y", "z"]]
     assert csv(r, "") == {"columns": [], "rows": [], "row_count": 0, "truncated": False}
-    assert csv(r, "only,a,header\n") == {"columns": ["only", "a", "header"], "rows": [], "row_count": 0,
-                                         "truncated": False}
+    assert csv(r, "only,a,header\n") == {
+        "columns": ["only", "a", "header"],
+        "rows": [],
+        "row_count": 0,
+        "truncated": False,
+    }
 
 
 def test_csv_type_inference(r: Any) -> None:
-    row = csv(r, "a,b,c,d,e,f,g,h,i,j\n12,-3.5,1e3,007,,nan,0,.5, 42 ,1e999\n", infer_types=True)["rows"][0]
+    row = csv(r, "a,b,c,d,e,f,g,h,i,j\n12,-3.5,1e3,007,,nan,0,.5, 42 ,1e999\n", infer_types=True)[
+        "rows"
+    ][0]
     assert row == [12, -3.5, 1000.0, "007", None, "nan", 0, 0.5, 42, "1e999"]
     assert type(row[0]) is int  # an integer stays an integer
     assert csv(r, "a\n12\n")["rows"] == [["12"]]  # strings unless asked
@@ -71,7 +85,9 @@ def test_csv_limits_and_malformed_input(r: Any) -> None:
     kind, message = failure(r, "parse_csv", text="a,b\n1,2\n3\n")
     assert kind == "malformed" and "line 3 has 1 fields" in message
     assert failure(r, "parse_csv", text='a\n"unterminated\n')[0] == "malformed"
-    assert failure(r, "parse_csv", text="a\n" + "x" * 200_000 + "\n")[0] == "malformed"  # csv's field limit
+    assert (
+        failure(r, "parse_csv", text="a\n" + "x" * 200_000 + "\n")[0] == "malformed"
+    )  # csv's field limit
     assert failure(r, "parse_csv", text="a,b", delimiter='"')[0] == "invalid_input"
     assert failure(r, "parse_csv")[0] == "invalid_input"
     assert failure(r, "parse_csv", text="a", path="x.csv")[0] == "invalid_input"
@@ -95,24 +111,29 @@ def query(r: Any, expression: str, text: str = DATA) -> Any:
 
 def test_jmespath_queries(root: Path, r: Any) -> None:
     assert query(r, "people[?age > `40`].name") == ["Alan", "Grace"]
-    assert query(r, "{oldest: max_by(people, &age).name, total: sum(people[].age)}") == {"oldest": "Grace",
-                                                                                        "total": 162}
+    assert query(r, "{oldest: max_by(people, &age).name, total: sum(people[].age)}") == {
+        "oldest": "Grace",
+        "total": 162,
+    }
     assert query(r, "nobody") is None
     (root / "d.json").write_text(DATA)
     assert ok(r, "query_json", expression="length(people)", path="d.json") == {"result": 3}
 
 
-@pytest.mark.parametrize(("expression", "kind"), [
-    ("people[?age >", "invalid_expression"),        # incomplete
-    ("people[?age > 40]", "invalid_expression"),    # a literal without backticks
-    ("people.`", "invalid_expression"),             # lexer error
-    ("(" * 4000 + "a" + ")" * 4000, "invalid_expression"),  # nested too deeply to parse
-    ("a" + "|a" * 4000, "query_failed"),            # nested too deeply to run
-    ("sum(people)", "query_failed"),                # wrong argument type
-    ("length(people, people)", "query_failed"),     # wrong arity
-    ("nosuchfunction(people)", "query_failed"),     # unknown function
-    ("sort_by(people, &name)[0].name", None),       # fine
-])
+@pytest.mark.parametrize(
+    ("expression", "kind"),
+    [
+        ("people[?age >", "invalid_expression"),  # incomplete
+        ("people[?age > 40]", "invalid_expression"),  # a literal without backticks
+        ("people.`", "invalid_expression"),  # lexer error
+        ("(" * 4000 + "a" + ")" * 4000, "invalid_expression"),  # nested too deeply to parse
+        ("a" + "|a" * 4000, "query_failed"),  # nested too deeply to run
+        ("sum(people)", "query_failed"),  # wrong argument type
+        ("length(people, people)", "query_failed"),  # wrong arity
+        ("nosuchfunction(people)", "query_failed"),  # unknown function
+        ("sort_by(people, &name)[0].name", None),  # fine
+    ],
+)
 def test_jmespath_errors_are_declared(r: Any, expression: str, kind: str | None) -> None:
     result = r.call("query_json", {"expression": expression, "text": DATA})
     assert (result.failure.kind if result.failure else None) == kind, result.text()
@@ -142,19 +163,30 @@ def test_summary_statistics_agree_with_the_statistics_module(r: Any) -> None:
     by_percentile = {p["percentile"]: p["value"] for p in got["percentiles"]}
     assert math.isclose(by_percentile[25], quartiles[0]) and by_percentile[50] == got["median"]
     assert by_percentile[0] == min(values) and by_percentile[100] == max(values)
-    assert math.isclose(by_percentile[90], statistics.quantiles(values, n=10, method="inclusive")[-1])
+    assert math.isclose(
+        by_percentile[90], statistics.quantiles(values, n=10, method="inclusive")[-1]
+    )
 
 
 def test_summary_edge_cases(r: Any) -> None:
     single = ok(r, "summarize_numbers", values=[4])
     assert single["stdev"] is None and single["pstdev"] == 0 and single["median"] == 4
     assert failure(r, "summarize_numbers", values=[1e308, 1e308])[0] == "not_finite"  # the sum
-    assert failure(r, "summarize_numbers", values=[1e200, -1e200])[0] == "not_finite"  # the variance
-    assert _percentile([-1e308, 1e308], 50) == 0 and _percentile([-1e308, 1e308], 75) == 5e307  # no b - a
+    assert (
+        failure(r, "summarize_numbers", values=[1e200, -1e200])[0] == "not_finite"
+    )  # the variance
+    assert (
+        _percentile([-1e308, 1e308], 50) == 0 and _percentile([-1e308, 1e308], 75) == 5e307
+    )  # no b - a
     assert ok(r, "summarize_numbers", values=[2, 1], percentiles=[50, 75])["percentiles"] == [
-        {"percentile": 50, "value": 1.5}, {"percentile": 75, "value": 1.75}]
+        {"percentile": 50, "value": 1.5},
+        {"percentile": 75, "value": 1.75},
+    ]
     assert r.call("summarize_numbers", {"values": []}).failure.kind == "invalid_arguments"
-    assert failure(r, "summarize_numbers", values=[1, float("inf")])[0] in ("not_finite", "invalid_arguments")
+    assert failure(r, "summarize_numbers", values=[1, float("inf")])[0] in (
+        "not_finite",
+        "invalid_arguments",
+    )
 
 
 def test_examples(r: Any) -> None:

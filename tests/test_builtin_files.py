@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import check_examples, within
+
 from implementations import EditHistory, Workspace, registry
 
 SECRET = "top secret\n"
@@ -47,9 +47,12 @@ CALLS = {
 
 
 @pytest.mark.parametrize("tool", sorted(CALLS))
-@pytest.mark.parametrize("path", ["../secret.txt", "/etc/passwd", "sub/../../secret.txt", "notes.txt\x00x", "..",
-                                  "/"])
-def test_paths_that_leave_the_root_are_refused(r: Any, tmp_path: Path, tool: str, path: str) -> None:
+@pytest.mark.parametrize(
+    "path", ["../secret.txt", "/etc/passwd", "sub/../../secret.txt", "notes.txt\x00x", "..", "/"]
+)
+def test_paths_that_leave_the_root_are_refused(
+    r: Any, tmp_path: Path, tool: str, path: str
+) -> None:
     result = r.call(tool, CALLS[tool](path))
     assert kind(result) == "outside_root", result.text()
     assert "top secret" not in result.text()
@@ -57,7 +60,9 @@ def test_paths_that_leave_the_root_are_refused(r: Any, tmp_path: Path, tool: str
 
 
 @pytest.mark.parametrize("tool", sorted(CALLS))
-def test_symlinks_inside_the_root_pointing_out_are_refused(root: Path, r: Any, tmp_path: Path, tool: str) -> None:
+def test_symlinks_inside_the_root_pointing_out_are_refused(
+    root: Path, r: Any, tmp_path: Path, tool: str
+) -> None:
     os.symlink(tmp_path / "secret.txt", root / "link.txt")
     os.symlink(tmp_path, root / "linkdir")
     target = "linkdir" if tool in ("list_directory", "glob_files") else "link.txt"
@@ -92,12 +97,20 @@ def test_fifos_and_devices_are_never_opened(root: Path, r: Any) -> None:
 
 def test_read_range_list_and_write(root: Path, r: Any) -> None:
     read = r.call("read_file", {"path": "notes.txt", "start_line": 2, "end_line": 2})
-    assert read.to_dict()["result"] == {"path": "notes.txt", "type": "text", "content": "2\tb", "start_line": 2,
-                                        "end_line": 2, "total_lines": 3}
+    assert read.to_dict()["result"] == {
+        "path": "notes.txt",
+        "type": "text",
+        "content": "2\tb",
+        "start_line": 2,
+        "end_line": 2,
+        "total_lines": 3,
+    }
     written = r.call("write_file", {"path": "d/new.txt", "content": "hi"})
     assert written.to_dict()["result"] == {"path": "d/new.txt", "bytes_written": 2, "created": True}
     assert kind(r.call("write_file", {"path": "d/new.txt", "content": "again"})) == "exists"
-    assert kind(r.call("write_file", {"path": "d", "content": "x", "overwrite": True})) == "not_a_file"
+    assert (
+        kind(r.call("write_file", {"path": "d", "content": "x", "overwrite": True})) == "not_a_file"
+    )
     listing = r.call("list_directory", {}).to_dict()["result"]["entries"]
     assert [(e["name"], e["type"]) for e in listing] == [("d", "directory"), ("notes.txt", "file")]
     assert kind(r.call("list_directory", {"path": "notes.txt"})) == "not_a_directory"
@@ -110,12 +123,18 @@ def test_read_counts_lines_as_editors_do(root: Path, r: Any) -> None:
     assert result["content"] == "1\tone\n2\ttwo\x0cstill two" and result["total_lines"] == 2
 
 
-def test_overwrite_keeps_the_mode_and_never_follows_a_planted_temporary(root: Path, r: Any, tmp_path: Path) -> None:
+def test_overwrite_keeps_the_mode_and_never_follows_a_planted_temporary(
+    root: Path, r: Any, tmp_path: Path
+) -> None:
     (root / "run.sh").write_text("old")
     (root / "run.sh").chmod(0o755)
-    os.symlink(tmp_path / "secret.txt", root / ".run.sh.tmp")  # where a naive writer puts its temporary
+    os.symlink(
+        tmp_path / "secret.txt", root / ".run.sh.tmp"
+    )  # where a naive writer puts its temporary
     assert r.call("write_file", {"path": "run.sh", "content": "new", "overwrite": True}).ok
-    assert (root / "run.sh").read_text() == "new" and stat.S_IMODE((root / "run.sh").stat().st_mode) == 0o755
+    assert (root / "run.sh").read_text() == "new" and stat.S_IMODE(
+        (root / "run.sh").stat().st_mode
+    ) == 0o755
     assert (tmp_path / "secret.txt").read_text() == SECRET
     assert not [p for p in os.listdir(root) if p.endswith(".toolgen-tmp")]
 
@@ -127,13 +146,21 @@ def test_size_limits_on_read_and_write(root: Path, tmp_path: Path) -> None:
     assert kind(small.call("read_file", {"path": "big.txt"})) == "too_large"
     assert kind(small.call("read_file", {"path": "bin.dat"})) == "not_text"
     assert kind(small.call("write_file", {"path": "w.txt", "content": "x" * 11})) == "too_large"
-    assert kind(small.call("write_file", {"path": "w.txt", "content": "é" * 6})) == "too_large"  # 12 bytes
+    assert (
+        kind(small.call("write_file", {"path": "w.txt", "content": "é" * 6})) == "too_large"
+    )  # 12 bytes
     assert not (root / "w.txt").exists()
     assert small.call("append_file", {"path": "a.txt", "content": "x" * 8}).ok
     assert kind(small.call("append_file", {"path": "a.txt", "content": "yyy"})) == "too_large"
     assert (root / "a.txt").read_text() == "x" * 8
-    assert kind(small.call("edit_file", {"path": "a.txt", "old_text": "x" * 8, "new_text": "z" * 11})) == "too_large"
-    assert kind(small.call("edit_file", {"path": "big.txt", "old_text": "x", "new_text": ""})) == "too_large"
+    assert (
+        kind(small.call("edit_file", {"path": "a.txt", "old_text": "x" * 8, "new_text": "z" * 11}))
+        == "too_large"
+    )
+    assert (
+        kind(small.call("edit_file", {"path": "big.txt", "old_text": "x", "new_text": ""}))
+        == "too_large"
+    )
     assert (root / "a.txt").read_text() == "x" * 8
     # the default limit
     (root / "huge.txt").write_bytes(b"x" * 2_000_001)
@@ -146,7 +173,10 @@ def test_append(root: Path, r: Any) -> None:
     second = r.call("append_file", {"path": "logs/run.md", "content": "två\n"}).to_dict()["result"]
     assert second == {"path": "logs/run.md", "bytes_appended": 5, "size": 9, "created": False}
     assert (root / "logs" / "run.md").read_text() == "one\ntvå\n"
-    assert kind(r.call("append_file", {"path": "absent.md", "content": "x", "create": False})) == "not_found"
+    assert (
+        kind(r.call("append_file", {"path": "absent.md", "content": "x", "create": False}))
+        == "not_found"
+    )
     assert kind(r.call("append_file", {"path": "logs", "content": "x"})) == "not_a_file"
 
 
@@ -154,39 +184,72 @@ def test_edit_replaces_exactly_one_occurrence(root: Path, r: Any) -> None:
     source = root / "app.py"
     source.write_text("def old(x):\n    return x\n\nprint(old(1))\nprint(old(2))\n")
     source.chmod(0o640)
-    ok = r.call("edit_file", {"path": "app.py", "old_text": "def old(x):", "new_text": "def new(x):"})
-    assert ok.to_dict()["result"] == {"path": "app.py", "replacements": 1, "first_line": 1,
-                                      "bytes_written": len(source.read_bytes())}
-    assert source.read_text().startswith("def new(x):\n") and stat.S_IMODE(source.stat().st_mode) == 0o640
-    ambiguous = r.call("edit_file", {"path": "app.py", "old_text": "print(old(", "new_text": "print(new("})
+    ok = r.call(
+        "edit_file", {"path": "app.py", "old_text": "def old(x):", "new_text": "def new(x):"}
+    )
+    assert ok.to_dict()["result"] == {
+        "path": "app.py",
+        "replacements": 1,
+        "first_line": 1,
+        "bytes_written": len(source.read_bytes()),
+    }
+    assert (
+        source.read_text().startswith("def new(x):\n")
+        and stat.S_IMODE(source.stat().st_mode) == 0o640
+    )
+    ambiguous = r.call(
+        "edit_file", {"path": "app.py", "old_text": "print(old(", "new_text": "print(new("}
+    )
     assert kind(ambiguous) == "ambiguous" and "lines 4, 5" in ambiguous.text()
     assert "print(old(1))" in source.read_text()  # unchanged
-    everywhere = r.call("edit_file", {"path": "app.py", "old_text": "old(", "new_text": "new(", "replace_all": True})
+    everywhere = r.call(
+        "edit_file", {"path": "app.py", "old_text": "old(", "new_text": "new(", "replace_all": True}
+    )
     assert everywhere.to_dict()["result"]["replacements"] == 2 and "old" not in source.read_text()
     missing = r.call("edit_file", {"path": "app.py", "old_text": "1\treturn x", "new_text": ""})
     assert kind(missing) == "no_match" and "line-number prefixes" in missing.text()
-    assert kind(r.call("edit_file", {"path": "absent.py", "old_text": "a", "new_text": "b"})) == "not_found"
+    assert (
+        kind(r.call("edit_file", {"path": "absent.py", "old_text": "a", "new_text": "b"}))
+        == "not_found"
+    )
 
 
 def test_edit_edge_cases(root: Path, r: Any) -> None:
     (root / "a.txt").write_text("aaa")
-    assert kind(r.call("edit_file", {"path": "a.txt", "old_text": "aa", "new_text": "b"})) == "ambiguous"  # overlapping
+    assert (
+        kind(r.call("edit_file", {"path": "a.txt", "old_text": "aa", "new_text": "b"}))
+        == "ambiguous"
+    )  # overlapping
     (root / "crlf.txt").write_bytes(b"one\r\ntwo\r\n")
     crlf = r.call("edit_file", {"path": "crlf.txt", "old_text": "one\ntwo", "new_text": "x"})
     assert kind(crlf) == "no_match" and "CRLF" in crlf.text()
     assert r.call("edit_file", {"path": "crlf.txt", "old_text": "one\r\ntwo", "new_text": "x"}).ok
     assert (root / "crlf.txt").read_bytes() == b"x\r\n"
     (root / "bin.dat").write_bytes(b"\xff\xfe")
-    assert kind(r.call("edit_file", {"path": "bin.dat", "old_text": "a", "new_text": "b"})) == "not_text"
+    assert (
+        kind(r.call("edit_file", {"path": "bin.dat", "old_text": "a", "new_text": "b"}))
+        == "not_text"
+    )
     many = root / "many.txt"
     many.write_text("x\n" * 200)
-    assert "and more" in r.call("edit_file", {"path": "many.txt", "old_text": "x", "new_text": "y"}).text()
+    assert (
+        "and more"
+        in r.call("edit_file", {"path": "many.txt", "old_text": "x", "new_text": "y"}).text()
+    )
 
 
 @pytest.fixture
 def tree_root(root: Path, tmp_path: Path) -> Path:
-    for relative in ["src/a.py", "src/pkg/b.py", "src/pkg/deep/c.py", "src/pkg/deep/d.txt", ".github/ci.yml",
-                     "src/.hidden/e.py", "docs/index.md", "README.md"]:
+    for relative in [
+        "src/a.py",
+        "src/pkg/b.py",
+        "src/pkg/deep/c.py",
+        "src/pkg/deep/d.txt",
+        ".github/ci.yml",
+        "src/.hidden/e.py",
+        "docs/index.md",
+        "README.md",
+    ]:
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text("x")
     (tmp_path / "outside").mkdir()
@@ -204,11 +267,21 @@ def glob(r: Any, **arguments: Any) -> Any:
 
 
 def test_glob_patterns(tree_root: Path, r: Any) -> None:
-    assert glob(r, pattern="**/*.py")["matches"] == ["src/a.py", "src/pkg/b.py", "src/pkg/deep/c.py"]
+    assert glob(r, pattern="**/*.py")["matches"] == [
+        "src/a.py",
+        "src/pkg/b.py",
+        "src/pkg/deep/c.py",
+    ]
     assert glob(r, pattern="src/*")["matches"] == ["src/a.py", "src/alias/", "src/pkg/"]
     assert glob(r, pattern="src/**")["matches"] == [
-        "src/a.py", "src/alias/", "src/pkg/", "src/pkg/b.py", "src/pkg/deep/", "src/pkg/deep/c.py",
-        "src/pkg/deep/d.txt"]
+        "src/a.py",
+        "src/alias/",
+        "src/pkg/",
+        "src/pkg/b.py",
+        "src/pkg/deep/",
+        "src/pkg/deep/c.py",
+        "src/pkg/deep/d.txt",
+    ]
     assert glob(r, pattern="*.py", path="src/pkg")["matches"] == ["src/pkg/b.py"]
     assert glob(r, pattern="**/[cd].*")["matches"] == ["src/pkg/deep/c.py", "src/pkg/deep/d.txt"]
     assert glob(r, pattern="**/[!c].py")["matches"] == ["src/a.py", "src/pkg/b.py"]
@@ -243,7 +316,9 @@ def test_examples(root: Path) -> None:
     (root / "README.md").write_text("".join(f"line {i}\n" for i in range(12)))
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("def old_name(x):\n    return x\n")
-    assert check_examples("files", registry(root)) == 8  # undo_edit's reverts insert_lines' (they run in file order)
+    assert (
+        check_examples("files", registry(root)) == 8
+    )  # undo_edit's reverts insert_lines' (they run in file order)
 
 
 def insert(r: Any, path: str, after_line: int, text: str) -> dict[str, Any]:
@@ -256,13 +331,20 @@ def insert(r: Any, path: str, after_line: int, text: str) -> dict[str, Any]:
 def test_insert_lines_at_the_start_in_the_middle_and_at_the_end(root: Path, r: Any) -> None:
     source = root / "notes.txt"  # "a\nb\nc\n"
     source.chmod(0o640)
-    assert insert(r, "notes.txt", 0, "start") == {"path": "notes.txt", "first_line": 1, "lines_inserted": 1,
-                                                  "total_lines": 4, "bytes_written": 12}
+    assert insert(r, "notes.txt", 0, "start") == {
+        "path": "notes.txt",
+        "first_line": 1,
+        "lines_inserted": 1,
+        "total_lines": 4,
+        "bytes_written": 12,
+    }
     assert insert(r, "notes.txt", 2, "x1\n  x2\n")["first_line"] == 3
     assert insert(r, "notes.txt", 6, "end\n\n")["total_lines"] == 8
     assert source.read_text() == "start\na\nx1\n  x2\nb\nc\nend\n\n"
     assert stat.S_IMODE(source.stat().st_mode) == 0o640
-    read = r.call("read_file", {"path": "notes.txt", "start_line": 3, "end_line": 4}).to_dict()["result"]
+    read = r.call("read_file", {"path": "notes.txt", "start_line": 3, "end_line": 4}).to_dict()[
+        "result"
+    ]
     assert read["content"] == "3\tx1\n4\t  x2"  # first_line is what read_file numbers it
 
 
@@ -281,15 +363,26 @@ def test_insert_lines_keeps_the_files_line_endings(root: Path, r: Any) -> None:
 def test_insert_lines_errors_change_nothing(root: Path, r: Any) -> None:
     beyond = r.call("insert_lines", {"path": "notes.txt", "after_line": 4, "text": "x"})
     assert kind(beyond) == "line_out_of_range" and "has 3 lines" in beyond.text()
-    assert kind(r.call("insert_lines", {"path": "absent.txt", "after_line": 0, "text": "x"})) == "not_found"
+    assert (
+        kind(r.call("insert_lines", {"path": "absent.txt", "after_line": 0, "text": "x"}))
+        == "not_found"
+    )
     assert kind(r.call("insert_lines", {"path": ".", "after_line": 0, "text": "x"})) == "not_a_file"
     (root / "bin.dat").write_bytes(b"\xff\xfe")
-    assert kind(r.call("insert_lines", {"path": "bin.dat", "after_line": 0, "text": "x"})) == "not_text"
+    assert (
+        kind(r.call("insert_lines", {"path": "bin.dat", "after_line": 0, "text": "x"}))
+        == "not_text"
+    )
     small = registry(Workspace(root, max_write_bytes=8))
-    assert kind(small.call("insert_lines", {"path": "notes.txt", "after_line": 0, "text": "xyz"})) == "too_large"
+    assert (
+        kind(small.call("insert_lines", {"path": "notes.txt", "after_line": 0, "text": "xyz"}))
+        == "too_large"
+    )
     assert (root / "notes.txt").read_text() == "a\nb\nc\n"
     invalid = r.call("insert_lines", {"path": "notes.txt", "after_line": -1, "text": "x"})
-    assert invalid.failure is not None and "after_line" in invalid.text()  # refused by the spec's minimum
+    assert (
+        invalid.failure is not None and "after_line" in invalid.text()
+    )  # refused by the spec's minimum
 
 
 def undo(r: Any, path: str) -> dict[str, Any]:
@@ -304,11 +397,23 @@ def test_undo_reverts_edits_inserts_and_overwrites_last_first(root: Path, r: Any
     source.chmod(0o600)
     assert r.call("edit_file", {"path": "notes.txt", "old_text": "b", "new_text": "B"}).ok
     insert(r, "notes.txt", 0, "top")
-    assert r.call("write_file", {"path": "notes.txt", "content": "replaced\n", "overwrite": True}).ok
-    assert undo(r, "notes.txt") == {"path": "notes.txt", "undone": "write_file", "bytes_written": 10, "remaining": 2}
+    assert r.call(
+        "write_file", {"path": "notes.txt", "content": "replaced\n", "overwrite": True}
+    ).ok
+    assert undo(r, "notes.txt") == {
+        "path": "notes.txt",
+        "undone": "write_file",
+        "bytes_written": 10,
+        "remaining": 2,
+    }
     assert source.read_text() == "top\na\nB\nc\n"
     assert undo(r, "notes.txt")["undone"] == "insert_lines" and source.read_text() == "a\nB\nc\n"
-    assert undo(r, "notes.txt") == {"path": "notes.txt", "undone": "edit_file", "bytes_written": 6, "remaining": 0}
+    assert undo(r, "notes.txt") == {
+        "path": "notes.txt",
+        "undone": "edit_file",
+        "bytes_written": 6,
+        "remaining": 0,
+    }
     assert source.read_text() == "a\nb\nc\n" and stat.S_IMODE(source.stat().st_mode) == 0o600
     again = r.call("undo_edit", {"path": "notes.txt"})
     assert kind(again) == "nothing_to_undo" and "each only once" in again.text()
@@ -322,7 +427,10 @@ def test_undo_refuses_when_the_file_changed_since(root: Path, r: Any) -> None:
     assert kind(changed) == "changed_since" and "edit_file" in changed.text()
     assert (root / "notes.txt").read_text() == "A\nb\nc\nd\n"  # the append is kept
     (root / "notes.txt").write_text("A\nb\nc\n")  # back to what the edit left, by another program
-    assert undo(r, "notes.txt")["undone"] == "edit_file" and (root / "notes.txt").read_text() == "a\nb\nc\n"
+    assert (
+        undo(r, "notes.txt")["undone"] == "edit_file"
+        and (root / "notes.txt").read_text() == "a\nb\nc\n"
+    )
     assert r.call("edit_file", {"path": "notes.txt", "old_text": "a", "new_text": "A"}).ok
     (root / "notes.txt").unlink()
     assert kind(r.call("undo_edit", {"path": "notes.txt"})) == "changed_since"
@@ -334,15 +442,21 @@ def test_undo_knows_files_by_what_they_are_not_by_how_they_are_named(root: Path,
     assert r.call("edit_file", {"path": "alias.txt", "old_text": "a", "new_text": "A"}).ok
     assert undo(r, "./notes.txt")["undone"] == "edit_file"
     assert kind(r.call("undo_edit", {"path": "absent.txt"})) == "nothing_to_undo"
-    assert r.call("write_file", {"path": "new.txt", "content": "x"}).ok  # a created file is never deleted
+    assert r.call(
+        "write_file", {"path": "new.txt", "content": "x"}
+    ).ok  # a created file is never deleted
     assert kind(r.call("undo_edit", {"path": "new.txt"})) == "nothing_to_undo"
-    assert kind(registry(root).call("undo_edit", {"path": "notes.txt"})) == "nothing_to_undo"  # another workspace
+    assert (
+        kind(registry(root).call("undo_edit", {"path": "notes.txt"})) == "nothing_to_undo"
+    )  # another workspace
 
 
 def test_undo_history_is_bounded(root: Path) -> None:
     two = registry(Workspace(root, max_undo_steps=2))
     for letter in "abc":
-        assert two.call("edit_file", {"path": "notes.txt", "old_text": letter, "new_text": letter.upper()}).ok
+        assert two.call(
+            "edit_file", {"path": "notes.txt", "old_text": letter, "new_text": letter.upper()}
+        ).ok
     assert undo(two, "notes.txt")["remaining"] == 1
     assert undo(two, "notes.txt")["remaining"] == 0
     assert (root / "notes.txt").read_text() == "A\nb\nc\n"  # the first edit was dropped

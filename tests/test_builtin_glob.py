@@ -9,14 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builtin_support import within
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from builtin_support import within
-from implementations import Workspace, registry
-from implementations import globbing, search
-
 import toolgen_builtin
+from implementations import Workspace, globbing, registry, search
 
 TIMEOUT_S = toolgen_builtin.tool_info("glob_files").timeout_s
 assert TIMEOUT_S is not None
@@ -34,13 +32,40 @@ def call(r: Any, **arguments: Any) -> Any:
 # --- the segment matcher agrees with fnmatch -------------------------------------------------
 
 NAME_CHARS = "ababab.-]!["  # mostly a and b, so that patterns often nearly match
-PATTERN_PIECES = ["*", "*", "*", "a", "b", "a", "b", "ab", "ba", "?", "[ab]", "[!a]", "[a-b]", "[]a]", "[!]]",
-                  "[", "[-a]", "[a-]", "[.]", "]", ".", "-", "!", "**"]
+PATTERN_PIECES = [
+    "*",
+    "*",
+    "*",
+    "a",
+    "b",
+    "a",
+    "b",
+    "ab",
+    "ba",
+    "?",
+    "[ab]",
+    "[!a]",
+    "[a-b]",
+    "[]a]",
+    "[!]]",
+    "[",
+    "[-a]",
+    "[a-]",
+    "[.]",
+    "]",
+    ".",
+    "-",
+    "!",
+    "**",
+]
 
 
 # Star-separated chunks of a few characters: where overlapping or misplaced chunks would show.
-STARRED = st.lists(st.lists(st.sampled_from(["a", "b", "?", "[ab]", "[!b]"]), min_size=1, max_size=3).map("".join),
-                   min_size=1, max_size=4).map("*".join)
+STARRED = st.lists(
+    st.lists(st.sampled_from(["a", "b", "?", "[ab]", "[!b]"]), min_size=1, max_size=3).map("".join),
+    min_size=1,
+    max_size=4,
+).map("*".join)
 PATTERNS = st.one_of(
     st.lists(st.sampled_from(PATTERN_PIECES), max_size=9).map("".join),
     st.tuples(st.sampled_from(["", "*"]), STARRED, st.sampled_from(["", "*"])).map("".join),
@@ -67,7 +92,10 @@ def test_sets_follow_fnmatch(body: str, name: str) -> None:
             segment = globbing.compile_segment(pattern)
         except globbing.PatternError:
             continue
-        assert segment.matches(name, include_hidden=True) is fnmatch.fnmatchcase(name, pattern), (pattern, name)
+        assert segment.matches(name, include_hidden=True) is fnmatch.fnmatchcase(name, pattern), (
+            pattern,
+            name,
+        )
 
 
 def _reference(segments: list[str], names: list[str]) -> bool:
@@ -83,18 +111,29 @@ def _reference(segments: list[str], names: list[str]) -> bool:
 
 
 @settings(max_examples=1500, derandomize=True, database=None, deadline=None)
-@given(segments=st.lists(st.sampled_from(["**", "*", "a", "b", "a*", "*b", "?", "[ab]"]), min_size=1, max_size=6),
-       names=st.lists(st.sampled_from(["a", "b", "ab", "ba", "aa"]), min_size=1, max_size=6))
-def test_a_path_matches_exactly_when_the_reference_says_so(segments: list[str], names: list[str]) -> None:
+@given(
+    segments=st.lists(
+        st.sampled_from(["**", "*", "a", "b", "a*", "*b", "?", "[ab]"]), min_size=1, max_size=6
+    ),
+    names=st.lists(st.sampled_from(["a", "b", "ab", "ba", "aa"]), min_size=1, max_size=6),
+)
+def test_a_path_matches_exactly_when_the_reference_says_so(
+    segments: list[str], names: list[str]
+) -> None:
     glob = globbing.compile_glob(segments)
-    assert glob.matches("/".join(names), include_hidden=True) is _reference(segments, names), (segments, names)
+    assert glob.matches("/".join(names), include_hidden=True) is _reference(segments, names), (
+        segments,
+        names,
+    )
 
 
 def test_hidden_names_need_a_literal_dot_or_include_hidden() -> None:
     glob = globbing.compile_glob(["**", "*.py"])
     assert not glob.matches(".git/x.py", include_hidden=False)
     assert not glob.matches("src/.x.py", include_hidden=False)
-    assert glob.matches("src/.x.py", include_hidden=True) and glob.matches(".git/x.py", include_hidden=True)
+    assert glob.matches("src/.x.py", include_hidden=True) and glob.matches(
+        ".git/x.py", include_hidden=True
+    )
     assert globbing.compile_glob([".git", "*"]).matches(".git/config", include_hidden=False)
     assert not globbing.compile_segment("?git").matches(".git", include_hidden=False)
 
@@ -119,8 +158,13 @@ def test_star_heavy_patterns_answer_at_once(root: Path) -> None:
     (root / ("a" * 250)).write_text("x")
     (root / ("ab" * 120)).write_text("x")
     r = registry(root)
-    for pattern in ["*a*a*a*a*a*b", "*a" * 100 + "*b", "*?a*[ab]?*a" * 20 + "*c", "*" + "[ab]?" * 50 + "*c",
-                    "**/" + "*a" * 120 + "*b"]:
+    for pattern in [
+        "*a*a*a*a*a*b",
+        "*a" * 100 + "*b",
+        "*?a*[ab]?*a" * 20 + "*c",
+        "*" + "[ab]?" * 50 + "*c",
+        "**/" + "*a" * 120 + "*b",
+    ]:
         started = time.monotonic()
         result = call(r, pattern=pattern)
         assert result.ok, result.text()
@@ -129,7 +173,9 @@ def test_star_heavy_patterns_answer_at_once(root: Path) -> None:
     assert call(r, pattern="*" + "[ab]?" * 50 + "b").to_dict()["result"]["matches"] == ["ab" * 120]
 
 
-def test_deep_globstars_visit_every_directory_once(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deep_globstars_visit_every_directory_once(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     deep = root.joinpath(*["d"] * 30)
     deep.mkdir(parents=True)
     (deep / "f").write_text("x")
@@ -148,7 +194,9 @@ def test_deep_globstars_visit_every_directory_once(root: Path, monkeypatch: pyte
         result = call(r, pattern=pattern)
         assert result.ok, (pattern, result.text())
         assert len(listed) == len(set(listed)) == 32, pattern  # root, 30 levels of d, side
-    assert call(r, pattern="**/**/f").to_dict()["result"]["matches"] == ["/".join(["d"] * 30) + "/f"]
+    assert call(r, pattern="**/**/f").to_dict()["result"]["matches"] == [
+        "/".join(["d"] * 30) + "/f"
+    ]
 
 
 def test_patterns_past_the_limits_are_too_complex(root: Path) -> None:
@@ -166,11 +214,18 @@ def test_the_walk_is_bounded_in_entries_depth_and_time(root: Path) -> None:
         (root / f"f{i}").write_text("x")
     deep = root.joinpath(*["d"] * 6)
     deep.mkdir(parents=True)
-    assert kind(call(registry(Workspace(root, max_scan_entries=100)), pattern="**/*")) == "too_many_entries"
-    assert call(registry(Workspace(root, max_scan_entries=100)), pattern="d/*").ok  # starts at d: 1 entry
+    assert (
+        kind(call(registry(Workspace(root, max_scan_entries=100)), pattern="**/*"))
+        == "too_many_entries"
+    )
+    assert call(
+        registry(Workspace(root, max_scan_entries=100)), pattern="d/*"
+    ).ok  # starts at d: 1 entry
     too_deep = call(registry(Workspace(root, max_scan_depth=3)), pattern="**/x")
     assert kind(too_deep) == "too_deep" and "d/d/d/d" in too_deep.text()
-    assert call(registry(Workspace(root, max_scan_depth=3)), pattern="*/*/*/x").ok  # never goes that deep
+    assert call(
+        registry(Workspace(root, max_scan_depth=3)), pattern="*/*/*/x"
+    ).ok  # never goes that deep
     out_of_time = call(registry(Workspace(root, max_scan_seconds=0.0)), pattern="**/*")
     assert kind(out_of_time) == "too_many_entries" and " 0 s" in out_of_time.text()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import check_examples, within
+
 from implementations import ProcessPolicy, registry
 
 
@@ -91,7 +91,12 @@ def test_output_without_end_is_cut_off_in_bounded_memory(root: Path) -> None:
     assert out["killed"] == "output_limit" and out["truncated"] is True
     assert out["stdout"] == "y\n" * 500  # exactly the first max_output_bytes
     assert time.monotonic() - started < 10  # cut off by the output limit, not the 60 s timeout
-    py = run(r, "run_python", code="import sys\nwhile True:\n    sys.stderr.write('e' * 4096)\n", timeout_s=60)
+    py = run(
+        r,
+        "run_python",
+        code="import sys\nwhile True:\n    sys.stderr.write('e' * 4096)\n",
+        timeout_s=60,
+    )
     assert py["killed"] == "output_limit" and len(py["stderr"]) == 1000
 
 
@@ -104,8 +109,12 @@ def test_large_output_that_ends_is_truncated_but_not_killed(root: Path) -> None:
 
 def test_the_whole_process_group_is_killed(r: Any) -> None:
     # Background children holding the output open: killed at the timeout with their parent.
-    out = run(r, "run_shell", command="sleep 60 & echo $!; sleep 60 & echo $!; sleep 60 & echo $!; wait",
-              timeout_s=0.5)
+    out = run(
+        r,
+        "run_shell",
+        command="sleep 60 & echo $!; sleep 60 & echo $!; sleep 60 & echo $!; wait",
+        timeout_s=0.5,
+    )
     pids = [int(p) for p in out["stdout"].split()]
     assert out["killed"] == "timeout" and len(pids) == 3
     # Background children that let go of the output: killed when the command exits.
@@ -123,26 +132,42 @@ def test_no_host_secrets_unless_allowed(root: Path, monkeypatch: pytest.MonkeyPa
     out = run(registry(root, enable_processes=True), "run_shell", command="env")
     assert "s3cr3t-value" not in out["stdout"] and "TOOLGEN_TEST_API_KEY" not in out["stdout"]
     assert f"HOME={root.resolve()}\n" in out["stdout"]
-    allowed = registry(root, processes=ProcessPolicy(env_allow=frozenset({"TOOLGEN_TEST_API_KEY"}),
-                                                     env={"EXTRA": "1"}))
-    assert run(allowed, "run_shell", command='echo "$TOOLGEN_TEST_API_KEY $EXTRA"')["stdout"] == "s3cr3t-value 1\n"
+    allowed = registry(
+        root,
+        processes=ProcessPolicy(env_allow=frozenset({"TOOLGEN_TEST_API_KEY"}), env={"EXTRA": "1"}),
+    )
+    assert (
+        run(allowed, "run_shell", command='echo "$TOOLGEN_TEST_API_KEY $EXTRA"')["stdout"]
+        == "s3cr3t-value 1\n"
+    )
     py = run(allowed, "run_python", code="import os; print(sorted(os.environ))")
     assert "TOOLGEN_TEST_API_KEY" in py["stdout"] and "PYTEST_CURRENT_TEST" not in py["stdout"]
 
 
 def test_python_snippets(root: Path, r: Any) -> None:
     (root / "helper.py").write_text("VALUE = 41\n")
-    out = run(r, "run_python", code="import helper, sys\nprint(helper.VALUE + 1)\nprint('é', file=sys.stderr)")
+    out = run(
+        r,
+        "run_python",
+        code="import helper, sys\nprint(helper.VALUE + 1)\nprint('é', file=sys.stderr)",
+    )
     assert out == {**out, "stdout": "42\n", "stderr": "é\n", "exit_code": 0}
     assert run(r, "run_python", code="raise SystemExit(4)")["exit_code"] == 4
     assert "EOFError" in run(r, "run_python", code="input()")["stderr"]  # no standard input
-    big = "x = 0\n" + "x += 1\n" * 25_000 + "print(x)\n"  # 175 kB: more than one argv string may hold
+    big = (
+        "x = 0\n" + "x += 1\n" * 25_000 + "print(x)\n"
+    )  # 175 kB: more than one argv string may hold
     assert run(r, "run_python", code=big)["stdout"] == "25000\n"
-    assert run(r, "run_python", code="import os; print(os.getpid() == os.getpgid(0))")["stdout"] == "True\n"
+    assert (
+        run(r, "run_python", code="import os; print(os.getpid() == os.getpgid(0))")["stdout"]
+        == "True\n"
+    )
 
 
 def test_a_missing_interpreter_is_a_declared_error(root: Path) -> None:
-    broken = registry(root, processes=ProcessPolicy(shell="/nonexistent/sh", python="/nonexistent/python"))
+    broken = registry(
+        root, processes=ProcessPolicy(shell="/nonexistent/sh", python="/nonexistent/python")
+    )
     assert broken.call("run_shell", {"command": "true"}).failure.kind == "start_failed"
     assert broken.call("run_python", {"code": "pass"}).failure.kind == "start_failed"
 
@@ -162,8 +187,14 @@ def test_no_descriptor_leaks(r: Any) -> None:
 def test_run_shell_streams_its_output_as_it_is_printed(r: Any) -> None:
     seen: list[tuple[float, Any]] = []
     started = time.monotonic()
-    result = within(20, lambda: r.call("run_shell", {"command": "echo one; sleep 1; echo two"},
-                                       on_event=lambda e: seen.append((time.monotonic() - started, e))))
+    result = within(
+        20,
+        lambda: r.call(
+            "run_shell",
+            {"command": "echo one; sleep 1; echo two"},
+            on_event=lambda e: seen.append((time.monotonic() - started, e)),
+        ),
+    )
     assert result.ok and result.to_dict()["result"]["stdout"] == "one\ntwo\n"
     assert [e.text for _, e in seen] == ["one\n", "two\n"]
     assert seen[0][0] < seen[1][0] - 0.8  # the first line came a second before the second
@@ -176,7 +207,9 @@ def test_a_stream_cut_short_kills_the_command(root: Path, tmp_path: Path) -> Non
     pid_file = tmp_path / "pid"
 
     async def first_chunk() -> Any:
-        async for event in r.astream("run_shell", {"command": f"echo $$ > {pid_file}; echo go; sleep 30"}):
+        async for event in r.astream(
+            "run_shell", {"command": f"echo $$ > {pid_file}; echo go; sleep 30"}
+        ):
             return event
         return None
 
@@ -196,12 +229,26 @@ def test_toolgen_call_prints_a_streams_events_as_they_come(root: Path) -> None:
 
     from conftest import REPO
 
-    env = {**os.environ, "TOOLGEN_ENABLE_PROCESSES": "1", "TOOLGEN_WORKSPACE": str(root),
-           "PYTHONPATH": os.pathsep.join([str(REPO / "generator"), str(REPO / "generated"), str(REPO)])}
-    command = [sys.executable, "-m", "toolgen", "call", "run_shell",
-               json.dumps({"command": "echo one; sleep 1.5; echo two"})]
+    env = {
+        **os.environ,
+        "TOOLGEN_ENABLE_PROCESSES": "1",
+        "TOOLGEN_WORKSPACE": str(root),
+        "PYTHONPATH": os.pathsep.join(
+            [str(REPO / "generator"), str(REPO / "generated"), str(REPO)]
+        ),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "toolgen",
+        "call",
+        "run_shell",
+        json.dumps({"command": "echo one; sleep 1.5; echo two"}),
+    ]
     started = time.monotonic()
-    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert proc.stderr is not None and proc.stdout is not None
     first = proc.stderr.readline()
     first_at = time.monotonic() - started

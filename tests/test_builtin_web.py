@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import BackoffClock, base_url, serving, within
+
 from implementations import WebPolicy, registry
 from implementations.html_markdown import convert
 
@@ -34,7 +34,9 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def send(self, status: int, body: bytes, content_type: str = "text/plain", **headers: str) -> None:
+    def send(
+        self, status: int, body: bytes, content_type: str = "text/plain", **headers: str
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -74,7 +76,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send(503, b"try later")
         elif path == "/to-page":
             self.send(302, b"", Location="/page.html")
-        elif path == "/to-outside":  # localhost is not on the allow-list: this must never be followed
+        elif (
+            path == "/to-outside"
+        ):  # localhost is not on the allow-list: this must never be followed
             self.send(302, b"", Location=f"http://localhost:{port}/secret")
         elif path.startswith("/loop"):
             self.send(302, b"", Location=f"/loop{len(path)}")
@@ -129,7 +133,9 @@ def base(server: Any) -> str:
 
 @pytest.fixture
 def r(tmp_path: Path) -> Any:
-    return registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5), clock=BackoffClock())
+    return registry(
+        tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5), clock=BackoffClock()
+    )
 
 
 def fetch(r: Any, url: str, **arguments: Any) -> Any:
@@ -149,10 +155,17 @@ def kind(result: Any) -> str | None:
 
 def test_html_becomes_markdown_with_absolute_links(r: Any, base: str) -> None:
     page = ok(r, f"{base}/page.html")
-    assert page["title"] == "Test page" and page["status"] == 200 and page["content_type"] == "text/html"
+    assert (
+        page["title"] == "Test page"
+        and page["status"] == 200
+        and page["content_type"] == "text/html"
+    )
     content = page["content"]
     assert content.startswith(f"[Home]({base}/)\n\n# Hello & welcome\n\n")
-    assert f"Read [the intro]({base}/docs/intro.html) or [elsewhere](https://example.org/x)." in content
+    assert (
+        f"Read [the intro]({base}/docs/intro.html) or [elsewhere](https://example.org/x)."
+        in content
+    )
     assert "**bold**, *emphasis* and `code`." in content
     assert "- one\n- two\n  1. two.a" in content
     assert "```\ndef f():\n    return 1\n```" in content
@@ -175,7 +188,9 @@ def test_other_text_is_returned_as_it_came(r: Any, base: str) -> None:
     assert ok(r, f"{base}/untyped")["content"] == "plain"
 
 
-def test_hosts_off_the_allow_list_are_never_contacted(r: Any, base: str, server: Any, tmp_path: Path) -> None:
+def test_hosts_off_the_allow_list_are_never_contacted(
+    r: Any, base: str, server: Any, tmp_path: Path
+) -> None:
     port = server.server_address[1]
     result = fetch(r, f"http://localhost:{port}/page.html")
     assert kind(result) == "host_not_allowed" and "127.0.0.1" in result.text()
@@ -204,9 +219,14 @@ def test_bodies_are_cut_at_the_size_limit(r: Any, base: str, tmp_path: Path) -> 
         assert body["truncated"] is True and len(body["content"]) == 100_000, path
         assert time.monotonic() - started < 5
     capped = registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_bytes=1000))
-    assert len(ok(capped, f"{base}/endless", max_bytes=10_000_000)["content"]) == 1000  # the host's cap wins
-    assert ok(r, f"{base}/data.json", max_bytes=5) == {**ok(r, f"{base}/data.json", max_bytes=5),
-                                                        "content": '{"ite', "truncated": True}
+    assert (
+        len(ok(capped, f"{base}/endless", max_bytes=10_000_000)["content"]) == 1000
+    )  # the host's cap wins
+    assert ok(r, f"{base}/data.json", max_bytes=5) == {
+        **ok(r, f"{base}/data.json", max_bytes=5),
+        "content": '{"ite',
+        "truncated": True,
+    }
 
 
 def test_slow_servers_time_out(r: Any, base: str, tmp_path: Path) -> None:
@@ -214,10 +234,14 @@ def test_slow_servers_time_out(r: Any, base: str, tmp_path: Path) -> None:
         started = time.monotonic()
         result = fetch(r, f"{base}{path}", timeout_s=0.5)
         assert kind(result) == "timeout", (path, result.text())
-        assert result.attempts == 2 and result.failure.retryable  # the spec's retry: once more, after 1 s
+        assert (
+            result.attempts == 2 and result.failure.retryable
+        )  # the spec's retry: once more, after 1 s
         assert time.monotonic() - started < 3, path
     assert r.clock.waits == [1.0, 1.0]
-    capped = registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=0.5), clock=BackoffClock())
+    capped = registry(
+        tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=0.5), clock=BackoffClock()
+    )
     started = time.monotonic()
     assert kind(fetch(capped, f"{base}/slow", timeout_s=60)) == "timeout"
     assert time.monotonic() - started < 3
@@ -230,8 +254,14 @@ def test_errors_are_declared(r: Any, base: str, tmp_path: Path) -> None:
     assert missing.attempts == 1 and not missing.failure.retryable  # a 404 is not tried again
     busy = fetch(r, f"{base}/busy")
     assert kind(busy) == "http_unavailable" and "503" in busy.text() and busy.attempts == 2
-    for url in ("file:///etc/passwd", "ftp://127.0.0.1/x", "127.0.0.1/page.html", "http://", "http://127.0.0.1:99999/",
-                "http://user:pw@127.0.0.1/"):
+    for url in (
+        "file:///etc/passwd",
+        "ftp://127.0.0.1/x",
+        "127.0.0.1/page.html",
+        "http://",
+        "http://127.0.0.1:99999/",
+        "http://user:pw@127.0.0.1/",
+    ):
         assert kind(fetch(r, url)) == "invalid_url", url
     closed = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     port = closed.server_address[1]
@@ -241,7 +271,9 @@ def test_errors_are_declared(r: Any, base: str, tmp_path: Path) -> None:
 
 
 def test_urls_are_sent_encoded(r: Any, base: str, server: Any) -> None:
-    fetch(r, f"{base}/a b/é?q=x y\r\nInjected: 1")  # no header can be injected: CR and LF are dropped
+    fetch(
+        r, f"{base}/a b/é?q=x y\r\nInjected: 1"
+    )  # no header can be injected: CR and LF are dropped
     assert server.requests == ["/a%20b/%C3%A9?q=x%20yInjected:%201"]
 
 
@@ -250,6 +282,7 @@ def test_markdown_conversion_edge_cases() -> None:
     assert convert("<p>a<br>b</p>")[0] == "a  \nb\n"
     assert convert("<p>unclosed <b>bold")[0] == "unclosed **bold\n"
     assert convert("<blockquote><p>q1</p><p>q2</p></blockquote>")[0] == "> q1\n\n> q2\n"
-    assert convert('<a href="javascript:alert(1)">x</a> <img src="i.png" alt="pic">', "http://h/d/")[0] == (
-        "x ![pic](http://h/d/i.png)\n")
+    assert convert(
+        '<a href="javascript:alert(1)">x</a> <img src="i.png" alt="pic">', "http://h/d/"
+    )[0] == ("x ![pic](http://h/d/i.png)\n")
     assert convert("<script>never</script><p>&lt;tag&gt; &amp; &#x41;</p>")[0] == "<tag> & A\n"

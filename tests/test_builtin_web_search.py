@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from builtin_support import BackoffClock, base_url, serving, within
+
 from implementations import SearchHit, SearxngBackend, registry
 from toolgen_builtin import ToolError
 
@@ -21,8 +21,15 @@ PER_PAGE = 3
 
 
 def page_of(query: str, page: int) -> list[dict[str, Any]]:
-    return [{"title": f"{query} {n}", "url": f"https://example.org/{page}/{n}", "content": f"About {query}, part {n}.",
-             "engine": "test"} for n in range(1, PER_PAGE + 1)]
+    return [
+        {
+            "title": f"{query} {n}",
+            "url": f"https://example.org/{page}/{n}",
+            "content": f"About {query}, part {n}.",
+            "engine": "test",
+        }
+        for n in range(1, PER_PAGE + 1)
+    ]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -31,7 +38,9 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def send(self, status: int, body: bytes, content_type: str = "application/json", **headers: str) -> None:
+    def send(
+        self, status: int, body: bytes, content_type: str = "application/json", **headers: str
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -63,17 +72,35 @@ class Handler(BaseHTTPRequestHandler):
         elif query == "few":  # one page, then nothing new
             self.results(page_of(query, 1))
         elif query == "messy":
-            self.results([
-                {"title": "  Spaced \n out\ttitle ", "url": "https://a.example/x", "content": "word " * 500},
-                {"title": "again", "url": "https://a.example/x", "content": "a repeat of the first URL"},
-                {"title": "script", "url": "javascript:alert(1)", "content": ""},
-                {"title": "ftp", "url": "ftp://files.example/y", "content": ""},
-                {"title": "no url"},
-                "not an object",
-                {"url": "http://b.example/z", "title": None, "content": 42},
-            ])
+            self.results(
+                [
+                    {
+                        "title": "  Spaced \n out\ttitle ",
+                        "url": "https://a.example/x",
+                        "content": "word " * 500,
+                    },
+                    {
+                        "title": "again",
+                        "url": "https://a.example/x",
+                        "content": "a repeat of the first URL",
+                    },
+                    {"title": "script", "url": "javascript:alert(1)", "content": ""},
+                    {"title": "ftp", "url": "ftp://files.example/y", "content": ""},
+                    {"title": "no url"},
+                    "not an object",
+                    {"url": "http://b.example/z", "title": None, "content": 42},
+                ]
+            )
         elif query == "lang":
-            self.results([{"title": parameters.get("language", "none"), "url": "https://l.example/", "content": ""}])
+            self.results(
+                [
+                    {
+                        "title": parameters.get("language", "none"),
+                        "url": "https://l.example/",
+                        "content": "",
+                    }
+                ]
+            )
         elif query == "busy":
             self.send(503, b"{}")
         elif query == "limited":
@@ -112,7 +139,9 @@ def base(server: Any) -> str:
 
 @pytest.fixture
 def r(tmp_path: Path, base: str) -> Any:
-    return registry(tmp_path, search=SearxngBackend(base, timeout_s=2, max_bytes=100_000), clock=BackoffClock())
+    return registry(
+        tmp_path, search=SearxngBackend(base, timeout_s=2, max_bytes=100_000), clock=BackoffClock()
+    )
 
 
 def search(r: Any, query: str, **arguments: Any) -> Any:
@@ -132,10 +161,21 @@ def kind(result: Any) -> str | None:
 
 def test_results_come_from_the_searxng_json_api(r: Any, server: Any) -> None:
     answer = found(r, "python csv", max_results=2)
-    assert answer == {"query": "python csv", "results": [
-        {"title": "python csv 1", "url": "https://example.org/1/1", "snippet": "About python csv, part 1."},
-        {"title": "python csv 2", "url": "https://example.org/1/2", "snippet": "About python csv, part 2."},
-    ]}
+    assert answer == {
+        "query": "python csv",
+        "results": [
+            {
+                "title": "python csv 1",
+                "url": "https://example.org/1/1",
+                "snippet": "About python csv, part 1.",
+            },
+            {
+                "title": "python csv 2",
+                "url": "https://example.org/1/2",
+                "snippet": "About python csv, part 2.",
+            },
+        ],
+    }
     assert server.requests == ["/search?q=python+csv&format=json"]
     assert found(r, "  python \n csv  ")["query"] == "python csv"  # whitespace as one space
 
@@ -143,7 +183,11 @@ def test_results_come_from_the_searxng_json_api(r: Any, server: Any) -> None:
 def test_more_results_than_a_page_holds_come_from_the_next_pages(r: Any, server: Any) -> None:
     urls = [hit["url"] for hit in found(r, "python csv", max_results=7)["results"]]
     assert urls == [f"https://example.org/{p}/{n}" for p in (1, 2, 3) for n in (1, 2, 3)][:7]
-    assert [path.split("pageno=")[-1] if "pageno" in path else "1" for path in server.requests] == ["1", "2", "3"]
+    assert [path.split("pageno=")[-1] if "pageno" in path else "1" for path in server.requests] == [
+        "1",
+        "2",
+        "3",
+    ]
     server.requests.clear()
     assert len(found(r, "few", max_results=20)["results"]) == 3
     assert len(server.requests) == 2  # the second page brought nothing new: no third
@@ -156,7 +200,9 @@ def test_site_and_language(r: Any, server: Any) -> None:
     answer = found(r, "python csv", site="Example.ORG", max_results=1)
     assert answer["query"] == "python csv site:example.org" and len(answer["results"]) == 1
     assert server.requests == ["/search?q=python+csv+site%3Aexample.org&format=json"]
-    assert found(r, "python csv", site="docs.python.org")["results"] == []  # off-site results are dropped
+    assert (
+        found(r, "python csv", site="docs.python.org")["results"] == []
+    )  # off-site results are dropped
     assert found(r, "lang", language="pt-BR")["results"][0]["title"] == "pt-BR"
     assert found(r, "lang")["results"][0]["title"] == "none"
     refused = search(r, "lang", language="portuguese")
@@ -169,7 +215,11 @@ def test_results_are_cleaned_up(r: Any) -> None:
     assert [hit["url"] for hit in results] == ["https://a.example/x", "http://b.example/z"]
     first = results[0]
     assert first["title"] == "Spaced out title"
-    assert len(first["snippet"]) == 1000 and first["snippet"].endswith("…") and "  " not in first["snippet"]
+    assert (
+        len(first["snippet"]) == 1000
+        and first["snippet"].endswith("…")
+        and "  " not in first["snippet"]
+    )
     assert results[1] == {"title": "", "url": "http://b.example/z", "snippet": ""}
 
 
@@ -180,8 +230,12 @@ def test_errors_are_declared(r: Any, base: str, server: Any, tmp_path: Path) -> 
     assert kind(search(r, "limited")) == "http_unavailable"
     bad = search(r, "bad")
     assert kind(bad) == "http_status" and bad.attempts == 1 and "400" in bad.text()
-    for query, expected in (("html", "bad_response"), ("binary", "bad_response"), ("nolist", "bad_response"),
-                            ("huge", "bad_response")):
+    for query, expected in (
+        ("html", "bad_response"),
+        ("binary", "bad_response"),
+        ("nolist", "bad_response"),
+        ("huge", "bad_response"),
+    ):
         assert kind(search(r, query)) == expected, query
     assert found(r, "redirect-in")["results"][0]["title"] == "few 1"
     server.requests.clear()
@@ -192,18 +246,27 @@ def test_errors_are_declared(r: Any, base: str, server: Any, tmp_path: Path) -> 
     assert kind(search(wrong_path, "x")) == "http_status"
 
 
-def test_refusing_and_unconfigured_services_are_unavailable(r: Any, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refusing_and_unconfigured_services_are_unavailable(
+    r: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     forbidden = search(r, "forbidden")  # what SearXNG answers when json is not in search.formats
-    assert kind(forbidden) == "unavailable" and "search.formats" in forbidden.text() and forbidden.attempts == 1
+    assert (
+        kind(forbidden) == "unavailable"
+        and "search.formats" in forbidden.text()
+        and forbidden.attempts == 1
+    )
     monkeypatch.delenv("TOOLGEN_SEARCH_URL", raising=False)
     none = search(registry(tmp_path), "python csv")
     assert kind(none) == "unavailable" and none.attempts == 1
     for url in ("", "ftp://127.0.0.1/", "not a url"):
-        assert kind(search(registry(tmp_path, search=SearxngBackend(url)), "x")) == "unavailable", url
+        assert kind(search(registry(tmp_path, search=SearxngBackend(url)), "x")) == "unavailable", (
+            url
+        )
 
 
-def test_the_environment_configures_the_service(base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_configures_the_service(
+    base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLGEN_SEARCH_URL", f"{base}/searx/")  # a path prefix, a trailing slash
     assert found(registry(tmp_path), "few")["results"][0]["title"] == "few 1"
 
@@ -221,7 +284,9 @@ def test_connection_failures_are_declared(tmp_path: Path) -> None:
     closed = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     port = closed.server_address[1]
     closed.server_close()  # nothing listens there now
-    refused = registry(tmp_path, search=SearxngBackend(f"http://127.0.0.1:{port}"), clock=BackoffClock())
+    refused = registry(
+        tmp_path, search=SearxngBackend(f"http://127.0.0.1:{port}"), clock=BackoffClock()
+    )
     assert kind(search(refused, "x")) == "connection_failed"
 
 
@@ -240,16 +305,34 @@ class Backend:
 
 
 def test_any_backend_can_be_plugged_in(tmp_path: Path) -> None:
-    backend = Backend([SearchHit("Docs", "https://docs.python.org/3/"), SearchHit("Blog", "https://blog.example/"),
-                       SearchHit("Sub", "https://sub.docs.python.org/x", "snippet"),
-                       SearchHit("Lookalike", "https://evildocs.python.org.example/")])
+    backend = Backend(
+        [
+            SearchHit("Docs", "https://docs.python.org/3/"),
+            SearchHit("Blog", "https://blog.example/"),
+            SearchHit("Sub", "https://sub.docs.python.org/x", "snippet"),
+            SearchHit("Lookalike", "https://evildocs.python.org.example/"),
+        ]
+    )
     tools = registry(tmp_path, search=backend)
-    result = tools.call("web_search", {"query": "csv", "site": "docs.python.org", "language": "en", "max_results": 5})
-    assert result.to_dict()["result"] == {"query": "csv site:docs.python.org", "results": [
-        {"title": "Docs", "url": "https://docs.python.org/3/", "snippet": ""},
-        {"title": "Sub", "url": "https://sub.docs.python.org/x", "snippet": "snippet"},
-    ]}
+    result = tools.call(
+        "web_search",
+        {"query": "csv", "site": "docs.python.org", "language": "en", "max_results": 5},
+    )
+    assert result.to_dict()["result"] == {
+        "query": "csv site:docs.python.org",
+        "results": [
+            {"title": "Docs", "url": "https://docs.python.org/3/", "snippet": ""},
+            {"title": "Sub", "url": "https://sub.docs.python.org/x", "snippet": "snippet"},
+        ],
+    }
     assert backend.calls == [("csv site:docs.python.org", 5, "en")]
-    assert len(tools.call("web_search", {"query": "csv", "max_results": 2}).to_dict()["result"]["results"]) == 2
+    assert (
+        len(
+            tools.call("web_search", {"query": "csv", "max_results": 2}).to_dict()["result"][
+                "results"
+            ]
+        )
+        == 2
+    )
     down = tools.call("web_search", {"query": "down"})
     assert kind(down) == "unavailable" and "down" in down.text()

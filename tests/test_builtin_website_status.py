@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from builtin_support import base_url, serving, within
+
 from implementations import WebPolicy, registry
 
 
@@ -81,7 +81,9 @@ def base(server: Any) -> str:
 
 @pytest.fixture
 def r(tmp_path: Path) -> Any:
-    return registry(tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5, max_redirects=3))
+    return registry(
+        tmp_path, web=WebPolicy(allow_hosts=("127.0.0.1",), max_timeout_s=5, max_redirects=3)
+    )
 
 
 def status(r: Any, url: str, **arguments: Any) -> dict[str, Any]:
@@ -97,8 +99,18 @@ def kind(result: Any) -> str | None:
 
 def test_a_site_that_answers(r: Any, base: str, server: Any) -> None:
     answer = status(r, f" {base}/ok ")
-    assert answer == {**answer, "url": f"{base}/ok", "reachable": True, "ok": True, "status": 200,
-                      "final_url": f"{base}/ok", "redirects": 0, "location": None, "method": "HEAD", "error": None}
+    assert answer == {
+        **answer,
+        "url": f"{base}/ok",
+        "reachable": True,
+        "ok": True,
+        "status": 200,
+        "final_url": f"{base}/ok",
+        "redirects": 0,
+        "location": None,
+        "method": "HEAD",
+        "error": None,
+    }
     assert 0 <= answer["response_ms"] < 2000
     assert server.requests == [("HEAD", "/ok")]  # one request, no body
 
@@ -107,7 +119,12 @@ def test_error_statuses_are_answers_not_errors(r: Any, base: str) -> None:
     missing = status(r, f"{base}/missing")
     assert (missing["reachable"], missing["ok"], missing["status"]) == (True, False, 404)
     busy = status(r, f"{base}/busy")
-    assert (busy["reachable"], busy["ok"], busy["status"], busy["error"]) == (True, False, 503, None)
+    assert (busy["reachable"], busy["ok"], busy["status"], busy["error"]) == (
+        True,
+        False,
+        503,
+        None,
+    )
 
 
 def test_get_when_the_server_refuses_head(r: Any, base: str, server: Any) -> None:
@@ -123,11 +140,19 @@ def test_get_when_the_server_refuses_head(r: Any, base: str, server: Any) -> Non
 
 def test_redirects_are_followed_to_allowed_hosts_only(r: Any, base: str, server: Any) -> None:
     followed = status(r, f"{base}/to-ok")
-    assert (followed["status"], followed["final_url"], followed["redirects"], followed["location"]) == (
-        200, f"{base}/ok", 1, None)
+    assert (
+        followed["status"],
+        followed["final_url"],
+        followed["redirects"],
+        followed["location"],
+    ) == (200, f"{base}/ok", 1, None)
     not_followed = status(r, f"{base}/to-ok", follow_redirects=False)
-    assert (not_followed["status"], not_followed["ok"], not_followed["final_url"], not_followed["location"]) == (
-        301, True, f"{base}/to-ok", f"{base}/ok")
+    assert (
+        not_followed["status"],
+        not_followed["ok"],
+        not_followed["final_url"],
+        not_followed["location"],
+    ) == (301, True, f"{base}/to-ok", f"{base}/ok")
     server.requests.clear()
     outside = status(r, f"{base}/to-outside")
     assert (outside["status"], outside["redirects"]) == (302, 0)
@@ -135,10 +160,14 @@ def test_redirects_are_followed_to_allowed_hosts_only(r: Any, base: str, server:
     assert server.requests == [("HEAD", "/to-outside")]  # the target was never asked
     assert status(r, f"{base}/to-nowhere")["location"] == "ftp://127.0.0.1/file"
     loop = status(r, f"{base}/loop")
-    assert (loop["status"], loop["redirects"]) == (302, 3) and loop["location"].startswith(f"{base}/loop")
+    assert (loop["status"], loop["redirects"]) == (302, 3) and loop["location"].startswith(
+        f"{base}/loop"
+    )
 
 
-def test_unreachable_sites_are_results(r: Any, base: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_unreachable_sites_are_results(
+    r: Any, base: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     closed = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     port = closed.server_address[1]
     closed.server_close()  # nothing listens there now
@@ -164,11 +193,22 @@ def test_unreachable_sites_are_results(r: Any, base: str, monkeypatch: pytest.Mo
     assert unknown["reachable"] is False and "could not be resolved" in unknown["error"]
 
 
-def test_urls_are_checked_before_anything_is_contacted(r: Any, base: str, server: Any, tmp_path: Path) -> None:
+def test_urls_are_checked_before_anything_is_contacted(
+    r: Any, base: str, server: Any, tmp_path: Path
+) -> None:
     port = server.server_address[1]
-    for url in ("file:///etc/passwd", "ftp://127.0.0.1/x", "127.0.0.1/ok", "http://", "http://user:pw@127.0.0.1/"):
+    for url in (
+        "file:///etc/passwd",
+        "ftp://127.0.0.1/x",
+        "127.0.0.1/ok",
+        "http://",
+        "http://user:pw@127.0.0.1/",
+    ):
         assert kind(r.call("check_website_status", {"url": url})) == "invalid_url", url
-    assert kind(r.call("check_website_status", {"url": f"http://localhost:{port}/ok"})) == "host_not_allowed"
+    assert (
+        kind(r.call("check_website_status", {"url": f"http://localhost:{port}/ok"}))
+        == "host_not_allowed"
+    )
     nobody = registry(tmp_path)  # the default policy allows no host at all
     refused = nobody.call("check_website_status", {"url": f"{base}/ok"})
     assert kind(refused) == "host_not_allowed" and "allowed hosts: none" in refused.text()

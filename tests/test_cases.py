@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import CASES as CASES_DIR
 from conftest import UPDATE_GOLDEN, case_output, golden_tree, imported, write_golden
 
@@ -28,8 +27,11 @@ def test_case_output_is_pinned(case: Path) -> None:
     if UPDATE_GOLDEN:
         write_golden(out, expected)
     assert golden_tree(out) == golden_tree(expected), (
-        f"generated output of {case.name} changed; rerun with TOOLGEN_UPDATE_GOLDEN=1 and review")
-    assert not any((expected / case.name / folder).exists() for folder in ("_runtime", "testing/_support"))
+        f"generated output of {case.name} changed; rerun with TOOLGEN_UPDATE_GOLDEN=1 and review"
+    )
+    assert not any(
+        (expected / case.name / folder).exists() for folder in ("_runtime", "testing/_support")
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
@@ -48,5 +50,7 @@ def test_expected_output_passes_mypy_strict() -> None:
     for case in CASES:
         args += ["-p", case.name]
     env_path = ":".join(str(case_output(case.name)) for case in CASES)
-    result = subprocess.run(args, capture_output=True, text=True, env={"MYPYPATH": env_path, "PATH": ""})
+    result = subprocess.run(
+        args, capture_output=True, text=True, env={"MYPYPATH": env_path, "PATH": ""}
+    )
     assert result.returncode == 0, result.stdout + result.stderr

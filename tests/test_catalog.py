@@ -11,11 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import corpus_sample
 import provider_checks as checks
+import pytest
 from conftest import REPO
+
 from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
@@ -29,7 +29,9 @@ NATIVE = {"openai-responses", "anthropic"}
 def builtin(defer: Any = lambda i, tool: False) -> list[Any]:
     diagnostics, checked = check_specs(REPO / "schemas")
     assert not [d for d in diagnostics if d.is_error]
-    return [replace(t, defer=defer(i, t)) for i, t in enumerate(lower(checked, "toolgen_builtin").tools)]
+    return [
+        replace(t, defer=defer(i, t)) for i, t in enumerate(lower(checked, "toolgen_builtin").tools)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -43,22 +45,35 @@ def names(provider: str, definitions: list[dict[str, Any]]) -> list[str]:
     for d in definitions:
         if d.get("type") == "namespace":
             out += [t["name"] for t in d["tools"]]
-        elif (name := definition_name(d)) is not None and not str(d.get("type", "")).startswith("tool_search"):
+        elif (name := definition_name(d)) is not None and not str(d.get("type", "")).startswith(
+            "tool_search"
+        ):
             out.append(name)
     return out
 
 
-def every_variant(tools: list[Any], **settings: Any) -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
-    return [(p, o, export(p, tools, **settings, **o).definitions) for p in PROVIDERS for o in variants(p)]
+def every_variant(
+    tools: list[Any], **settings: Any
+) -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    return [
+        (p, o, export(p, tools, **settings, **o).definitions)
+        for p in PROVIDERS
+        for o in variants(p)
+    ]
 
 
-def test_the_sdks_accept_every_definition_with_examples_namespaces_and_deferred_tools(library: list[Any]) -> None:
+def test_the_sdks_accept_every_definition_with_examples_namespaces_and_deferred_tools(
+    library: list[Any],
+) -> None:
     for tools in (library, builtin()):
         for provider, option, definitions in every_variant(tools, examples_budget=400):
-            problems = [f"{provider} {option}: {p}" for d in definitions for p in checks.check(provider, d)]
+            problems = [
+                f"{provider} {option}: {p}" for d in definitions for p in checks.check(provider, d)
+            ]
             if provider == "anthropic":
-                problems += checks.anthropic_search_problems(definitions) + checks.anthropic_request_problems(
-                    definitions)
+                problems += checks.anthropic_search_problems(
+                    definitions
+                ) + checks.anthropic_request_problems(definitions)
             assert problems == []
 
 
@@ -68,7 +83,10 @@ def test_native_search_sends_every_tool_and_says_which_are_deferred(library: lis
     anthropic = export("anthropic", library).definitions
     assert names("anthropic", anthropic) == everything
     assert {d["name"] for d in anthropic if d.get("defer_loading")} == deferred
-    assert anthropic[-1] == {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
+    assert anthropic[-1] == {
+        "type": "tool_search_tool_bm25_20251119",
+        "name": "tool_search_tool_bm25",
+    }
 
     responses = export("openai-responses", library).definitions
     assert sorted(names("openai-responses", responses)) == sorted(everything)
@@ -76,16 +94,24 @@ def test_native_search_sends_every_tool_and_says_which_are_deferred(library: lis
     spaces = {d["name"]: d for d in responses if d.get("type") == "namespace"}
     assert set(spaces) == {t.namespace for t in library if t.defer}
     for tool in library:
-        inside = [d for d in spaces.get(tool.namespace, {"tools": []})["tools"] if d["name"] == tool.provider_name]
+        inside = [
+            d
+            for d in spaces.get(tool.namespace, {"tools": []})["tools"]
+            if d["name"] == tool.provider_name
+        ]
         top = [d for d in responses if d.get("name") == tool.provider_name]
         assert len(inside) + len(top) == 1, tool.name
         assert (inside or top)[0].get("defer_loading", False) is tool.defer
         assert (tool.namespace in spaces) == bool(inside)
     for name, space in spaces.items():
-        assert space["description"] == namespace_description(name, [d["name"] for d in space["tools"]])
+        assert space["description"] == namespace_description(
+            name, [d["name"] for d in space["tools"]]
+        )
 
 
-def test_providers_without_search_get_the_loaded_tools_and_the_search_pair(library: list[Any]) -> None:
+def test_providers_without_search_get_the_loaded_tools_and_the_search_pair(
+    library: list[Any],
+) -> None:
     loaded = [t.provider_name for t in library if not t.defer]
     for provider in sorted(set(PROVIDERS) - NATIVE):
         shown = names(provider, export(provider, library).definitions)
@@ -104,27 +130,35 @@ def test_examples_reach_anthropic_as_input_examples_and_others_only_within_the_b
     tools = builtin()
     with_examples = [t for t in tools if t.call_examples]
     assert with_examples  # the built-in library has examples
-    for tool, definition in zip(tools, export("anthropic", tools).definitions):
+    for tool, definition in zip(tools, export("anthropic", tools).definitions, strict=False):
         assert definition.get("input_examples", []) == list(tool.call_examples)
         assert definition.get("description") == (tool.description or None)
     for definition in export("bedrock", tools).definitions:
         assert "input_examples" not in definition["toolSpec"]
-    plain = {d["function"]["name"]: d["function"]["description"] for d in export("openai", tools).definitions}
+    plain = {
+        d["function"]["name"]: d["function"]["description"]
+        for d in export("openai", tools).definitions
+    }
     for budget in (0, 60, 400):
         for provider in ("openai", "gemini", "mcp"):
             shown = export(provider, tools, examples_budget=budget).definitions
-            for tool, definition in zip(tools, shown):
+            for tool, definition in zip(tools, shown, strict=False):
                 body = definition.get("function") or definition
-                added = body.get("description", "")[len(tool.description):]
+                added = body.get("description", "")[len(tool.description) :]
                 assert body["description"].startswith(tool.description)
                 assert len(added) <= budget
                 lines = added.splitlines()[3:] if added else []
-                assert [json.loads(line) for line in lines] == list(tool.call_examples[: len(lines)])
+                assert [json.loads(line) for line in lines] == list(
+                    tool.call_examples[: len(lines)]
+                )
                 if budget == 400 and tool.call_examples:
                     assert lines, (provider, tool.name)
     for tool in with_examples:  # never past OpenAI's limit, whatever the budget
-        description = next(d["function"]["description"] for d in export("openai", tools, examples_budget=10**6)
-                           .definitions if d["function"]["name"] == tool.provider_name)
+        description = next(
+            d["function"]["description"]
+            for d in export("openai", tools, examples_budget=10**6).definitions
+            if d["function"]["name"] == tool.provider_name
+        )
         assert len(description) <= 1024 and description.startswith(plain[tool.provider_name])
 
 
@@ -139,7 +173,9 @@ def test_the_sdks_accept_a_corpus_sample_deferred_and_namespaced(tmp_path: Path)
     lowered = list(lower(checked, "corpus_catalog").tools)
     assert sum(t.defer for t in lowered) > 100
     for provider, option, definitions in every_variant(lowered, examples_budget=300):
-        problems = [f"{provider} {option}: {p}" for d in definitions for p in checks.check(provider, d)]
+        problems = [
+            f"{provider} {option}: {p}" for d in definitions for p in checks.check(provider, d)
+        ]
         if provider == "anthropic":
             problems += checks.anthropic_search_problems(definitions)
         assert problems[:5] == []

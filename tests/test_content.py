@@ -14,28 +14,53 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from runtime_support import generated_package, interface
 
 
 def png(width: int = 4, height: int = 3) -> bytes:
     """A real PNG (grey pixels), made here."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
     rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
-WAV = b"RIFF" + struct.pack("<I", 36) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 8000, 8000, 1, 8) + b"data\x00\x00\x00\x00"
+WAV = (
+    b"RIFF"
+    + struct.pack("<I", 36)
+    + b"WAVEfmt "
+    + struct.pack("<IHHIIHH", 16, 1, 1, 8000, 8000, 1, 8)
+    + b"data\x00\x00\x00\x00"
+)
 
 SPECS = {
     "tools": [
-        {"name": "chart", "description": "Draws a chart.", "content": ["image", "document", "audio", "resource_link", "text"],
-         "parameters": {"type": "object", "properties": {"title": {"type": "string", "description": "Its title."}},
-                        "required": ["title"]},
-         "returns": {"type": "object", "properties": {"points": {"type": "integer"}}, "required": ["points"]}},
+        {
+            "name": "chart",
+            "description": "Draws a chart.",
+            "content": ["image", "document", "audio", "resource_link", "text"],
+            "parameters": {
+                "type": "object",
+                "properties": {"title": {"type": "string", "description": "Its title."}},
+                "required": ["title"],
+            },
+            "returns": {
+                "type": "object",
+                "properties": {"points": {"type": "integer"}},
+                "required": ["points"],
+            },
+        },
         {"name": "plain", "description": "Returns text only.", "parameters": {"type": "object"}},
     ]
 }
@@ -51,14 +76,20 @@ def implementations(package: ModuleType, blocks: list[Any] | None = None) -> lis
 
     class Chart(chart):  # type: ignore[misc, valid-type]
         def run(self, arguments: Any) -> Any:
-            shown = blocks if blocks is not None else [
-                package.Text(f"The chart titled {arguments.title}:"),
-                package.Image.of(png()),
-                package.Document.of(PDF, name="report.pdf"),
-                package.Audio.of(WAV),
-                package.ResourceLink("https://example.org/data.csv", "data.csv", "text/csv"),
-            ]
-            return package.Output({"points": 12}, metadata="Read the axes before the bars.", content=shown)
+            shown = (
+                blocks
+                if blocks is not None
+                else [
+                    package.Text(f"The chart titled {arguments.title}:"),
+                    package.Image.of(png()),
+                    package.Document.of(PDF, name="report.pdf"),
+                    package.Audio.of(WAV),
+                    package.ResourceLink("https://example.org/data.csv", "data.csv", "text/csv"),
+                ]
+            )
+            return package.Output(
+                {"points": 12}, metadata="Read the axes before the bars.", content=shown
+            )
 
     class Plain(plain):  # type: ignore[misc, valid-type]
         def run(self, arguments: Any) -> Any:
@@ -89,6 +120,7 @@ def no_image_as_text(answer: Any) -> None:
 
 # -- the blocks ------------------------------------------------------------------------------------
 
+
 def test_a_block_is_normalised_from_any_one_source(package: ModuleType, tmp_path: Path) -> None:
     image = tmp_path / "photo.jpg"
     image.write_bytes(png())  # named .jpg, but a PNG: the bytes tell
@@ -116,9 +148,21 @@ def test_a_block_is_normalised_from_any_one_source(package: ModuleType, tmp_path
 def test_content_is_carried_in_order_and_checked_against_the_spec(package: ModuleType) -> None:
     registry = package.Registry(implementations(package))
     result = registry.call("chart", {"title": "Sales"})
-    assert result.ok and [b.kind for b in result.content] == ["text", "image", "document", "audio", "resource_link"]
+    assert result.ok and [b.kind for b in result.content] == [
+        "text",
+        "image",
+        "document",
+        "audio",
+        "resource_link",
+    ]
     shown = result.to_dict()
-    assert [c["type"] for c in shown["content"]] == ["text", "image", "document", "audio", "resource_link"]
+    assert [c["type"] for c in shown["content"]] == [
+        "text",
+        "image",
+        "document",
+        "audio",
+        "resource_link",
+    ]
     assert "[image: image/png" in result.text() and IMAGE_B64[:40] not in result.text()
     undeclared = package.Registry(implementations(package))
     [_, plain] = implementations(package)
@@ -129,10 +173,16 @@ def test_content_is_carried_in_order_and_checked_against_the_spec(package: Modul
 
     refused = undeclared.add(Picture(), replace=True).call("plain", {})
     assert refused.failure.kind == "invalid_result"
-    assert "content[0] is image content; the spec's `content` declares none" in str(refused.exception)
+    assert "content[0] is image content; the spec's `content` declares none" in str(
+        refused.exception
+    )
     odd = package.Registry(implementations(package, ["a string"])).call("chart", {"title": "x"})
-    assert odd.failure.kind == "invalid_result" and "is a str, not a content block" in str(odd.exception)
-    assert package.tool_info("chart").content == frozenset({"image", "document", "audio", "resource_link", "text"})
+    assert odd.failure.kind == "invalid_result" and "is a str, not a content block" in str(
+        odd.exception
+    )
+    assert package.tool_info("chart").content == frozenset(
+        {"image", "document", "audio", "resource_link", "text"}
+    )
 
 
 # -- each provider, checked by its SDK's own types ------------------------------------------------
@@ -140,19 +190,34 @@ def test_content_is_carried_in_order_and_checked_against_the_spec(package: Modul
 CALL = {"title": "Sales"}
 
 
-def test_openai_chat_gets_tool_messages_then_one_user_message_with_the_media(package: ModuleType) -> None:
+def test_openai_chat_gets_tool_messages_then_one_user_message_with_the_media(
+    package: ModuleType,
+) -> None:
     from openai.types.chat import ChatCompletionMessageParam
     from pydantic import TypeAdapter
 
     registry = package.Registry(implementations(package))
-    calls = [{"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
-             for i, (name, args) in enumerate([("chart", CALL), ("plain", {}), ("chart", CALL)])]
+    calls = [
+        {
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args)},
+        }
+        for i, (name, args) in enumerate([("chart", CALL), ("plain", {}), ("chart", CALL)])
+    ]
     messages = package.respond(registry, "openai", calls)
     assistant = {"role": "assistant", "tool_calls": calls}
     TypeAdapter(list[ChatCompletionMessageParam]).validate_python([assistant, *messages])
-    assert [m["role"] for m in messages] == ["tool", "tool", "tool", "user"]  # tool messages stay together
+    assert [m["role"] for m in messages] == [
+        "tool",
+        "tool",
+        "tool",
+        "user",
+    ]  # tool messages stay together
     assert "(shown in the next message)" in messages[0]["content"]
-    assert "https://example.org/data.csv" in messages[0]["content"]  # a link is text the model reads
+    assert (
+        "https://example.org/data.csv" in messages[0]["content"]
+    )  # a link is text the model reads
     parts = messages[3]["content"]
     assert [p["type"] for p in parts] == ["text", "image_url", "file", "input_audio"] * 2
     assert parts[0]["text"] == "Content returned by the call c0 of chart:"
@@ -167,8 +232,18 @@ def test_openai_responses_gets_input_image_and_input_file(package: ModuleType) -
     from pydantic import TypeAdapter
 
     registry = package.Registry(implementations(package))
-    items = package.respond(registry, "openai-responses", [
-        {"type": "function_call", "call_id": "c0", "name": "chart", "arguments": json.dumps(CALL)}])
+    items = package.respond(
+        registry,
+        "openai-responses",
+        [
+            {
+                "type": "function_call",
+                "call_id": "c0",
+                "name": "chart",
+                "arguments": json.dumps(CALL),
+            }
+        ],
+    )
     TypeAdapter(ResponseInputParam).validate_python(items)
     output = items[0]["output"]
     assert [p["type"] for p in output] == ["input_text", "input_image", "input_file", "input_text"]
@@ -183,13 +258,19 @@ def test_anthropic_gets_image_and_document_blocks_in_the_tool_result(package: Mo
     from pydantic import TypeAdapter
 
     registry = package.Registry(implementations(package))
-    assistant = {"role": "assistant", "content": [{"type": "tool_use", "id": "t0", "name": "chart", "input": CALL}]}
+    assistant = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "t0", "name": "chart", "input": CALL}],
+    }
     answer = package.respond(registry, "anthropic", assistant["content"])
     TypeAdapter(list[MessageParam]).validate_python([assistant, answer])
     blocks = answer["content"][0]["content"]
     assert [b["type"] for b in blocks] == ["text", "image", "document", "text"]
     assert blocks[1]["source"] == {"type": "base64", "media_type": "image/png", "data": IMAGE_B64}
-    assert blocks[2]["source"]["media_type"] == "application/pdf" and blocks[2]["title"] == "report.pdf"
+    assert (
+        blocks[2]["source"]["media_type"] == "application/pdf"
+        and blocks[2]["title"] == "report.pdf"
+    )
     no_image_as_text(answer)
 
 
@@ -197,7 +278,9 @@ def test_gemini_gets_inline_data_parts_in_the_function_response(package: ModuleT
     from google.genai import types
 
     registry = package.Registry(implementations(package))
-    answer = package.respond(registry, "gemini", [{"function_call": {"id": "g0", "name": "chart", "args": CALL}}])
+    answer = package.respond(
+        registry, "gemini", [{"function_call": {"id": "g0", "name": "chart", "args": CALL}}]
+    )
     content = types.Content.model_validate(answer)  # extra='forbid' at every level
     response = content.parts[0].function_response
     assert response.response["output"] == {"points": 12}
@@ -209,20 +292,26 @@ def test_gemini_gets_inline_data_parts_in_the_function_response(package: ModuleT
 
 def test_bedrock_gets_image_and_document_blocks(package: ModuleType) -> None:
     from botocore.validate import ParamValidator
-
     from provider_checks import _converse_shape
 
     registry = package.Registry(implementations(package))
-    assistant = {"role": "assistant", "content": [{"toolUse": {"toolUseId": "b0", "name": "chart", "input": CALL}}]}
+    assistant = {
+        "role": "assistant",
+        "content": [{"toolUse": {"toolUseId": "b0", "name": "chart", "input": CALL}}],
+    }
     answer = package.respond(registry, "bedrock", assistant["content"])
-    request = {"modelId": "anthropic.claude", "messages": [{"role": "user", "content": [{"text": "chart?"}]},
-                                                          assistant, answer]}
+    request = {
+        "modelId": "anthropic.claude",
+        "messages": [{"role": "user", "content": [{"text": "chart?"}]}, assistant, answer],
+    }
     report = ParamValidator().validate(request, _converse_shape())
     assert not report.has_errors(), report.generate_report()
     content = answer["content"][0]["toolResult"]["content"]
     assert [next(iter(b)) for b in content] == ["json", "text", "image", "document", "text"]
     assert content[2]["image"] == {"format": "png", "source": {"bytes": png()}}
-    assert content[3]["document"]["name"] == "report pdf" and content[3]["document"]["format"] == "pdf"
+    assert (
+        content[3]["document"]["name"] == "report pdf" and content[3]["document"]["format"] == "pdf"
+    )
     no_image_as_text(answer)
 
 
@@ -230,8 +319,16 @@ def test_mcp_gets_image_audio_resource_and_link_content(package: ModuleType) -> 
     import mcp.types
 
     registry = package.Registry(implementations(package))
-    reply = package.respond(registry, "mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                              "params": {"name": "chart", "arguments": CALL}})
+    reply = package.respond(
+        registry,
+        "mcp",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "chart", "arguments": CALL},
+        },
+    )
     result = mcp.types.CallToolResult.model_validate(reply["result"])
     kinds = [c.type for c in result.content]
     assert kinds == ["text", "image", "resource", "audio", "resource_link", "text"]
@@ -245,23 +342,46 @@ def test_a_failure_never_carries_content(package: ModuleType) -> None:
     registry = package.Registry(implementations(package))
     for provider, calls in [
         ("anthropic", [{"type": "tool_use", "id": "t0", "name": "chart", "input": {}}]),
-        ("openai", [{"id": "c0", "type": "function", "function": {"name": "chart", "arguments": "{}"}}]),
+        (
+            "openai",
+            [{"id": "c0", "type": "function", "function": {"name": "chart", "arguments": "{}"}}],
+        ),
     ]:
         answer = package.respond(registry, provider, calls)
         assert "title" in json.dumps(answer) and "image" not in json.dumps(answer)
 
 
-@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp"])
-def test_what_lint_says_each_provider_takes_is_what_it_is_sent(package: ModuleType, provider: str) -> None:
+@pytest.mark.parametrize(
+    "provider", ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp"]
+)
+def test_what_lint_says_each_provider_takes_is_what_it_is_sent(
+    package: ModuleType, provider: str
+) -> None:
     """answers.TAKES (read by the content-left-out rule) against the answers themselves."""
     from toolgen.runtime.answers import TAKES
 
-    blocks = {"image": package.Image.of(png()), "document": package.Document.of(PDF, name="r.pdf"),
-              "audio": package.Audio.of(WAV)}
+    blocks = {
+        "image": package.Image.of(png()),
+        "document": package.Document.of(PDF, name="r.pdf"),
+        "audio": package.Audio.of(WAV),
+    }
     registry = package.Registry(implementations(package))
     calls = {
-        "openai": [{"id": "c0", "type": "function", "function": {"name": "chart", "arguments": json.dumps(CALL)}}],
-        "openai-responses": [{"type": "function_call", "call_id": "c0", "name": "chart", "arguments": json.dumps(CALL)}],
+        "openai": [
+            {
+                "id": "c0",
+                "type": "function",
+                "function": {"name": "chart", "arguments": json.dumps(CALL)},
+            }
+        ],
+        "openai-responses": [
+            {
+                "type": "function_call",
+                "call_id": "c0",
+                "name": "chart",
+                "arguments": json.dumps(CALL),
+            }
+        ],
         "anthropic": [{"type": "tool_use", "id": "t0", "name": "chart", "input": CALL}],
         "gemini": [{"function_call": {"id": "g0", "name": "chart", "args": CALL}}],
         "bedrock": [{"toolUse": {"toolUseId": "b0", "name": "chart", "input": CALL}}],
@@ -279,11 +399,15 @@ def test_lint_warns_of_a_kind_some_providers_leave_out(tmp_path: Path) -> None:
 
     from toolgen.cli import main
 
-    (tmp_path / "t.yaml").write_text("name: speak\ndescription: Speaks.\ncontent: [image, audio]\n", "utf-8")
+    (tmp_path / "t.yaml").write_text(
+        "name: speak\ndescription: Speaks.\ncontent: [image, audio]\n", "utf-8"
+    )
     done = CliRunner().invoke(main, ["lint", "--specs", str(tmp_path)])
     assert done.exit_code == 0, done.output
     lines = [line for line in done.output.splitlines() if "content-left-out" in line]
     assert len(lines) == 1 and "t.yaml:3:18: warning[content-left-out]: audio content" in lines[0]
     assert "openai-responses, anthropic, gemini, bedrock" in lines[0]
-    (tmp_path / "t.yaml").write_text("name: speak\ndescription: Speaks.\ncontent: [video]\n", "utf-8")
+    (tmp_path / "t.yaml").write_text(
+        "name: speak\ndescription: Speaks.\ncontent: [video]\n", "utf-8"
+    )
     assert CliRunner().invoke(main, ["lint", "--specs", str(tmp_path)]).exit_code == 1

@@ -36,7 +36,9 @@ from toolgen.runtime_testing.contract import (
 )
 
 # No example database (each test starts clean), no explain phase (seconds per failure).
-FAST = settings(database=None, max_examples=100, phases=[p for p in Phase if p is not Phase.explain])
+FAST = settings(
+    database=None, max_examples=100, phases=[p for p in Phase if p is not Phase.explain]
+)
 MORE = settings(FAST, max_examples=500)
 
 
@@ -52,12 +54,19 @@ class Result(BaseModel):
     unit: str
 
 
-RETURNS = {"type": "object", "properties": {"double": {"type": "integer"}, "unit": {"type": "string"}},
-           "required": ["double", "unit"]}
+RETURNS = {
+    "type": "object",
+    "properties": {"double": {"type": "integer"}, "unit": {"type": "string"}},
+    "required": ["double", "unit"],
+}
 
 
 def info(name: str = "double", **extra: Any) -> ToolInfo:
-    fields: dict[str, Any] = {"arguments": Arguments, "result": Result, "errors": frozenset({"too_big"})}
+    fields: dict[str, Any] = {
+        "arguments": Arguments,
+        "result": Result,
+        "errors": frozenset({"too_big"}),
+    }
     fields.update(extra)
     return ToolInfo(name=name, description="Doubles n.", **fields)
 
@@ -69,13 +78,17 @@ def arguments(**overrides: Any) -> Any:
     return st.fixed_dictionaries(required, optional=optional)
 
 
-def contract(tool_info: ToolInfo | None = None, returns: Any = RETURNS, examples: tuple[Any, ...] = ()) -> ToolContract:
+def contract(
+    tool_info: ToolInfo | None = None, returns: Any = RETURNS, examples: tuple[Any, ...] = ()
+) -> ToolContract:
     return ToolContract(tool_info or info(), arguments, returns, examples)
 
 
 def tool(run: Callable[..., Any], tool_info: ToolInfo | None = None) -> Any:
     """An implementation object around a function of the Arguments model."""
-    impl = type("Impl", (), {"info": tool_info or info(), "run": lambda self, a, *extra: run(a, *extra)})
+    impl = type(
+        "Impl", (), {"info": tool_info or info(), "run": lambda self, a, *extra: run(a, *extra)}
+    )
     return impl()
 
 
@@ -85,8 +98,12 @@ def correct(a: Arguments) -> Result:
     return Result(double=2 * a.n, unit=a.unit)
 
 
-def violation(check: Callable[..., None], implementation: Any, the_contract: ToolContract | None = None,
-              **options: Any) -> ContractViolation:
+def violation(
+    check: Callable[..., None],
+    implementation: Any,
+    the_contract: ToolContract | None = None,
+    **options: Any,
+) -> ContractViolation:
     """The violation `check` finds; `implementation`: one tool, or a Registry, or a function making one."""
     registry = implementation if not hasattr(implementation, "run") else Registry([implementation])
     with pytest.raises(ContractViolation) as caught:
@@ -111,11 +128,20 @@ def reproduced(exc: ContractViolation) -> list[Any]:
 
 
 def test_a_correct_implementation_passes_every_check() -> None:
-    examples = ({"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
-                {"arguments": {"n": 10**7}, "error": "too_big"},
-                {"arguments": {"n": 1, "unit": "in"}, "description": "no expected result: must only conform"})
+    examples = (
+        {"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
+        {"arguments": {"n": 10**7}, "error": "too_big"},
+        {
+            "arguments": {"n": 1, "unit": "in"},
+            "description": "no expected result: must only conform",
+        },
+    )
     idempotent = info(flags=frozenset({"idempotent"}))
-    check_contract(Registry([tool(correct, idempotent)]), contract(idempotent, examples=examples), settings=FAST)
+    check_contract(
+        Registry([tool(correct, idempotent)]),
+        contract(idempotent, examples=examples),
+        settings=FAST,
+    )
 
 
 def test_an_async_implementation_is_run_to_completion() -> None:
@@ -139,7 +165,9 @@ def test_default_settings_are_the_profiles_without_a_deadline() -> None:
 
     def slow_once(a: Arguments) -> Result:
         if not calls:
-            time.sleep(0.3)  # beyond the default profile's 200 ms deadline: judged on results, not speed
+            time.sleep(
+                0.3
+            )  # beyond the default profile's 200 ms deadline: judged on results, not speed
         calls.append(a)
         return correct(a)
 
@@ -156,7 +184,9 @@ def test_default_settings_are_the_profiles_without_a_deadline() -> None:
         settings.load_profile(previous)
     calls.clear()
     with pytest.raises(Exception, match="deadline"):  # a `settings` given is used as it is
-        check_results(Registry([tool(slow_once)]), contract(), settings=settings(deadline=200, database=None))
+        check_results(
+            Registry([tool(slow_once)]), contract(), settings=settings(deadline=200, database=None)
+        )
 
 
 # --- (a) a result of the wrong type -----------------------------------------------------------
@@ -165,7 +195,10 @@ def test_default_settings_are_the_profiles_without_a_deadline() -> None:
 def test_a_wrong_typed_field_in_a_dict_is_found_and_shrunk() -> None:
     def run(a: Arguments) -> Any:
         if a.n > 10:
-            return {"double": str(2 * a.n), "unit": a.unit}  # the registry would coerce "22"; the kit must not
+            return {
+                "double": str(2 * a.n),
+                "unit": a.unit,
+            }  # the registry would coerce "22"; the kit must not
         return {"double": 2 * a.n, "unit": a.unit}
 
     exc = violation(check_results, tool(run))
@@ -173,7 +206,9 @@ def test_a_wrong_typed_field_in_a_dict_is_found_and_shrunk() -> None:
     assert exc.arguments == {"n": 11} and exc.calls == ({"n": 11},)
     assert "toolgen call double '{\"n\": 11}'" in str(exc).splitlines()[-1]
     assert "at $.double: '22' is not of type 'integer'" in str(exc)
-    assert Registry([tool(run)]).call("double", {"n": 11}).ok  # what the kit catches, the registry lets through
+    assert (
+        Registry([tool(run)]).call("double", {"n": 11}).ok
+    )  # what the kit catches, the registry lets through
 
 
 def test_a_wrong_typed_field_smuggled_into_a_model_is_found() -> None:
@@ -199,8 +234,11 @@ def test_a_missing_field_and_values_that_are_not_json_are_found() -> None:
     assert "'unit' is a required property" in str(exc) and exc.arguments == {"n": 0}
     exc = violation(check_results, tool(lambda a: {"double": 2 * a.n, "unit": ("cm",)}))
     assert "$.unit: a tuple is not a JSON value" in str(exc)
-    exc = violation(check_results, tool(lambda a: {"double": 0, "unit": "cm", "ratio": float("nan")}),
-                    contract(returns=None))  # `returns` None: any JSON value, but JSON it must be
+    exc = violation(
+        check_results,
+        tool(lambda a: {"double": 0, "unit": "cm", "ratio": float("nan")}),
+        contract(returns=None),
+    )  # `returns` None: any JSON value, but JSON it must be
     assert "$.ratio: nan is not a JSON number" in str(exc)
 
 
@@ -209,10 +247,15 @@ def test_an_infinite_number_in_a_model_is_found_though_the_json_dump_hides_it() 
         value: Any
 
     anything = info(result=Anything)
-    exc = violation(check_results, tool(lambda a: Anything(value=[float("inf") if a.n > 3 else 1.5]), anything),
-                    contract(anything, returns=None))
+    exc = violation(
+        check_results,
+        tool(lambda a: Anything(value=[float("inf") if a.n > 3 else 1.5]), anything),
+        contract(anything, returns=None),
+    )
     assert exc.arguments == {"n": 4} and "an infinite or NaN number (sent as null)" in str(exc)
-    assert Anything(value=[float("inf")]).model_dump(mode="json") == {"value": [None]}  # what a host would send
+    assert Anything(value=[float("inf")]).model_dump(mode="json") == {
+        "value": [None]
+    }  # what a host would send
 
 
 def test_another_model_than_the_tools_result_is_refused() -> None:
@@ -231,7 +274,9 @@ def test_a_result_model_that_breaks_a_valid_result_is_reported_as_toolgens_bug()
 
     loose = info(result=Loose)
     returns = {**RETURNS, "required": ["double"]}
-    exc = violation(check_results, tool(lambda a: {"double": 2 * a.n}, loose), contract(loose, returns))
+    exc = violation(
+        check_results, tool(lambda a: {"double": 2 * a.n}, loose), contract(loose, returns)
+    )
     assert exc.problem == "model_mismatch" and "a bug in toolgen's models" in str(exc)
 
 
@@ -250,7 +295,9 @@ def test_a_plain_exception_is_a_violation_with_its_last_frame() -> None:
     assert "raised ValueError, not a ToolError of a declared kind" in text
     assert "ValueError: negative: -6" in text
     assert "test_contract_kit.py" in text and 'in run: raise ValueError(f"negative: {a.n}")' in text
-    assert isinstance(exc.__cause__, ValueError)  # pytest shows the implementation's whole traceback
+    assert isinstance(
+        exc.__cause__, ValueError
+    )  # pytest shows the implementation's whole traceback
 
 
 def test_a_tool_error_of_an_undeclared_kind_is_a_violation() -> None:
@@ -306,7 +353,9 @@ class Sticky:
 def test_hidden_state_breaks_idempotence_and_the_calls_that_show_it_are_listed() -> None:
     # A fresh registry per example; more examples than usual: hypothesis often draws `a` and the
     # calls between alike, and misses this bug in 100 examples about once in 70 runs.
-    exc = violation(check_idempotent, lambda: Registry([Sticky()]), contract(Sticky.info), settings=MORE)
+    exc = violation(
+        check_idempotent, lambda: Registry([Sticky()]), contract(Sticky.info), settings=MORE
+    )
     assert (exc.check, exc.problem) == ("idempotent", "not_idempotent")
     assert exc.arguments == {"n": 0} and exc.others == ({"n": 0, "unit": "in"},)
     assert reproduced(exc) == [{"n": 0}, {"n": 0, "unit": "in"}, {"n": 0}]
@@ -315,7 +364,9 @@ def test_hidden_state_breaks_idempotence_and_the_calls_that_show_it_are_listed()
 
 
 def test_hidden_state_is_found_with_one_shared_registry_too() -> None:
-    with pytest.raises(Exception) as caught:  # ContractViolation, or hypothesis's FlakyFailure holding it
+    with pytest.raises(
+        Exception
+    ) as caught:  # ContractViolation, or hypothesis's FlakyFailure holding it
         check_idempotent(Registry([Sticky()]), contract(Sticky.info), settings=MORE)
     found = [caught.value, *getattr(caught.value, "exceptions", ())]
     assert any(isinstance(e, ContractViolation) and e.problem == "not_idempotent" for e in found)
@@ -334,7 +385,10 @@ def test_errors_compare_by_kind_not_message() -> None:
         raise ToolError("too_big", f"call {next(count)}")
 
     check_idempotent(Registry([tool(run)]), contract(), settings=FAST)
-    exc = violation(check_idempotent, tool(lambda a: correct(a) if next(count) % 2 else correct(Arguments(n=10**7))))
+    exc = violation(
+        check_idempotent,
+        tool(lambda a: correct(a) if next(count) % 2 else correct(Arguments(n=10**7))),
+    )
     assert exc.problem == "not_idempotent" and "error 'too_big'" in str(exc)
 
 
@@ -342,8 +396,10 @@ def test_errors_compare_by_kind_not_message() -> None:
 
 
 def test_an_example_whose_result_differs_is_a_violation() -> None:
-    examples = ({"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
-                {"arguments": {"n": 3}, "result": {"double": 7, "unit": "cm"}, "description": "off by one"})
+    examples = (
+        {"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
+        {"arguments": {"n": 3}, "result": {"double": 7, "unit": "cm"}, "description": "off by one"},
+    )
     exc = violation(check_examples, tool(correct), contract(examples=examples))
     assert (exc.check, exc.problem, exc.arguments) == ("examples", "example_mismatch", {"n": 3})
     assert "example 2 (off by one) should give its result" in str(exc)
@@ -352,24 +408,32 @@ def test_an_example_whose_result_differs_is_a_violation() -> None:
 
 
 def test_examples_compare_as_json() -> None:
-    examples = ({"arguments": {"n": 2}, "result": {"unit": "cm", "double": 4.0}},)  # 4.0 == 4, any key order
+    examples = (
+        {"arguments": {"n": 2}, "result": {"unit": "cm", "double": 4.0}},
+    )  # 4.0 == 4, any key order
     check_examples(Registry([tool(correct)]), contract(examples=examples))
     examples = ({"arguments": {"n": 2}, "result": {"unit": "cm", "double": True}},)  # true != 1
     with pytest.raises(ContractViolation):
-        check_examples(Registry([tool(lambda a: Result(double=1, unit="cm"))]), contract(examples=examples))
+        check_examples(
+            Registry([tool(lambda a: Result(double=1, unit="cm"))]), contract(examples=examples)
+        )
 
 
 def test_examples_that_should_fail_and_every_failing_example_is_listed() -> None:
-    examples = ({"arguments": {"n": 1}, "error": "too_big"},
-                {"arguments": {"n": 10**7}, "error": "too_big"},
-                {"arguments": {"n": "x"}},
-                {"arguments": {"n": 5}, "result": {"double": 11, "unit": "cm"}})
+    examples = (
+        {"arguments": {"n": 1}, "error": "too_big"},
+        {"arguments": {"n": 10**7}, "error": "too_big"},
+        {"arguments": {"n": "x"}},
+        {"arguments": {"n": 5}, "result": {"double": 11, "unit": "cm"}},
+    )
     with pytest.raises(ContractViolation) as caught:
         check_examples(Registry([tool(correct)]), contract(examples=examples))
     text = str(caught.value)
     assert "3 of 4 examples fail" in text
     assert "example 1 should fail with 'too_big'" in text and "got: result" in text
-    assert "refuses arguments from the example" in text and "example 4 should give its result" in text
+    assert (
+        "refuses arguments from the example" in text and "example 4 should give its result" in text
+    )
     assert caught.value.calls == ({"n": 1}, {"n": "x"}, {"n": 5})
 
 
@@ -394,8 +458,12 @@ def test_injected_values_are_passed_and_required() -> None:
     assert "5" not in str(caught.value)
     check_results(registry, contract(needs), injected={"token": "s3cret"}, settings=FAST)
     assert set(seen) == {"s3cret"}
-    exc = violation(check_results, tool(lambda a, i: {"double": "x", "unit": "cm"}, needs), contract(needs),
-                    injected={"token": "s3cret"})
+    exc = violation(
+        check_results,
+        tool(lambda a, i: {"double": "x", "unit": "cm"}, needs),
+        contract(needs),
+        injected={"token": "s3cret"},
+    )
     assert "s3cret" not in str(exc) and "injected values, which the host supplies" in str(exc)
 
 
@@ -409,7 +477,7 @@ def test_a_registry_without_the_tool_or_with_another_interface_is_refused() -> N
 
 
 def test_the_cli_line_survives_the_shell() -> None:
-    awkward = {"text": "it's \"quoted\"\n$HOME `x` é", "n": [1, 2.5, None, True]}
+    awkward = {"text": 'it\'s "quoted"\n$HOME `x` é', "n": [1, 2.5, None, True]}
     words = shlex.split(cli_line("edit_file", awkward))
     assert words[:3] == ["toolgen", "call", "edit_file"] and json.loads(words[3]) == awkward
 
@@ -424,15 +492,21 @@ def test_the_shrunk_arguments_of_a_string_bug_paste_back() -> None:
     def run(a: Text) -> Any:
         return {"double": 0, "unit": 1 if "'" in a.text else "cm"}
 
-    text_contract = ToolContract(text_info, lambda **o: st.fixed_dictionaries({"text": st.text("ab\"' \n$")}), RETURNS)
+    text_contract = ToolContract(
+        text_info, lambda **o: st.fixed_dictionaries({"text": st.text("ab\"' \n$")}), RETURNS
+    )
     exc = violation(check_results, tool(run, text_info), text_contract)
     assert reproduced(exc) == [{"text": "'"}]
 
 
 def test_overrides_replace_a_fields_strategy() -> None:
     seen = []
-    check_results(Registry([tool(lambda a: seen.append(a.n) or correct(a))]), contract(),
-                  overrides={"n": st.just(7)}, settings=FAST)
+    check_results(
+        Registry([tool(lambda a: seen.append(a.n) or correct(a))]),
+        contract(),
+        overrides={"n": st.just(7)},
+        settings=FAST,
+    )
     assert set(seen) == {7}
 
 
@@ -458,7 +532,9 @@ def test_a_call_past_the_specs_deadline_is_a_timeout_violation() -> None:
     exc = violation(check_results, tool(run, slow), contract(slow), overrides=N0)
     assert (exc.check, exc.problem, exc.arguments) == ("results", "timeout", {"n": 0, "unit": "in"})
     summary = str(exc).splitlines()[0]
-    assert re.fullmatch(r"double: took 0\.[5-9]\d* s; the spec declares timeout_s 0\.2", summary), summary
+    assert re.fullmatch(r"double: took 0\.[5-9]\d* s; the spec declares timeout_s 0\.2", summary), (
+        summary
+    )
     assert "make the call faster, or declare a longer `timeout_s` in the spec" in str(exc)
     assert reproduced(exc) == [{"n": 0, "unit": "in"}]
 
@@ -476,7 +552,9 @@ def test_the_registrys_default_deadline_counts_and_a_late_declared_error_is_stil
     assert exc.problem == "timeout"
     assert "; the registry's timeout_s is 0.2 (the spec declares none)" in str(exc).splitlines()[0]
     delay[0] = 0.01
-    check_results(Registry([tool(run)], timeout_s=5), contract(), settings=FAST)  # in time: the error counts
+    check_results(
+        Registry([tool(run)], timeout_s=5), contract(), settings=FAST
+    )  # in time: the error counts
 
 
 def test_a_hung_call_is_given_up_after_a_margin(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -499,11 +577,17 @@ def test_a_hung_call_is_given_up_after_a_margin(monkeypatch: pytest.MonkeyPatch)
     try:
         for run in (hangs, hangs_async):
             started = time.monotonic()
-            exc = violation(check_results, tool(run, slow), contract(slow), overrides=N0,
-                            settings=settings(FAST, phases=[Phase.generate]))  # each hung call costs 0.25 s
+            exc = violation(
+                check_results,
+                tool(run, slow),
+                contract(slow),
+                overrides=N0,
+                settings=settings(FAST, phases=[Phase.generate]),
+            )  # each hung call costs 0.25 s
             assert exc.problem == "timeout" and exc.arguments == {"n": 0}
-            assert str(exc).startswith("double: gave no answer within 0.25 s (given up); "
-                                       "the spec declares timeout_s 0.2")
+            assert str(exc).startswith(
+                "double: gave no answer within 0.25 s (given up); the spec declares timeout_s 0.2"
+            )
             assert time.monotonic() - started < 5
     finally:
         release.set()
@@ -512,9 +596,13 @@ def test_a_hung_call_is_given_up_after_a_margin(monkeypatch: pytest.MonkeyPatch)
 
 def test_calls_within_the_deadline_are_judged_as_usual() -> None:
     in_time = timed(5.0, flags=frozenset({"idempotent"}))
-    examples = ({"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
-                {"arguments": {"n": 10**7}, "error": "too_big"})
-    check_contract(Registry([tool(correct, in_time)]), contract(in_time, examples=examples), settings=FAST)
+    examples = (
+        {"arguments": {"n": 2}, "result": {"double": 4, "unit": "cm"}},
+        {"arguments": {"n": 10**7}, "error": "too_big"},
+    )
+    check_contract(
+        Registry([tool(correct, in_time)]), contract(in_time, examples=examples), settings=FAST
+    )
 
     async def run_async(a: Arguments) -> Result:
         await asyncio.sleep(0)
@@ -529,15 +617,22 @@ def test_calls_within_the_deadline_are_judged_as_usual() -> None:
 
     exc = violation(check_results, tool(fails, in_time), contract(in_time))
     assert exc.problem == "unexpected_exception" and exc.arguments == {"n": -6}
-    assert 'in fails: raise ValueError(f"negative: {a.n}")' in str(exc) and isinstance(exc.__cause__, ValueError)
-    exc = violation(check_results, tool(lambda a: {"double": "x", "unit": "cm"}, in_time), contract(in_time))
+    assert 'in fails: raise ValueError(f"negative: {a.n}")' in str(exc) and isinstance(
+        exc.__cause__, ValueError
+    )
+    exc = violation(
+        check_results, tool(lambda a: {"double": "x", "unit": "cm"}, in_time), contract(in_time)
+    )
     assert exc.problem == "invalid_result"
 
     marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
     seen = []
     marker.set("the caller's")
-    check_results(Registry([tool(lambda a: seen.append(marker.get()) or correct(a), in_time)]), contract(in_time),
-                  settings=FAST)
+    check_results(
+        Registry([tool(lambda a: seen.append(marker.get()) or correct(a), in_time)]),
+        contract(in_time),
+        settings=FAST,
+    )
     assert set(seen) == {"the caller's"}  # the run's thread has the caller's context variables
 
 
@@ -554,7 +649,9 @@ def test_a_cache_on_a_tool_not_flagged_idempotent_is_a_policy_violation() -> Non
         "  in the spec, add `idempotent` to `flags` if calling it again with the same arguments changes "
         "nothing more; else remove `cache`",
     ]
-    with pytest.raises(ContractViolation, match="not flagged idempotent"):  # check_contract checks it first
+    with pytest.raises(
+        ContractViolation, match="not flagged idempotent"
+    ):  # check_contract checks it first
         check_contract(Registry([tool(correct, cached)]), contract(cached), settings=FAST)
     fine = info(cache=(60.0, 100), flags=frozenset({"idempotent"}))
     check_policies(Registry([tool(correct, fine)]), contract(fine))
@@ -566,15 +663,19 @@ def test_a_retry_nothing_declares_safe_is_a_policy_violation() -> None:
     assert exc.problem == "retry_not_safe"
     assert "declares retry with 3 attempts, but nothing says calling it again is safe" in str(exc)
     assert "mark the error kinds a second call may pass with `retryable: true`" in str(exc)
-    for safe in (info(retry=(3, 0.5, None), retryable_errors=frozenset({"too_big"})),
-                 info(retry=(3, 0.5, None), flags=frozenset({"retryable"})),
-                 info(retry=(3, 0.5, None), flags=frozenset({"idempotent"})),
-                 info(retry=(1, 0.0, None)), info()):
+    for safe in (
+        info(retry=(3, 0.5, None), retryable_errors=frozenset({"too_big"})),
+        info(retry=(3, 0.5, None), flags=frozenset({"retryable"})),
+        info(retry=(3, 0.5, None), flags=frozenset({"idempotent"})),
+        info(retry=(1, 0.0, None)),
+        info(),
+    ):
         check_policies(Registry([tool(correct, safe)]), contract(safe))
     both = info(retry=(2, 0.0, None), cache=(1.0, 8))
     exc = violation(check_policies, tool(correct, both), contract(both))
     assert exc.problem == "cache_not_idempotent" and str(exc).startswith(
-        "double: declares 2 policies its flags do not make safe")
+        "double: declares 2 policies its flags do not make safe"
+    )
     assert "remove `cache`" in str(exc) and "remove `retry`" in str(exc)
 
 
@@ -596,7 +697,9 @@ def test_an_older_tool_info_without_policies_is_read_with_defaults() -> None:
         secrets: frozenset[str] = frozenset()
 
         def validate_arguments(self, arguments: Any) -> BaseModel:
-            return ToolInfo(self.name, self.description, self.arguments, self.result).validate_arguments(arguments)
+            return ToolInfo(
+                self.name, self.description, self.arguments, self.result
+            ).validate_arguments(arguments)
 
     old = OldInfo("double", "Doubles n.", Arguments, Result)
     check_policies(Registry([tool(correct, old)]), contract(old))  # type: ignore[arg-type]
@@ -633,8 +736,11 @@ def test_an_override_may_be_a_function_of_the_examples_seeded_registry() -> None
     check_idempotent(shared, contract(), overrides={"n": within}, seed=seed, settings=FAST)
     assert seeded == [id(shared)]  # one registry: seeded once
 
-    with pytest.raises(TypeError, match=r"override of 'n' for 'double' is called with the example's registry "
-                                        r"and must return a hypothesis strategy, not function"):
+    with pytest.raises(
+        TypeError,
+        match=r"override of 'n' for 'double' is called with the example's registry "
+        r"and must return a hypothesis strategy, not function",
+    ):
         not_made: Any = lambda registry: st.integers  # the strategy function, not a strategy
         check_results(fresh, contract(), overrides={"n": not_made}, settings=FAST)
 
@@ -655,9 +761,15 @@ def test_examples_run_on_the_seeded_registry() -> None:
         registry["double"].count = 5
 
     examples = ({"arguments": {"n": 1}, "result": {"double": 5, "unit": "cm"}},)
-    check_examples(lambda: Registry([Counter()]), contract(Counter.info, examples=examples), seed=seed)
-    exc = violation(check_examples, lambda: Registry([Counter()]), contract(Counter.info, examples=examples))
-    assert exc.problem == "example_mismatch" and "(on a registry prepared by the seed" not in str(exc)
+    check_examples(
+        lambda: Registry([Counter()]), contract(Counter.info, examples=examples), seed=seed
+    )
+    exc = violation(
+        check_examples, lambda: Registry([Counter()]), contract(Counter.info, examples=examples)
+    )
+    assert exc.problem == "example_mismatch" and "(on a registry prepared by the seed" not in str(
+        exc
+    )
 
 
 def test_a_question_for_the_user_is_a_valid_outcome_with_or_without_a_deadline() -> None:
@@ -676,7 +788,9 @@ def test_a_question_for_the_user_is_a_valid_outcome_with_or_without_a_deadline()
             raise Suspend("?")
         return {"double": str(a.n), "unit": a.unit}  # type: ignore[return-value]
 
-    assert violation(check_results, tool(wrong)).problem == "invalid_result"  # the other calls are still judged
+    assert (
+        violation(check_results, tool(wrong)).problem == "invalid_result"
+    )  # the other calls are still judged
 
 
 def test_a_streaming_tools_events_and_result_are_judged() -> None:
@@ -714,7 +828,10 @@ def test_a_streaming_tools_events_and_result_are_judged() -> None:
         yield Chunk("then a bad result")
         yield {"double": "x", "unit": a.unit}
 
-    assert violation(check_results, tool(wrong_result, streaming), contract(streaming)).problem == "invalid_result"
+    assert (
+        violation(check_results, tool(wrong_result, streaming), contract(streaming)).problem
+        == "invalid_result"
+    )
 
 
 def test_content_a_result_carries_must_be_of_declared_kinds() -> None:

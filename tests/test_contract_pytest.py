@@ -6,7 +6,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-TOOLS = '''
+TOOLS = """
 import pytest
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
@@ -100,9 +100,9 @@ CONTRACTS = {
 
 class Contracts(ContractTests):  # what a generated testing package provides
     contracts = CONTRACTS
-'''
+"""
 
-USER = '''
+USER = """
 from tools import *
 
 
@@ -118,7 +118,7 @@ class TestContracts(Contracts):
 
     def overrides(self, tool):
         return {{"n": st.integers(0, 5)}} if tool == "small" else {{}}
-'''
+"""
 
 SHARED = "Registry([Good(), Plain(), Broken(), Small(), Secret(), Cached()])"
 
@@ -134,29 +134,42 @@ def run(pytester: pytest.Pytester, registry: str = SHARED) -> pytest.RunResult:
 
 
 def test_passing_tools_pass_a_broken_one_fails_with_its_cli_line_and_the_rest_is_skipped(
-        pytester: pytest.Pytester) -> None:
+    pytester: pytest.Pytester,
+) -> None:
     result = run(pytester)
     # good: 4 passed (its retry is safe: it is idempotent), streams skipped; plain, small, secret:
     # results passed, the others skipped; broken: results failed, the others skipped; absent: 5
     # skipped; cached: policies failed (a cache, not idempotent), results passed, the others skipped.
     result.assert_outcomes(passed=8, failed=2, skipped=25)
-    result.stdout.fnmatch_lines([
-        f"*::TestContracts::{literal('test_results[broken]')} FAILED*",
-        "*ContractViolation: broken: returned a result the spec's `returns` schema refuses",
-        "*at $.double: '22' is not of type 'integer'",
-        "*toolgen call broken '{\"n\": 11}'",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"*::TestContracts::{literal('test_results[broken]')} FAILED*",
+            "*ContractViolation: broken: returned a result the spec's `returns` schema refuses",
+            "*at $.double: '22' is not of type 'integer'",
+            "*toolgen call broken '{\"n\": 11}'",
+        ]
+    )
     result.stdout.fnmatch_lines(["*SKIPPED*the registry does not hold absent*"])
     result.stdout.fnmatch_lines(["*SKIPPED*plain is not flagged idempotent*"])
     result.stdout.fnmatch_lines(["*SKIPPED*plain's spec has no examples*"])
     result.stdout.fnmatch_lines(["*SKIPPED*plain declares no cache or retry*"])
-    result.stdout.fnmatch_lines([
-        f"*::TestContracts::{literal('test_policies[cached]')} FAILED*",
-        "*ContractViolation: cached: is cached (ttl_s 60, max_entries 10) but not flagged idempotent*",
-        "*in the spec, add `idempotent` to `flags`*else remove `cache`",
-    ])
-    for passed in ("test_policies[good]", "test_results[good]", "test_idempotent[good]", "test_examples[good]",
-                   "test_results[small]", "test_results[secret]", "test_results[plain]", "test_results[cached]"):
+    result.stdout.fnmatch_lines(
+        [
+            f"*::TestContracts::{literal('test_policies[cached]')} FAILED*",
+            "*ContractViolation: cached: is cached (ttl_s 60, max_entries 10) but not flagged idempotent*",
+            "*in the spec, add `idempotent` to `flags`*else remove `cache`",
+        ]
+    )
+    for passed in (
+        "test_policies[good]",
+        "test_results[good]",
+        "test_idempotent[good]",
+        "test_examples[good]",
+        "test_results[small]",
+        "test_results[secret]",
+        "test_results[plain]",
+        "test_results[cached]",
+    ):
         result.stdout.fnmatch_lines([f"*::TestContracts::{literal(passed)} PASSED*"])
 
 
@@ -167,8 +180,11 @@ def test_a_registry_factory_gives_each_example_a_fresh_registry(pytester: pytest
 
 
 def test_without_the_injected_values_a_tool_that_needs_them_fails_with_a_setup_error(
-        pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(tools=TOOLS, test_user='''
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        tools=TOOLS,
+        test_user="""
 from tools import *
 
 
@@ -178,7 +194,10 @@ class TestContracts(Contracts):
     @pytest.fixture
     def registry(self):
         return Registry([Secret()])
-''')
+""",
+    )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1, skipped=4)
-    result.stdout.fnmatch_lines(["*ValueError: tool 'secret' needs injected values for: token*injected(tool)*"])
+    result.stdout.fnmatch_lines(
+        ["*ValueError: tool 'secret' needs injected values for: token*injected(tool)*"]
+    )

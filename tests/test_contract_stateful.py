@@ -19,16 +19,20 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import REPO, generate, imported
 from hypothesis import Phase, settings
 from hypothesis import strategies as st
-
-from conftest import REPO, generate, imported
 
 SPECS = REPO / "tests" / "stateful" / "specs"
 PACKAGE = "stateful_notes"
 # Deterministic and quick: the same draws on every run, no database, no explain phase.
-SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=40,
-                    phases=[p for p in Phase if p is not Phase.explain])
+SETTINGS = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=40,
+    phases=[p for p in Phase if p is not Phase.explain],
+)
 SEEDED = [("Groceries", "eggs, milk"), ("Ideas", "")]  # the notes of every fresh registry
 
 
@@ -58,11 +62,15 @@ class Store:
         return list(self.notes)
 
 
-def implementations(notes: ModuleType, store: Store, counts: Counter[str], *, planted: bool = False) -> list[Any]:
+def implementations(
+    notes: ModuleType, store: Store, counts: Counter[str], *, planted: bool = False
+) -> list[Any]:
     """create_note, get_note and delete_note over `store`; `counts` tells the paths that ran.
     `planted`: get_note's found path returns a note without its body (the spec requires it)."""
-    create, get, delete = (importlib.import_module(f"{notes.__name__}.tools.{n}")
-                           for n in ("create_note", "get_note", "delete_note"))
+    create, get, delete = (
+        importlib.import_module(f"{notes.__name__}.tools.{n}")
+        for n in ("create_note", "get_note", "delete_note")
+    )
 
     def found(note_id: str) -> dict[str, str]:
         if note_id not in store.notes:
@@ -113,28 +121,47 @@ def existing_id(registry: Any) -> st.SearchStrategy[str]:
 def test_a_seed_and_an_override_drawn_from_it_run_the_found_path(notes: ModuleType) -> None:
     counts: Counter[str] = Counter()
     for tool in ("get_note", "delete_note"):
-        notes.testing.check_contract(factory(notes, counts), notes.testing.contract(tool), seed=seed,
-                                     overrides={"id": existing_id}, settings=SETTINGS)
+        notes.testing.check_contract(
+            factory(notes, counts),
+            notes.testing.contract(tool),
+            seed=seed,
+            overrides={"id": existing_id},
+            settings=SETTINGS,
+        )
     assert counts["found"] >= 20 and counts["not_found"] >= 5, counts  # both paths ran, often
-    notes.testing.check_contract(factory(notes, counts), notes.testing.contract("create_note"), seed=seed,
-                                 settings=SETTINGS)
+    notes.testing.check_contract(
+        factory(notes, counts), notes.testing.contract("create_note"), seed=seed, settings=SETTINGS
+    )
 
 
-def test_a_bad_result_on_the_found_path_is_caught_shrunk_and_reproducible(notes: ModuleType) -> None:
+def test_a_bad_result_on_the_found_path_is_caught_shrunk_and_reproducible(
+    notes: ModuleType,
+) -> None:
     counts: Counter[str] = Counter()
     caught = []
     for _ in range(2):  # the same violation twice: nothing depends on luck or on earlier examples
         with pytest.raises(notes.testing.ContractViolation) as exc:
-            notes.testing.check_results(factory(notes, counts, planted=True), notes.testing.contract("get_note"),
-                                        seed=seed, overrides={"id": existing_id}, settings=SETTINGS)
+            notes.testing.check_results(
+                factory(notes, counts, planted=True),
+                notes.testing.contract("get_note"),
+                seed=seed,
+                overrides={"id": existing_id},
+                settings=SETTINGS,
+            )
         caught.append(exc.value)
     violation = caught[0]
-    assert (violation.tool, violation.check, violation.problem) == ("get_note", "results", "invalid_result")
-    assert violation.calls == caught[1].calls == ({"id": "note-1"},)  # shrunk to the first seeded note
+    assert (violation.tool, violation.check, violation.problem) == (
+        "get_note",
+        "results",
+        "invalid_result",
+    )
+    assert (
+        violation.calls == caught[1].calls == ({"id": "note-1"},)
+    )  # shrunk to the first seeded note
     text = str(violation)
     assert "'body' is a required property" in text
     assert text.splitlines()[-2:] == [
-        "  toolgen call get_note '{\"id\": \"note-1\"}'",
+        '  toolgen call get_note \'{"id": "note-1"}\'',
         "  (on a registry prepared by the seed: prepare it the same way first)",
     ]
     # The reproduction: a fresh registry, seeded, then the call: the registry's own check refuses it.
@@ -144,11 +171,17 @@ def test_a_bad_result_on_the_found_path_is_caught_shrunk_and_reproducible(notes:
     assert not result.ok and result.failure.kind == "invalid_result"
 
 
-def test_without_the_override_only_not_found_runs_and_the_bad_result_passes(notes: ModuleType) -> None:
+def test_without_the_override_only_not_found_runs_and_the_bad_result_passes(
+    notes: ModuleType,
+) -> None:
     counts: Counter[str] = Counter()
     # Seeded, but drawn ids are random text that no note has: the planted bug is never reached.
-    notes.testing.check_results(factory(notes, counts, planted=True), notes.testing.contract("get_note"),
-                                seed=seed, settings=SETTINGS)
+    notes.testing.check_results(
+        factory(notes, counts, planted=True),
+        notes.testing.contract("get_note"),
+        seed=seed,
+        settings=SETTINGS,
+    )
     assert counts["found"] == 0 and counts["not_found"] >= 20, counts
 
 
@@ -177,11 +210,21 @@ def test_contract_tests_seed_and_overrides_hooks(notes: ModuleType) -> None:
         return "passed"
 
     suite = TestNotes()
-    outcomes = {(test.__name__, tool): outcome(test, factory(notes, counts), tool)
-                for tool in notes.TOOL_NAMES
-                for test in (suite.test_policies, suite.test_results, suite.test_idempotent, suite.test_examples)}
+    outcomes = {
+        (test.__name__, tool): outcome(test, factory(notes, counts), tool)
+        for tool in notes.TOOL_NAMES
+        for test in (
+            suite.test_policies,
+            suite.test_results,
+            suite.test_idempotent,
+            suite.test_examples,
+        )
+    }
     assert outcomes == {
-        **{("test_policies", tool): f"skipped: {tool} declares no cache or retry" for tool in notes.TOOL_NAMES},
+        **{
+            ("test_policies", tool): f"skipped: {tool} declares no cache or retry"
+            for tool in notes.TOOL_NAMES
+        },
         **{("test_results", tool): "passed" for tool in notes.TOOL_NAMES},
         ("test_idempotent", "create_note"): "skipped: create_note is not flagged idempotent",
         ("test_idempotent", "get_note"): "passed",

@@ -17,14 +17,14 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import pytest
-
 import provider_checks as checks
+import pytest
 from conftest import CORPUS, NO_CORPUS
+
 from toolgen.diagnostics import Severity
 from toolgen.importers.names import assign_unique_names
 from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
@@ -81,18 +81,26 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     warnings: set[tuple[str, str]] = set()  # (tool, message) of every diagnostic
     root = tmp_path_factory.mktemp("corpus")
     for start in range(0, len(imported), CHUNK):
-        chunk = assign_unique_names(imported[start:start + CHUNK])
+        chunk = assign_unique_names(imported[start : start + CHUNK])
         specs = root / f"set{start // CHUNK:02}"
         specs.mkdir()
-        (specs / "tools.json").write_text(json.dumps({"tools": [tool for tool, _ in chunk]}), "utf-8")
+        (specs / "tools.json").write_text(
+            json.dumps({"tools": [tool for tool, _ in chunk]}), "utf-8"
+        )
         found, checked = check_specs(specs)
         diagnostics += found
         for d in found:  # "/tools/<i>/..." -> the i-th tool of this set
             if d.pointer.startswith("/tools/"):
                 warnings.add((chunk[int(d.pointer.split("/")[2])][0]["name"], d.message))
         tools += lower(checked, "corpus").tools
-    return {"records": len(imported) + len(unsupported), "unsupported": unsupported, "tools": tools,
-            "diagnostics": diagnostics, "warnings": warnings, "seconds": time.perf_counter() - started}
+    return {
+        "records": len(imported) + len(unsupported),
+        "unsupported": unsupported,
+        "tools": tools,
+        "diagnostics": diagnostics,
+        "warnings": warnings,
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def test_every_corpus_tool_imports_and_lowers(corpus: dict[str, Any]) -> None:
@@ -103,7 +111,9 @@ def test_every_corpus_tool_imports_and_lowers(corpus: dict[str, Any]) -> None:
     assert len(corpus["tools"]) == TOTAL
 
 
-def _export_and_check(tools: list[Any]) -> tuple[dict[str, Counter[str]], list[str], set[tuple[str, str]]]:
+def _export_and_check(
+    tools: list[Any],
+) -> tuple[dict[str, Counter[str]], list[str], set[tuple[str, str]]]:
     """Counts per variant, check failures, and the (tool, note) pairs of every fallback taken."""
     counts: dict[str, Counter[str]] = {}
     failures: list[str] = []
@@ -121,12 +131,16 @@ def _export_and_check(tools: list[Any]) -> tuple[dict[str, Counter[str]], list[s
                 if not result.definitions:
                     count["refused" if result.notes else "refused without a note"] += 1
                 else:  # notes of other kinds (lossy, root merged) say what a definition leaves to the runtime
-                    count["fallback" if any(n.kind == FALLBACK for n in result.notes) else "accepted"] += 1
+                    count[
+                        "fallback" if any(n.kind == FALLBACK for n in result.notes) else "accepted"
+                    ] += 1
                 noted.update((tool.name, note.text()) for note in result.notes)
     return counts, failures, noted
 
 
-def _in_parallel(tools: list[Any]) -> tuple[dict[str, Counter[str]], list[str], set[tuple[str, str]]]:
+def _in_parallel(
+    tools: list[Any],
+) -> tuple[dict[str, Counter[str]], list[str], set[tuple[str, str]]]:
     """Both cores: half the tools each (the checks dominate; forked workers share the imports)."""
     if len(tools) < 100 or not hasattr(os, "fork"):
         return _export_and_check(tools)
@@ -144,7 +158,9 @@ def test_every_corpus_tool_has_a_definition_each_provider_accepts(corpus: dict[s
     started = time.perf_counter()
     counts, failures, noted = _in_parallel(corpus["tools"])
     seconds = time.perf_counter() - started
-    print(f"\ncorpus: {TOTAL} tools; import+lint+lower {corpus['seconds']:.1f}s, export+checks {seconds:.1f}s")
+    print(
+        f"\ncorpus: {TOTAL} tools; import+lint+lower {corpus['seconds']:.1f}s, export+checks {seconds:.1f}s"
+    )
     print(f"{'variant':28} {'accepted':>9} {'fallback':>9} {'refused':>8}")
     for name, count in counts.items():
         print(f"{name:28} {count['accepted']:9} {count['fallback']:9} {count['refused']:8}")
@@ -155,5 +171,9 @@ def test_every_corpus_tool_has_a_definition_each_provider_accepts(corpus: dict[s
         assert count["refused without a note"] == 0, name
         assert sum(count.values()) == TOTAL
         accepted, _, refused = PINNED[name]
-        assert count["accepted"] >= accepted, f"{name}: fewer tools accepted as they are ({count['accepted']} < {accepted})"
-        assert count["refused"] <= refused, f"{name}: more tools refused ({count['refused']} > {refused})"
+        assert count["accepted"] >= accepted, (
+            f"{name}: fewer tools accepted as they are ({count['accepted']} < {accepted})"
+        )
+        assert count["refused"] <= refused, (
+            f"{name}: more tools refused ({count['refused']} > {refused})"
+        )

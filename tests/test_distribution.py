@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pydantic
-
 from conftest import REPO, case_output, golden_tree, tree
 
 CASES = REPO / "tests" / "cases"
@@ -17,11 +16,19 @@ CASES = REPO / "tests" / "cases"
 
 def _toolgen(*args: str, cwd: Path, seed: str = "0") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": seed, "TOOLGEN_NO_CACHE": "1"}
-    return subprocess.run([sys.executable, "-m", "toolgen", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "toolgen", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
 
 
-def test_same_specs_give_identical_trees_whatever_the_hash_seed_and_file_order(tmp_path: Path) -> None:
-    sources = [p for case in ("library", "refs", "weather") for p in sorted((CASES / case / "specs").glob("*"))]
+def test_same_specs_give_identical_trees_whatever_the_hash_seed_and_file_order(
+    tmp_path: Path,
+) -> None:
+    sources = [
+        p
+        for case in ("library", "refs", "weather")
+        for p in sorted((CASES / case / "specs").glob("*"))
+    ]
     outputs = []
     for seed, order in (("1", sources), ("4242", list(reversed(sources)))):
         specs = tmp_path / f"specs-{seed}"
@@ -29,25 +36,61 @@ def test_same_specs_give_identical_trees_whatever_the_hash_seed_and_file_order(t
         for source in order:  # created in a different order each time
             shutil.copy(source, specs / source.name)
         out = tmp_path / f"out-{seed}"
-        result = _toolgen("generate", "--specs", str(specs), "--out", str(out), "--package", "pkg", cwd=tmp_path, seed=seed)
+        result = _toolgen(
+            "generate",
+            "--specs",
+            str(specs),
+            "--out",
+            str(out),
+            "--package",
+            "pkg",
+            cwd=tmp_path,
+            seed=seed,
+        )
         assert result.returncode == 0, result.stderr
         outputs.append(tree(out))
     assert outputs[0] == outputs[1]
     assert len(outputs[0]) > 10
 
 
-def test_generate_works_from_any_directory_with_templates_from_the_installed_package(tmp_path: Path) -> None:
+def test_generate_works_from_any_directory_with_templates_from_the_installed_package(
+    tmp_path: Path,
+) -> None:
     elsewhere = tmp_path / "somewhere" / "else"
     elsewhere.mkdir(parents=True)
-    result = _toolgen("generate", "--specs", str(CASES / "weather" / "specs"), "--out", "out", "--package", "weather", cwd=elsewhere)
+    result = _toolgen(
+        "generate",
+        "--specs",
+        str(CASES / "weather" / "specs"),
+        "--out",
+        "out",
+        "--package",
+        "weather",
+        cwd=elsewhere,
+    )
     assert result.returncode == 0, result.stderr
     assert golden_tree(elsewhere / "out") == golden_tree(CASES / "weather" / "expected")
 
 
-PYDANTIC = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection")
+PYDANTIC = (
+    "pydantic",
+    "pydantic_core",
+    "typing_extensions",
+    "annotated_types",
+    "typing_inspection",
+)
 # The `testing` extra: hypothesis and jsonschema, with their own dependencies.
-TESTING = ("hypothesis", "_hypothesis_globals", "attr", "attrs", "sortedcontainers", "jsonschema", "jsonschema_specifications", "referencing",
-           "rpds")
+TESTING = (
+    "hypothesis",
+    "_hypothesis_globals",
+    "attr",
+    "attrs",
+    "sortedcontainers",
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "rpds",
+)
 
 
 def _site(tmp_path: Path, modules: tuple[str, ...]) -> Path:
@@ -75,22 +118,29 @@ def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Pat
         "        assert injected.smtp_password == 's3cret'\n"
         "        return SendEmailResult(message_id='<1@x>')\n"
         "r = library.build_registry(Send())\n"
-        "ok = r.call('send-email', '{\"to\": [\"a@b.c\"], \"subject\": \"s\", \"body\": \"b\"}', injected={'smtp_password': 's3cret'})\n"
+        'ok = r.call(\'send-email\', \'{"to": ["a@b.c"], "subject": "s", "body": "b"}\', injected={\'smtp_password\': \'s3cret\'})\n'
         "assert ok.ok and ok.to_dict() == {'ok': True, 'result': {'message_id': '<1@x>'}}, ok\n"
-        "bad = r.call('send-email', '{\"to\": [], \"subjet\": \"s\", \"body\": \"b\"}', injected={'smtp_password': 's3cret'})\n"
+        'bad = r.call(\'send-email\', \'{"to": [], "subjet": "s", "body": "b"}\', injected={\'smtp_password\': \'s3cret\'})\n'
         "assert not bad.ok and 'did you mean \"subject\"' in bad.text() and 's3cret' not in bad.text(), bad.text()\n"
         "assert library.tool_definitions('openai')[0]['function']['name'] == 'done'\n"
         "print('ok')\n"
     )
-    env = {"PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]), "PATH": os.environ.get("PATH", ""),
-           "PYTHONDONTWRITEBYTECODE": "1"}
-    result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True)
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "ok"
     assert pydantic.VERSION  # the symlinked pydantic is the one toolgen's tests run with
 
 
-def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(tmp_path: Path) -> None:
+def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(
+    tmp_path: Path,
+) -> None:
     """`<package>.testing` needs hypothesis and jsonschema (the `testing` extra), not toolgen."""
     site = _site(tmp_path, PYDANTIC + TESTING)
     script = (
@@ -115,9 +165,14 @@ def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(t
         "except ContractViolation as exc:\n"
         "    print(str(exc).splitlines()[-1])\n"
     )
-    env = {"PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]), "PATH": os.environ.get("PATH", ""),
-           "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
-    result = subprocess.run([sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True,
-                            cwd=tmp_path)
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == """toolgen call done '{"summary": "000"}'"""

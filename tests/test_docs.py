@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from conftest import REPO
 
 FORBIDDEN = {
@@ -25,15 +23,22 @@ FORBIDDEN = {
 TEXT = {".md", ".py", ".jinja", ".yaml", ".yml", ".json", ".toml", ".txt"}
 # Folders whose text is read; generated output and pinned goldens are checked at their source.
 ROOTS = ("docs", "generator", "templates", "schemas", "implementations", "tests", "benchmarks")
-SKIP_PARTS = {"expected", "__pycache__", "json-schema-test-suite"}  # the last: others' text, kept unchanged
+SKIP_PARTS = {
+    "expected",
+    "__pycache__",
+    "json-schema-test-suite",
+}  # the last: others' text, kept unchanged
 THIS = Path(__file__).resolve()
 
 
 def checked_files() -> list[Path]:
     files = [REPO / "README.md", REPO / "CONTRIBUTING.md", REPO / "pyproject.toml"]
     for root in ROOTS:
-        files += [p for p in sorted((REPO / root).rglob("*"))
-                  if p.is_file() and p.suffix in TEXT and not SKIP_PARTS & set(p.relative_to(REPO).parts)]
+        files += [
+            p
+            for p in sorted((REPO / root).rglob("*"))
+            if p.is_file() and p.suffix in TEXT and not SKIP_PARTS & set(p.relative_to(REPO).parts)
+        ]
     return [p for p in files if p.resolve() != THIS and p.is_file()]
 
 
@@ -43,17 +48,39 @@ def findings(path: Path) -> list[str]:
         for what, pattern in FORBIDDEN.items():
             match = pattern.search(line)
             if match:
-                out.append(f"{path.relative_to(REPO).as_posix()}:{number}: {what} ({match.group(0)!r}): {line.strip()}")
+                out.append(
+                    f"{path.relative_to(REPO).as_posix()}:{number}: {what} ({match.group(0)!r}): {line.strip()}"
+                )
     return out
 
 
 def test_the_patterns_catch_what_they_are_for() -> None:
-    caught = ["see issue 5", "(issue 4)", "fixed in #12", "Issues #731, #1821", "../shared/corpus/x.jsonl",
-              "shared/reference/providers.md", "reference/providers.md section 8", "/work/venv/bin/python",
-              "`/root/.cache`", "--profile /tmp/stages.prof", "see DESIGN.md"]
-    passed = ["issue data", "every issue, sorted by path", "the issue's baseline", f"{0x7f:#04x}",
-              "tag:yaml.org,2002:bool#1.1", "&#39;", "docs/performance.md", "the shared corpus",
-              "~/.cache/toolgen", "generator/toolgen/runtime/", "https://example.com/tmp/x"]
+    caught = [
+        "see issue 5",
+        "(issue 4)",
+        "fixed in #12",
+        "Issues #731, #1821",
+        "../shared/corpus/x.jsonl",
+        "shared/reference/providers.md",
+        "reference/providers.md section 8",
+        "/work/venv/bin/python",
+        "`/root/.cache`",
+        "--profile /tmp/stages.prof",
+        "see DESIGN.md",
+    ]
+    passed = [
+        "issue data",
+        "every issue, sorted by path",
+        "the issue's baseline",
+        f"{0x7F:#04x}",
+        "tag:yaml.org,2002:bool#1.1",
+        "&#39;",
+        "docs/performance.md",
+        "the shared corpus",
+        "~/.cache/toolgen",
+        "generator/toolgen/runtime/",
+        "https://example.com/tmp/x",
+    ]
     for text in caught:
         assert any(p.search(text) for p in FORBIDDEN.values()), text
     for text in passed:
@@ -67,7 +94,6 @@ def test_docs_and_sources_mention_no_issue_numbers_outside_paths_or_machine_path
     assert not problems, "say what is meant instead:\n" + "\n".join(problems)
 
 
-
 def module_map() -> list[str]:
     text = (REPO / "docs" / "architecture.md").read_text("utf-8")
     section = re.search(r"^## Module map$(.*?)(?=^## )", text, re.M | re.S)
@@ -77,7 +103,11 @@ def module_map() -> list[str]:
 
 def test_the_module_map_names_every_module_once() -> None:
     package = REPO / "generator" / "toolgen"
-    on_disk = {p.relative_to(package).as_posix() for p in package.rglob("*.py") if "__pycache__" not in p.parts}
+    on_disk = {
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
     rows = module_map()
     repeated = sorted({row for row in rows if rows.count(row) > 1})
     missing, stale = sorted(on_disk - set(rows)), sorted(set(rows) - on_disk)

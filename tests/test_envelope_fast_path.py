@@ -9,17 +9,42 @@ from hypothesis import strategies as st
 
 from toolgen.check.envelope import _cleared, _fast, _validator
 
-KEYS = ["name", "description", "parameters", "returns", "category", "kind", "stability", "version", "timeout_s",
-        "flags", "annotations", "injected", "errors", "examples", "title", "desciption", "x-extra"]
+KEYS = [
+    "name",
+    "description",
+    "parameters",
+    "returns",
+    "category",
+    "kind",
+    "stability",
+    "version",
+    "timeout_s",
+    "flags",
+    "annotations",
+    "injected",
+    "errors",
+    "examples",
+    "title",
+    "desciption",
+    "x-extra",
+]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2) | st.sampled_from(
-        ["x", "get_weather", "utility", "stable", "idempotent", "object", "", "1.0", "bad name"]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(KEYS + ["type"]), children,
-                                                                       max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(-2, 2)
+    | st.sampled_from(
+        ["x", "get_weather", "utility", "stable", "idempotent", "object", "", "1.0", "bad name"]
+    ),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(KEYS + ["type"]), children, max_size=3)
+    ),
     max_leaves=12,
 )
 tools = st.dictionaries(st.sampled_from(KEYS), json_values, max_size=6).map(
-    lambda d: {"name": "get_weather", "description": "d", **d})
+    lambda d: {"name": "get_weather", "description": "d", **d}
+)
 
 
 def agree(definition: str, data: Any) -> None:
@@ -41,4 +66,6 @@ def test_fast_path_gives_jsonschemas_verdict_on_tool_lists(entries: list[dict[st
 def test_both_verdicts_are_exercised() -> None:
     assert _cleared(_fast("tool"), {"name": "t", "description": "d"})
     assert not _cleared(_fast("tool"), {"name": "t", "desciption": "d"})
-    assert not _cleared(_fast("tool"), {"name": "t\ud800", "description": "d"})  # unreadable: left to jsonschema
+    assert not _cleared(
+        _fast("tool"), {"name": "t\ud800", "description": "d"}
+    )  # unreadable: left to jsonschema

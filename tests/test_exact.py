@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
 from toolgen.runtime.ecma import ecma_pattern
 from toolgen.runtime.errors import ArgumentIssue
 from toolgen.runtime.exact import Checker, Unsupported
@@ -225,7 +224,10 @@ def _compound(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
         st.builds(lambda a, u: {"allOf": a, "unevaluatedProperties": u}, subs, inner),
         st.builds(lambda a, u: {"anyOf": a, "unevaluatedItems": u}, subs, inner),
         st.builds(lambda p, u: {"prefixItems": p, "unevaluatedItems": u}, subs, inner),
-        st.builds(lambda o: {**o, "$ref": "#/$defs/d"} if isinstance(o, dict) else {"$ref": "#/$defs/d"}, inner),
+        st.builds(
+            lambda o: {**o, "$ref": "#/$defs/d"} if isinstance(o, dict) else {"$ref": "#/$defs/d"},
+            inner,
+        ),
         st.builds(
             lambda a, b: {**a, **b} if isinstance(a, dict) and isinstance(b, dict) else a,
             inner,

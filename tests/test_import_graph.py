@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 PACKAGE = REPO / "generator" / "toolgen"
@@ -22,8 +21,15 @@ PACKAGE = REPO / "generator" / "toolgen"
 # Pipeline order: a module may import its own rank or an earlier one. Longest prefix wins.
 RANKS = {
     "toolgen": 0,  # the package itself: __version__
-    "toolgen.constants": 0, "toolgen.schema": 0, "toolgen.naming": 0, "toolgen.diagnostics": 0,
-    "toolgen.runtime": 0, "toolgen.config": 0, "toolgen.spec": 0, "toolgen.ir": 0, "toolgen.literals": 0,
+    "toolgen.constants": 0,
+    "toolgen.schema": 0,
+    "toolgen.naming": 0,
+    "toolgen.diagnostics": 0,
+    "toolgen.runtime": 0,
+    "toolgen.config": 0,
+    "toolgen.spec": 0,
+    "toolgen.ir": 0,
+    "toolgen.literals": 0,
     "toolgen.doctable": 0,
     "toolgen.load": 1,
     "toolgen.check": 2,
@@ -31,10 +37,16 @@ RANKS = {
     "toolgen.providers": 4,
     "toolgen.render": 5,
     "toolgen.format": 6,
-    "toolgen.write": 7, "toolgen.outlock": 7,
-    "toolgen.cache": 8, "toolgen.pipeline": 8,
-    "toolgen.binding": 9, "toolgen.importers": 9, "toolgen.breaking": 9,  # side features: may use the pipeline
-    "toolgen.cli": 10, "toolgen.progress": 10, "toolgen.__main__": 10,
+    "toolgen.write": 7,
+    "toolgen.outlock": 7,
+    "toolgen.cache": 8,
+    "toolgen.pipeline": 8,
+    "toolgen.binding": 9,
+    "toolgen.importers": 9,
+    "toolgen.breaking": 9,  # side features: may use the pipeline
+    "toolgen.cli": 10,
+    "toolgen.progress": 10,
+    "toolgen.__main__": 10,
 }
 # Known exceptions, each to be removed with its fix (the tests fail once one is gone, so the
 # list cannot outlive them).
@@ -67,7 +79,9 @@ def imports(name: str) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join(anchor + ([base] if base else []))
             # `from toolgen.x import y` names the submodule toolgen.x.y when there is one
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
+            ]
         else:
             continue
         found.update(t for t in targets if t in MODULES and t != name)
@@ -97,7 +111,12 @@ def test_every_module_has_a_rank() -> None:
 
 
 def test_no_module_imports_a_later_stage() -> None:
-    later = {(name, target) for name, targets in GRAPH.items() for target in targets if rank(target) > rank(name)}
+    later = {
+        (name, target)
+        for name, targets in GRAPH.items()
+        for target in targets
+        if rank(target) > rank(name)
+    }
     assert sorted(later - KNOWN_LATER) == []
     assert sorted(KNOWN_LATER - later) == [], "fixed: remove it from KNOWN_LATER"
 
@@ -135,7 +154,9 @@ def test_no_import_cycles() -> None:
     for name in sorted(GRAPH):
         if name not in index:
             visit(name)
-    assert sorted(cycles) == sorted(KNOWN_CYCLES), "a new cycle, or a known one fixed (then remove it from KNOWN_CYCLES)"
+    assert sorted(cycles) == sorted(KNOWN_CYCLES), (
+        "a new cycle, or a known one fixed (then remove it from KNOWN_CYCLES)"
+    )
 
 
 PROBE = """
@@ -154,16 +175,26 @@ print(json.dumps({"cli": after_cli, "ok": first.ok}))
 def test_the_fast_paths_import_no_heavy_stage(phase: str, tmp_path: Path) -> None:
     """In a fresh interpreter: `import toolgen.cli`, and a build answered by the build cache."""
     specs = REPO / "tests" / "cases" / "weather" / "specs"
-    env = {"PYTHONPATH": str(REPO / "generator"), "PATH": "/usr/bin:/bin", "TOOLGEN_CACHE_DIR": str(tmp_path)}
-    warm = subprocess.run([sys.executable, "-c", PROBE, str(specs)], env=env, capture_output=True, text=True)
+    env = {
+        "PYTHONPATH": str(REPO / "generator"),
+        "PATH": "/usr/bin:/bin",
+        "TOOLGEN_CACHE_DIR": str(tmp_path),
+    }
+    warm = subprocess.run(
+        [sys.executable, "-c", PROBE, str(specs)], env=env, capture_output=True, text=True
+    )
     assert warm.returncode == 0, warm.stderr
     assert json.loads(warm.stdout)["ok"]
     if phase == "cli":
         loaded = json.loads(warm.stdout)["cli"]
     else:  # the second build is a cache hit: what does it load?
-        probe = PROBE.replace('print(json.dumps({"cli": after_cli, "ok": first.ok}))',
-                              'print(json.dumps({"cli": sorted(sys.modules), "ok": first.ok}))')
-        hit = subprocess.run([sys.executable, "-c", probe, str(specs)], env=env, capture_output=True, text=True)
+        probe = PROBE.replace(
+            'print(json.dumps({"cli": after_cli, "ok": first.ok}))',
+            'print(json.dumps({"cli": sorted(sys.modules), "ok": first.ok}))',
+        )
+        hit = subprocess.run(
+            [sys.executable, "-c", probe, str(specs)], env=env, capture_output=True, text=True
+        )
         assert hit.returncode == 0, hit.stderr
         loaded = json.loads(hit.stdout)["cli"]
     assert "toolgen.cli" in loaded and "toolgen.pipeline" in loaded

@@ -22,9 +22,9 @@ from typing import Any
 import anyio
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO
 from mcp_support import EVERYTHING
+
 from toolgen.cli import main
 from toolgen.importers.common import SourceError
 from toolgen.importers.emit import dump_tool
@@ -62,8 +62,11 @@ def free_port() -> int:
 def http_server() -> Iterator[str]:
     """The weather server over streamable HTTP on a free port; its URL once it accepts connections."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, str(SERVER), "--http", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 15
         while True:
@@ -71,7 +74,9 @@ def http_server() -> Iterator[str]:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
             except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
+                assert process.poll() is None and time.monotonic() < deadline, (
+                    "the HTTP server did not start"
+                )
                 time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -82,15 +87,25 @@ def http_server() -> Iterator[str]:
 def check_weather_specs(out: Path, source: str) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["echo.yaml", "get_weather.yaml"]
     weather, echo = spec(out / "get_weather.yaml"), spec(out / "echo.yaml")
-    assert (out / "get_weather.yaml").read_text("utf-8").startswith(
-        f"# Imported by `toolgen import --from mcp-server` from {source} (weather-demo 1.0.0, tool 1).\nname:")
+    assert (
+        (out / "get_weather.yaml")
+        .read_text("utf-8")
+        .startswith(
+            f"# Imported by `toolgen import --from mcp-server` from {source} (weather-demo 1.0.0, tool 1).\nname:"
+        )
+    )
     assert weather["description"] == "Get the weather forecast for a city."
     assert weather["parameters"]["required"] == ["city"]
-    assert weather["parameters"]["properties"]["city"]["description"] == "City and country, e.g. Paris, France"
+    assert (
+        weather["parameters"]["properties"]["city"]["description"]
+        == "City and country, e.g. Paris, France"
+    )
     assert weather["returns"]["required"] == ["temperature", "conditions"]
     assert weather["annotations"] == {"read_only": True, "open_world": True}
     assert echo["title"] == "Echo" and "returns" not in echo  # the tool without an outputSchema
-    assert "(weather-demo 1.0.0, tool 2)" in (out / "echo.yaml").read_text("utf-8")  # the second page's tool
+    assert "(weather-demo 1.0.0, tool 2)" in (out / "echo.yaml").read_text(
+        "utf-8"
+    )  # the second page's tool
     lint(out)
 
 
@@ -107,7 +122,9 @@ def test_a_streamable_http_server(tmp_path: Path, http_server: str) -> None:
     check_weather_specs(tmp_path / "specs", http_server)
 
 
-@pytest.mark.skipif(shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)")
+@pytest.mark.skipif(
+    shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)"
+)
 def test_the_reference_server_everything(tmp_path: Path) -> None:
     command = EVERYTHING
     code, _, stderr = invoke(command, "--out", str(tmp_path / "specs"), "--timeout", "120")
@@ -115,7 +132,9 @@ def test_the_reference_server_everything(tmp_path: Path) -> None:
     names = sorted(p.stem for p in (tmp_path / "specs").iterdir())
     assert len(names) >= 10 and {"echo", "get-sum", "get-structured-content"} <= set(names), names
     text = (tmp_path / "specs" / "get-structured-content.yaml").read_text("utf-8")
-    assert text.startswith(f"# Imported by `toolgen import --from mcp-server` from {command} (mcp-servers/everything ")
+    assert text.startswith(
+        f"# Imported by `toolgen import --from mcp-server` from {command} (mcp-servers/everything "
+    )
     structured = spec(tmp_path / "specs" / "get-structured-content.yaml")
     assert structured["returns"]["required"] == ["temperature", "conditions", "humidity"]
     # the notes of `--from mcp`: a draft-07 $schema removed, `execution` dropped
@@ -123,17 +142,39 @@ def test_the_reference_server_everything(tmp_path: Path) -> None:
     lint(tmp_path / "specs")
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("toolgen-no-such-command --stdio", "toolgen: cannot start 'toolgen-no-such-command --stdio': No such file"),
-    (f"{PYTHON} -c 'print(\"hello\")'", ("did not answer as an MCP server: Connection closed (MCP error -32000); "
-                                          "it wrote \"hello\" on stdout, which is not JSON-RPC")),
-    (f"{PYTHON} -c 'import sys; sys.exit(\"no server here\")'", ("did not answer as an MCP server: Connection "
-                                                                 "closed (MCP error -32000); its stderr ends with: "
-                                                                 "no server here")),
-    (f"{PYTHON} -c 'import time; time.sleep(30)'", "no list of tools within 1 s (--timeout sets the limit)"),
-    ("'unbalanced", "toolgen: cannot read the command \"'unbalanced\": No closing quotation"),
-], ids=["cannot-start", "not-mcp", "exits", "never-answers", "bad-quoting"])
-def test_what_cannot_be_listed_is_one_line_and_exit_2(tmp_path: Path, source: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "toolgen-no-such-command --stdio",
+            "toolgen: cannot start 'toolgen-no-such-command --stdio': No such file",
+        ),
+        (
+            f"{PYTHON} -c 'print(\"hello\")'",
+            (
+                "did not answer as an MCP server: Connection closed (MCP error -32000); "
+                'it wrote "hello" on stdout, which is not JSON-RPC'
+            ),
+        ),
+        (
+            f"{PYTHON} -c 'import sys; sys.exit(\"no server here\")'",
+            (
+                "did not answer as an MCP server: Connection "
+                "closed (MCP error -32000); its stderr ends with: "
+                "no server here"
+            ),
+        ),
+        (
+            f"{PYTHON} -c 'import time; time.sleep(30)'",
+            "no list of tools within 1 s (--timeout sets the limit)",
+        ),
+        ("'unbalanced", 'toolgen: cannot read the command "\'unbalanced": No closing quotation'),
+    ],
+    ids=["cannot-start", "not-mcp", "exits", "never-answers", "bad-quoting"],
+)
+def test_what_cannot_be_listed_is_one_line_and_exit_2(
+    tmp_path: Path, source: str, expected: str
+) -> None:
     started = time.monotonic()
     code, stdout, stderr = invoke(source, "--out", str(tmp_path / "specs"), "--timeout", "1")
     assert code == 2 and stdout == ""
@@ -166,14 +207,21 @@ def test_a_url_is_shown_without_credentials_or_query() -> None:
 
 
 def test_a_command_with_a_line_break_stays_one_comment_line_in_the_header() -> None:
-    text = dump_tool({"name": "t", "description": "d"}, [], ["from python -c 'import x\nx.serve()'"])
+    text = dump_tool(
+        {"name": "t", "description": "d"}, [], ["from python -c 'import x\nx.serve()'"]
+    )
     assert text == "# from python -c 'import x x.serve()'\nname: t\ndescription: d\n"
 
 
-def test_without_the_sdk_the_error_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_sdk_the_error_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` raises ImportError
     code, _, stderr = invoke(COMMAND, "--out", str(tmp_path))
-    assert (code, stderr) == (2, "toolgen: --from mcp-server needs the MCP SDK: pip install 'toolgen[mcp]'\n")
+    assert (code, stderr) == (
+        2,
+        "toolgen: --from mcp-server needs the MCP SDK: pip install 'toolgen[mcp]'\n",
+    )
 
 
 def test_timeout_is_for_mcp_server_only(tmp_path: Path) -> None:

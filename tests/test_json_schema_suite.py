@@ -19,26 +19,35 @@ from __future__ import annotations
 
 import collections
 import json
-from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
-
 from suite_support import GROUPS, INTENDED, Group, result_tool
+
 from toolgen.lower import closed
 
 
 def _without_optional_nulls(schema: Any, instance: Any) -> Any:
     """The instance as toolgen reads it: `null` for an optional key of an object whose schema
     declares it (at the top of `value`) is absent."""
-    if not (isinstance(schema, dict) and isinstance(instance, dict) and isinstance(schema.get("properties"), dict)):
+    if not (
+        isinstance(schema, dict)
+        and isinstance(instance, dict)
+        and isinstance(schema.get("properties"), dict)
+    ):
         return instance
     required = set(schema.get("required") or [])
     properties = schema["properties"]
-    return {k: v for k, v in instance.items()
-            if not (v is None and k in properties and k not in required
-                    and not jsonschema.Draft202012Validator(properties[k]).is_valid(None))}
+    return {
+        k: v
+        for k, v in instance.items()
+        if not (
+            v is None
+            and k in properties
+            and k not in required
+            and not jsonschema.Draft202012Validator(properties[k]).is_valid(None)
+        )
+    }
 
 
 def _expected_arguments(group: Group, data: Any, valid: bool) -> tuple[bool, str]:
@@ -53,10 +62,16 @@ def _expected_arguments(group: Group, data: Any, valid: bool) -> tuple[bool, str
 
 def test_refused_groups_are_intended_limits(suite: Any) -> None:
     _, generated, found = suite
-    refused = {tool: errors for tool, ds in found.items() if (errors := [d for d in ds if d.severity == "error"])}
+    refused = {
+        tool: errors
+        for tool, ds in found.items()
+        if (errors := [d for d in ds if d.severity == "error"])
+    }
     rules = collections.Counter(ds[0].rule for ds in refused.values())
-    print(f"\nJSON-Schema-Test-Suite: {len(GROUPS)} groups, {len(generated)} generate, {len(refused)} refused: "
-          + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items())))
+    print(
+        f"\nJSON-Schema-Test-Suite: {len(GROUPS)} groups, {len(generated)} generate, {len(refused)} refused: "
+        + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items()))
+    )
     for tool, found in refused.items():
         assert {d.rule for d in found} & INTENDED, (tool, [d.text() for d in found])
         assert all(d.line >= 1 and d.col >= 1 for d in found)
@@ -79,10 +94,20 @@ def test_arguments_agree_with_the_suite(suite: Any) -> None:
                 except Exception as exc:  # noqa: BLE001 - a crash is a disagreement too
                     got = f"crash: {exc!r}"[:200]
                 if got != expected:
-                    wrong.append((group.file, group.description, case["description"], type(sent).__name__, expected))
+                    wrong.append(
+                        (
+                            group.file,
+                            group.description,
+                            case["description"],
+                            type(sent).__name__,
+                            expected,
+                        )
+                    )
     total = sum(counts.values())
-    print(f"\narguments: {total - len(wrong) // 2} of {total} instances agree ({counts['suite']} judged by the suite, "
-          f"{counts['closed']} by jsonschema on the closed schema, {counts['null']} with null read as absent)")
+    print(
+        f"\narguments: {total - len(wrong) // 2} of {total} instances agree ({counts['suite']} judged by the suite, "
+        f"{counts['closed']} by jsonschema on the closed schema, {counts['null']} with null read as absent)"
+    )
     assert not wrong, "\n".join(map(str, wrong[:40]))
 
 
@@ -119,7 +144,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return float(a) == float(b)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b

@@ -21,13 +21,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import UPDATE_GOLDEN, generate
+
 from toolgen.cli import main
 from toolgen.pipeline import check_specs
 
 INVALID = Path(__file__).parent / "invalid"
-CASES = sorted(p for p in INVALID.iterdir() if (p / "specs").is_dir() and not p.name.startswith("_"))
+CASES = sorted(
+    p for p in INVALID.iterdir() if (p / "specs").is_dir() and not p.name.startswith("_")
+)
 # Inputs that crashed (segfault) or could exhaust memory: always run in a child process,
 # so that a regression fails its test instead of killing the test session.
 HAZARDS = {"alias_bomb", "deep_block", "deep_flow", "recursive_alias"}
@@ -46,7 +48,11 @@ def run(args: list[str], cwd: Path, *, isolated: bool) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of the CLI, in a child process or in this one."""
     if isolated:
         done = subprocess.run(
-            [sys.executable, "-m", "toolgen", *args], cwd=cwd, capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "toolgen", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         return done.returncode, done.stdout, done.stderr
     result = CliRunner().invoke(main, args, catch_exceptions=False)
@@ -63,7 +69,9 @@ def expected(case: Path, actual: str) -> str:
 
 def exit_code(text: str) -> int:
     """1 when the summary line counts errors, 0 when there are only warnings."""
-    summary = re.fullmatch(r"(\d+) error\(s\), (\d+) warning\(s\)", text.rstrip("\n").rsplit("\n", 1)[-1])
+    summary = re.fullmatch(
+        r"(\d+) error\(s\), (\d+) warning\(s\)", text.rstrip("\n").rsplit("\n", 1)[-1]
+    )
     assert summary, f"no summary line in {text!r}"
     return 1 if int(summary[1]) else 0
 
@@ -71,7 +79,10 @@ def exit_code(text: str) -> int:
 def snapshot(root: Path) -> dict[str, tuple[int, bytes | None]]:
     """Every path under root with its modification time, and its bytes when it is a file."""
     return {
-        p.relative_to(root).as_posix(): (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None)
+        p.relative_to(root).as_posix(): (
+            p.lstat().st_mtime_ns,
+            p.read_bytes() if p.is_file() else None,
+        )
         for p in sorted(root.rglob("*"))
     }
 
@@ -92,7 +103,9 @@ def valid_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_lint_reports_the_expected_diagnostics(case: Path, tmp_path: Path) -> None:
     started = time.monotonic()
-    code, out, err = run(["lint", "--specs", str(case / "specs")], tmp_path, isolated=case.name in HAZARDS)
+    code, out, err = run(
+        ["lint", "--specs", str(case / "specs")], tmp_path, isolated=case.name in HAZARDS
+    )
     elapsed = time.monotonic() - started
     assert out == expected(case, out)
     assert (code, err) == (exit_code(out), "")
@@ -100,7 +113,9 @@ def test_lint_reports_the_expected_diagnostics(case: Path, tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
-def test_generate_prints_the_diagnostics_and_writes_nothing(case: Path, tmp_path: Path, valid_output: Path) -> None:
+def test_generate_prints_the_diagnostics_and_writes_nothing(
+    case: Path, tmp_path: Path, valid_output: Path
+) -> None:
     out = tmp_path / "out"
     shutil.copytree(valid_output, out)
     before = snapshot(out)
@@ -121,12 +136,16 @@ def test_every_rule_has_a_case() -> None:
     seen = {
         m[1]
         for case in CASES
-        for m in re.finditer(r"^\S+:\d+:\d+: \w+\[([\w-]+)\]", (case / "expected.txt").read_text("utf-8"), re.M)
+        for m in re.finditer(
+            r"^\S+:\d+:\d+: \w+\[([\w-]+)\]", (case / "expected.txt").read_text("utf-8"), re.M
+        )
     }
     assert RULES <= seen, f"no invalid case for {sorted(RULES - seen)}"
 
 
-def test_remote_ref_is_refused_without_touching_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remote_ref_is_refused_without_touching_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     attempts: list[object] = []
 
     def refuse(*args: object, **kwargs: object) -> None:
@@ -154,10 +173,13 @@ def test_outside_root_target_exists_and_is_still_refused() -> None:
     assert tools == []
 
 
-@pytest.mark.parametrize("specs", ["schemas", "tests/cases/providers/specs", "tests/cases/refs/specs"])
+@pytest.mark.parametrize(
+    "specs", ["schemas", "tests/cases/providers/specs", "tests/cases/refs/specs"]
+)
 def test_generate_reports_what_lint_reports(specs: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """build() exports once and reports the exports' notes itself; the warnings must be lint's."""
     from conftest import REPO
+
     from toolgen.config import BuildOptions
     from toolgen.pipeline import build
 
@@ -171,13 +193,19 @@ def test_generate_reports_what_lint_reports(specs: str, monkeypatch: pytest.Monk
 def test_a_misspelt_list_value_is_named_by_its_list(tmp_path: Path) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()
-    (specs / "t.yaml").write_text("name: t\ndescription: A tool.\nflags: [idempotant]\n"
-                                  "parameters: {type: object, properties: {}}\n", "utf-8")
-    (specs / "u.yaml").write_text("nmae: u\ndescription: A tool.\nparameters: {type: object, properties: {}}\n",
-                                  "utf-8")
+    (specs / "t.yaml").write_text(
+        "name: t\ndescription: A tool.\nflags: [idempotant]\n"
+        "parameters: {type: object, properties: {}}\n",
+        "utf-8",
+    )
+    (specs / "u.yaml").write_text(
+        "nmae: u\ndescription: A tool.\nparameters: {type: object, properties: {}}\n", "utf-8"
+    )
     texts = [d.text() for d in check_specs(specs)[0]]
-    assert "t.yaml:3:9: error[spec-format]: 'idempotant' is not a valid value in flags\n" \
-           "  hint: did you mean 'idempotent'?" in texts
+    assert (
+        "t.yaml:3:9: error[spec-format]: 'idempotant' is not a valid value in flags\n"
+        "  hint: did you mean 'idempotent'?" in texts
+    )
     # A misspelt `name` never makes a file vanish: both the missing key and the typo are said.
     assert any(t.startswith("u.yaml:1:1: error[spec-format]: 'name' is required") for t in texts)
     assert any("unknown key 'nmae'" in t and "did you mean 'name'?" in t for t in texts)
@@ -186,12 +214,19 @@ def test_a_misspelt_list_value_is_named_by_its_list(tmp_path: Path) -> None:
 def test_enum_values_the_type_refuses_are_reported(tmp_path: Path) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()
-    (specs / "t.yaml").write_text("name: t\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
-                                  "    a: {type: string, enum: [1, x], description: a}\n"
-                                  "    b: {type: integer, const: y, description: b}\n", "utf-8")
-    found = {(d.line, d.rule, d.message) for d in check_specs(specs)[0] if d.rule == "enum-type-mismatch"}
-    assert found == {(6, "enum-type-mismatch", 'enum values of another type than "string" can never be sent: 1'),
-                     (7, "enum-type-mismatch", 'no value of const is of type "integer": no value can be sent')}
+    (specs / "t.yaml").write_text(
+        "name: t\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
+        "    a: {type: string, enum: [1, x], description: a}\n"
+        "    b: {type: integer, const: y, description: b}\n",
+        "utf-8",
+    )
+    found = {
+        (d.line, d.rule, d.message) for d in check_specs(specs)[0] if d.rule == "enum-type-mismatch"
+    }
+    assert found == {
+        (6, "enum-type-mismatch", 'enum values of another type than "string" can never be sent: 1'),
+        (7, "enum-type-mismatch", 'no value of const is of type "integer": no value can be sent'),
+    }
 
 
 def test_a_default_beside_a_ref_is_checked_against_what_it_refers_to(tmp_path: Path) -> None:
@@ -202,6 +237,8 @@ def test_a_default_beside_a_ref_is_checked_against_what_it_refers_to(tmp_path: P
         '{"$defs": {"D": {"type": "object", "properties": {"k": {"type": "integer"}}}},\n'
         ' "tools": [{"name": "t", "description": "d", "parameters": {"type": "object", "properties": {\n'
         '   "x": {"$ref": "#/$defs/D", "default": null, "description": "x"},\n'
-        '   "y": {"$ref": "#/$defs/D", "default": {"k": 1}, "description": "y"}}}}]}\n', "utf-8")
+        '   "y": {"$ref": "#/$defs/D", "default": {"k": 1}, "description": "y"}}}}]}\n',
+        "utf-8",
+    )
     found = [(d.line, d.rule) for d in check_specs(specs)[0] if d.is_error]
     assert found == [(3, "default-invalid")]

@@ -15,15 +15,31 @@ from toolgen.literals import py_docstring, py_literal
 # Every code point, lone surrogates and control characters included.
 any_text = st.text(st.characters(codec=None, categories=None))
 # Fragments that break naive quoting or templating, mixed with arbitrary characters.
-FRAGMENTS = [*"'\"\\{}%#\n\r\t\x00\x0b\x0c\x1b\x7f\x85\u2028\u2029\ufeff\ud800\udfff", '"""', "'''", "*/", "{{", "{%", "```"]
-tricky_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.characters(codec=None)), max_size=30).map("".join)
+FRAGMENTS = [
+    *"'\"\\{}%#\n\r\t\x00\x0b\x0c\x1b\x7f\x85\u2028\u2029\ufeff\ud800\udfff",
+    '"""',
+    "'''",
+    "*/",
+    "{{",
+    "{%",
+    "```",
+]
+tricky_text = st.lists(
+    st.one_of(st.sampled_from(FRAGMENTS), st.characters(codec=None)), max_size=30
+).map("".join)
 texts = st.one_of(any_text, tricky_text)
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), texts,
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    texts,
 )
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(texts, children, max_size=4)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(texts, children, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -35,7 +51,7 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, float):
         return math.copysign(1, a) == math.copysign(1, b) and a == b  # type: ignore[arg-type]
     if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=False))  # type: ignore[arg-type]
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a)  # type: ignore[index]
     return a == b
@@ -79,7 +95,9 @@ def test_py_docstring_is_one_inert_statement(text: str) -> None:
         assert len(body) == 2, "the docstring must be exactly one statement"
         assert isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
         # Laid out as black lays docstrings out: the same lines, re-indented, right-stripped.
-        assert _lines(inspect.cleandoc(body[0].value.value)) == _lines(inspect.cleandoc(text.strip()))
+        assert _lines(inspect.cleandoc(body[0].value.value)) == _lines(
+            inspect.cleandoc(text.strip())
+        )
 
 
 def _lines(text: str) -> list[str]:
@@ -117,4 +135,6 @@ def test_py_docstring_survives_black(text: str) -> None:
         value = ast.get_docstring(node)  # type: ignore[arg-type]
         assert value is not None
         # black re-indents docstring lines and strips trailing spaces; the words never change.
-        assert [line.rstrip() for line in value.splitlines()] == [line.rstrip() for line in expected.splitlines()]
+        assert [line.rstrip() for line in value.splitlines()] == [
+            line.rstrip() for line in expected.splitlines()
+        ]

@@ -176,7 +176,7 @@ def test_node_limit_counts_alias_expansion(extra: int) -> None:
 
 def test_billion_laughs_fails_fast() -> None:
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=False):
         lines.append(f"{name}: &{name} [{','.join([f'*{prev}'] * 9)}]")
     started = time.monotonic()
     error = refused(parse_yaml, "\n".join(lines))

@@ -57,7 +57,11 @@ def test_symlinks_out_of_the_root_are_refused(tree: tuple[Path, Path]) -> None:
     (root / "folder.yaml").symlink_to(outside)
     (root / "dangling.yaml").symlink_to(outside / "missing.yaml")
     found = rules(root)
-    assert found == {"file.yaml": "file-refused", "folder.yaml": "file-refused", "dangling.yaml": "file-refused"}
+    assert found == {
+        "file.yaml": "file-refused",
+        "folder.yaml": "file-refused",
+        "dangling.yaml": "file-refused",
+    }
     assert check_specs(root)[1] and all(t.name == "ok" for t in check_specs(root)[1])
 
 
@@ -65,10 +69,16 @@ def test_a_ref_through_a_symlink_out_of_the_root_does_not_resolve(tree: tuple[Pa
     root, outside = tree
     (outside / "defs.yaml").write_text("$defs:\n  X: {type: string, description: SECRET-CONTENT}\n")
     (root / "defs.yaml").symlink_to(outside / "defs.yaml")
-    (root / "user.yaml").write_text(TOOL.format(name="user").replace("{type: string, description: x}",
-                                                                     "{$ref: 'defs.yaml#/$defs/X'}"))
+    (root / "user.yaml").write_text(
+        TOOL.format(name="user").replace(
+            "{type: string, description: x}", "{$ref: 'defs.yaml#/$defs/X'}"
+        )
+    )
     diagnostics, _ = check_specs(root)
-    assert {(d.file, d.rule) for d in diagnostics} >= {("defs.yaml", "file-refused"), ("user.yaml", "ref-unresolved")}
+    assert {(d.file, d.rule) for d in diagnostics} >= {
+        ("defs.yaml", "file-refused"),
+        ("user.yaml", "ref-unresolved"),
+    }
 
 
 def test_proc_files_through_a_symlink_are_refused(tree: tuple[Path, Path]) -> None:
@@ -95,7 +105,9 @@ def test_a_fifo_is_refused_without_being_opened(tree: tuple[Path, Path]) -> None
         read_bounded(root / "pipe.yaml")  # even past the stat check: opened non-blocking, refused
 
 
-def test_a_huge_sparse_file_is_refused_from_its_size_in_flat_memory(tree: tuple[Path, Path]) -> None:
+def test_a_huge_sparse_file_is_refused_from_its_size_in_flat_memory(
+    tree: tuple[Path, Path],
+) -> None:
     root, _ = tree
     with open(root / "big.yaml", "wb") as f:
         f.truncate(3 * 1024**3)
@@ -120,19 +132,25 @@ def test_a_size_that_lies_reads_at_most_the_limit_plus_one(tmp_path: Path) -> No
     assert too_large.value.rule == "file-too-large"
 
 
-def test_the_whole_input_is_bounded(tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_whole_input_is_bounded(
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, _ = tree
     for name in ("a", "b", "c"):
         (root / f"{name}.yaml").write_text(TOOL.format(name=name))
     size = len(TOOL.format(name="a"))
     found = rules(root, Limits(input_bytes=3 * size))
-    assert found == {"ok.yaml": "input-too-large"}  # a, b, c fit; the fourth (in sorted order) does not
+    assert found == {
+        "ok.yaml": "input-too-large"
+    }  # a, b, c fit; the fourth (in sorted order) does not
     assert list(rules(root, Limits(files=3)).values()) == ["input-too-large"]
     monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", "3")
     monkeypatch.setenv("TOOLGEN_MAX_FILE_BYTES", str(size - 1))
     assert Limits.from_env() == Limits(file_bytes=size - 1, files=3)
     monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", "many")  # not a number: the default
-    assert rules(root) == {name: "file-too-large" for name in ("a.yaml", "b.yaml", "c.yaml", "ok.yaml")}
+    assert rules(root) == {
+        name: "file-too-large" for name in ("a.yaml", "b.yaml", "c.yaml", "ok.yaml")
+    }
 
 
 def test_github_annotations_escape_the_file_property_and_the_message() -> None:
@@ -140,8 +158,10 @@ def test_github_annotations_escape_the_file_property_and_the_message() -> None:
     d = Diagnostic(name, 3, 4, "syntax", Severity.ERROR, "bad\r\nthing: 5%")
     out = render([d], "github")
     assert "\n" not in out and "\r" not in out
-    assert out == ("::error file=evil%0A%3A%3Aerror file=x.yaml%2Cline=1%3A%3Aforged%2C 100%25.yaml,line=3,col=4"
-                   "::[syntax] bad%0D%0Athing: 5%25")
+    assert out == (
+        "::error file=evil%0A%3A%3Aerror file=x.yaml%2Cline=1%3A%3Aforged%2C 100%25.yaml,line=3,col=4"
+        "::[syntax] bad%0D%0Athing: 5%25"
+    )
 
 
 def test_a_spec_file_named_with_a_newline_cannot_inject_a_workflow_command(tmp_path: Path) -> None:
@@ -150,5 +170,6 @@ def test_a_spec_file_named_with_a_newline_cannot_inject_a_workflow_command(tmp_p
     (root / "a\n::warning::x,%.yaml").write_text("name: [")
     diagnostics, _ = check_specs(root)
     out = render(diagnostics, "github")
-    assert out.count("\n") == len(diagnostics) - 1 and all(line.startswith("::error file=a%0A%3A%3Awarning")
-                                                           for line in out.splitlines())
+    assert out.count("\n") == len(diagnostics) - 1 and all(
+        line.startswith("::error file=a%0A%3A%3Awarning") for line in out.splitlines()
+    )

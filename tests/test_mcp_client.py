@@ -15,7 +15,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from mcp_support import IMPLEMENTATIONS, PACKAGE, conformance_package, python_path
 
 
@@ -59,18 +58,27 @@ def _served(pkg: ModuleType, registry: Any, sent: Sent | None = None) -> Any:
     return server
 
 
-def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(pkg: ModuleType, impl: ModuleType) -> None:
+def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(
+    pkg: ModuleType, impl: ModuleType
+) -> None:
     sent = Sent()
     tools_module = pkg.tools
 
     async def scenario() -> None:
         async with pkg.client.connect(_served(pkg, impl.registry, sent)) as tools:
             total = await tools.add_numbers(a=2, b=3.5)
-            assert isinstance(total, tools_module.add_numbers.AddNumbersResult) and total.root == 5.5
+            assert (
+                isinstance(total, tools_module.add_numbers.AddNumbersResult) and total.root == 5.5
+            )
             whole = await tools.remote.call("add_numbers", {"a": 1, "b": 2})
-            assert (whole.value.root, whole.metadata) == (3, "Exact for integers; floats may round.")
+            assert (whole.value.root, whole.metadata) == (
+                3,
+                "Exact for integers; floats may round.",
+            )
             typed = tools_module.count_slowly.CountSlowlyArguments(to=2)
-            assert await tools.count_slowly(typed) == tools_module.count_slowly.CountSlowlyResult(counted=2)
+            assert await tools.count_slowly(typed) == tools_module.count_slowly.CountSlowlyResult(
+                counted=2
+            )
             with pytest.raises(pkg.ToolArgumentsError, match="to: .*1000"):
                 await tools.count_slowly(to=5000)
             with pytest.raises(pkg.ToolArgumentsError, match='too: unknown key; did you mean "to"'):
@@ -82,7 +90,9 @@ def test_methods_return_typed_results_and_invalid_arguments_are_never_sent(pkg: 
     assert sent.calls == ["add_numbers", "add_numbers", "count_slowly"]
 
 
-def test_failures_raise_with_their_kind_and_content_comes_back_as_blocks(pkg: ModuleType, impl: ModuleType) -> None:
+def test_failures_raise_with_their_kind_and_content_comes_back_as_blocks(
+    pkg: ModuleType, impl: ModuleType
+) -> None:
     async def scenario() -> None:
         async with pkg.client.connect(_served(pkg, impl.registry)) as tools:
             with pytest.raises(pkg.ToolCallError) as failed:
@@ -106,7 +116,9 @@ def test_the_sync_facade(pkg: ModuleType, impl: ModuleType) -> None:
     assert events[-1].result.value.counted == 2
 
 
-def test_a_call_approved_during_it_streams_its_events_and_logs(pkg: ModuleType, impl: ModuleType) -> None:
+def test_a_call_approved_during_it_streams_its_events_and_logs(
+    pkg: ModuleType, impl: ModuleType
+) -> None:
     """What a call does once the user approved it reaches the client as a first run's would."""
     from mcp import Client
 
@@ -128,9 +140,17 @@ def test_a_call_approved_during_it_streams_its_events_and_logs(pkg: ModuleType, 
         async def on_message(message: Any) -> None:
             await holder[0].on_message(message)
 
-        async with Client(served, mode=protocol, elicitation_callback=yes, logging_callback=log,  # type: ignore[arg-type]
-                          log_level="info", message_handler=on_message) as client:
-            holder.append(remote_module.Remote(client, {"export_notes": pkg.tool_info("export_notes")}))
+        async with Client(
+            served,
+            mode=protocol,
+            elicitation_callback=yes,
+            logging_callback=log,  # type: ignore[arg-type]
+            log_level="info",
+            message_handler=on_message,
+        ) as client:
+            holder.append(
+                remote_module.Remote(client, {"export_notes": pkg.tool_info("export_notes")})
+            )
             return [event async for event in holder[0].stream("export_notes")]
 
     impl.LOG.setLevel("INFO")  # the host's choice of what its tools log (serve --log-level)
@@ -138,14 +158,25 @@ def test_a_call_approved_during_it_streams_its_events_and_logs(pkg: ModuleType, 
         for protocol in ("legacy", "2026-07-28"):
             logged.clear()
             events = asyncio.run(scenario(protocol))
-            assert [(e.done, e.message) for e in events[:-1]] == [(1, "note 1 of 2"), (2, "note 2 of 2")], protocol
+            assert [(e.done, e.message) for e in events[:-1]] == [
+                (1, "note 1 of 2"),
+                (2, "note 2 of 2"),
+            ], protocol
             assert events[-1].result.value.exported == 2 and logged == ["exporting"], protocol
     finally:
         impl.LOG.setLevel("NOTSET")
 
 
 def _stdio(package: Path) -> list[str]:
-    return [sys.executable, "-m", PACKAGE, "serve", "--stdio", "--registry", "conformance_impl:registry"]
+    return [
+        sys.executable,
+        "-m",
+        PACKAGE,
+        "serve",
+        "--stdio",
+        "--registry",
+        "conformance_impl:registry",
+    ]
 
 
 @pytest.mark.parametrize("protocol", ["legacy", "auto"])
@@ -168,14 +199,19 @@ def test_over_stdio_approvals_questions_streams_and_cancellation(
         return "blue"
 
     async def scenario() -> None:
-        async with pkg.client.connect(_stdio(package), env=env, protocol=protocol, approve=approve,
-                                      answer=answer) as tools:
-            assert tools.remote.client.protocol_version == ("2025-11-25" if protocol == "legacy" else "2026-07-28")
+        async with pkg.client.connect(
+            _stdio(package), env=env, protocol=protocol, approve=approve, answer=answer
+        ) as tools:
+            assert tools.remote.client.protocol_version == (
+                "2025-11-25" if protocol == "legacy" else "2026-07-28"
+            )
             assert (await tools.remove_note(id="n1")).removed == "n1"
             with pytest.raises(pkg.ToolCallError) as rejected:
                 await tools.remove_note(id="n2")
             assert rejected.value.kind == "rejected"
-            assert (await tools.test_elicitation(message="Favourite colour?")).root == "User response: 'blue'"
+            assert (
+                await tools.test_elicitation(message="Favourite colour?")
+            ).root == "User response: 'blue'"
             events = [event async for event in tools.remote.stream("count_slowly", {"to": 3})]
             assert [e.text for e in events[:-1]] == ["1 ", "2 ", "3 "]
             assert events[-1].result.value.counted == 3
@@ -192,8 +228,11 @@ def test_over_stdio_approvals_questions_streams_and_cancellation(
             assert refused.value.kind == "suspended"
 
     asyncio.run(scenario())
-    assert asked == ["Allow tool 'remove_note' to run with {\"id\": \"n1\"}?",
-                     "Allow tool 'remove_note' to run with {\"id\": \"n2\"}?", "Favourite colour?"]
+    assert asked == [
+        'Allow tool \'remove_note\' to run with {"id": "n1"}?',
+        'Allow tool \'remove_note\' to run with {"id": "n2"}?',
+        "Favourite colour?",
+    ]
 
 
 def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleType) -> None:
@@ -202,9 +241,8 @@ def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleTyp
     (TOOLGEN_SECRET) is shared. A server with another key refuses the state."""
     from mcp import Client
     from mcp.shared.exceptions import MCPError
-    from mcp_types import ElicitResult, InputRequiredResult
-
     from mcp_support import serving
+    from mcp_types import ElicitResult, InputRequiredResult
 
     package = Path(pkg.__file__).parents[1]
     env = python_path(package, IMPLEMENTATIONS)
@@ -214,36 +252,71 @@ def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleTyp
 
     async def scenario(first: str, second: str, other: str) -> None:
         async with Client(first, elicitation_callback=never) as client:
-            asked = await client.session.call_tool("remove_note", {"id": "n1"}, allow_input_required=True)
+            asked = await client.session.call_tool(
+                "remove_note", {"id": "n1"}, allow_input_required=True
+            )
         assert isinstance(asked, InputRequiredResult) and asked.request_state is not None
         assert asked.input_requests is not None and list(asked.input_requests) == ["toolgen"]
         accepted = {"toolgen": ElicitResult(action="accept")}
         async with Client(second, elicitation_callback=never) as client:
-            done = await client.session.call_tool("remove_note", {"id": "n1"}, input_responses=accepted,
-                                                  request_state=asked.request_state, allow_input_required=True)
+            done = await client.session.call_tool(
+                "remove_note",
+                {"id": "n1"},
+                input_responses=accepted,
+                request_state=asked.request_state,
+                allow_input_required=True,
+            )
         assert done.structured_content == {"removed": "n1"}  # type: ignore[union-attr]
         async with Client(other, elicitation_callback=never) as client:
             with pytest.raises(MCPError, match="signature does not match"):
-                await client.session.call_tool("remove_note", {"id": "n1"}, input_responses=accepted,
-                                               request_state=asked.request_state, allow_input_required=True)
+                await client.session.call_tool(
+                    "remove_note",
+                    {"id": "n1"},
+                    input_responses=accepted,
+                    request_state=asked.request_state,
+                    allow_input_required=True,
+                )
 
     shared = {**env, "TOOLGEN_SECRET": "one key for every worker"}
-    with serving(PACKAGE, "conformance_impl:registry", shared) as first, \
-            serving(PACKAGE, "conformance_impl:registry", shared) as second, \
-            serving(PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another"}) as other:
+    with (
+        serving(PACKAGE, "conformance_impl:registry", shared) as first,
+        serving(PACKAGE, "conformance_impl:registry", shared) as second,
+        serving(
+            PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another"}
+        ) as other,
+    ):
         asyncio.run(scenario(first, second, other))
 
 
-@pytest.mark.skipif(shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)")
-def test_a_real_servers_tools_imported_then_called_through_the_generated_client(tmp_path: Path) -> None:
+@pytest.mark.skipif(
+    shutil.which("npx") is None, reason="npx is not on PATH (Node.js runs the reference server)"
+)
+def test_a_real_servers_tools_imported_then_called_through_the_generated_client(
+    tmp_path: Path,
+) -> None:
     """`toolgen import --from mcp-server` on the MCP reference server, `generate`, then the
     generated client calls that server's tools and reads their results as the specs' types."""
     from conftest import generate
     from mcp_support import EVERYTHING
 
-    done = subprocess.run([sys.executable, "-m", "toolgen", "import", "--from", "mcp-server", EVERYTHING,
-                           "--out", str(tmp_path / "specs"), "--timeout", "120"],
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "toolgen",
+            "import",
+            "--from",
+            "mcp-server",
+            EVERYTHING,
+            "--out",
+            str(tmp_path / "specs"),
+            "--timeout",
+            "120",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr
     generate(tmp_path / "specs", tmp_path / "out", "everything")
     sys.path.insert(0, str(tmp_path / "out"))
@@ -257,7 +330,9 @@ def test_a_real_servers_tools_imported_then_called_through_the_generated_client(
                 assert (await tools.get_sum(a=2, b=3)).root == "The sum of 2 and 3 is 5."
                 weather = await tools.get_structured_content(location="Chicago")
                 assert type(weather).__name__ == "GetStructuredContentResult"
-                assert isinstance(weather.temperature, float) and isinstance(weather.conditions, str)
+                assert isinstance(weather.temperature, float) and isinstance(
+                    weather.conditions, str
+                )
                 image = await tools.remote.call("get-tiny-image", {})
                 assert image.ok and [type(b).__name__ for b in image.content] == ["Image"]
                 assert image.content[0].mime_type == "image/png"
@@ -271,7 +346,9 @@ def test_a_real_servers_tools_imported_then_called_through_the_generated_client(
             del sys.modules[name]
 
 
-def test_a_host_injects_values_from_each_requests_headers(pkg: ModuleType, impl: ModuleType) -> None:
+def test_a_host_injects_values_from_each_requests_headers(
+    pkg: ModuleType, impl: ModuleType
+) -> None:
     """`mcp_server(registry, inject=...)`: the host's function gets the tool and the HTTP
     request's headers, and its values reach the implementation (never the model's schema)."""
     import threading
@@ -280,20 +357,23 @@ def test_a_host_injects_values_from_each_requests_headers(pkg: ModuleType, impl:
     import uvicorn
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
-
     from mcp_support import free_port
 
     (listed,) = [d for d in pkg.tool_definitions("mcp") if d["name"] == "whoami"]
     assert listed["inputSchema"]["properties"] == {}  # the model never sees `user`
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(impl.headers_app(), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(impl.headers_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
 
     async def caller(user: str | None) -> Any:
         headers = {"X-User": user} if user else {}
         async with httpx2.AsyncClient(headers=headers) as http:
-            async with Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client:
+            async with Client(
+                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)
+            ) as client:
                 return (await client.call_tool("whoami", {})).structured_content
 
     try:
@@ -313,13 +393,19 @@ def test_any_tool_and_parameter_name_is_a_method_and_a_keyword(tmp_path: Path) -
     (`name`, `arguments`, `self`), and a tool called `remote` does not hide the connection."""
     from _generated import package, spec
 
-    echo = {"name": {"type": "string"}, "arguments": {"type": "integer"}, "self": {"type": "boolean"}}
+    echo = {
+        "name": {"type": "string"},
+        "arguments": {"type": "integer"},
+        "self": {"type": "boolean"},
+    }
     tools_specs = [spec("remote", echo, required=["name"]), spec("self", {})]
     with package(tmp_path, tools_specs) as pkg:
         client = importlib.import_module(f"{pkg.__name__}.client")
         server = importlib.import_module(f"{pkg.__name__}.server")
 
-        remote, self_ = (importlib.import_module(f"{pkg.__name__}.tools.{m}") for m in ("remote", "self"))
+        remote, self_ = (
+            importlib.import_module(f"{pkg.__name__}.tools.{m}") for m in ("remote", "self")
+        )
 
         class Remote(remote.RemoteTool):  # type: ignore[name-defined]
             def run(self, arguments: Any) -> Any:

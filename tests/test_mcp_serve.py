@@ -17,11 +17,10 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from conftest import REPO
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-
-from conftest import REPO
 from mcp_support import python_path, serving
 
 pytestmark = pytest.mark.anyio
@@ -46,22 +45,43 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _env(workspace: Path) -> dict[str, str]:
     # Every built-in tool registered (the browser starts Chromium only when called).
-    return {**python_path(BUILTIN), "TOOLGEN_WORKSPACE": str(workspace), "TOOLGEN_ENABLE_PROCESSES": "1",
-            "TOOLGEN_ENABLE_BROWSER": "1", "TOOLGEN_MCP_TOKEN": TOKEN}
+    return {
+        **python_path(BUILTIN),
+        "TOOLGEN_WORKSPACE": str(workspace),
+        "TOOLGEN_ENABLE_PROCESSES": "1",
+        "TOOLGEN_ENABLE_BROWSER": "1",
+        "TOOLGEN_MCP_TOKEN": TOKEN,
+    }
 
 
 @pytest.fixture(scope="module")
 def http_url(workspace: Path) -> Iterator[str]:
-    with serving("toolgen_builtin", "implementations:registry", _env(workspace), "--workers", "2",
-                 cwd=workspace) as url:
+    with serving(
+        "toolgen_builtin",
+        "implementations:registry",
+        _env(workspace),
+        "--workers",
+        "2",
+        cwd=workspace,
+    ) as url:
         yield url
 
 
 @asynccontextmanager
 async def _stdio(workspace: Path) -> AsyncIterator[Client]:
-    server = StdioServerParameters(command=sys.executable, cwd=workspace, env=_env(workspace),
-                                   args=["-m", "toolgen_builtin", "serve", "--stdio", "--registry",
-                                         "implementations:registry"])
+    server = StdioServerParameters(
+        command=sys.executable,
+        cwd=workspace,
+        env=_env(workspace),
+        args=[
+            "-m",
+            "toolgen_builtin",
+            "serve",
+            "--stdio",
+            "--registry",
+            "implementations:registry",
+        ],
+    )
     async with Client(server, read_timeout_seconds=60) as client:
         yield client
 
@@ -70,7 +90,9 @@ async def _stdio(workspace: Path) -> AsyncIterator[Client]:
 async def _http(url: str, token: str | None = TOKEN) -> AsyncIterator[Client]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
-        async with Client(streamable_http_client(url, http_client=http), read_timeout_seconds=60) as client:
+        async with Client(
+            streamable_http_client(url, http_client=http), read_timeout_seconds=60
+        ) as client:
             yield client
 
 
@@ -110,7 +132,9 @@ def _in_process(workspace: Path, name: str, arguments: dict[str, Any]) -> Any:
         sys.path.remove(str(BUILTIN))
 
 
-async def test_the_listing_is_the_packages_mcp_definitions(transport: str, workspace: Path, http_url: str) -> None:
+async def test_the_listing_is_the_packages_mcp_definitions(
+    transport: str, workspace: Path, http_url: str
+) -> None:
     async with _connected(transport, workspace, http_url) as client:
         listed = await client.list_tools()
     wire = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]
@@ -118,7 +142,9 @@ async def test_the_listing_is_the_packages_mcp_definitions(transport: str, works
     assert len(wire) == 20
 
 
-async def test_a_call_answers_as_the_registry_does_in_process(transport: str, workspace: Path, http_url: str) -> None:
+async def test_a_call_answers_as_the_registry_does_in_process(
+    transport: str, workspace: Path, http_url: str
+) -> None:
     async with _connected(transport, workspace, http_url) as client:
         answer = await client.call_tool("read_file", {"path": "notes.txt"})
     assert not answer.is_error
@@ -127,8 +153,9 @@ async def test_a_call_answers_as_the_registry_does_in_process(transport: str, wo
     assert json.loads(answer.content[0].text) == answer.structured_content  # type: ignore[union-attr]
 
 
-async def test_invalid_arguments_are_a_tool_error_the_model_can_act_on(transport: str, workspace: Path,
-                                                                      http_url: str) -> None:
+async def test_invalid_arguments_are_a_tool_error_the_model_can_act_on(
+    transport: str, workspace: Path, http_url: str
+) -> None:
     async with _connected(transport, workspace, http_url) as client:
         answer = await client.call_tool("read_file", {"pth": "notes.txt"})
         failed = await client.call_tool("read_file", {"path": "missing.txt"})
@@ -138,7 +165,11 @@ async def test_invalid_arguments_are_a_tool_error_the_model_can_act_on(transport
     assert answer.is_error and 'pth: unknown key; did you mean "path"?' in text
     assert answer.meta is not None
     assert answer.meta["io.toolgen/failure"] == {"kind": "invalid_arguments", "retryable": False}
-    assert failed.is_error and failed.meta is not None and failed.meta["io.toolgen/failure"]["kind"] == "not_found"
+    assert (
+        failed.is_error
+        and failed.meta is not None
+        and failed.meta["io.toolgen/failure"]["kind"] == "not_found"
+    )
 
 
 def _running(mark: str) -> bool:
@@ -161,7 +192,9 @@ async def test_a_cancelled_call_stops(transport: str, workspace: Path, http_url:
 async def test_http_refuses_a_request_without_the_token(http_url: str) -> None:
     for headers in ({}, {"Authorization": "Bearer wrong"}):
         async with httpx2.AsyncClient(headers=headers) as http:
-            response = await http.post(http_url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            response = await http.post(
+                http_url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            )
         assert response.status_code == 401
         assert response.headers["www-authenticate"] == "Bearer"
     listed = None

@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 
 import jsonschema
-import pytest
 import jsonschema_rs
-
+import pytest
 from conftest import CORPUS, NO_CORPUS
-
 
 
 @pytest.mark.slow

@@ -15,10 +15,17 @@ from toolgen.pipeline import build, check_specs
 
 REMOTE = "https://example.invalid/schema"
 SPECS: dict[str, dict[str, Any]] = {
-    "schema_2020_12": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-                       "properties": {"a": {"type": "string"}}},
+    "schema_2020_12": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+    },
     "schema_remote": {"$schema": REMOTE, "type": "object", "properties": {"a": {"type": "string"}}},
-    "schema_draft7": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {}},
+    "schema_draft7": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {},
+    },
     "ref_remote": {"type": "object", "properties": {"a": {"$ref": REMOTE + "#/$defs/x"}}},
     "id_remote": {"$id": REMOTE, "type": "object", "properties": {}},
     "nested_schema": {"type": "object", "properties": {"a": {"$schema": REMOTE, "type": "string"}}},
@@ -40,12 +47,18 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.parametrize("name", SPECS)
-def test_a_spec_naming_remote_documents_makes_no_request(name: str, tmp_path: Path, no_network: list[str],
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_spec_naming_remote_documents_makes_no_request(
+    name: str, tmp_path: Path, no_network: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
     specs = tmp_path / "specs"
     specs.mkdir()
-    tool = {"name": "t", "description": "A tool.", "parameters": SPECS[name], "returns": SPECS[name]}
+    tool = {
+        "name": "t",
+        "description": "A tool.",
+        "parameters": SPECS[name],
+        "returns": SPECS[name],
+    }
     (specs / "t.json").write_text(json.dumps(tool), "utf-8")
     diagnostics, _ = check_specs(specs)
     result = build(specs, BuildOptions(package="pkg"))

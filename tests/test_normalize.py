@@ -10,18 +10,17 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import CORPUS, NO_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, NO_CORPUS
-from toolgen.pipeline import lint
 from toolgen.importers.emit import dump_tools
 from toolgen.importers.names import assign_unique_names
 from toolgen.importers.normalize import UnsupportedSchema, normalize_schema, normalize_tool
 from toolgen.importers.schema import TYPE_NAMES
 from toolgen.importers.verify import lint_errors
 from toolgen.load.specs import load_specs
-
+from toolgen.pipeline import lint
 
 
 def norm(schema: Any) -> tuple[Any, list[str]]:
@@ -35,17 +34,33 @@ def norm(schema: Any) -> tuple[Any, list[str]]:
 
 @pytest.mark.parametrize(
     ("written", "expected"),
-    [("dict", "object"), ("HashMap", "object"), ("float", "number"), ("double", "number"), ("long", "integer"),
-     ("int", "integer"), ("str", "string"), ("String", "string"), ("char", "string"), ("bool", "boolean"),
-     ("Boolean", "boolean"), ("tuple", "array"), ("Array", "array"), ("ArrayList", "array"), ("STRING", "string"),
-     ("OBJECT", "object")],
+    [
+        ("dict", "object"),
+        ("HashMap", "object"),
+        ("float", "number"),
+        ("double", "number"),
+        ("long", "integer"),
+        ("int", "integer"),
+        ("str", "string"),
+        ("String", "string"),
+        ("char", "string"),
+        ("bool", "boolean"),
+        ("Boolean", "boolean"),
+        ("tuple", "array"),
+        ("Array", "array"),
+        ("ArrayList", "array"),
+        ("STRING", "string"),
+        ("OBJECT", "object"),
+    ],
 )
 def test_foreign_type_names_become_json_schema_types(written: str, expected: str) -> None:
     out, notes = norm({"type": "dict", "properties": {"x": {"type": written}}})
     assert out == {"type": "object", "properties": {"x": {"type": expected}}}
     assert [n.split(":")[0] for n in notes] == ["/type", "/properties/x/type"]
     assert json.dumps(written) in notes[1]
-    assert json.dumps(expected) in notes[1] or written.lower() == expected and "lower case" in notes[1]
+    assert (
+        json.dumps(expected) in notes[1] or written.lower() == expected and "lower case" in notes[1]
+    )
 
 
 @pytest.mark.parametrize("written", ["any", "", "Any", "TYPE_UNSPECIFIED"])
@@ -66,7 +81,10 @@ def test_standard_schemas_come_back_unchanged_and_without_notes() -> None:
         "type": "object",
         "properties": {
             "q": {"type": "string", "minLength": 1, "default": "x"},
-            "n": {"anyOf": [{"type": "integer", "exclusiveMinimum": 0}, {"type": "null"}], "default": None},
+            "n": {
+                "anyOf": [{"type": "integer", "exclusiveMinimum": 0}, {"type": "null"}],
+                "default": None,
+            },
             "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
             "unit": {"type": "string", "unit": "cm"},  # unknown keywords are kept (lint warns)
         },
@@ -87,8 +105,15 @@ def test_an_unknown_type_name_is_refused_with_its_pointer() -> None:
 
 
 def test_boolean_exclusive_minimum_takes_the_bound() -> None:
-    out, notes = norm({"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 9,
-                       "exclusiveMaximum": False})
+    out, notes = norm(
+        {
+            "type": "number",
+            "minimum": 0,
+            "exclusiveMinimum": True,
+            "maximum": 9,
+            "exclusiveMaximum": False,
+        }
+    )
     assert out == {"type": "number", "maximum": 9, "exclusiveMinimum": 0}
     assert [n.split(":")[0] for n in notes] == ["/exclusiveMinimum", "/exclusiveMaximum"]
 
@@ -100,17 +125,23 @@ def test_nullable_becomes_a_type_list() -> None:
 
 
 def test_definitions_items_lists_and_foreign_schema_declarations() -> None:
-    out, notes = norm({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {"p": {"$ref": "#/definitions/P"}, "t": {"type": "array", "items": [{"type": "int"}],
-                                                                 "additionalItems": False}},
-        "definitions": {"P": {"type": "str"}},
-    })
+    out, notes = norm(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "p": {"$ref": "#/definitions/P"},
+                "t": {"type": "array", "items": [{"type": "int"}], "additionalItems": False},
+            },
+            "definitions": {"P": {"type": "str"}},
+        }
+    )
     assert out == {
         "type": "object",
-        "properties": {"p": {"$ref": "#/$defs/P"}, "t": {"type": "array", "prefixItems": [{"type": "integer"}],
-                                                          "items": False}},
+        "properties": {
+            "p": {"$ref": "#/$defs/P"},
+            "t": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
+        },
         "$defs": {"P": {"type": "string"}},
     }
     assert notes[0].startswith("/$schema:")
@@ -121,18 +152,33 @@ def test_definitions_items_lists_and_foreign_schema_declarations() -> None:
 
 
 def test_optional_true_on_a_property_removes_it_from_required() -> None:
-    out, notes = norm({"type": "dict", "properties": {"a": {"type": "str", "optional": "True"},
-                                                      "b": {"type": "str"}}, "required": ["a", "b"]})
+    out, notes = norm(
+        {
+            "type": "dict",
+            "properties": {"a": {"type": "str", "optional": "True"}, "b": {"type": "str"}},
+            "required": ["a", "b"],
+        }
+    )
     assert out["required"] == ["b"] and "optional" not in out["properties"]["a"]
-    assert any(n.startswith("/properties/a/optional:") and "removed \"a\" from required" in n for n in notes)
+    assert any(
+        n.startswith("/properties/a/optional:") and 'removed "a" from required' in n for n in notes
+    )
 
 
 def test_optional_list_at_the_object_and_required_true_on_a_property() -> None:
-    out, notes = norm({"type": "object", "properties": {"a": {"type": "string", "required": True},
-                                                        "b": {"type": "string"}},
-                       "required": ["b"], "optional": ["b"]})
-    assert out == {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
-                   "required": ["a"]}
+    out, notes = norm(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string", "required": True}, "b": {"type": "string"}},
+            "required": ["b"],
+            "optional": ["b"],
+        }
+    )
+    assert out == {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "required": ["a"],
+    }
     assert len(notes) == 2
 
 
@@ -152,7 +198,9 @@ def test_an_enum_on_an_array_moves_to_its_items() -> None:
 
 
 def test_samples_of_the_items_are_checked_again_once_the_enum_moved_there() -> None:
-    out, notes = norm({"type": "array", "items": {"example": "x", "default": "true"}, "enum": [True, False]})
+    out, notes = norm(
+        {"type": "array", "items": {"example": "x", "default": "true"}, "enum": [True, False]}
+    )
     assert out == {"type": "array", "items": {"default": True, "enum": [True, False]}}
     assert [n.split(":")[0] for n in notes] == ["/enum", "/items/default", "/items/example"]
 
@@ -163,36 +211,54 @@ def test_an_enum_of_arrays_on_an_array_is_left_alone() -> None:
 
 
 def test_a_type_that_refuses_its_enum_takes_the_enum_values_type() -> None:
-    out, notes = norm({"type": "boolean", "enum": ["True", "False", "dontcare"], "default": "dontcare"})
+    out, notes = norm(
+        {"type": "boolean", "enum": ["True", "False", "dontcare"], "default": "dontcare"}
+    )
     assert out == {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"}
     assert len(notes) == 1
 
 
 @pytest.mark.parametrize(
     ("schema", "written", "default"),
-    [({"type": "boolean"}, "false", False), ({"type": "integer"}, "0", 0), ({"type": "number"}, "1.2", 1.2),
-     ({"type": "string"}, 5, "5"), ({"type": "array", "items": {"type": "string"}}, "Parking", ["Parking"])],
+    [
+        ({"type": "boolean"}, "false", False),
+        ({"type": "integer"}, "0", 0),
+        ({"type": "number"}, "1.2", 1.2),
+        ({"type": "string"}, 5, "5"),
+        ({"type": "array", "items": {"type": "string"}}, "Parking", ["Parking"]),
+    ],
 )
-def test_defaults_of_the_wrong_type_are_coerced_exactly(schema: dict[str, Any], written: Any, default: Any) -> None:
+def test_defaults_of_the_wrong_type_are_coerced_exactly(
+    schema: dict[str, Any], written: Any, default: Any
+) -> None:
     out, notes = norm({**schema, "default": written})
     assert out["default"] == default and type(out["default"]) is type(default)
-    assert notes == [f"/default: {json.dumps(written)} does not match the schema; changed to {json.dumps(default)}"]
+    assert notes == [
+        f"/default: {json.dumps(written)} does not match the schema; changed to {json.dumps(default)}"
+    ]
 
 
 def test_null_default_on_a_non_nullable_type_is_removed_and_kept_where_null_is_allowed() -> None:
-    out, notes = norm({"type": "object", "properties": {
-        "a": {"type": "string", "default": None},
-        "b": {"type": ["string", "null"], "default": None},
-        "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
-        "d": {"type": "array", "items": {"type": "string"}, "default": "None"},
-    }})
+    out, notes = norm(
+        {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "default": None},
+                "b": {"type": ["string", "null"], "default": None},
+                "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+                "d": {"type": "array", "items": {"type": "string"}, "default": "None"},
+            },
+        }
+    )
     assert "default" not in out["properties"]["a"] and "default" not in out["properties"]["d"]
     assert out["properties"]["b"]["default"] is None and out["properties"]["c"]["default"] is None
     assert [n.split(":")[0] for n in notes] == ["/properties/a/default", "/properties/d/default"]
 
 
 def test_a_default_no_coercion_fixes_is_removed_and_examples_are_filtered() -> None:
-    out, notes = norm({"type": "string", "enum": ["s", "ms"], "default": "N/A", "examples": ["s", 5, "x"]})
+    out, notes = norm(
+        {"type": "string", "enum": ["s", "ms"], "default": "N/A", "examples": ["s", 5, "x"]}
+    )
     assert out == {"type": "string", "enum": ["s", "ms"], "examples": ["s"]}
     assert [n.split(":")[0] for n in notes] == ["/default", "/examples/1", "/examples/2"]
 
@@ -203,8 +269,11 @@ def test_notes_name_escaped_pointers() -> None:
 
 
 def test_normalize_schema_does_not_touch_its_input() -> None:
-    schema = {"type": "dict", "properties": {"a": {"type": "str", "optional": True, "default": None}},
-              "required": ["a"]}
+    schema = {
+        "type": "dict",
+        "properties": {"a": {"type": "str", "optional": True, "default": None}},
+        "required": ["a"],
+    }
     before = json.dumps(schema)
     normalize_schema(schema)
     assert json.dumps(schema) == before
@@ -214,22 +283,39 @@ def test_normalize_schema_does_not_touch_its_input() -> None:
 
 
 def test_an_mcp_record_keeps_title_annotations_and_output_schema() -> None:
-    tool, notes = normalize_tool({
-        "name": "list_issues", "description": "List issues.",
-        "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}}, "required": ["repo"]},
-        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
-        "annotations": {"title": "List issues", "readOnlyHint": True, "openWorldHint": False},
-        "icons": [{"src": "x.png"}],
-    })
+    tool, notes = normalize_tool(
+        {
+            "name": "list_issues",
+            "description": "List issues.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"repo": {"type": "string"}},
+                "required": ["repo"],
+            },
+            "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            "annotations": {"title": "List issues", "readOnlyHint": True, "openWorldHint": False},
+            "icons": [{"src": "x.png"}],
+        }
+    )
     assert list(tool) == ["name", "title", "description", "parameters", "returns", "annotations"]
-    assert tool["title"] == "List issues" and tool["annotations"] == {"read_only": True, "open_world": False}
+    assert tool["title"] == "List issues" and tool["annotations"] == {
+        "read_only": True,
+        "open_world": False,
+    }
     assert tool["returns"] == {"type": "object", "properties": {"n": {"type": "integer"}}}
-    assert any(n.startswith("/icons:") for n in notes) and any(n.startswith("/annotations/title:") for n in notes)
+    assert any(n.startswith("/icons:") for n in notes) and any(
+        n.startswith("/annotations/title:") for n in notes
+    )
 
 
 def test_names_with_spaces_and_missing_descriptions_are_repaired_with_notes() -> None:
-    tool, notes = normalize_tool({"name": "requestFirst Aid Assistance", "description": " ",
-                                  "parameters": {"type": "dict", "properties": {}}})
+    tool, notes = normalize_tool(
+        {
+            "name": "requestFirst Aid Assistance",
+            "description": " ",
+            "parameters": {"type": "dict", "properties": {}},
+        }
+    )
     assert tool["name"] == "requestFirst_Aid_Assistance"
     assert tool["description"] == "Request first aid assistance."
     assert [n.split(":")[0] for n in notes] == ["/name", "/description", "/parameters/type"]
@@ -244,21 +330,46 @@ def test_a_tool_without_a_name_or_with_non_object_parameters_is_refused() -> Non
 
 
 def test_unique_names_suffix_collisions_of_derived_names() -> None:
-    tools = [({"name": n, "description": "d"}, []) for n in ("math.factorial", "math_factorial", "calculate_BMI",
-                                                              "calculate_bmi", "math.factorial")]
+    tools = [
+        ({"name": n, "description": "d"}, [])
+        for n in (
+            "math.factorial",
+            "math_factorial",
+            "calculate_BMI",
+            "calculate_bmi",
+            "math.factorial",
+        )
+    ]
     renamed = assign_unique_names(tools)
     # the second math.factorial gets _3: math.factorial_2 would share math_factorial_2's module
-    assert [t["name"] for t, _ in renamed] == ["math.factorial", "math_factorial_2", "calculate_BMI",
-                                                "calculate_bmi_2", "math.factorial_3"]
-    assert renamed[0][1] == [] and "Python module" in renamed[1][1][0] and "name is already used" in renamed[4][1][0]
+    assert [t["name"] for t, _ in renamed] == [
+        "math.factorial",
+        "math_factorial_2",
+        "calculate_BMI",
+        "calculate_bmi_2",
+        "math.factorial_3",
+    ]
+    assert (
+        renamed[0][1] == []
+        and "Python module" in renamed[1][1][0]
+        and "name is already used" in renamed[4][1][0]
+    )
 
 
 # --- property: whatever people write in this dialect, import gives a spec lint accepts ---------
 
-SCALARS = st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from([1.5, 0.0]) | st.sampled_from(
-    ["", "a", "true", "False", "None", "0", "1.2", "yes", "[1]", "dontcare"])
-VALUES = st.recursive(SCALARS, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from("ab"), c,
-                                                                                     max_size=2), max_leaves=4)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.sampled_from([1.5, 0.0])
+    | st.sampled_from(["", "a", "true", "False", "None", "0", "1.2", "yes", "[1]", "dontcare"])
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from("ab"), c, max_size=2),
+    max_leaves=4,
+)
 TYPES = st.sampled_from(sorted(TYPE_NAMES) + ["STRING", "Integer", "Dict"])
 NAMES = st.sampled_from(["a", "b", "c", "from", "Content-Type", "a b"])
 
@@ -280,7 +391,9 @@ def foreign_schema(draw: st.DrawFn, depth: int = 2) -> dict[str, Any]:
         if draw(st.booleans()):
             node[key] = draw(VALUES)
     if draw(st.booleans()):
-        node["enum"] = draw(st.lists(SCALARS, min_size=1, max_size=4, unique_by=lambda v: json.dumps(v)))
+        node["enum"] = draw(
+            st.lists(SCALARS, min_size=1, max_size=4, unique_by=lambda v: json.dumps(v))
+        )
     if draw(st.booleans()):
         node["nullable"] = draw(st.booleans())
     if draw(st.booleans()):
@@ -289,13 +402,20 @@ def foreign_schema(draw: st.DrawFn, depth: int = 2) -> dict[str, Any]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(NAMES, foreign_schema(), max_size=4), st.lists(NAMES, max_size=3),
-       st.text(min_size=1, max_size=12).filter(str.strip), st.text(max_size=20))
-def test_import_gives_a_spec_lint_accepts_or_a_precise_refusal(properties: dict[str, Any], required: list[str],
-                                                               name: str, description: str) -> None:
+@given(
+    st.dictionaries(NAMES, foreign_schema(), max_size=4),
+    st.lists(NAMES, max_size=3),
+    st.text(min_size=1, max_size=12).filter(str.strip),
+    st.text(max_size=20),
+)
+def test_import_gives_a_spec_lint_accepts_or_a_precise_refusal(
+    properties: dict[str, Any], required: list[str], name: str, description: str
+) -> None:
     params = {"type": "dict", "properties": properties, "required": required}
     try:
-        tool, notes = normalize_tool({"name": name, "description": description, "parameters": params})
+        tool, notes = normalize_tool(
+            {"name": name, "description": description, "parameters": params}
+        )
     except UnsupportedSchema as exc:
         assert exc.pointer.startswith("/") and exc.message
         return
@@ -324,10 +444,14 @@ def test_every_corpus_record_imports_to_specs_lint_accepts(tmp_path: Path) -> No
         root = tmp_path / path.stem
         root.mkdir()
         for start in range(0, len(tools), 400):
-            (root / f"tools_{start:05}.yaml").write_text(dump_tools(tools[start:start + 400]), encoding="utf-8")
+            (root / f"tools_{start:05}.yaml").write_text(
+                dump_tools(tools[start : start + 400]), encoding="utf-8"
+            )
         specs = load_specs(root)
         read_back = [t for doc in specs.documents for t in doc.data["tools"]]
-        assert read_back == [tool for tool, _ in tools], f"{path.name}: YAML did not read back as written"
+        assert read_back == [tool for tool, _ in tools], (
+            f"{path.name}: YAML did not read back as written"
+        )
         diagnostics, checked = lint(specs)
         assert len(checked) == len(tools)
         for d in diagnostics:
@@ -335,8 +459,12 @@ def test_every_corpus_record_imports_to_specs_lint_accepts(tmp_path: Path) -> No
                 errors.append(f"{path.name}: {d.text()}")
             else:
                 warnings[d.rule] += 1
-        totals["with warnings"] += len({(d.file, d.pointer.split("/")[2]) for d in diagnostics if not d.is_error})
-    print(f"\ncorpus import: {dict(totals)}; warnings by rule {dict(warnings)}; "
-          f"{time.perf_counter() - started:.1f}s")
+        totals["with warnings"] += len(
+            {(d.file, d.pointer.split("/")[2]) for d in diagnostics if not d.is_error}
+        )
+    print(
+        f"\ncorpus import: {dict(totals)}; warnings by rule {dict(warnings)}; "
+        f"{time.perf_counter() - started:.1f}s"
+    )
     assert totals["tools"] == 8406
     assert errors == []

@@ -11,32 +11,52 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from _generated import package, spec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _generated import package, spec
-
-ITEM = {"type": "object", "properties": {"id": {"type": "integer"}, "score": {"type": "number"}},
-        "required": ["id"]}
+ITEM = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "score": {"type": "number"}},
+    "required": ["id"],
+}
 TOOLS = [
     spec("flat", {"a": {"type": "string"}, "n": {"type": "number"}}),
-    spec("lists", {"grid": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-                   "rows": {"type": "array", "items": ITEM}}),
+    spec(
+        "lists",
+        {
+            "grid": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+            "rows": {"type": "array", "items": ITEM},
+        },
+    ),
     spec("table", {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}}),
-    spec("either", {"v": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "string"}]}}),
+    spec(
+        "either",
+        {"v": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "string"}]}},
+    ),
     spec("untyped", {"anything": {}}),
     spec("open", {"o": {"type": "object"}}),
-    spec("tree", {"root": {"$ref": "#/$defs/Node"}},
-         **{}),
+    spec("tree", {"root": {"$ref": "#/$defs/Node"}}, **{}),
 ]
-TOOLS[-1]["parameters"]["$defs"] = {"Node": {"type": "object", "properties": {
-    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}
-EXPECTED = {"flat": 1, "lists": 3, "table": 2, "either": 2, "untyped": None, "open": None, "tree": None}
+TOOLS[-1]["parameters"]["$defs"] = {
+    "Node": {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+    }
+}
+EXPECTED = {
+    "flat": 1,
+    "lists": 3,
+    "table": 2,
+    "either": 2,
+    "untyped": None,
+    "open": None,
+    "tree": None,
+}
 
 
 @pytest.fixture(scope="module")
@@ -75,14 +95,23 @@ def finite(value: Any) -> bool:
 
 KEYS = st.sampled_from(["a", "n", "grid", "rows", "id", "score", "counts", "v", "x"])
 NUMBERS = st.one_of(st.integers(-3, 3), st.floats(allow_nan=True, allow_infinity=True))
-JSON = st.recursive(st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=3)),
-                    lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                            st.dictionaries(KEYS, inner, max_size=3)), max_leaves=12)
+JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=3)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=3)),
+    max_leaves=12,
+)
 
 
-@settings(max_examples=300, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(["flat", "lists", "table", "either"]), arguments=st.dictionaries(KEYS, JSON, max_size=3))
-def test_what_a_shallow_class_accepts_is_within_its_bound(p: ModuleType, name: str, arguments: Any) -> None:
+@settings(
+    max_examples=300, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    name=st.sampled_from(["flat", "lists", "table", "either"]),
+    arguments=st.dictionaries(KEYS, JSON, max_size=3),
+)
+def test_what_a_shallow_class_accepts_is_within_its_bound(
+    p: ModuleType, name: str, arguments: Any
+) -> None:
     bound = shallow(p, name)
     assert bound is not None
     text = json.dumps(arguments)  # NaN and Infinity written as JSON's missing words
@@ -95,14 +124,18 @@ def test_what_a_shallow_class_accepts_is_within_its_bound(p: ModuleType, name: s
     assert finite(data)
 
 
-@pytest.mark.parametrize(("text", "code", "words"), [
-    ('{"grid": [[1, NaN]]}', "json", "NaN and Infinity"),
-    ('{"rows": [{"id": 1, "score": Infinity}]}', "json", "NaN and Infinity"),
-    ('{"rows": [{"id": 1, "score": 1e400}]}', "invalid", "finite number"),
-    ('{"grid": ' + "[" * 80 + "]" * 80 + "}", "limit", "nested more than 64"),
-])
-def test_text_refused_on_the_fast_path_gets_the_measured_issue(p: ModuleType, text: str, code: str,
-                                                                words: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ('{"grid": [[1, NaN]]}', "json", "NaN and Infinity"),
+        ('{"rows": [{"id": 1, "score": Infinity}]}', "json", "NaN and Infinity"),
+        ('{"rows": [{"id": 1, "score": 1e400}]}', "invalid", "finite number"),
+        ('{"grid": ' + "[" * 80 + "]" * 80 + "}", "limit", "nested more than 64"),
+    ],
+)
+def test_text_refused_on_the_fast_path_gets_the_measured_issue(
+    p: ModuleType, text: str, code: str, words: str
+) -> None:
     with pytest.raises(p.ToolArgumentsError) as caught:
         p.validate_arguments("lists", text)
     assert [issue.code for issue in caught.value.issues][:1] == [code], str(caught.value)

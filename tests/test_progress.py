@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from conftest import REPO
+
 from toolgen.progress import Progress
 
 
@@ -41,7 +42,9 @@ def test_shown_on_a_terminal_once_the_build_takes_a_moment() -> None:
     assert "building: render" in stream.getvalue()
 
 
-def test_a_piped_generate_and_lint_json_print_no_progress_and_import_no_rich(tmp_path: Path) -> None:
+def test_a_piped_generate_and_lint_json_print_no_progress_and_import_no_rich(
+    tmp_path: Path,
+) -> None:
     """Through the real command line, stderr a pipe: nothing but the command's own output."""
     specs = REPO / "tests" / "cases" / "weather" / "specs"
     env_code = (
@@ -49,11 +52,21 @@ def test_a_piped_generate_and_lint_json_print_no_progress_and_import_no_rich(tmp
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "assert 'rich' not in sys.modules, 'rich imported'\n"
     )
-    for args in (["generate", "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "weather"],
-                 ["lint", "--specs", str(specs), "--format", "json"]):
-        done = subprocess.run([sys.executable, "-c", env_code, *args], capture_output=True, text=True, cwd=tmp_path,
-                              env={"PYTHONPATH": str(REPO / "generator"), "PATH": "/usr/bin:/bin",
-                                   "TOOLGEN_NO_CACHE": "1"})
+    for args in (
+        ["generate", "--specs", str(specs), "--out", str(tmp_path / "out"), "--package", "weather"],
+        ["lint", "--specs", str(specs), "--format", "json"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", env_code, *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={
+                "PYTHONPATH": str(REPO / "generator"),
+                "PATH": "/usr/bin:/bin",
+                "TOOLGEN_NO_CACHE": "1",
+            },
+        )
         assert "rich imported" not in done.stderr
         assert "Traceback" not in done.stderr, done.stderr
         if args[0] == "generate":

@@ -15,21 +15,28 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-
 import provider_checks as checks
 from schema_checks import unresolved_refs
+
 from toolgen.diagnostics import Severity
 from toolgen.lower import closed, lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 
-ODD_NAMES = {"a/b": {"type": "string"}, "x~y": {"type": "integer"}, "p%q": {"type": "boolean"},
-             "sp ace": {"type": "object", "properties": {"next": {"$ref": "#/$defs/sp%20ace"}}},
-             "été": {"type": "number"}, "a_b": {"type": "string", "minLength": 1}}
+ODD_NAMES = {
+    "a/b": {"type": "string"},
+    "x~y": {"type": "integer"},
+    "p%q": {"type": "boolean"},
+    "sp ace": {"type": "object", "properties": {"next": {"$ref": "#/$defs/sp%20ace"}}},
+    "été": {"type": "number"},
+    "a_b": {"type": "string", "minLength": 1},
+}
 
 
 def lowered(tmp_path: Path, parameters: dict[str, Any]) -> Any:
-    (tmp_path / "t.json").write_text(json.dumps({"name": "t", "description": "A tool.", "parameters": parameters}))
+    (tmp_path / "t.json").write_text(
+        json.dumps({"name": "t", "description": "A tool.", "parameters": parameters})
+    )
     diagnostics, checked = check_specs(tmp_path)
     assert [d.text() for d in diagnostics if d.severity is Severity.ERROR] == []
     (tool,) = lower(checked, "p").tools
@@ -37,10 +44,22 @@ def lowered(tmp_path: Path, parameters: dict[str, Any]) -> Any:
 
 
 def test_odd_definition_names_resolve_in_every_definition(tmp_path: Path) -> None:
-    refs = {"a": "#/$defs/a~1b", "b": "#/$defs/x~0y", "c": "#/$defs/p%25q", "d": "#/$defs/sp%20ace",
-            "e": "#/$defs/%C3%A9t%C3%A9", "f": "#/$defs/a_b"}
-    tool = lowered(tmp_path, {"type": "object", "properties": {k: {"$ref": v} for k, v in refs.items()},
-                              "$defs": ODD_NAMES})
+    refs = {
+        "a": "#/$defs/a~1b",
+        "b": "#/$defs/x~0y",
+        "c": "#/$defs/p%25q",
+        "d": "#/$defs/sp%20ace",
+        "e": "#/$defs/%C3%A9t%C3%A9",
+        "f": "#/$defs/a_b",
+    }
+    tool = lowered(
+        tmp_path,
+        {
+            "type": "object",
+            "properties": {k: {"$ref": v} for k, v in refs.items()},
+            "$defs": ODD_NAMES,
+        },
+    )
     names = list(tool.parameters["$defs"])
     assert all(re.fullmatch(r"[A-Za-z0-9_.-]+", name) for name in names), names
     assert len(names) == len(ODD_NAMES)  # `a/b` and `a_b` stay apart
@@ -52,16 +71,23 @@ def test_odd_definition_names_resolve_in_every_definition(tmp_path: Path) -> Non
 
 
 def test_the_ref_check_fails_on_an_escaped_name() -> None:
-    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/a~1b"}}, "$defs": {"a~1b": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/a~1b"}},
+        "$defs": {"a~1b": {"type": "string"}},
+    }
     assert unresolved_refs(schema) == ["#/$defs/a~1b"]
     assert checks.check("mcp", {"name": "t", "inputSchema": schema}) != []
 
 
 def test_keys_an_all_of_requires_are_declared_when_closing() -> None:
-    parameters = {"type": "object", "properties": {"a": {"type": "string"}},
-                  "allOf": [{"required": ["b"]}, {"$ref": "#/$defs/C"}],
-                  "anyOf": [{"required": ["d"]}, {"properties": {"e": {"type": "integer"}}}],
-                  "$defs": {"C": {"properties": {"c": {"type": "boolean"}}}}}
+    parameters = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "allOf": [{"required": ["b"]}, {"$ref": "#/$defs/C"}],
+        "anyOf": [{"required": ["d"]}, {"properties": {"e": {"type": "integer"}}}],
+        "$defs": {"C": {"properties": {"c": {"type": "boolean"}}}},
+    }
     schema = closed(parameters)
     assert list(schema["properties"]) == ["a", "b", "c", "d", "e"]
     assert schema["additionalProperties"] is False
@@ -72,8 +98,12 @@ def test_keys_an_all_of_requires_are_declared_when_closing() -> None:
 
 
 def test_the_published_mcp_schema_admits_what_the_spec_admits(tmp_path: Path) -> None:
-    spec = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
-            "allOf": [{"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}
+    spec = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "allOf": [{"properties": {"b": {"type": "integer"}}, "required": ["b"]}],
+    }
     tool = lowered(tmp_path, spec)
     (definition,) = export("mcp", [tool]).definitions
     instance = {"a": "x", "b": 2}

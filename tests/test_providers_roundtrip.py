@@ -14,13 +14,15 @@ from typing import Any
 
 import jsonschema
 import pytest
-from pydantic import TypeAdapter
-
 from conftest import case_output, imported
 from provider_checks import check_mcp_result, typed_dict_problems
+from pydantic import TypeAdapter
 
 GOOD = {"shape": {"kind": "circle", "radius": 2.0}, "unit": "m"}
-BAD = {"shape": {"kind": "circle", "radus": 2.0}, "unit": "m"}  # a misspelt key: the validator's message
+BAD = {
+    "shape": {"kind": "circle", "radus": 2.0},
+    "unit": "m",
+}  # a misspelt key: the validator's message
 BOOM = {"shape": {"kind": "rectangle", "width": 1, "height": 2}, "unit": None, "label": "boom"}
 
 
@@ -46,7 +48,9 @@ def registry(package: ModuleType) -> Any:
             return shape.ShapeAreaResult(area=area)
 
     class OrderCreate(order.OrderCreateTool):  # type: ignore[misc, name-defined]
-        async def run(self, arguments: Any) -> Any:  # async implementations go through the same path
+        async def run(
+            self, arguments: Any
+        ) -> Any:  # async implementations go through the same path
             return {"order_id": f"o-{len(arguments.items)}", "total": 9.5}
 
     return package.build_registry(ShapeArea(), OrderCreate())
@@ -61,16 +65,38 @@ def _assert_three(texts: list[str]) -> None:
 
 # -- OpenAI Chat Completions ----------------------------------------------------------------------
 
-def test_openai_chat_round_trip(registry: Any, package: ModuleType) -> None:
-    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
 
-    calls = [{"id": f"call_{i}", "type": "function", "function": {"name": "shape_area", "arguments": json.dumps(a)}}
-             for i, a in enumerate((GOOD, BAD, BOOM))]
-    completion = ChatCompletion.model_validate({
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
-        "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None,
-                     "message": {"role": "assistant", "content": None, "tool_calls": calls}}],
-    })
+def test_openai_chat_round_trip(registry: Any, package: ModuleType) -> None:
+    from openai.types.chat import (
+        ChatCompletion,
+        ChatCompletionMessageParam,
+        ChatCompletionToolMessageParam,
+    )
+
+    calls = [
+        {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": "shape_area", "arguments": json.dumps(a)},
+        }
+        for i, a in enumerate((GOOD, BAD, BOOM))
+    ]
+    completion = ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-test",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "logprobs": None,
+                    "message": {"role": "assistant", "content": None, "tool_calls": calls},
+                }
+            ],
+        }
+    )
     answers = package.respond(registry, "openai", completion.choices[0].message.tool_calls)
     for answer in answers:
         assert typed_dict_problems(ChatCompletionToolMessageParam, answer) == []
@@ -83,35 +109,75 @@ def test_openai_chat_round_trip(registry: Any, package: ModuleType) -> None:
     assert package.respond(registry, "openai", completion) == answers
 
 
-def test_openai_strict_call_with_nulls_for_optional_fields(registry: Any, package: ModuleType) -> None:
+def test_openai_strict_call_with_nulls_for_optional_fields(
+    registry: Any, package: ModuleType
+) -> None:
     """Under strict, optional fields are nullable and the model sends null for "absent"."""
     from openai.types.chat import ChatCompletionMessageToolCall
 
-    [definition] = [d for d in package.tool_definitions("openai", strict=True) if d["function"]["name"] == "order_create"]
+    [definition] = [
+        d
+        for d in package.tool_definitions("openai", strict=True)
+        if d["function"]["name"] == "order_create"
+    ]
     assert definition["function"]["strict"] is True
-    arguments = {"customer": {"name": "Ada", "email": None, "address": {"street": "1 Way", "city": "Rome", "zip": None}},
-                 "items": [{"sku": "ABC-1234", "quantity": 2, "gift": None}],
-                 "priority": None, "due": None, "coupon": None, "note": None}
-    jsonschema.validate(arguments, definition["function"]["parameters"])  # what a strict model may send
+    arguments = {
+        "customer": {
+            "name": "Ada",
+            "email": None,
+            "address": {"street": "1 Way", "city": "Rome", "zip": None},
+        },
+        "items": [{"sku": "ABC-1234", "quantity": 2, "gift": None}],
+        "priority": None,
+        "due": None,
+        "coupon": None,
+        "note": None,
+    }
+    jsonschema.validate(
+        arguments, definition["function"]["parameters"]
+    )  # what a strict model may send
     call = ChatCompletionMessageToolCall.model_validate(
-        {"id": "call_9", "type": "function", "function": {"name": "order_create", "arguments": json.dumps(arguments)}})
+        {
+            "id": "call_9",
+            "type": "function",
+            "function": {"name": "order_create", "arguments": json.dumps(arguments)},
+        }
+    )
     [answer] = package.respond(registry, "openai", [call])
     assert json.loads(answer["content"]) == {"order_id": "o-1", "total": 9.5}, answer["content"]
 
 
 # -- OpenAI Responses -----------------------------------------------------------------------------
 
+
 def test_openai_responses_round_trip(registry: Any, package: ModuleType) -> None:
     from openai.types.responses import Response, ResponseInputParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
     items: list[dict[str, Any]] = [{"type": "reasoning", "id": "rs_1", "summary": []}]
-    items += [{"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "shape_area",
-               "arguments": json.dumps(a), "status": "completed"} for i, a in enumerate((GOOD, BAD, BOOM))]
-    response = Response.model_validate({
-        "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-test", "output": items,
-        "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
-    })
+    items += [
+        {
+            "type": "function_call",
+            "id": f"fc_{i}",
+            "call_id": f"call_{i}",
+            "name": "shape_area",
+            "arguments": json.dumps(a),
+            "status": "completed",
+        }
+        for i, a in enumerate((GOOD, BAD, BOOM))
+    ]
+    response = Response.model_validate(
+        {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 1,
+            "model": "gpt-test",
+            "output": items,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    )
     answers = package.respond(registry, "openai-responses", response.output)
     for answer in answers:
         assert typed_dict_problems(FunctionCallOutput, answer) == []
@@ -123,17 +189,27 @@ def test_openai_responses_round_trip(registry: Any, package: ModuleType) -> None
 
 # -- Anthropic ------------------------------------------------------------------------------------
 
+
 def test_anthropic_round_trip(registry: Any, package: ModuleType) -> None:
     from anthropic.types import Message, MessageParam, ToolResultBlockParam
 
     content: list[dict[str, Any]] = [{"type": "text", "text": "Let me compute."}]
-    content += [{"type": "tool_use", "id": f"toolu_{i}", "name": "shape_area", "input": a}
-                for i, a in enumerate((GOOD, BAD, BOOM))]
-    message = Message.model_validate({
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test", "content": content,
-        "stop_reason": "tool_use", "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1},
-    })
+    content += [
+        {"type": "tool_use", "id": f"toolu_{i}", "name": "shape_area", "input": a}
+        for i, a in enumerate((GOOD, BAD, BOOM))
+    ]
+    message = Message.model_validate(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-test",
+            "content": content,
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+    )
     answer = package.respond(registry, "anthropic", message.content)
     assert answer["role"] == "user"
     for block in answer["content"]:
@@ -141,22 +217,38 @@ def test_anthropic_round_trip(registry: Any, package: ModuleType) -> None:
     assert [b["is_error"] for b in answer["content"]] == [False, True, True]
     assert [b["tool_use_id"] for b in answer["content"]] == ["toolu_0", "toolu_1", "toolu_2"]
     _assert_three([b["content"] for b in answer["content"]])
-    conversation = [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in message.content]},
-                    answer]
+    conversation = [
+        {
+            "role": "assistant",
+            "content": [b.model_dump(exclude_none=True) for b in message.content],
+        },
+        answer,
+    ]
     TypeAdapter(list[MessageParam]).validate_python(conversation)
     assert package.respond(registry, "anthropic", message) == answer
 
 
 # -- Gemini ---------------------------------------------------------------------------------------
 
+
 def test_gemini_round_trip(registry: Any, package: ModuleType) -> None:
     from google.genai import types
 
-    response = types.GenerateContentResponse.model_validate({
-        "candidates": [{"content": {"role": "model", "parts": [
-            {"function_call": {"id": f"fc_{i}", "name": "shape_area", "args": a}}
-            for i, a in enumerate((GOOD, BAD, BOOM))]}}],
-    })
+    response = types.GenerateContentResponse.model_validate(
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"function_call": {"id": f"fc_{i}", "name": "shape_area", "args": a}}
+                            for i, a in enumerate((GOOD, BAD, BOOM))
+                        ],
+                    }
+                }
+            ],
+        }
+    )
     answer = package.respond(registry, "gemini", response.candidates[0].content.parts)
     content = types.Content.model_validate(answer)  # extra='forbid' at every level
     responses = [part.function_response for part in content.parts]
@@ -164,14 +256,20 @@ def test_gemini_round_trip(registry: Any, package: ModuleType) -> None:
     assert [r.name for r in responses] == ["shape_area"] * 3
     assert responses[0].response == {"output": {"area": pytest.approx(12.566, abs=1e-3)}}
     assert set(responses[1].response) == set(responses[2].response) == {"error"}
-    _assert_three([json.dumps(responses[0].response["output"]), responses[1].response["error"],
-                   responses[2].response["error"]])
+    _assert_three(
+        [
+            json.dumps(responses[0].response["output"]),
+            responses[1].response["error"],
+            responses[2].response["error"],
+        ]
+    )
     # what response.function_calls gives is read too, and the whole response
     assert package.respond(registry, "gemini", response.function_calls) == answer
     assert package.respond(registry, "gemini", response) == answer
 
 
 # -- MCP ------------------------------------------------------------------------------------------
+
 
 def test_mcp_round_trip(registry: Any, package: ModuleType) -> None:
     import mcp.types
@@ -180,9 +278,15 @@ def test_mcp_round_trip(registry: Any, package: ModuleType) -> None:
     schema = definition["outputSchema"]
     results = []
     for i, arguments in enumerate((GOOD, BAD, BOOM)):
-        request = mcp.types.JSONRPCRequest(jsonrpc="2.0", id=i, method="tools/call",
-                                           params={"name": "shape.area", "arguments": arguments})
-        reply = package.respond(registry, "mcp", request.model_dump(mode="json", by_alias=True, exclude_none=True))
+        request = mcp.types.JSONRPCRequest(
+            jsonrpc="2.0",
+            id=i,
+            method="tools/call",
+            params={"name": "shape.area", "arguments": arguments},
+        )
+        reply = package.respond(
+            registry, "mcp", request.model_dump(mode="json", by_alias=True, exclude_none=True)
+        )
         mcp.types.JSONRPCResponse.model_validate(reply)
         assert reply["id"] == i
         assert check_mcp_result(reply["result"], schema) == []
@@ -191,7 +295,9 @@ def test_mcp_round_trip(registry: Any, package: ModuleType) -> None:
     assert results[0]["structuredContent"] == json.loads(results[0]["content"][0]["text"])
     _assert_three([r["content"][0]["text"] for r in results])
     # the typed request object, and its bare params, are read too
-    typed = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name="shape.area", arguments=GOOD))
+    typed = mcp.types.CallToolRequest(
+        params=mcp.types.CallToolRequestParams(name="shape.area", arguments=GOOD)
+    )
     assert package.respond(registry, "mcp", typed) == results[0]
 
 
@@ -205,41 +311,60 @@ def test_mcp_structured_content_is_checked_against_the_output_schema(package: Mo
         def run(self, arguments: Any) -> Any:
             return {"area": "large"}
 
-    reply = package.respond(package.build_registry(Broken()), "mcp", {"name": "shape.area", "arguments": GOOD})
+    reply = package.respond(
+        package.build_registry(Broken()), "mcp", {"name": "shape.area", "arguments": GOOD}
+    )
     assert reply["isError"] is True and "structuredContent" not in reply
     [definition] = [d for d in package.tool_definitions("mcp") if d["name"] == "shape.area"]
-    bad = {"content": [{"type": "text", "text": "{}"}], "structuredContent": {"area": "large"}, "isError": False}
+    bad = {
+        "content": [{"type": "text", "text": "{}"}],
+        "structuredContent": {"area": "large"},
+        "isError": False,
+    }
     assert check_mcp_result(bad, definition["outputSchema"]) != []  # the check itself can fail
 
 
 # -- Bedrock --------------------------------------------------------------------------------------
 
+
 def test_bedrock_round_trip(registry: Any, package: ModuleType) -> None:
     from botocore.validate import ParamValidator
-
     from provider_checks import _converse_shape
 
-    assistant = {"role": "assistant", "content": [
-        {"toolUse": {"toolUseId": f"tu_{i}", "name": "shape_area", "input": a}} for i, a in enumerate((GOOD, BAD, BOOM))]}
+    assistant = {
+        "role": "assistant",
+        "content": [
+            {"toolUse": {"toolUseId": f"tu_{i}", "name": "shape_area", "input": a}}
+            for i, a in enumerate((GOOD, BAD, BOOM))
+        ],
+    }
     response = {"output": {"message": assistant}, "stopReason": "tool_use"}
     answer = package.respond(registry, "bedrock", response)
     statuses = [block["toolResult"]["status"] for block in answer["content"]]
     assert statuses == ["success", "error", "error"]
-    texts = [json.dumps(answer["content"][0]["toolResult"]["content"][0]["json"]),
-             *(b["toolResult"]["content"][0]["text"] for b in answer["content"][1:])]
+    texts = [
+        json.dumps(answer["content"][0]["toolResult"]["content"][0]["json"]),
+        *(b["toolResult"]["content"][0]["text"] for b in answer["content"][1:]),
+    ]
     _assert_three(texts)
-    request = {"modelId": "anthropic.claude", "messages": [{"role": "user", "content": [{"text": "area?"}]},
-                                                          assistant, answer],
-               "toolConfig": {"tools": package.tool_definitions("bedrock")}}
+    request = {
+        "modelId": "anthropic.claude",
+        "messages": [{"role": "user", "content": [{"text": "area?"}]}, assistant, answer],
+        "toolConfig": {"tools": package.tool_definitions("bedrock")},
+    }
     report = ParamValidator().validate(request, _converse_shape())
     assert not report.has_errors(), report.generate_report()
 
 
 # -- shared behaviour -----------------------------------------------------------------------------
 
+
 def test_unknown_tool_and_provider(registry: Any, package: ModuleType) -> None:
-    [answer] = package.respond(registry, "openai", [{"id": "c", "type": "function",
-                                            "function": {"name": "shape_aera", "arguments": "{}"}}])
+    [answer] = package.respond(
+        registry,
+        "openai",
+        [{"id": "c", "type": "function", "function": {"name": "shape_aera", "arguments": "{}"}}],
+    )
     assert "shape_area" in answer["content"] or "shape.area" in answer["content"]  # did you mean
     with pytest.raises(ValueError, match="unknown provider"):
         package.respond(registry, "openia", [])
@@ -248,7 +373,9 @@ def test_unknown_tool_and_provider(registry: Any, package: ModuleType) -> None:
 def test_async_respond_runs_a_turn(registry: Any, package: ModuleType) -> None:
     import asyncio
 
-    calls = [{"type": "tool_use", "id": "a", "name": "shape_area", "input": GOOD},
-             {"type": "tool_use", "id": "b", "name": "order_create", "input": {"customer": {}}}]
+    calls = [
+        {"type": "tool_use", "id": "a", "name": "shape_area", "input": GOOD},
+        {"type": "tool_use", "id": "b", "name": "order_create", "input": {"customer": {}}},
+    ]
     answer = asyncio.run(package.arespond(registry, "anthropic", calls))
     assert [b["is_error"] for b in answer["content"]] == [False, True]

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from toolgen.cli import main
 
 README = (REPO / "README.md").read_text("utf-8")
@@ -71,8 +71,11 @@ def environment(bin_dir: Path) -> dict[str, str]:
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m toolgen "$@"\n', "utf-8")
     shim.chmod(0o755)
     path = [str(REPO / "generator"), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-            "PYTHONPATH": os.pathsep.join(path)}
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join(path),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -84,17 +87,31 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     env = environment(root / "bin")
     (script,) = blocks(QUICKSTART, "sh")
     assert "toolgen generate" in script, "the quickstart no longer generates a package"
-    done = subprocess.run(["bash", "-euc", script + "\npwd\n"], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        ["bash", "-euc", script + "\npwd\n"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     folder = Path(done.stdout.splitlines()[-1])
-    assert (folder / "out" / "pyproject.toml").is_file(), "the README says out/pyproject.toml is written"
+    assert (folder / "out" / "pyproject.toml").is_file(), (
+        "the README says out/pyproject.toml is written"
+    )
     return folder, env
 
 
 def run_python(folder: Path, env: dict[str, str], code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -108,19 +125,25 @@ def test_quickstart_prints_what_the_readme_shows(demo: tuple[Path, dict[str, str
     printed = run_python(folder, env, script).split(MARK + "\n")
     assert len(printed) == len(pieces)
     for i, (shown, actual) in enumerate(zip(outputs, printed, strict=False)):
-        assert actual == shown, f"output {i + 1} of the quickstart differs from the README:\n{actual}"
-    assert "get_weather" in printed[-1], "tool_definitions('openai') printed no definition of get_weather"
+        assert actual == shown, (
+            f"output {i + 1} of the quickstart differs from the README:\n{actual}"
+        )
+    assert "get_weather" in printed[-1], (
+        "tool_definitions('openai') printed no definition of get_weather"
+    )
 
 
 def test_the_introduction_quotes_a_real_message(demo: tuple[Path, dict[str, str]]) -> None:
     quoted = re.search(r"say how\s+to fix the call \(`([^`]+)`\)", README)
     assert quoted, "the introduction no longer quotes an example message"
     code = blocks(QUICKSTART, "python")[0]
-    message = code[code.index("# Invalid arguments"):]
+    message = code[code.index("# Invalid arguments") :]
     assert quoted.group(1) in message, f"{quoted.group(1)!r} is not what the quickstart shows"
 
 
-def test_contract_tests_block_runs_against_the_quickstart_class(demo: tuple[Path, dict[str, str]]) -> None:
+def test_contract_tests_block_runs_against_the_quickstart_class(
+    demo: tuple[Path, dict[str, str]],
+) -> None:
     folder, env = demo
     first, contracts = blocks(QUICKSTART, "python")[0], block_with("ContractTests")
     module = re.search(r"^from (\w+) import GetWeather", contracts, re.M)
@@ -129,10 +152,27 @@ def test_contract_tests_block_runs_against_the_quickstart_class(demo: tuple[Path
     (folder / f"{module.group(1)}.py").write_text(class_code + "\n", "utf-8")
     (folder / "test_contracts.py").write_text(contracts, "utf-8")
     assert "pip install './out[testing]'" in QUICKSTART
-    installed = {**env, "PYTHONPATH": os.pathsep.join([str(folder / "out"), env["PYTHONPATH"]])}  # as if pip-installed
+    installed = {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(folder / "out"), env["PYTHONPATH"]]),
+    }  # as if pip-installed
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(folder), "test_contracts.py"],
-        cwd=folder, env=installed, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(folder),
+            "test_contracts.py",
+        ],
+        cwd=folder,
+        env=installed,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b[1-9]\d* passed", done.stdout), done.stdout
@@ -150,8 +190,12 @@ def test_the_host_loop_prints_what_the_readme_shows(demo: tuple[Path, dict[str, 
     first = blocks(QUICKSTART, "python")[0]
     setup = first[: first.index("\nregistry = ")]  # the imports and the classes
     pieces, outputs = chunks(block_with("arespond"))
-    assert "approve=approve" in pieces[0] and "timeout_s=" in pieces[0], "the host loop shows no approval or timeout"
-    printed = run_python(folder, env, setup + "\n" + f"\nprint({MARK!r})\n".join(pieces)).split(MARK + "\n")
+    assert "approve=approve" in pieces[0] and "timeout_s=" in pieces[0], (
+        "the host loop shows no approval or timeout"
+    )
+    printed = run_python(folder, env, setup + "\n" + f"\nprint({MARK!r})\n".join(pieces)).split(
+        MARK + "\n"
+    )
     assert printed[: len(outputs)] == outputs
 
 
@@ -164,17 +208,20 @@ def test_every_command_has_a_row_in_the_command_table() -> None:
 def test_the_served_quickstart_answers_the_client_block(demo: tuple[Path, dict[str, str]]) -> None:
     """The serve command as the README writes it (on a free port), over the quickstart's
     registry in `my_tools.py`; then the client block, whose output must be what it shows."""
-    from mcp_support import free_port, serving
+    from mcp_support import serving
 
     folder, env = demo
-    served = section("Quickstart")[section("Quickstart").index("### Serve the tools"):]
+    served = section("Quickstart")[section("Quickstart").index("### Serve the tools") :]
     (command,) = re.findall(r"^\$ (python -m .*?)(?:\s+#.*)?$", served, re.M)
     words = command.split()
     assert words[:5] == ["python", "-m", "weather", "serve", "--http"], command
     registry = words[words.index("--registry") + 1]
     assert registry == "my_tools:registry" and "my_tools.py` holds the code above" in served
     (folder / "my_tools.py").write_text(blocks(QUICKSTART, "python")[0], "utf-8")
-    installed = {**env, "PYTHONPATH": os.pathsep.join([str(folder), str(folder / "out"), env["PYTHONPATH"]])}
+    installed = {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(folder), str(folder / "out"), env["PYTHONPATH"]]),
+    }
     client = block_with("weather.client.connect")
     pieces, outputs = chunks(client)
     with serving("weather", registry, installed, *words[7:], cwd=folder) as url:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
 import pytest
 
-import builtin_support  # noqa: F401 - puts generated/ and the repository on sys.path
 import toolgen_builtin
 from implementations import ReadFile, Workspace, registry
 
@@ -33,22 +33,31 @@ def test_categories_are_enabled_and_disabled_by_name(tmp_path: Path) -> None:
     tools = registry(tmp_path)
     files = tools.only_categories("files")
     assert files.categories() == {"files"} and "read_file" in files
-    assert "read_file" not in tools.without_categories("files") and "done" in tools.without_categories("files")
+    assert "read_file" not in tools.without_categories(
+        "files"
+    ) and "done" in tools.without_categories("files")
     with pytest.raises(ValueError, match=r"no tool of category 'file'; did you mean 'files'\?"):
         tools.only_categories("file")
     with pytest.raises(ValueError, match="no tool of category 'network'"):
         tools.without_categories("network")
 
 
-@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"])
+@pytest.mark.parametrize(
+    "provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"]
+)
 def test_definitions_are_exactly_the_registrys_tools(provider: str, tmp_path: Path) -> None:
     everything = toolgen_builtin.tool_definitions(provider)
     tools = registry(tmp_path).only_categories("files", "web")
     mine = tools.definitions(provider)
     assert len(mine) == len(tools) and all(d in everything for d in mine)
     names = {toolgen_builtin.tool_info(n).provider_name for n in tools} | set(tools)
-    assert all(str(d.get("name") or (d.get("function") or d.get("toolSpec"))["name"]) in names for d in mine)
-    strict = tools.definitions(provider, strict=True) if provider in ("openai", "anthropic") else mine
+    assert all(
+        str(d.get("name") or (d.get("function") or d.get("toolSpec"))["name"]) in names
+        for d in mine
+    )
+    strict = (
+        tools.definitions(provider, strict=True) if provider in ("openai", "anthropic") else mine
+    )
     assert len(strict) == len(tools)
 
 

@@ -14,35 +14,78 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from runtime_support import generated_package, interface
 
-PATH = {"type": "object", "properties": {"path": {"type": "string", "description": "Which file."}},
-        "required": ["path"]}
-SECONDS = {"type": "object", "properties": {"seconds": {"type": "number", "description": "How long."}},
-           "required": ["seconds"]}
+PATH = {
+    "type": "object",
+    "properties": {"path": {"type": "string", "description": "Which file."}},
+    "required": ["path"],
+}
+SECONDS = {
+    "type": "object",
+    "properties": {"seconds": {"type": "number", "description": "How long."}},
+    "required": ["seconds"],
+}
 SPECS = {
     "tools": [
-        {"name": "delete_file", "description": "Deletes a file.", "flags": ["requires_approval"],
-         "parameters": PATH, "returns": {"type": "object", "properties": {"deleted": {"type": "string"}}}},
-        {"name": "rename", "description": "Asks the user for a new name.", "parameters": PATH,
-         "returns": {"type": "object", "properties": {"renamed": {"type": "string"}}}},
-        {"name": "finish", "description": "Ends the task.", "flags": ["terminal"],
-         "parameters": {"type": "object", "properties": {"ok": {"type": "boolean", "description": "Done?"}},
-                        "required": ["ok"]},
-         "errors": {"not_done": {"description": "Not finished."}}},
-        {"name": "search", "description": "Searches, with guidance.",
-         "parameters": {"type": "object", "properties": {
-             "query": {"type": "string", "description": "What."},
-             "api_key": {"type": "string", "x-secret": True, "description": "Key."}}, "required": ["query"]},
-         "returns": {"type": "object", "properties": {"hits": {"type": "integer"}}},
-         "errors": {"quota": {"description": "Out of quota, part done."}}},
-        {"name": "old_search", "description": "Searches the old way.", "stability": "deprecated",
-         "version": "1.2", "parameters": PATH},
-        {"name": "whoami", "description": "Says who the user is.", "parameters": {"type": "object"},
-         "injected": {"user": {"type": "string"}, "token": {"type": "string", "x-secret": True}},
-         "returns": {"type": "object", "properties": {"user": {"type": "string"}}}},
-        {"name": "hold", "description": "Sleeps, beside others.", "flags": ["parallel"], "parameters": SECONDS},
+        {
+            "name": "delete_file",
+            "description": "Deletes a file.",
+            "flags": ["requires_approval"],
+            "parameters": PATH,
+            "returns": {"type": "object", "properties": {"deleted": {"type": "string"}}},
+        },
+        {
+            "name": "rename",
+            "description": "Asks the user for a new name.",
+            "parameters": PATH,
+            "returns": {"type": "object", "properties": {"renamed": {"type": "string"}}},
+        },
+        {
+            "name": "finish",
+            "description": "Ends the task.",
+            "flags": ["terminal"],
+            "parameters": {
+                "type": "object",
+                "properties": {"ok": {"type": "boolean", "description": "Done?"}},
+                "required": ["ok"],
+            },
+            "errors": {"not_done": {"description": "Not finished."}},
+        },
+        {
+            "name": "search",
+            "description": "Searches, with guidance.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "What."},
+                    "api_key": {"type": "string", "x-secret": True, "description": "Key."},
+                },
+                "required": ["query"],
+            },
+            "returns": {"type": "object", "properties": {"hits": {"type": "integer"}}},
+            "errors": {"quota": {"description": "Out of quota, part done."}},
+        },
+        {
+            "name": "old_search",
+            "description": "Searches the old way.",
+            "stability": "deprecated",
+            "version": "1.2",
+            "parameters": PATH,
+        },
+        {
+            "name": "whoami",
+            "description": "Says who the user is.",
+            "parameters": {"type": "object"},
+            "injected": {"user": {"type": "string"}, "token": {"type": "string", "x-secret": True}},
+            "returns": {"type": "object", "properties": {"user": {"type": "string"}}},
+        },
+        {
+            "name": "hold",
+            "description": "Sleeps, beside others.",
+            "flags": ["parallel"],
+            "parameters": SECONDS,
+        },
     ]
 }
 
@@ -55,6 +98,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 @pytest.fixture(params=["call", "acall"])
 def calling(request: pytest.FixtureRequest) -> Any:
     """`registry.call`, or `registry.acall` run to completion: each test holds for both."""
+
     def call(registry: Any, name: str, arguments: Any, **options: Any) -> Any:
         if request.param == "call":
             return registry.call(name, arguments, **options)
@@ -106,9 +150,14 @@ class Tools:
 
     def search(self, arguments: Any) -> Any:
         if arguments.query == "partial":
-            raise self.package.ToolError("quota", f"quota hit for key {arguments.api_key}",
-                                         partial_data={"hits": 3, "key": arguments.api_key})
-        return self.package.Output({"hits": 7}, metadata="Only the first page: ask for more if needed.")
+            raise self.package.ToolError(
+                "quota",
+                f"quota hit for key {arguments.api_key}",
+                partial_data={"hits": 3, "key": arguments.api_key},
+            )
+        return self.package.Output(
+            {"hits": 7}, metadata="Only the first page: ask for more if needed."
+        )
 
     def old_search(self, arguments: Any) -> Any:
         return {}
@@ -116,7 +165,9 @@ class Tools:
     def whoami(self, arguments: Any, injected: Any) -> Any:
         if injected.user == "asked":
             raise self.package.Suspend(f"Confirm token {injected.token}?")
-        return self.package.Output({"user": injected.user}, metadata=f"signed in with {injected.token}")
+        return self.package.Output(
+            {"user": injected.user}, metadata=f"signed in with {injected.token}"
+        )
 
     def hold(self, arguments: Any) -> Any:
         with self.lock:
@@ -128,7 +179,9 @@ class Tools:
         return {}
 
 
-def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved(package: ModuleType) -> None:
+def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved(
+    package: ModuleType,
+) -> None:
     tools = Tools(package)
     registry = package.Registry(tools.all(), secret="s3cret")
     waiting = registry.call("delete_file", {"path": "a.txt"})
@@ -142,7 +195,11 @@ def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved
     done = elsewhere.resume(stored, approved=True)
     assert done.ok and done.data() == {"deleted": "a.txt"}
     refused = registry.resume(stored, approved=False, reason="keep it")
-    assert refused.failure.kind == "rejected" and "keep it" in refused.failure.message and tools.runs == []
+    assert (
+        refused.failure.kind == "rejected"
+        and "keep it" in refused.failure.message
+        and tools.runs == []
+    )
 
 
 def test_a_changed_or_foreign_record_is_refused(package: ModuleType) -> None:
@@ -170,7 +227,9 @@ def test_an_approver_decides_inline_sync_and_async(package: ModuleType) -> None:
     assert registry.call("delete_file", {"path": "ok.txt"}).data() == {"deleted": "ok.txt"}
     no = registry.call("delete_file", {"path": "no.txt"})
     assert no.failure.kind == "rejected" and "not that one" in no.failure.message
-    assert [r.tool for r in asked] == ["delete_file", "delete_file"] and tools.runs == ["delete_file"]
+    assert [r.tool for r in asked] == ["delete_file", "delete_file"] and tools.runs == [
+        "delete_file"
+    ]
 
     async def approve_later(request: Any) -> bool:
         await asyncio.sleep(0)
@@ -178,7 +237,9 @@ def test_an_approver_decides_inline_sync_and_async(package: ModuleType) -> None:
 
     later = package.Registry(tools.all(), approve=approve_later)
     assert asyncio.run(later.acall("delete_file", {"path": "ok.txt"})).failure.kind == "rejected"
-    assert later.call("delete_file", {"path": "ok.txt"}).failure.kind == "rejected"  # awaited from sync too
+    assert (
+        later.call("delete_file", {"path": "ok.txt"}).failure.kind == "rejected"
+    )  # awaited from sync too
 
 
 def test_a_tool_asks_the_user_and_is_resumed_with_the_answer(package: ModuleType) -> None:
@@ -226,14 +287,19 @@ def test_cancellation_and_interrupts_are_never_failures(package: ModuleType) -> 
 def test_terminal_results_guidance_and_partial_data(package: ModuleType, calling: Any) -> None:
     registry = package.Registry(Tools(package).all())
     assert calling(registry, "finish", {"ok": True}).terminal
-    assert not calling(registry, "finish", {"ok": False}).terminal  # only an ok result ends the turn
+    assert not calling(
+        registry, "finish", {"ok": False}
+    ).terminal  # only an ok result ends the turn
     assert not calling(registry, "search", {"query": "x"}).terminal
     guided = calling(registry, "search", {"query": "x"})
     assert guided.metadata == "Only the first page: ask for more if needed."
     assert guided.text() == '{"hits":7}\n\nOnly the first page: ask for more if needed.'
     assert guided.to_dict() == {"ok": True, "result": {"hits": 7}, "metadata": guided.metadata}
     partial = calling(registry, "search", {"query": "partial", "api_key": "sk-12345678"})
-    assert partial.failure.kind == "quota" and partial.failure.partial_data == {"hits": 3, "key": "<secret>"}
+    assert partial.failure.kind == "quota" and partial.failure.partial_data == {
+        "hits": 3,
+        "key": "<secret>",
+    }
     assert "sk-12345678" not in partial.text() and "Done before the failure" in partial.text()
     assert partial.to_dict()["error"]["partial_data"]["hits"] == 3
 
@@ -245,19 +311,28 @@ def test_timing_is_on_every_result(package: ModuleType, calling: Any) -> None:
     assert 0 < calling(registry, "finish", {"ok": False}).duration_s < 1
 
 
-@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"])
-def test_a_deprecated_tool_is_marked_for_the_model_and_warns_the_host(package: ModuleType, provider: str,
-                                                                      calling: Any) -> None:
+@pytest.mark.parametrize(
+    "provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock"]
+)
+def test_a_deprecated_tool_is_marked_for_the_model_and_warns_the_host(
+    package: ModuleType, provider: str, calling: Any
+) -> None:
     registry = package.Registry(Tools(package).all())
     info = registry.info("old_search")
     assert (info.stability, info.version) == ("deprecated", "1.2")
-    [definition] = [d for d in registry.definitions(provider) if "Searches the old way." in json.dumps(d)]
-    assert "Deprecated: prefer another tool where one does the job. Searches the old way." in json.dumps(definition)
+    [definition] = [
+        d for d in registry.definitions(provider) if "Searches the old way." in json.dumps(d)
+    ]
+    assert (
+        "Deprecated: prefer another tool where one does the job. Searches the old way."
+        in json.dumps(definition)
+    )
     others = [d for d in registry.definitions(provider) if d != definition]
     assert not any("Deprecated:" in json.dumps(d) for d in others)
     result = calling(registry, "old_search", {"path": "a"})
-    assert result.ok and result.warnings == ("tool 'old_search' (version 1.2) is deprecated: its spec says "
-                                             "it will be removed",)
+    assert result.ok and result.warnings == (
+        "tool 'old_search' (version 1.2) is deprecated: its spec says it will be removed",
+    )
     assert calling(registry, "search", {"query": "x"}).warnings == ()
 
 
@@ -270,7 +345,9 @@ def test_injected_values_come_from_the_hosts_injector(package: ModuleType, calli
 
     registry = package.Registry(Tools(package).all(), inject=inject)
     assert calling(registry, "whoami", {}).data() == {"user": "ada"}
-    assert calling(registry, "whoami", {}, injected={"user": "bob"}).data() == {"user": "bob"}  # the call's win
+    assert calling(registry, "whoami", {}, injected={"user": "bob"}).data() == {
+        "user": "bob"
+    }  # the call's win
     calling(registry, "search", {"query": "x"})
     assert seen == ["whoami", "whoami"]  # asked only for tools that take injected values
     # Guidance and questions a tool writes never carry an injected value to the model.
@@ -299,8 +376,14 @@ def test_hooks_see_each_call_with_secrets_redacted(package: ModuleType, calling:
     calling(registry, "nope", {})
     calling(registry, "search", {"quary": "x"})
     phases = [(p, e.tool) for p, e in events]
-    assert phases == [("before", "search"), ("after", "search"), ("before", "finish"), ("error", "finish"),
-                      ("error", "nope"), ("error", "search")]
+    assert phases == [
+        ("before", "search"),
+        ("after", "search"),
+        ("before", "finish"),
+        ("error", "finish"),
+        ("error", "nope"),
+        ("error", "search"),
+    ]
     before, after = events[0][1], events[1][1]
     assert before.call_id == after.call_id and before.result is None
     assert before.arguments == {"query": "x", "api_key": "<secret>"}
@@ -326,10 +409,20 @@ def test_opentelemetry_spans_follow_the_genai_conventions(package: ModuleType) -
     registry.call("finish", {"ok": False})
     asyncio.run(registry.acall("hold", {"seconds": 0}))
     spans = exporter.get_finished_spans()
-    assert [s.name for s in spans] == ["execute_tool search", "execute_tool finish", "execute_tool hold"]
+    assert [s.name for s in spans] == [
+        "execute_tool search",
+        "execute_tool finish",
+        "execute_tool hold",
+    ]
     assert spans[0].attributes["gen_ai.operation.name"] == "execute_tool"
-    assert spans[0].attributes["gen_ai.tool.name"] == "search" and spans[0].status.status_code != StatusCode.ERROR
-    assert spans[1].status.status_code == StatusCode.ERROR and spans[1].attributes["error.type"] == "not_done"
+    assert (
+        spans[0].attributes["gen_ai.tool.name"] == "search"
+        and spans[0].status.status_code != StatusCode.ERROR
+    )
+    assert (
+        spans[1].status.status_code == StatusCode.ERROR
+        and spans[1].attributes["error.type"] == "not_done"
+    )
     assert hook._spans == {}  # none left open
 
 
@@ -343,7 +436,9 @@ def test_max_concurrency_holds_for_tasks_and_for_threads(package: ModuleType) ->
     asyncio.run(turn())
     assert tools.peak == 2 and tools.runs.count("hold") == 5
     tools.peak = 0
-    threads = [threading.Thread(target=registry.call, args=("hold", {"seconds": 0.1})) for _ in range(5)]
+    threads = [
+        threading.Thread(target=registry.call, args=("hold", {"seconds": 0.1})) for _ in range(5)
+    ]
     for t in threads:
         t.start()
     for t in threads:

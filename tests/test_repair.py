@@ -25,15 +25,19 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from runtime_support import generated_package
+
 from toolgen import pipeline
 from toolgen.runtime import repair
 from toolgen.runtime.repair import KINDS
 
 HERE = Path(__file__).parent / "repair"
 SPECS: dict[str, Any] = yaml.safe_load((HERE / "specs" / "tools.yaml").read_text("utf-8"))
-CALLS = [json.loads(line) for line in (HERE / "calls.jsonl").read_text("utf-8").splitlines() if line.strip()]
+CALLS = [
+    json.loads(line)
+    for line in (HERE / "calls.jsonl").read_text("utf-8").splitlines()
+    if line.strip()
+]
 TOOLS = {tool["name"] for tool in SPECS["tools"]}
 
 
@@ -56,8 +60,13 @@ class Harness:
         implementations = []
         for name in package.TOOL_NAMES:
             tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[name]}")
-            base = next(v for v in vars(tools).values()
-                        if isinstance(v, type) and getattr(v, "info", None) is tools.INFO and v.__name__.endswith("Tool"))
+            base = next(
+                v
+                for v in vars(tools).values()
+                if isinstance(v, type)
+                and getattr(v, "info", None) is tools.INFO
+                and v.__name__.endswith("Tool")
+            )
 
             class Impl(base):  # type: ignore[misc, valid-type]
                 def run(self, arguments: Any, *injected: Any, _name: str = name) -> Any:
@@ -100,8 +109,9 @@ def exact(value: Any) -> str:
 
 
 @pytest.mark.parametrize("case", [c for c in CALLS if c["tool"] in TOOLS], ids=lambda c: c["name"])
-def test_a_call_is_repaired_exactly_or_refused_as_without_repair(repairing: Harness, strict: Harness,
-                                                                   case: dict[str, Any]) -> None:
+def test_a_call_is_repaired_exactly_or_refused_as_without_repair(
+    repairing: Harness, strict: Harness, case: dict[str, Any]
+) -> None:
     result = repairing.registry.call(case["tool"], case["text"])
     received, seen = repairing.take()
     assert seen == [result]  # the hooks saw the result the host got
@@ -113,36 +123,60 @@ def test_a_call_is_repaired_exactly_or_refused_as_without_repair(repairing: Harn
         assert result.failure.message == plain.failure.message  # byte for byte
         return
     assert result.ok, result.failure
-    assert [(name, exact(value)) for name, value in received] == [(case["tool"], exact(case["value"]))]
+    assert [(name, exact(value)) for name, value in received] == [
+        (case["tool"], exact(case["value"]))
+    ]
     assert [r.kind for r in result.repairs] == case["repairs"]
     assert all(r.message and r.kind in KINDS for r in result.repairs)
-    assert result.warnings == (f"the arguments of tool '{case['tool']}' were repaired: "
-                               + "; ".join(r.message for r in result.repairs),)
+    assert result.warnings == (
+        f"the arguments of tool '{case['tool']}' were repaired: "
+        + "; ".join(r.message for r in result.repairs),
+    )
     # The pure function agrees with the registry.
     allowed = repairing.package.tool_info(case["tool"]).repair
-    assert import_module(f"{repairing.package.__name__}._runtime.repair").repair(case["text"], allowed) == (case["value"], result.repairs)
+    assert import_module(f"{repairing.package.__name__}._runtime.repair").repair(
+        case["text"], allowed
+    ) == (case["value"], result.repairs)
 
 
-@pytest.mark.parametrize("case", [c for c in CALLS if c["tool"] not in TOOLS], ids=lambda c: c["name"])
-def test_a_glued_call_is_run_as_its_parts_or_unknown(repairing: Harness, strict: Harness, case: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "case", [c for c in CALLS if c["tool"] not in TOOLS], ids=lambda c: c["name"]
+)
+def test_a_glued_call_is_run_as_its_parts_or_unknown(
+    repairing: Harness, strict: Harness, case: dict[str, Any]
+) -> None:
     adapters = import_module(f"{repairing.package.__name__}._runtime.adapters")
-    call = [{"id": "c1", "type": "function", "function": {"name": case["tool"], "arguments": case["text"]}}]
+    call = [
+        {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": case["tool"], "arguments": case["text"]},
+        }
+    ]
     answer = adapters.respond(repairing.registry, "openai", call)
     received, results = repairing.take()
-    plain_answer = import_module(f"{strict.package.__name__}._runtime.adapters").respond(strict.registry, "openai", call)
+    plain_answer = import_module(f"{strict.package.__name__}._runtime.adapters").respond(
+        strict.registry, "openai", call
+    )
     strict.take()
     if case.get("refused"):
         assert received == [] and repairing.registry.split_call(case["tool"], case["text"]) is None
         assert answer == plain_answer  # the unknown tool's answer, as without x-repair
         return
     expected = [(tool, value) for tool, value in case["parts"]]
-    assert [(name, exact(v)) for name, v in received] == [(t, exact(v)) for t, v in expected if v is not None]
+    assert [(name, exact(v)) for name, v in received] == [
+        (t, exact(v)) for t, v in expected if v is not None
+    ]
     assert [r.tool for r in results] == [tool for tool, _ in expected]
     parts = [tool for tool, _ in expected]
     for i, result in enumerate(results):
         assert result.ok == (expected[i][1] is not None)
-        assert [(r.kind, r.message) for r in result.repairs] == [("split", repair.split_message(case["tool"], parts, i))]
-        assert result.warnings[-1].startswith(f"the arguments of tool '{parts[i]}' were repaired: ran the glued call")
+        assert [(r.kind, r.message) for r in result.repairs] == [
+            ("split", repair.split_message(case["tool"], parts, i))
+        ]
+        assert result.warnings[-1].startswith(
+            f"the arguments of tool '{parts[i]}' were repaired: ran the glued call"
+        )
     # One answer under the call's id, each part's result labelled with its tool's name.
     assert len(answer) == 1 and answer[0]["tool_call_id"] == "c1"
     assert answer[0]["content"] == "\n\n".join(f"{r.tool}: {r.text()}" for r in results)
@@ -159,9 +193,20 @@ def test_glued_calls_async_and_in_each_provider(repairing: Harness) -> None:
     # Anthropic sends an object, never glued text: nothing to split, the unknown tool's answer.
     answer = asyncio.run(adapters.arespond(repairing.registry, "anthropic", [block]))
     assert "Unknown tool 'get_weatherget_time'" in answer["content"][0]["content"]
-    item = {"type": "function_call", "call_id": "r1", "name": "get_weatherget_time", "arguments": text}
+    item = {
+        "type": "function_call",
+        "call_id": "r1",
+        "name": "get_weatherget_time",
+        "arguments": text,
+    }
     answer = asyncio.run(adapters.arespond(repairing.registry, "openai-responses", [item]))
-    assert answer == [{"type": "function_call_output", "call_id": "r1", "output": "get_weather: {}\n\nget_time: {}"}]
+    assert answer == [
+        {
+            "type": "function_call_output",
+            "call_id": "r1",
+            "output": "get_weather: {}\n\nget_time: {}",
+        }
+    ]
     received, results = repairing.take()
     assert received == [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "UTC"})]
     assert [r.repairs[0].kind for r in results if r.repairs] == ["split", "split"]
@@ -170,7 +215,9 @@ def test_glued_calls_async_and_in_each_provider(repairing: Harness) -> None:
     repairing.take()
 
 
-def test_repairs_are_logged_as_coercions_are(repairing: Harness, caplog: pytest.LogCaptureFixture) -> None:
+def test_repairs_are_logged_as_coercions_are(
+    repairing: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level("INFO"):
         result = repairing.registry.call("echo", "```json\n{'password': 'hunter22'}\n```")
     repairing.take()
@@ -184,7 +231,7 @@ def test_repairs_are_logged_as_coercions_are(repairing: Harness, caplog: pytest.
 
 
 def test_bytes_and_acall_are_repaired_too(repairing: Harness) -> None:
-    result = asyncio.run(repairing.registry.acall("echo", b"```json\n{\"a\": None}\n```"))
+    result = asyncio.run(repairing.registry.acall("echo", b'```json\n{"a": None}\n```'))
     assert result.ok and [r.kind for r in result.repairs] == ["fence", "python"]
     assert repairing.take()[0] == [("echo", {"a": None})]
     refused = repairing.registry.call("echo", b"\xff{")
@@ -204,18 +251,28 @@ def refused(harness: Harness, tool: str, arguments: Any, registry: Any = None) -
 def test_a_refused_call_ends_with_a_valid_example(repairing: Harness) -> None:
     message = refused(repairing, "get_weather", {"city": 5})
     lines = message.splitlines()
-    assert lines[-2:] == ["Fix these and call the tool again.", 'A valid call looks like: {"city": "Paris"}']
+    assert lines[-2:] == [
+        "Fix these and call the tool again.",
+        'A valid call looks like: {"city": "Paris"}',
+    ]
     # The same line for invoke's exception and in to_dict.
     error = repairing.registry.call("get_weather", {"city": 5}).exception
     repairing.take()
-    assert str(error) == message == error.render() and error.to_dict()["example"] == '{"city": "Paris"}'
+    assert (
+        str(error) == message == error.render()
+        and error.to_dict()["example"] == '{"city": "Paris"}'
+    )
     again = error.with_example('{"city": "Oslo"}')  # replaces the line, never adds a second
     assert str(again) == again.render() == message.replace('"Paris"', '"Oslo"')
 
 
 def test_the_closest_example_is_chosen(repairing: Harness) -> None:
     def example(arguments: Any) -> str:
-        return refused(repairing, "get_weather", arguments).splitlines()[-1].removeprefix("A valid call looks like: ")
+        return (
+            refused(repairing, "get_weather", arguments)
+            .splitlines()[-1]
+            .removeprefix("A valid call looks like: ")
+        )
 
     assert example({"city": "Oslo", "days": "3"}) == '{"city": "Oslo", "days": 3}'  # more keys sent
     assert example({"days": 3}) == '{"city": "Oslo", "days": 3}'  # the key sent, same type
@@ -231,12 +288,19 @@ def test_an_example_holding_a_secret_is_never_quoted(repairing: Harness) -> None
     assert "hunter22" not in message
     # Every example of `unlock` holds a secret (in an array's items): no example line.
     message = refused(repairing, "unlock", {"door": 1})
-    assert message.splitlines()[-1] == "Fix these and call the tool again." and "1234" not in message
+    assert (
+        message.splitlines()[-1] == "Fix these and call the tool again." and "1234" not in message
+    )
 
 
 def test_examples_in_errors_can_be_turned_off(repairing: Harness) -> None:
     quiet = repairing.package.Registry(list(repairing.registry.values()), examples_in_errors=False)
-    for registry in (quiet, quiet.copy(), quiet.without("echo"), quiet + repairing.package.Registry()):
+    for registry in (
+        quiet,
+        quiet.copy(),
+        quiet.without("echo"),
+        quiet + repairing.package.Registry(),
+    ):
         message = refused(repairing, "get_weather", {"city": 5}, registry)
         assert message.splitlines()[-1] == "Fix these and call the tool again."
         assert message == str(_validation_error(repairing.package, "get_weather", {"city": 5}))
@@ -272,23 +336,50 @@ def test_x_repair_anywhere_but_the_root_of_parameters_is_an_error(tmp_path: Path
         "      x-repair: [fence]\n"
         "      properties:\n"
         "        a: {type: object, x-repair: true, description: A.}\n"
-        "    returns: {type: object, x-repair: [fence]}\n", "utf-8")
+        "    returns: {type: object, x-repair: [fence]}\n",
+        "utf-8",
+    )
     found = [d for d in pipeline.check_specs(specs)[0] if d.rule == "repair-misplaced"]
-    assert [(d.line, d.severity.value) for d in found] == [(2, "error"), (10, "error"), (11, "error")]
+    assert [(d.line, d.severity.value) for d in found] == [
+        (2, "error"),
+        (10, "error"),
+        (11, "error"),
+    ]
     assert all(d.hint and "parameters" in d.hint for d in found)
 
 
 # -- properties of the pure function --------------------------------------------------------------
 
-SCALARS = st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+)
 # Text whose Python repr uses only escapes JSON shares (\n, \t, \\, \') and the quotes.
-TEXT = st.text(st.characters(exclude_categories=("C", "Z")) | st.sampled_from(" '\"\\\n\t"), max_size=12)
-VALUES = st.recursive(SCALARS | TEXT, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
-                      max_leaves=12)
+TEXT = st.text(
+    st.characters(exclude_categories=("C", "Z")) | st.sampled_from(" '\"\\\n\t"), max_size=12
+)
+VALUES = st.recursive(
+    SCALARS | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
 OBJECTS = st.dictionaries(TEXT, VALUES, max_size=5)
-PROSE = st.text(st.characters(exclude_characters="{[`~", exclude_categories=("Cs",)), min_size=1, max_size=40)
-FENCES = st.sampled_from(["```json\n{}\n```", "```\n{}\n```", "~~~\n{}\n~~~", "```json {}```", "```JSON\n{}\n```\n",
-                          "Here it is:\n```json\n{}\n```", "```json\n{}"])
+PROSE = st.text(
+    st.characters(exclude_characters="{[`~", exclude_categories=("Cs",)), min_size=1, max_size=40
+)
+FENCES = st.sampled_from(
+    [
+        "```json\n{}\n```",
+        "```\n{}\n```",
+        "~~~\n{}\n~~~",
+        "```json {}```",
+        "```JSON\n{}\n```\n",
+        "Here it is:\n```json\n{}\n```",
+        "```json\n{}",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -311,7 +402,11 @@ def test_prose_after_a_value_is_ignored(value: dict[str, Any], prose: str) -> No
     assert found is not None and exact(found[0]) == exact(value)
     ignored = len(prose.lstrip(" \t\n\r"))
     assert [(r.kind, r.message) for r in found[1]] == [
-        ("trailing", f"ignored {ignored} character{'' if ignored == 1 else 's'} after the JSON value")]
+        (
+            "trailing",
+            f"ignored {ignored} character{'' if ignored == 1 else 's'} after the JSON value",
+        )
+    ]
     assert repair.repair(text, set(KINDS) - {"trailing"}) is None
 
 
@@ -336,20 +431,28 @@ def test_a_python_rendering_is_read_as_its_value(value: dict[str, Any]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(VALUES, st.sets(st.sampled_from(KINDS)))
 def test_valid_json_is_never_touched(value: Any, allowed: set[str]) -> None:
-    for text in (json.dumps(value), json.dumps(value, indent=1), json.dumps(value, ensure_ascii=False)):
+    for text in (
+        json.dumps(value),
+        json.dumps(value, indent=1),
+        json.dumps(value, ensure_ascii=False),
+    ):
         assert repair.repair(text, allowed) == (value, ())
 
 
 # Values whose JSON text is what json.dumps writes of the value read back (no floats: `1e+2`
 # cut from `1e+20` reads as 100.0, written `100.0`).
-CANONICAL = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | TEXT,
-                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
-                         max_leaves=12)
+CANONICAL = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(TEXT, CANONICAL, max_size=5), st.data())
-def test_a_truncated_value_is_a_prefix_of_the_text(value: dict[str, Any], data: st.DataObject) -> None:
+def test_a_truncated_value_is_a_prefix_of_the_text(
+    value: dict[str, Any], data: st.DataObject
+) -> None:
     text = json.dumps(value, separators=(",", ":"))
     cut = text[: data.draw(st.integers(1, len(text) - 1), label="cut")] if len(text) > 2 else text
     found = repair.repair(cut, {"truncated"})
@@ -373,7 +476,9 @@ def test_glued_names_split_one_way_only() -> None:
     assert repair.segment("get_weather", names) is None  # one name is no glued call
     assert repair.segment("x" * 10_000, ["x"]) is None  # more parts than MAX_PARTS
     assert repair.split("get_weatherget_time", '{"a": 1} {"b": [2]}', names) == [
-        ("get_weather", '{"a": 1}'), ("get_time", '{"b": [2]}')]
+        ("get_weather", '{"a": 1}'),
+        ("get_time", '{"b": [2]}'),
+    ]
     assert repair.split("get_weatherget_time", '{"a": 1} x {"b": 2}', names) is None
     assert repair.split("get_weatherget_time", '{"a": NaN}{"b": 2}', names) is None
 
@@ -381,8 +486,13 @@ def test_glued_names_split_one_way_only() -> None:
 def test_repair_work_is_linear() -> None:
     import time
 
-    for text in ("{'a': " * 30_000, "[" * 300_000, '{"a": [' + "None, " * 100_000 + "1",
-                 "{'a': '" + "\\'" * 200_000 + "'}", "```json\n" + " " * 500_000 + "{}"):
+    for text in (
+        "{'a': " * 30_000,
+        "[" * 300_000,
+        '{"a": [' + "None, " * 100_000 + "1",
+        "{'a': '" + "\\'" * 200_000 + "'}",
+        "```json\n" + " " * 500_000 + "{}",
+    ):
         started = time.perf_counter()
         repair.repair(text, KINDS)
         assert time.perf_counter() - started < 2.0

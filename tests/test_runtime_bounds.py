@@ -19,19 +19,29 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from _generated import package, spec
 
 MiB = 2**20
 TOOLS = [
-    spec("bulk", {
-        "numbers": {"type": "array", "items": {"type": "integer"}},
-        "table": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "rows": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}},
-                                            "required": ["id"]}},
-    }),
-    {**spec("mail", {"to": {"type": "string"}}, required=["to"]),
-     "injected": {"password": {"type": "string", "x-secret": True}}},
+    spec(
+        "bulk",
+        {
+            "numbers": {"type": "array", "items": {"type": "integer"}},
+            "table": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "integer"}},
+                    "required": ["id"],
+                },
+            },
+        },
+    ),
+    {
+        **spec("mail", {"to": {"type": "string"}}, required=["to"]),
+        "injected": {"password": {"type": "string", "x-secret": True}},
+    },
 ]
 
 
@@ -67,6 +77,7 @@ def single_issue(p: ModuleType, outcome: Any, code: str) -> Any:
 
 # --- dicts (the Anthropic, Gemini, Bedrock and MCP adapters pass dicts) ------------------------
 
+
 def test_a_dict_with_a_million_wrong_items_is_refused_by_its_size(p: ModuleType) -> None:
     arguments = {"numbers": [""] * 1_000_000}  # old: 49 s and 3.3 GiB
     issue = single_issue(p, bounded(lambda: p.validate_arguments("bulk", arguments), 2, 5), "limit")
@@ -88,7 +99,9 @@ def test_a_deep_dict_is_refused_by_its_depth(p: ModuleType) -> None:
     deep: Any = []
     for _ in range(200_000):
         deep = [deep]
-    issue = single_issue(p, bounded(lambda: p.validate_arguments("bulk", {"numbers": deep}), 2, 5), "limit")
+    issue = single_issue(
+        p, bounded(lambda: p.validate_arguments("bulk", {"numbers": deep}), 2, 5), "limit"
+    )
     assert "64 levels" in issue.message
 
 
@@ -112,10 +125,14 @@ def counting(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
-def test_many_errors_within_the_limits_are_cut_before_translation(p: ModuleType,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_many_errors_within_the_limits_are_cut_before_translation(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made = counting(p, monkeypatch)
-    arguments = {"numbers": [""] * 40_000, "table": {f"k{i}": "" for i in range(20_000)}}  # ~250 kB as text
+    arguments = {
+        "numbers": [""] * 40_000,
+        "table": {f"k{i}": "" for i in range(20_000)},
+    }  # ~250 kB as text
     error = bounded(lambda: p.validate_arguments("bulk", arguments), 10, 100)
     assert isinstance(error, p.ToolArgumentsError)
     assert len(error.issues) == 20 and error.total == 60_000
@@ -125,20 +142,35 @@ def test_many_errors_within_the_limits_are_cut_before_translation(p: ModuleType,
 
 def test_a_valid_dict_at_the_limit_is_accepted(p: ModuleType) -> None:
     numbers = list(range(100_000))  # ~590 kB as text
-    assert bounded(lambda: p.validate_arguments("bulk", {"numbers": numbers}), 5, 50).numbers == numbers
+    assert (
+        bounded(lambda: p.validate_arguments("bulk", {"numbers": numbers}), 5, 50).numbers
+        == numbers
+    )
 
 
 def test_dict_limits_follow_the_given_limits(p: ModuleType) -> None:
     small = p.Limits(max_bytes=100, max_depth=3)
-    single_issue(p, bounded(lambda: p.validate_arguments("bulk", {"numbers": [1] * 120}, limits=small), 1, 1), "limit")
-    single_issue(p, bounded(lambda: p.validate_arguments("bulk", {"rows": [{"id": [[1]]}]}, limits=small), 1, 1),
-                 "limit")
+    single_issue(
+        p,
+        bounded(lambda: p.validate_arguments("bulk", {"numbers": [1] * 120}, limits=small), 1, 1),
+        "limit",
+    )
+    single_issue(
+        p,
+        bounded(
+            lambda: p.validate_arguments("bulk", {"rows": [{"id": [[1]]}]}, limits=small), 1, 1
+        ),
+        "limit",
+    )
     assert p.validate_arguments("bulk", {"numbers": [1] * 10}, limits=small).numbers == [1] * 10
 
 
 # --- text -------------------------------------------------------------------------------------
 
-def test_a_megabyte_of_text_with_330000_mistakes(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_a_megabyte_of_text_with_330000_mistakes(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made = counting(p, monkeypatch)
     text = '{"numbers": [' + ",".join(['""'] * 330_000) + "]}"  # 990 kB; old: 23 s, 395 MiB here
     # What remains is pydantic-core's own failing pass and its error list (~2.4 s, ~200 MiB
@@ -149,11 +181,14 @@ def test_a_megabyte_of_text_with_330000_mistakes(p: ModuleType, monkeypatch: pyt
     assert made[0] == 20  # old: 330,000
 
 
-@pytest.mark.parametrize("text", [
-    "[" * 1_000_000 + "]" * 1_000_000,
-    '{"numbers": "' + "x" * 2_000_000 + '"}',
-    '{"' + "k" * 900_000 + '": 1}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 1_000_000 + "]" * 1_000_000,
+        '{"numbers": "' + "x" * 2_000_000 + '"}',
+        '{"' + "k" * 900_000 + '": 1}',
+    ],
+)
 def test_hostile_text(p: ModuleType, text: str) -> None:
     error = bounded(lambda: p.validate_arguments("bulk", text), 2, 20)
     assert isinstance(error, p.ToolArgumentsError)
@@ -166,10 +201,14 @@ def test_a_huge_key_is_shortened_in_paths(p: ModuleType) -> None:
     error = bounded(lambda: p.validate_arguments("bulk", {"table": {key: "x"}}), 2, 10)
     assert isinstance(error, p.ToolArgumentsError)
     issue = error.issues[0]
-    assert issue.path == f"table.{'k' * 256}… (100000 characters)" and issue.location == ("table", key)
+    assert issue.path == f"table.{'k' * 256}… (100000 characters)" and issue.location == (
+        "table",
+        key,
+    )
 
 
 # --- names and the host's mistakes ------------------------------------------------------------
+
 
 def test_a_huge_unknown_tool_name_is_shortened(p: ModuleType) -> None:
     name = "x" * 55_000_000
@@ -179,19 +218,28 @@ def test_a_huge_unknown_tool_name_is_shortened(p: ModuleType) -> None:
     result = bounded(lambda: p.build_registry().call(name, {}), 2, 5)
     assert result.failure.kind == "unknown_tool" and len(result.failure.message) < 200
     assert len(repr(result)) < 400
-    assert result.to_dict()["error"]["message"] == f"Unknown tool '{'x' * 64}… (55000000 characters)'. There are 0 tools."
+    assert (
+        result.to_dict()["error"]["message"]
+        == f"Unknown tool '{'x' * 64}… (55000000 characters)'. There are 0 tools."
+    )
 
 
 @pytest.mark.parametrize("name", [123, None, b"bulk", ["bulk"]])
 def test_a_tool_name_that_is_not_a_string_is_a_type_error(p: ModuleType, name: Any) -> None:
-    for call in (lambda: p.validate_arguments(name, {}), lambda: p.tool_info(name),
-                 lambda: p.build_registry().call(name, {}), lambda: p.build_registry().resolve(name)):
+    for call in (
+        lambda: p.validate_arguments(name, {}),
+        lambda: p.tool_info(name),
+        lambda: p.build_registry().call(name, {}),
+        lambda: p.build_registry().resolve(name),
+    ):
         with pytest.raises(TypeError, match="a tool name is a string, not "):
             call()
 
 
 @pytest.mark.parametrize("injected", [[("password", "x")], 5, "password=x"])
-def test_injected_values_that_are_not_a_mapping_are_a_type_error(p: ModuleType, injected: Any) -> None:
+def test_injected_values_that_are_not_a_mapping_are_a_type_error(
+    p: ModuleType, injected: Any
+) -> None:
     from_module = importlib.import_module(f"{p.__name__}.tools.mail")
 
     class Mail(from_module.MailTool):  # type: ignore[misc, name-defined]
@@ -202,15 +250,27 @@ def test_injected_values_that_are_not_a_mapping_are_a_type_error(p: ModuleType, 
     with pytest.raises(TypeError, match="injected values are a mapping, not "):
         registry.call("mail", {"to": "a"}, injected=injected)
     assert registry.call("mail", {"to": "a"}, injected={"password": "x"}).ok
-    failed = registry.call("mail", {"to": "a"}, injected={})  # missing: the host's mistake, told as before
+    failed = registry.call(
+        "mail", {"to": "a"}, injected={}
+    )  # missing: the host's mistake, told as before
     assert failed.failure.kind == "internal" and "password" in failed.failure.message
 
 
 # --- the first import of a tool module, from many threads --------------------------------------
 
-THREADED = [spec(f"tool_{i}", {f"p{j}": {"type": "object", "properties": {"a": {"type": "string"},
-                                                                              "b": {"type": "integer"}}}
-                               for j in range(40)}) for i in range(6)]
+THREADED = [
+    spec(
+        f"tool_{i}",
+        {
+            f"p{j}": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            }
+            for j in range(40)
+        },
+    )
+    for i in range(6)
+]
 
 
 def test_first_use_from_many_threads(tmp_path: Path) -> None:
@@ -230,7 +290,9 @@ def test_first_use_from_many_threads(tmp_path: Path) -> None:
             def call() -> None:
                 barrier.wait()
                 try:
-                    assert type(generated.validate_arguments(name, {})).__name__.endswith("Arguments")
+                    assert type(generated.validate_arguments(name, {})).__name__.endswith(
+                        "Arguments"
+                    )
                 except BaseException as exc:  # noqa: BLE001 - collected, reported below
                     failures.append(exc)
 

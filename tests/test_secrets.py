@@ -14,12 +14,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from _generated import package
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _generated import package
-
-SHORT = {"type": "string", "maxLength": 4, "x-secret": True}  # a long secret breaks it: an error there
+SHORT = {
+    "type": "string",
+    "maxLength": 4,
+    "x-secret": True,
+}  # a long secret breaks it: an error there
 TOOL = {
     "name": "vault",
     "description": "Secrets everywhere.",
@@ -30,14 +33,25 @@ TOOL = {
         "$defs": {
             "Key": SHORT,
             "Creds": {"type": "object", "properties": {"pw": SHORT}, "required": ["pw"]},
-            "Sealed": {"type": "object", "x-secret": True, "properties": {"code": {"type": "string"}}},
+            "Sealed": {
+                "type": "object",
+                "x-secret": True,
+                "properties": {"code": {"type": "string"}},
+            },
         },
         "properties": {
             "token": SHORT,
             "tokens": {"type": "array", "maxItems": 2, "items": SHORT},
             "vault": {"type": "object", "additionalProperties": SHORT},
-            "patterned": {"type": "object", "patternProperties": {"^s_": SHORT}, "additionalProperties": False},
-            "several": {"type": "object", "patternProperties": {"^a_": SHORT, "^b_": {"type": "integer"}}},
+            "patterned": {
+                "type": "object",
+                "patternProperties": {"^s_": SHORT},
+                "additionalProperties": False,
+            },
+            "several": {
+                "type": "object",
+                "patternProperties": {"^a_": SHORT, "^b_": {"type": "integer"}},
+            },
             "choice": {"anyOf": [SHORT, {"type": "integer"}]},
             "either": {"oneOf": [{"type": "integer"}, SHORT]},
             "loose": {"anyOf": [SHORT, {}]},
@@ -78,7 +92,9 @@ PLACES = {
     "sealed": lambda s: {"sealed": {"code": s, "x": 1}},
     "tuple": lambda s: {"tuple": [s]},
 }
-secrets = st.text(st.characters(categories=["L", "N"]), min_size=6, max_size=30).map(lambda t: "Zq" + t)
+secrets = st.text(st.characters(categories=["L", "N"]), min_size=6, max_size=30).map(
+    lambda t: "Zq" + t
+)
 
 
 def outputs_of_a_call(p: ModuleType, arguments: Any) -> list[str]:
@@ -95,10 +111,16 @@ def outputs_of_a_call(p: ModuleType, arguments: Any) -> list[str]:
     return shown
 
 
-@settings(derandomize=True, max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    derandomize=True,
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(secret=secrets, place=st.sampled_from(sorted(PLACES)), broken=st.booleans())
-def test_a_secret_at_any_depth_is_never_shown(p: ModuleType, secret: str, place: str, broken: bool) -> None:
+def test_a_secret_at_any_depth_is_never_shown(
+    p: ModuleType, secret: str, place: str, broken: bool
+) -> None:
     arguments = PLACES[place](secret)
     if broken:
         arguments["plain"] = "not an integer"  # another error beside it
@@ -126,13 +148,23 @@ def test_secret_positions_are_marked_in_the_generated_module(p: ModuleType) -> N
     source = open(module.__file__, encoding="utf-8").read()  # noqa: SIM115 - read once
     assert source.count("_types.SECRET") >= 11, source
     args = module.VaultArguments
-    assert "SECRET" in repr(args.model_fields["tokens"].annotation)  # list[Annotated[str, ..., SECRET]]
+    assert "SECRET" in repr(
+        args.model_fields["tokens"].annotation
+    )  # list[Annotated[str, ..., SECRET]]
 
 
 def test_reprs_hide_secret_and_injected_values(p: ModuleType) -> None:
     module = importlib.import_module(f"{p.__name__}.tools.vault")
-    model = p.validate_arguments("vault", {"token": "abcd", "tokens": ["wxyz"], "vault": {"k": "qrst"},
-                                           "creds": {"pw": "mnop"}, "plain": 3})
+    model = p.validate_arguments(
+        "vault",
+        {
+            "token": "abcd",
+            "tokens": ["wxyz"],
+            "vault": {"k": "qrst"},
+            "creds": {"pw": "mnop"},
+            "plain": 3,
+        },
+    )
     shown = repr(model)
     for value in ("abcd", "wxyz", "qrst", "mnop"):
         assert value not in shown and value not in str(model)
@@ -142,22 +174,33 @@ def test_reprs_hide_secret_and_injected_values(p: ModuleType) -> None:
     assert model.token == "abcd" and injected.api_key == "k-123456"  # the values themselves stay
 
 
-@settings(derandomize=True, max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    derandomize=True,
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(secret=secrets, key=secrets)
 def test_tool_error_texts_are_redacted(p: ModuleType, secret: str, key: str) -> None:
     module = importlib.import_module(f"{p.__name__}.tools.vault")
 
     class Echo(module.VaultTool):  # type: ignore[misc, name-defined]
         def run(self, arguments: Any, injected: Any) -> Any:
-            raise p.ToolError("denied", f"refused {arguments.tokens} with {injected.api_key} for {injected.user}")
+            raise p.ToolError(
+                "denied", f"refused {arguments.tokens} with {injected.api_key} for {injected.user}"
+            )
 
-    result = p.build_registry(Echo()).call("vault", {"tokens": [secret[:4]], "vault": {"k": secret[:4]}},
-                                           injected={"api_key": key, "user": "someone-else"})
+    result = p.build_registry(Echo()).call(
+        "vault",
+        {"tokens": [secret[:4]], "vault": {"k": secret[:4]}},
+        injected={"api_key": key, "user": "someone-else"},
+    )
     assert result.failure.kind == "denied"
     for text in (result.text(), repr(result), repr(result.to_dict()), result.failure.message):
         assert key not in text and "someone-else" not in text
-    assert result.failure.message.count("<secret>") == 3  # the token (4 letters: long enough), key, user
+    assert (
+        result.failure.message.count("<secret>") == 3
+    )  # the token (4 letters: long enough), key, user
 
 
 def test_contract_output_hides_secrets(p: ModuleType) -> None:
@@ -170,14 +213,22 @@ def test_contract_output_hides_secrets(p: ModuleType) -> None:
             raise RuntimeError(f"leaked {arguments.token} and {injected.api_key}")
 
     from hypothesis import strategies as hst
+
     with pytest.raises(testing.ContractViolation) as caught:
-        testing.check_results(p.build_registry(Leaky()), testing.contract("vault"),
-                              injected={"api_key": key, "user": "ada-lovelace"},
-                              overrides={"token": hst.just("Zq-token-value")},
-                              settings=settings(max_examples=5, database=None, derandomize=True,
-                                                report_multiple_bugs=False))
+        testing.check_results(
+            p.build_registry(Leaky()),
+            testing.contract("vault"),
+            injected={"api_key": key, "user": "ada-lovelace"},
+            overrides={"token": hst.just("Zq-token-value")},
+            settings=settings(
+                max_examples=5, database=None, derandomize=True, report_multiple_bugs=False
+            ),
+        )
     import traceback
-    report = "".join(traceback.format_exception(caught.value))  # with the cause and hypothesis's notes
+
+    report = "".join(
+        traceback.format_exception(caught.value)
+    )  # with the cause and hypothesis's notes
     assert "leaked" in report and "<secret>" in report
     for value in (key, "Zq-token-value", "ada-lovelace"):
         assert value not in report, report

@@ -17,20 +17,21 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import corpus_sample
 import pytest
+from conftest import REPO, generate, imported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-
-import corpus_sample
-from conftest import REPO, generate, imported
 
 CASES = sorted(p.parent.name for p in (REPO / "tests" / "cases").glob("*/specs"))
 QUIET = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _testing(package: ModuleType, name: str) -> ModuleType:
-    return importlib.import_module(f"{package.__name__}.testing.tools.{package._index.MODULES[name]}")
+    return importlib.import_module(
+        f"{package.__name__}.testing.tools.{package._index.MODULES[name]}"
+    )
 
 
 def check_tool(package: ModuleType, name: str, examples: int, results: bool = True) -> Counter[str]:
@@ -43,14 +44,20 @@ def check_tool(package: ModuleType, name: str, examples: int, results: bool = Tr
     @settings(QUIET, max_examples=examples)
     @given(arguments=module.arguments_json(), result=module.result_json() if results else st.none())
     def draw(arguments: dict[str, Any], result: Any) -> None:
-        errors = [f"{list(e.absolute_path)}: {e.message}" for e in arguments_schema.iter_errors(arguments)]
-        assert not errors, f"{name}: jsonschema refuses drawn arguments {json.dumps(arguments)}: {errors}"
+        errors = [
+            f"{list(e.absolute_path)}: {e.message}" for e in arguments_schema.iter_errors(arguments)
+        ]
+        assert not errors, (
+            f"{name}: jsonschema refuses drawn arguments {json.dumps(arguments)}: {errors}"
+        )
         package.validate_arguments(name, arguments)  # raises ToolArgumentsError with the details
         if not results:
             return
         if result_schema is not None:
             errors = [e.message for e in result_schema.iter_errors(result)]
-            assert not errors, f"{name}: jsonschema refuses a drawn result {json.dumps(result)}: {errors}"
+            assert not errors, (
+                f"{name}: jsonschema refuses a drawn result {json.dumps(result)}: {errors}"
+            )
         module.Result.model_validate_json(json.dumps(result))
         seen.update(arguments.keys())
 
@@ -59,7 +66,9 @@ def check_tool(package: ModuleType, name: str, examples: int, results: bool = Tr
 
 
 @pytest.fixture(scope="module", params=[*CASES, "builtin"])
-def case_package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+def case_package(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ModuleType]:
     name = request.param
     specs = REPO / "schemas" if name == "builtin" else REPO / "tests" / "cases" / name / "specs"
     out = tmp_path_factory.mktemp(f"strategies-{name}")
@@ -113,10 +122,16 @@ def test_every_construct_is_drawn_valid_and_varied(sampler: ModuleType) -> None:
     assert {"low", "mid", "high", 3} <= {v for v in values["level"]}
     assert set(values["level_text"]) <= {"low", "mid"}  # 3 and null are listed but not strings
     assert None in values["count"] and any(isinstance(v, int) for v in values["count"])
-    assert any(isinstance(v, float) and not v.is_integer() for v in values["step"])  # 0.25 steps, not only whole
-    assert any(isinstance(v, float) for v in values["ratio"]) and any(isinstance(v, int) for v in values["ratio"])
+    assert any(
+        isinstance(v, float) and not v.is_integer() for v in values["step"]
+    )  # 0.25 steps, not only whole
+    assert any(isinstance(v, float) for v in values["ratio"]) and any(
+        isinstance(v, int) for v in values["ratio"]
+    )
     assert max(_depth(tree) for tree in values["tree"]) >= 2  # the recursion is taken
-    assert all(not code.endswith("\n") for code in values["code"])  # `$` ends the text, as the model reads it
+    assert all(
+        not code.endswith("\n") for code in values["code"]
+    )  # `$` ends the text, as the model reads it
 
 
 def _depth(tree: dict[str, Any]) -> int:
@@ -141,7 +156,9 @@ def test_the_facade_finds_strategies_by_name(sampler: ModuleType) -> None:
     testing = importlib.import_module("sampler.testing")
     assert set(testing.CONTRACTS) == set(sampler.TOOL_NAMES)
     assert testing.contract("keywords.sampler").info.name == "keywords.sampler"
-    assert testing.contract("keywords_sampler").info.name == "keywords.sampler"  # the provider-safe name
+    assert (
+        testing.contract("keywords_sampler").info.name == "keywords.sampler"
+    )  # the provider-safe name
     with pytest.raises(sampler.UnknownToolError, match="keywords.sampler"):
         testing.arguments_json("keywords.smapler")
 
@@ -154,7 +171,9 @@ def test_corpus_sample_draws_valid_arguments(tmp_path: Path) -> None:
     generate(corpus_sample.write(tmp_path, [tool for _, tool in sample]), out, "corpus_drawn")
     with imported(out, "corpus_drawn") as package:
         for name in package.TOOL_NAMES:
-            check_tool(package, name, examples=4, results=False)  # corpus tools seldom declare results
+            check_tool(
+                package, name, examples=4, results=False
+            )  # corpus tools seldom declare results
     assert len(package.TOOL_NAMES) >= 500
 
 
@@ -193,7 +212,11 @@ def test_prefix_arrays_take_every_allowed_length() -> None:
     lengths: set[int] = set()
 
     @settings(QUIET, max_examples=200)
-    @given(blocks.arrays(prefix=[st.just("a"), st.just("b")], items=st.just("c"), min_size=1, max_size=3))
+    @given(
+        blocks.arrays(
+            prefix=[st.just("a"), st.just("b")], items=st.just("c"), min_size=1, max_size=3
+        )
+    )
     def draw(value: list[str]) -> None:
         assert 1 <= len(value) <= 3 and value == ["a", "b", "c"][: len(value)]
         lengths.add(len(value))
@@ -216,12 +239,22 @@ def test_other_than_leaves_out_the_named_types(value: Any) -> None:
 
 def test_the_judge_reads_patterns_as_ecma_262_and_multiples_exactly() -> None:
     judge = json_schema_validator
-    assert judge({"pattern": "^\\d$"}).is_valid("5") and not judge({"pattern": "^\\d$"}).is_valid("৫")  # Bengali 5
+    assert judge({"pattern": "^\\d$"}).is_valid("5") and not judge({"pattern": "^\\d$"}).is_valid(
+        "৫"
+    )  # Bengali 5
     assert judge({"pattern": "^\\cC$"}).is_valid("\x03")  # a Python `re` error
     assert not judge({"pattern": "^a$"}).is_valid("a\n")  # `$` is the very end
     assert judge({"patternProperties": {"^\\w+$": {"type": "integer"}}}).is_valid({"é": "x"})
     assert judge({"multipleOf": 0.0001}).is_valid(0.0107)  # jsonschema alone refuses it
     assert not judge({"multipleOf": 1.5}).is_valid(6755399441055746.0)  # and accepts this
     # A `$schema` inside a subschema does not bring jsonschema's stock reading back.
-    assert judge({"properties": {"x": {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                                       "multipleOf": 0.0001}}}).is_valid({"x": 0.0107})
+    assert judge(
+        {
+            "properties": {
+                "x": {
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "multipleOf": 0.0001,
+                }
+            }
+        }
+    ).is_valid({"x": 0.0107})

@@ -13,24 +13,52 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 from runtime_support import generated_package, interface
 
-COUNT = {"type": "object", "properties": {"n": {"type": "integer", "description": "How many."},
-                                          "pause": {"type": "number", "description": "Seconds between."}},
-         "required": ["n"]}
+COUNT = {
+    "type": "object",
+    "properties": {
+        "n": {"type": "integer", "description": "How many."},
+        "pause": {"type": "number", "description": "Seconds between."},
+    },
+    "required": ["n"],
+}
 TOTAL = {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}
-SPECS = {"tools": [
-    {"name": "count", "description": "Counts, as it goes.", "flags": ["streaming"], "parameters": COUNT,
-     "returns": TOTAL},
-    {"name": "acount", "description": "Counts, as it goes (async).", "flags": ["streaming"], "parameters": COUNT,
-     "returns": TOTAL},
-    {"name": "endless", "description": "Counts until stopped.", "flags": ["streaming"], "timeout_s": 0.3,
-     "parameters": COUNT, "returns": TOTAL},
-    {"name": "aendless", "description": "Counts until stopped (async).", "flags": ["streaming"], "timeout_s": 0.3,
-     "parameters": COUNT, "returns": TOTAL},
-    {"name": "plain", "description": "Not streaming.", "parameters": COUNT, "returns": TOTAL},
-]}
+SPECS = {
+    "tools": [
+        {
+            "name": "count",
+            "description": "Counts, as it goes.",
+            "flags": ["streaming"],
+            "parameters": COUNT,
+            "returns": TOTAL,
+        },
+        {
+            "name": "acount",
+            "description": "Counts, as it goes (async).",
+            "flags": ["streaming"],
+            "parameters": COUNT,
+            "returns": TOTAL,
+        },
+        {
+            "name": "endless",
+            "description": "Counts until stopped.",
+            "flags": ["streaming"],
+            "timeout_s": 0.3,
+            "parameters": COUNT,
+            "returns": TOTAL,
+        },
+        {
+            "name": "aendless",
+            "description": "Counts until stopped (async).",
+            "flags": ["streaming"],
+            "timeout_s": 0.3,
+            "parameters": COUNT,
+            "returns": TOTAL,
+        },
+        {"name": "plain", "description": "Not streaming.", "parameters": COUNT, "returns": TOTAL},
+    ]
+}
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +114,13 @@ def tools(package: ModuleType, log: Log, result: Any = None) -> list[Any]:
         def run(self, arguments: Any) -> Any:
             yield {"total": 1}  # a generator, but the spec does not say it streams
 
-    return [sync_count("count"), async_count("acount"), sync_count("endless"), async_count("aendless"), Plain()]
+    return [
+        sync_count("count"),
+        async_count("acount"),
+        sync_count("endless"),
+        async_count("aendless"),
+        Plain(),
+    ]
 
 
 def test_call_hands_each_event_to_the_host_then_checks_the_result(package: ModuleType) -> None:
@@ -96,7 +130,10 @@ def test_call_hands_each_event_to_the_host_then_checks_the_result(package: Modul
         events: list[Any] = []
         result = registry.call(name, {"n": 3}, on_event=events.append)
         assert result.ok and result.data() == {"total": 3}
-        assert [e.kind for e in events] == ["progress", "chunk" if name == "count" else "partial"] * 3
+        assert [e.kind for e in events] == [
+            "progress",
+            "chunk" if name == "count" else "partial",
+        ] * 3
         assert events[0] == package.Progress(1, 3) and not events[0].is_final
     assert registry.call("count", {"n": 2}).data() == {"total": 2}  # events are optional
     assert log.cleaned == ["count", "acount", "count"]
@@ -108,8 +145,10 @@ def test_acall_drains_sync_and_async_streams_off_the_event_loop(package: ModuleT
 
     async def both() -> list[Any]:
         events: list[Any] = []
-        results = await asyncio.gather(registry.acall("count", {"n": 2, "pause": 0.2}, on_event=events.append),
-                                       registry.acall("acount", {"n": 2, "pause": 0.2}, on_event=events.append))
+        results = await asyncio.gather(
+            registry.acall("count", {"n": 2, "pause": 0.2}, on_event=events.append),
+            registry.acall("acount", {"n": 2, "pause": 0.2}, on_event=events.append),
+        )
         return [results, events]
 
     started = time.monotonic()
@@ -119,16 +158,23 @@ def test_acall_drains_sync_and_async_streams_off_the_event_loop(package: ModuleT
 
 
 @pytest.mark.parametrize("name", ["count", "acount"])
-def test_astream_yields_events_as_they_come_then_the_final_result(package: ModuleType, name: str) -> None:
+def test_astream_yields_events_as_they_come_then_the_final_result(
+    package: ModuleType, name: str
+) -> None:
     log = Log()
     registry = package.Registry(tools(package, log))
 
     async def collect() -> list[tuple[float, Any]]:
-        return [(time.monotonic(), event) async for event in registry.astream(name, {"n": 3, "pause": 0.1})]
+        return [
+            (time.monotonic(), event)
+            async for event in registry.astream(name, {"n": 3, "pause": 0.1})
+        ]
 
     seen = asyncio.run(collect())
     first_at, first = seen[0]
-    assert first.kind == "progress" and first_at < log.finished[name] - 0.15  # before the tool finished
+    assert (
+        first.kind == "progress" and first_at < log.finished[name] - 0.15
+    )  # before the tool finished
     final = seen[-1][1]
     assert final.is_final and not final.was_interrupted and final.result.data() == {"total": 3}
     assert [e.kind for _, e in seen[:-1]].count("progress") == 3
@@ -146,7 +192,9 @@ def test_astream_of_a_tool_that_does_not_stream_is_its_final_result(package: Mod
 
 @pytest.mark.parametrize("name", ["endless", "aendless"])
 @pytest.mark.parametrize("how", ["call", "acall"])
-def test_the_deadline_covers_the_whole_stream_and_its_cleanup_runs(package: ModuleType, name: str, how: str) -> None:
+def test_the_deadline_covers_the_whole_stream_and_its_cleanup_runs(
+    package: ModuleType, name: str, how: str
+) -> None:
     log = Log()
     registry = package.Registry(tools(package, log))
     events: list[Any] = []
@@ -161,7 +209,9 @@ def test_the_deadline_covers_the_whole_stream_and_its_cleanup_runs(package: Modu
 
 
 @pytest.mark.parametrize("name", ["count", "acount"])
-def test_leaving_astream_early_cancels_the_call_and_closes_the_stream(package: ModuleType, name: str) -> None:
+def test_leaving_astream_early_cancels_the_call_and_closes_the_stream(
+    package: ModuleType, name: str
+) -> None:
     log = Log()
     registry = package.Registry(tools(package, log))
 
@@ -179,7 +229,9 @@ def test_a_streams_result_is_checked_and_its_form_enforced(package: ModuleType) 
     assert bad.call("count", {"n": 1}).failure.kind == "invalid_result"
     assert bad.call("acount", {"n": 1}).failure.kind == "invalid_result"
     registry = package.Registry(tools(package, Log()))
-    assert registry.call("plain", {"n": 1}).failure.kind == "invalid_result"  # not declared streaming
+    assert (
+        registry.call("plain", {"n": 1}).failure.kind == "invalid_result"
+    )  # not declared streaming
     assert registry.call("acount", {"n": 0}).ok  # a stream may have no events
 
     class NoResult(interface(package, "count")):  # type: ignore[misc]

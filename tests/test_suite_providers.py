@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
-
 import provider_checks as checks
+import pytest
 import suite_support
+
 from toolgen.diagnostics import Severity
 from toolgen.lower import lower
 from toolgen.pipeline import check_specs
@@ -39,11 +39,17 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     diagnostics, checked = check_specs(root)
     refused = {Path(d.file).stem for d in diagnostics if d.severity is Severity.ERROR}
     clean = [tool for tool in checked if tool.name not in refused]
-    return {"groups": {g.tool: g for g in groups}, "tools": lower(clean, "suitepkg").tools, "refused": refused}
+    return {
+        "groups": {g.tool: g for g in groups},
+        "tools": lower(clean, "suitepkg").tools,
+        "refused": refused,
+    }
 
 
 def test_enough_of_the_suite_generates(suite: dict[str, Any]) -> None:
-    assert len(suite["tools"]) >= 300, f"only {len(suite['tools'])} of {len(suite['groups'])} groups lint clean"
+    assert len(suite["tools"]) >= 300, (
+        f"only {len(suite['tools'])} of {len(suite['groups'])} groups lint clean"
+    )
 
 
 def test_every_definition_of_the_suite_is_accepted_by_its_provider(suite: dict[str, Any]) -> None:
@@ -59,9 +65,13 @@ def test_every_definition_of_the_suite_is_accepted_by_its_provider(suite: dict[s
                     problems = checks.check(provider, definition)
                     if problems:
                         failures.append(f"{label(provider, option)}: {tool.name}: {problems[:3]}")
-                count["refused" if not result.definitions else "noted" if result.notes else "as is"] += 1
-    print(f"\nsuite: {len(suite['tools'])} of {len(suite['groups'])} groups generate; "
-          f"export+checks {time.perf_counter() - started:.1f}s")
+                count[
+                    "refused" if not result.definitions else "noted" if result.notes else "as is"
+                ] += 1
+    print(
+        f"\nsuite: {len(suite['tools'])} of {len(suite['groups'])} groups generate; "
+        f"export+checks {time.perf_counter() - started:.1f}s"
+    )
     print(f"{'variant':28} {'as is':>6} {'noted':>6} {'refused':>8}")
     for name, count in counts.items():
         print(f"{name:28} {count['as is']:6} {count['noted']:6} {count['refused']:8}")
@@ -79,7 +89,11 @@ def test_mcp_input_schemas_accept_what_the_suite_calls_valid(suite: dict[str, An
         for test in suite["groups"][tool.name].tests:
             arguments = {"value": test["data"]}
             try:
-                if test["valid"] and closed.is_valid(arguments) and not published.is_valid(arguments):
+                if (
+                    test["valid"]
+                    and closed.is_valid(arguments)
+                    and not published.is_valid(arguments)
+                ):
                     disagree.append(f"{tool.name}: {test['description']}")
             except re.error:  # a spec pattern `re` cannot compile: jsonschema cannot check it
                 continue

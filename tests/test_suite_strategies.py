@@ -27,20 +27,29 @@ from toolgen.runtime_testing.judge import json_schema_validator
 
 WANTED = 20
 SEEDS = 20
-DRAWS = settings(max_examples=WANTED, derandomize=False, database=None, deadline=None,
-                 suppress_health_check=list(HealthCheck))
+DRAWS = settings(
+    max_examples=WANTED,
+    derandomize=False,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def _draw(package: Any, tool: str) -> int:
     """How many valid arguments the strategies gave; a value either judge refuses fails."""
-    module = importlib.import_module(f"{package.__name__}.testing.tools.{package._index.MODULES[tool]}")
+    module = importlib.import_module(
+        f"{package.__name__}.testing.tools.{package._index.MODULES[tool]}"
+    )
     judge = json_schema_validator(module.PARAMETERS)
     drawn = 0
 
     def check(arguments: dict[str, Any]) -> None:
         nonlocal drawn
         errors = [e.message for e in judge.iter_errors(arguments)]
-        assert not errors, f"{tool}: jsonschema refuses drawn arguments {json.dumps(arguments)[:300]}: {errors[:3]}"
+        assert not errors, (
+            f"{tool}: jsonschema refuses drawn arguments {json.dumps(arguments)[:300]}: {errors[:3]}"
+        )
         package.validate_arguments(tool, arguments)  # raises ToolArgumentsError with the details
         drawn += 1
 
@@ -65,7 +74,10 @@ def test_strategies_draw_twenty_valid_arguments_per_group(suite: Any) -> None:
             outcome["drawn"] += 1
         else:
             short.append((group.file, group.description, drawn))
-    print(f"\nstrategies: {len(generated)} groups generate; " + ", ".join(f"{n} {what}" for what, n in outcome.items()))
+    print(
+        f"\nstrategies: {len(generated)} groups generate; "
+        + ", ".join(f"{n} {what}" for what, n in outcome.items())
+    )
     assert not short, short
 
 

@@ -14,17 +14,19 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from _generated import package, spec
+from conftest import REPO, generate, imported
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _generated import package, spec
-from conftest import REPO, generate, imported
 from toolgen.runtime import suggest
 from toolgen.runtime.payload import depth
 
 GOLDEN_SPECS = REPO / "tests" / "golden" / "errors" / "specs"
-ORDER = {"customer": {"name": "Ada", "address": {"street": "1 Main St", "city": "Paris"}},
-         "items": [{"sku": "A1", "quantity": 1}]}
+ORDER = {
+    "customer": {"name": "Ada", "address": {"street": "1 Main St", "city": "Paris"}},
+    "items": [{"sku": "A1", "quantity": 1}],
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,23 +46,26 @@ def issues(p: ModuleType, tool: str, arguments: Any, **options: Any) -> list[tup
 # --- suggestions ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, candidates, expected", [
-    ("Location", ["location", "days"], "location"),  # case
-    ("fileName", ["file_name", "file"], "file_name"),  # camelCase for snake_case
-    ("file-name", ["file_name"], "file_name"),
-    ("loction", ["location", "days"], "location"),  # a deletion
-    ("lcoation", ["location", "days"], "location"),  # a transposition
-    ("celcius", ["celsius", "fahrenheit"], "celsius"),
-    ("path", ["file_path", "mode"], "file_path"),  # one name's words hold the other's
-    ("qty", ["quantity", "sku"], "quantity"),  # an abbreviation
-    ("desc", ["description", "name"], "description"),
-    ("verbose", ["location", "days", "units"], None),  # nothing close: silent
-    ("a", ["b", "c"], None),  # too short to guess
-    ("id", ["ip", "ids"], None),
-    ("days", ["days"], None),  # the name itself is no suggestion
-    ("qt", ["quantity"], None),
-    ("x", [], None),
-])
+@pytest.mark.parametrize(
+    "name, candidates, expected",
+    [
+        ("Location", ["location", "days"], "location"),  # case
+        ("fileName", ["file_name", "file"], "file_name"),  # camelCase for snake_case
+        ("file-name", ["file_name"], "file_name"),
+        ("loction", ["location", "days"], "location"),  # a deletion
+        ("lcoation", ["location", "days"], "location"),  # a transposition
+        ("celcius", ["celsius", "fahrenheit"], "celsius"),
+        ("path", ["file_path", "mode"], "file_path"),  # one name's words hold the other's
+        ("qty", ["quantity", "sku"], "quantity"),  # an abbreviation
+        ("desc", ["description", "name"], "description"),
+        ("verbose", ["location", "days", "units"], None),  # nothing close: silent
+        ("a", ["b", "c"], None),  # too short to guess
+        ("id", ["ip", "ids"], None),
+        ("days", ["days"], None),  # the name itself is no suggestion
+        ("qt", ["quantity"], None),
+        ("x", [], None),
+    ],
+)
 def test_nearest(name: str, candidates: list[str], expected: str | None) -> None:
     assert suggest.nearest(name, candidates) == expected
 
@@ -70,7 +75,9 @@ def osa(a: str, b: str) -> int:
     d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
     for i in range(1, len(a) + 1):
         for j in range(1, len(b) + 1):
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            d[i][j] = min(
+                d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])
+            )
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
     return d[-1][-1]
@@ -92,9 +99,13 @@ def test_suggestion_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         return within(a, b, edits)
 
     monkeypatch.setattr(suggest, "_within", counting)
-    assert suggest.nearest("word " * 800 + "!", ["word " * 800]) is None  # too long for a typo search
+    assert (
+        suggest.nearest("word " * 800 + "!", ["word " * 800]) is None
+    )  # too long for a typo search
     assert calls == 0
-    assert suggest.distance("ab" * 5000 + "x", "cd" * 5000, 3) == 4  # far apart, long: still a few steps
+    assert (
+        suggest.distance("ab" * 5000 + "x", "cd" * 5000, 3) == 4
+    )  # far apart, long: still a few steps
     assert calls <= 1 + 4 + 16 + 64  # 4 branches a step, 3 steps, whatever the length
 
 
@@ -122,7 +133,11 @@ def test_union_labels_never_reach_paths(tmp_path: Path) -> None:
 
 
 def test_map_keys_that_break_a_pattern_are_unknown_keys(tmp_path: Path) -> None:
-    headers = {"type": "object", "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": False}
+    headers = {
+        "type": "object",
+        "patternProperties": {"^x-": {"type": "integer"}},
+        "additionalProperties": False,
+    }
     with package(tmp_path, spec("t", {"h": headers})) as p:
         assert p.validate_arguments("t", {"h": {"x-a": 1}}).h.model_extra == {"x-a": 1}
         assert issues(p, "t", {"h": {"y-a": 1}}) == [("h.y-a", "unknown_key")]
@@ -148,7 +163,9 @@ def test_a_misspelled_required_key_is_one_issue(golden: ModuleType) -> None:
     with pytest.raises(golden.ToolArgumentsError) as caught:
         golden.validate_arguments("get_weather", {"locaton": "Paris", "days": 3})
     (issue,) = caught.value.issues
-    assert (issue.path, issue.code) == ("locaton", "unknown_key") and "required" in (issue.suggestion or "")
+    assert (issue.path, issue.code) == ("locaton", "unknown_key") and "required" in (
+        issue.suggestion or ""
+    )
 
 
 # --- limits -----------------------------------------------------------------------------
@@ -157,7 +174,9 @@ def test_a_misspelled_required_key_is_one_issue(golden: ModuleType) -> None:
 def test_issue_count_is_limited_but_counted(golden: ModuleType) -> None:
     items = [{"sku": i, "quantity": 1} for i in range(30)]
     with pytest.raises(golden.ToolArgumentsError) as caught:
-        golden.validate_arguments("create_order", {**ORDER, "items": items}, limits=golden.Limits(max_issues=5))
+        golden.validate_arguments(
+            "create_order", {**ORDER, "items": items}, limits=golden.Limits(max_issues=5)
+        )
     error = caught.value
     assert len(error.issues) == 5 and error.total == 30
     assert str(error).splitlines()[-2] == "- … and 25 more"
@@ -165,15 +184,29 @@ def test_issue_count_is_limited_but_counted(golden: ModuleType) -> None:
 
 def test_size_and_depth_limits_apply_to_text(golden: ModuleType) -> None:
     text = json.dumps({**ORDER, "customer": {**ORDER["customer"], "name": "x" * 500}})
-    assert issues(golden, "create_order", text, limits=golden.Limits(max_bytes=400)) == [("", "limit")]
+    assert issues(golden, "create_order", text, limits=golden.Limits(max_bytes=400)) == [
+        ("", "limit")
+    ]
     nested = '{"items": ' + "[" * 10 + "]" * 10 + "}"
-    assert issues(golden, "create_order", nested, limits=golden.Limits(max_depth=5)) == [("", "limit")]
-    assert ("", "limit") not in issues(golden, "create_order", nested, limits=golden.Limits(max_depth=12))
+    assert issues(golden, "create_order", nested, limits=golden.Limits(max_depth=5)) == [
+        ("", "limit")
+    ]
+    assert ("", "limit") not in issues(
+        golden, "create_order", nested, limits=golden.Limits(max_depth=12)
+    )
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("{}", 1), ('{"a": [1, {"b": []}]}', 4), ('{"a": "[[[{{{"}', 1), ('["\\"]["]', 1), ("", 0), ("[[[", 3),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{}", 1),
+        ('{"a": [1, {"b": []}]}', 4),
+        ('{"a": "[[[{{{"}', 1),
+        ('["\\"]["]', 1),
+        ("", 0),
+        ("[[[", 3),
+    ],
+)
 def test_depth_skips_brackets_inside_strings(text: str, expected: int) -> None:
     assert depth(text) == expected
 
@@ -198,11 +231,15 @@ def test_secret_values_are_never_shown(golden: ModuleType) -> None:
 
 
 def test_injected_secret_names_sent_as_arguments_are_never_shown(tmp_path: Path) -> None:
-    tool = spec("t", {"q": {"type": "string"}}, injected={"api_key": {"type": "string", "x-secret": True}})
+    tool = spec(
+        "t", {"q": {"type": "string"}}, injected={"api_key": {"type": "string", "x-secret": True}}
+    )
     with package(tmp_path, tool) as p:
         with pytest.raises(p.ToolArgumentsError) as caught:
             p.validate_arguments("t", {"q": "x", "api_key": "sk-SECRET"})
-        assert "sk-SECRET" not in str(caught.value) and "sk-SECRET" not in json.dumps(caught.value.to_dict())
+        assert "sk-SECRET" not in str(caught.value) and "sk-SECRET" not in json.dumps(
+            caught.value.to_dict()
+        )
 
 
 # --- repairs ----------------------------------------------------------------------------
@@ -210,21 +247,31 @@ def test_injected_secret_names_sent_as_arguments_are_never_shown(tmp_path: Path)
 
 def test_declared_coercion_is_reported(golden: ModuleType) -> None:
     reports: list[Any] = []
-    model = golden.validate_arguments("set_thermostat", {"room": "hall", "celsius": "21"}, on_coerce=reports.append)
+    model = golden.validate_arguments(
+        "set_thermostat", {"room": "hall", "celsius": "21"}, on_coerce=reports.append
+    )
     assert model.celsius == 21.0
-    assert [(r.path, r.kind, r.before, r.after) for r in reports] == [("celsius", "numbers", '"21"', "21")]
+    assert [(r.path, r.kind, r.before, r.after) for r in reports] == [
+        ("celsius", "numbers", '"21"', "21")
+    ]
 
 
-def test_coercion_is_logged_without_a_callback(golden: ModuleType, caplog: pytest.LogCaptureFixture) -> None:
+def test_coercion_is_logged_without_a_callback(
+    golden: ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.INFO):
-        golden.validate_arguments("set_thermostat", {"room": "hall", "celsius": "21", "eco": "true"})
+        golden.validate_arguments(
+            "set_thermostat", {"room": "hall", "celsius": "21", "eco": "true"}
+        )
     assert "celsius coerced (numbers)" in caplog.text and "eco coerced (booleans)" in caplog.text
 
 
 def test_coercion_is_off_unless_declared(golden: ModuleType) -> None:
     assert issues(golden, "get_weather", {"location": "Paris", "days": "3"}) == [("days", "type")]
     # set_thermostat declares numbers and booleans at its root, and only json for `schedule`.
-    assert issues(golden, "set_thermostat", {"room": "a", "celsius": 20, "schedule": ["7"]}) == [("schedule[0]", "type")]
+    assert issues(golden, "set_thermostat", {"room": "a", "celsius": 20, "schedule": ["7"]}) == [
+        ("schedule[0]", "type")
+    ]
 
 
 def test_coercion_never_hides_a_secret(tmp_path: Path) -> None:
@@ -240,7 +287,9 @@ def test_coercion_never_hides_a_secret(tmp_path: Path) -> None:
 # --- the valid path does no other work -----------------------------------------------------
 
 
-def test_valid_calls_never_reach_the_failure_path(golden: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_valid_calls_never_reach_the_failure_path(
+    golden: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     validation = golden._runtime.validation
 
     def boom(*args: Any) -> Any:

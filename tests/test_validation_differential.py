@@ -24,23 +24,26 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import corpus_sample
 import jsonschema
 import pytest
+from conftest import REPO, generate, imported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import corpus_sample
-from conftest import REPO, generate, imported
 from instances import Generator, Unsatisfiable, mutations
 
-SPEC_DIRS = sorted([*(REPO / "tests" / "cases").glob("*/specs"), REPO / "tests" / "golden" / "errors" / "specs"])
+SPEC_DIRS = sorted(
+    [*(REPO / "tests" / "cases").glob("*/specs"), REPO / "tests" / "golden" / "errors" / "specs"]
+)
 
 
 def published(package: ModuleType, name: str) -> dict[str, Any]:
     """The tool's input schema as published: its MCP `inputSchema` (a deferred tool, which MCP
     lists only through search, has it in the package's search index)."""
     info = package.tool_info(name)
-    index = json.loads((Path(package.__file__).parent / "definitions" / "search.json").read_text("utf-8"))
+    index = json.loads(
+        (Path(package.__file__).parent / "definitions" / "search.json").read_text("utf-8")
+    )
     for definition in [*package.tool_definitions("mcp"), *index["tools"]]:
         if definition["name"] == info.name:
             schema: dict[str, Any] = definition["inputSchema"]
@@ -48,8 +51,15 @@ def published(package: ModuleType, name: str) -> dict[str, Any]:
     raise LookupError(name)
 
 
-def check_tool(package: ModuleType, name: str, schema: dict[str, Any], rnd: random.Random, stats: Counter[str],
-               instances: int = 3, per_instance: int | None = None) -> None:
+def check_tool(
+    package: ModuleType,
+    name: str,
+    schema: dict[str, Any],
+    rnd: random.Random,
+    stats: Counter[str],
+    instances: int = 3,
+    per_instance: int | None = None,
+) -> None:
     oracle = jsonschema.Draft202012Validator(schema)
     for _ in range(instances):
         generator = Generator(schema, rnd)
@@ -62,7 +72,9 @@ def check_tool(package: ModuleType, name: str, schema: dict[str, Any], rnd: rand
             stats["generator missed"] += 1
             continue
         stats["valid instances"] += 1
-        model = package.validate_arguments(name, value)  # accepted, or the test fails with the message
+        model = package.validate_arguments(
+            name, value
+        )  # accepted, or the test fails with the message
         assert package.validate_arguments(name, json.dumps(value)) == model
         found = mutations(value, generator.sites, generator)
         if per_instance is not None and len(found) > per_instance:
@@ -76,12 +88,18 @@ def check_tool(package: ModuleType, name: str, schema: dict[str, Any], rnd: rand
                     package.validate_arguments(name, sent)
                 except package.ToolArgumentsError as error:
                     reported = [(i.location, i.code) for i in error.issues]
-                    assert any(loc == mutation.location and code in mutation.codes for loc, code in reported), (
+                    assert any(
+                        loc == mutation.location and code in mutation.codes
+                        for loc, code in reported
+                    ), (
                         f"{name}: mutation {mutation.name} at {mutation.location} ({sorted(mutation.codes)}) "
-                        f"reported as {reported}\n{error}\nsent: {json.dumps(mutation.value)[:2000]}")
+                        f"reported as {reported}\n{error}\nsent: {json.dumps(mutation.value)[:2000]}"
+                    )
                 else:
-                    pytest.fail(f"{name}: mutation {mutation.name} at {mutation.location} accepted, jsonschema refuses it"
-                                f"\nsent: {json.dumps(mutation.value)[:2000]}\nschema: {json.dumps(schema)[:3000]}")
+                    pytest.fail(
+                        f"{name}: mutation {mutation.name} at {mutation.location} accepted, jsonschema refuses it"
+                        f"\nsent: {json.dumps(mutation.value)[:2000]}\nschema: {json.dumps(schema)[:3000]}"
+                    )
             stats[f"rejected: {mutation.name.split(':')[0]}"] += 1
 
 
@@ -89,7 +107,9 @@ def check_tool(package: ModuleType, name: str, schema: dict[str, Any], rnd: rand
 
 
 @pytest.fixture(scope="module")
-def spec_packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[tuple[ModuleType, str]]]:
+def spec_packages(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[list[tuple[ModuleType, str]]]:
     tools: list[tuple[ModuleType, str]] = []
     with_stack = []
     for i, specs in enumerate(SPEC_DIRS):
@@ -105,10 +125,15 @@ def spec_packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[tup
         context.__exit__(None, None, None)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
-def test_specs_in_tests_agree_with_jsonschema(spec_packages: list[tuple[ModuleType, str]], data: st.DataObject) -> None:
+def test_specs_in_tests_agree_with_jsonschema(
+    spec_packages: list[tuple[ModuleType, str]], data: st.DataObject
+) -> None:
     package, name = data.draw(st.sampled_from(spec_packages), label="tool")
     rnd = data.draw(st.randoms(use_true_random=False), label="random")
     check_tool(package, name, published(package, name), rnd, Counter(), instances=2)
@@ -120,9 +145,21 @@ def test_specs_in_tests_are_all_exercised(spec_packages: list[tuple[ModuleType, 
     for package, name in spec_packages:
         before = stats["valid instances"]
         check_tool(package, name, published(package, name), random.Random(name), stats, instances=4)
-        assert stats["valid instances"] > before, f"no valid instance of {name}: the generator needs work"
-    for kind in ("unknown_key", "missing", "type", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum",
-                 "minItems"):
+        assert stats["valid instances"] > before, (
+            f"no valid instance of {name}: the generator needs work"
+        )
+    for kind in (
+        "unknown_key",
+        "missing",
+        "type",
+        "enum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "minItems",
+    ):
         assert stats[f"rejected: {kind}"] > 0, f"no {kind} mutation was exercised: {stats}"
 
 
@@ -142,28 +179,59 @@ def test_corpus_sample_agrees_with_jsonschema(tmp_path: Path) -> None:
         assert len(package.TOOL_NAMES) == len(sample)
         for source, tool in sample:
             before = stats["valid instances"]
-            check_tool(package, tool["name"], published(package, tool["name"]), random.Random(tool["name"]), stats,
-                       instances=3, per_instance=8)
+            check_tool(
+                package,
+                tool["name"],
+                published(package, tool["name"]),
+                random.Random(tool["name"]),
+                stats,
+                instances=3,
+                per_instance=8,
+            )
             exercised[source] += stats["valid instances"] > before
-    print(f"\ncorpus differential: {dict(stats)}; tools with valid instances by source: {dict(exercised)}")
-    assert sum(exercised.values()) >= 0.9 * len(sample), exercised  # the generator covers nearly every tool
-    for kind in ("unknown_key", "missing", "type", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum",
-                 "minItems"):
+    print(
+        f"\ncorpus differential: {dict(stats)}; tools with valid instances by source: {dict(exercised)}"
+    )
+    assert sum(exercised.values()) >= 0.9 * len(sample), (
+        exercised
+    )  # the generator covers nearly every tool
+    for kind in (
+        "unknown_key",
+        "missing",
+        "type",
+        "enum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "minItems",
+    ):
         assert stats[f"rejected: {kind}"] > 0, stats
 
 
 # --- differences by design ----------------------------------------------------------------
 
 
-def test_null_for_an_optional_key_is_accepted_though_jsonschema_refuses(spec_packages: list[tuple[ModuleType, str]]) -> None:
-    package = next(p for p, name in spec_packages if name == "get_weather" and "units" in json.dumps(published(p, name)))
+def test_null_for_an_optional_key_is_accepted_though_jsonschema_refuses(
+    spec_packages: list[tuple[ModuleType, str]],
+) -> None:
+    package = next(
+        p
+        for p, name in spec_packages
+        if name == "get_weather" and "units" in json.dumps(published(p, name))
+    )
     schema = published(package, "get_weather")
     call = {"location": "Paris", "days": 3, "units": None}
     assert not jsonschema.Draft202012Validator(schema).is_valid(call)
-    assert package.validate_arguments("get_weather", call).units == "celsius"  # the default: null means "not given"
+    assert (
+        package.validate_arguments("get_weather", call).units == "celsius"
+    )  # the default: null means "not given"
 
 
-def test_declared_coercion_is_accepted_though_jsonschema_refuses(spec_packages: list[tuple[ModuleType, str]]) -> None:
+def test_declared_coercion_is_accepted_though_jsonschema_refuses(
+    spec_packages: list[tuple[ModuleType, str]],
+) -> None:
     package = next(p for p, name in spec_packages if name == "set_thermostat")
     call = {"room": "hall", "celsius": "19.5", "eco": "false"}
     assert not jsonschema.Draft202012Validator(published(package, "set_thermostat")).is_valid(call)

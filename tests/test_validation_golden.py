@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from conftest import UPDATE_GOLDEN, generate, imported
 
 GOLDEN = Path(__file__).parent / "golden" / "errors"
@@ -42,8 +41,12 @@ def outcome(package: ModuleType, case: dict[str, Any]) -> str:
         model = package.validate_arguments(case["tool"], sent, on_coerce=repairs.append)
     except package.ToolArgumentsError as error:
         data = json.dumps(error.to_dict(), indent=2, ensure_ascii=False)
-        return f"{head}--- message (for the model)\n{error}\n\n--- to_dict() (for the host)\n{data}\n"
-    valid = json.dumps(model.model_dump(mode="json", by_alias=True, exclude_unset=True), ensure_ascii=False)
+        return (
+            f"{head}--- message (for the model)\n{error}\n\n--- to_dict() (for the host)\n{data}\n"
+        )
+    valid = json.dumps(
+        model.model_dump(mode="json", by_alias=True, exclude_unset=True), ensure_ascii=False
+    )
     reported = "\n".join(json.dumps(r.to_dict(), ensure_ascii=False) for r in repairs) or "(none)"
     return f"{head}--- accepted as\n{valid}\n\n--- repairs reported\n{reported}\n"
 
@@ -55,8 +58,12 @@ def test_message_is_pinned(golden: ModuleType, case: dict[str, Any]) -> None:
     if UPDATE_GOLDEN:
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, "utf-8")
-    assert path.exists(), f"no golden file for {case['name']}; run with TOOLGEN_UPDATE_GOLDEN=1 and review it"
-    assert text == path.read_text("utf-8"), f"the message for {case['name']} changed; rerun with TOOLGEN_UPDATE_GOLDEN=1 and review"
+    assert path.exists(), (
+        f"no golden file for {case['name']}; run with TOOLGEN_UPDATE_GOLDEN=1 and review it"
+    )
+    assert text == path.read_text("utf-8"), (
+        f"the message for {case['name']} changed; rerun with TOOLGEN_UPDATE_GOLDEN=1 and review"
+    )
 
 
 def test_no_orphan_golden_files() -> None:
@@ -74,9 +81,14 @@ def test_messages_are_bounded_and_plain(golden: ModuleType) -> None:
             golden.validate_arguments(case["tool"], sent)
         except golden.ToolArgumentsError as error:
             lines = str(error).splitlines()
-            assert len(lines) == len(error.issues) + 2 + (error.total > len(error.issues)), case["name"]
+            assert len(lines) == len(error.issues) + 2 + (error.total > len(error.issues)), case[
+                "name"
+            ]
             for line in lines:
                 assert len(line) <= 300, (case["name"], line)
-                jargon = re.search(r"Traceback|pydantic|Input should be|Field required|ValidationError|_error\b|"
-                                   r"\b(str|int|float|bool|dict|NoneType)\b|list\[", line)
+                jargon = re.search(
+                    r"Traceback|pydantic|Input should be|Field required|ValidationError|_error\b|"
+                    r"\b(str|int|float|bool|dict|NoneType)\b|list\[",
+                    line,
+                )
                 assert jargon is None, (case["name"], line)

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, generate, tree
+
 from toolgen.outlock import JOURNAL
 from toolgen.write import leftovers, recover
 
@@ -72,22 +72,36 @@ class Scenario:
         for name, seed in (("a", 1), ("b", 2)):
             synthetic.write_specs(self.specs[name], N, seed)
             snapshot = root / f"snapshot-{name}"
-            generate(self.specs[name], snapshot, PACKAGE)  # also fills the build cache the runs share
+            generate(
+                self.specs[name], snapshot, PACKAGE
+            )  # also fills the build cache the runs share
             self.snapshots[name] = visible(snapshot)
         self.current = "a"
         generate(self.specs["a"], self.out, PACKAGE)
         assert visible(self.out) == self.snapshots["a"]
 
     def command(self, specs: str) -> list[str]:
-        return ["generate", "--specs", str(self.specs[specs]), "--out", str(self.out), "--package", PACKAGE]
+        return [
+            "generate",
+            "--specs",
+            str(self.specs[specs]),
+            "--out",
+            str(self.out),
+            "--package",
+            PACKAGE,
+        ]
 
     def env(self, **extra: str) -> dict[str, str]:
-        path = os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))
+        path = os.pathsep.join(
+            filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")])
+        )
         return {**os.environ, "PYTHONPATH": path, **extra}
 
     def start(self, killer: str | None = None) -> subprocess.Popen[bytes]:
         new = "b" if self.current == "a" else "a"
-        argv = ([sys.executable, "-c", KILLER] if killer else [sys.executable, "-m", "toolgen"]) + self.command(new)
+        argv = (
+            [sys.executable, "-c", KILLER] if killer else [sys.executable, "-m", "toolgen"]
+        ) + self.command(new)
         env = self.env(KILL_AT=killer) if killer else self.env()
         # Output to a file: a pipe nobody reads would block the run on its warnings.
         with open(self.out.parent / "run.log", "wb") as log:
@@ -99,17 +113,26 @@ class Scenario:
     def after_kill(self) -> str:
         """Check the tree a killed run left; finish with the new one. Which state it found."""
         old, new = self.current, "b" if self.current == "a" else "a"
-        if (self.out / JOURNAL).exists():  # killed inside the swap: completing it gives the new tree
+        if (
+            self.out / JOURNAL
+        ).exists():  # killed inside the swap: completing it gives the new tree
             state = "journal"
             recover(self.out)
             assert visible(self.out) == self.snapshots[new]
         else:
             seen = visible(self.out)
-            assert seen in (self.snapshots[old], self.snapshots[new]), "a mix of the old tree and the new one"
+            assert seen in (self.snapshots[old], self.snapshots[new]), (
+                "a mix of the old tree and the new one"
+            )
             state = "old" if seen == self.snapshots[old] else "new"
         had_leftovers = bool(leftovers(self.out))
-        run = subprocess.run([sys.executable, "-m", "toolgen", *self.command(new)], env=self.env(),
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "toolgen", *self.command(new)],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr[-2000:]
         assert visible(self.out) == self.snapshots[new]
         assert not [p.name for p in self.out.iterdir() if p.name.startswith(".")]
@@ -124,11 +147,20 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     return Scenario(tmp_path_factory.mktemp("kill"))
 
 
-@pytest.mark.parametrize("killer, expected", [
-    ("_write_file:1", "old"), (f"_write_file:{N}", "old"), ("_write_journal:1", "old"),
-    ("rename:1", "journal"), ("rename:2", "journal"), ("rmtree:1", "new"),
-])
-def test_a_kill_at_each_step_of_the_write_leaves_one_tree(scenario: Scenario, killer: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    "killer, expected",
+    [
+        ("_write_file:1", "old"),
+        (f"_write_file:{N}", "old"),
+        ("_write_journal:1", "old"),
+        ("rename:1", "journal"),
+        ("rename:2", "journal"),
+        ("rmtree:1", "new"),
+    ],
+)
+def test_a_kill_at_each_step_of_the_write_leaves_one_tree(
+    scenario: Scenario, killer: str, expected: str
+) -> None:
     process = scenario.start(killer)
     assert process.wait(timeout=120) == -signal.SIGKILL, scenario.log()
     assert scenario.after_kill() == expected
@@ -143,7 +175,9 @@ def test_kills_after_varied_delays_leave_one_tree(scenario: Scenario) -> None:
     states = []
     for point in range(14):
         process = scenario.start()
-        time.sleep(duration * (0.2 + 1.3 * ((point * 5) % 14) / 14))  # over the run and past it, out of order
+        time.sleep(
+            duration * (0.2 + 1.3 * ((point * 5) % 14) / 14)
+        )  # over the run and past it, out of order
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=120)
         states.append(scenario.after_kill())

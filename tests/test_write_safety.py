@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO, tree
+
 from toolgen.cli import main
 from toolgen.config import BuildOptions
 from toolgen.outlock import JOURNAL, WriteError, locked
@@ -43,7 +43,9 @@ def other_specs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args))
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -57,8 +59,13 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
 
 def toolgen(*args: str, **popen: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "toolgen", *args], capture_output=True, text=True,
-                          timeout=120, **popen)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "toolgen", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **popen,
+    )  # type: ignore[call-overload]
 
 
 def as_before(out: Path, before: dict[str, bytes]) -> None:
@@ -69,16 +76,24 @@ def as_before(out: Path, before: dict[str, bytes]) -> None:
 # --- staging and swapping ------------------------------------------------------------------------
 
 
-def test_a_regeneration_keeps_user_files_drops_orphans_and_old_temp_files(tmp_path: Path, other_specs: Path) -> None:
+def test_a_regeneration_keeps_user_files_drops_orphans_and_old_temp_files(
+    tmp_path: Path, other_specs: Path
+) -> None:
     assert generate(tmp_path)[0] == 0
     mine = tmp_path / "weather" / "notes" / "mine.txt"
     mine.parent.mkdir()
     mine.write_text("keep me\n")
     (tmp_path / "weather" / "empty").mkdir()
-    legacy = tmp_path / "weather" / ".models.py.toolgen-tmp"  # what an earlier version left when killed
+    legacy = (
+        tmp_path / "weather" / ".models.py.toolgen-tmp"
+    )  # what an earlier version left when killed
     legacy.write_text("partial\n")
     (tmp_path / "beside.txt").write_text("not toolgen's\n")
-    old_tools = {p for p in tree(tmp_path) if p.startswith("weather/tools/") and not p.endswith("__init__.py")}
+    old_tools = {
+        p
+        for p in tree(tmp_path)
+        if p.startswith("weather/tools/") and not p.endswith("__init__.py")
+    }
     code, out, err = generate(tmp_path, other_specs)
     assert code == 0, err
     files = tree(tmp_path)
@@ -97,8 +112,9 @@ def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:
     assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == stamps
 
 
-def test_a_swap_that_fails_half_way_is_rolled_back(tmp_path: Path, other_specs: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_swap_that_fails_half_way_is_rolled_back(
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert generate(tmp_path)[0] == 0
     before = tree(tmp_path)
     calls = []
@@ -112,21 +128,33 @@ def test_a_swap_that_fails_half_way_is_rolled_back(tmp_path: Path, other_specs: 
 
     monkeypatch.setattr(os, "rename", second_fails)
     code, _, err = generate(tmp_path, other_specs)
-    assert code == 2 and "Input/output error" in err and "left as it was" in err and "Traceback" not in err
+    assert (
+        code == 2
+        and "Input/output error" in err
+        and "left as it was" in err
+        and "Traceback" not in err
+    )
     as_before(tmp_path, before)
 
 
 def test_check_reports_a_pending_recovery_and_writes_nothing(tmp_path: Path) -> None:
     assert generate(tmp_path)[0] == 0
     journal = tmp_path / JOURNAL
-    journal.write_text('{"stage": ".toolgen-stage-1", "old": ".toolgen-old-1", "entries": ["weather"]}')
+    journal.write_text(
+        '{"stage": ".toolgen-stage-1", "old": ".toolgen-old-1", "entries": ["weather"]}'
+    )
     before = tree(tmp_path)
-    code, _, err = run("check", "--specs", str(WEATHER), "--out", str(tmp_path), "--package", "weather")
+    code, _, err = run(
+        "check", "--specs", str(WEATHER), "--out", str(tmp_path), "--package", "weather"
+    )
     assert code == 1 and "interrupted generation" in err and "toolgen generate" in err
     assert tree(tmp_path) == before
     code, _, err = generate(tmp_path)  # a journal whose staged tree is gone keeps the current tree
     assert code == 0 and "completed an interrupted generation" in err and not journal.exists()
-    assert run("check", "--specs", str(WEATHER), "--out", str(tmp_path), "--package", "weather")[0] == 0
+    assert (
+        run("check", "--specs", str(WEATHER), "--out", str(tmp_path), "--package", "weather")[0]
+        == 0
+    )
 
 
 # --- locking -------------------------------------------------------------------------------------
@@ -138,28 +166,53 @@ def test_a_second_run_waits_a_bounded_time_then_fails_cleanly(tmp_path: Path) ->
     shutil.rmtree(tmp_path / "weather" / "tools")
     with locked(tmp_path):  # another run holds the output
         started = time.monotonic()
-        result = toolgen("generate", "--specs", str(WEATHER), "--out", str(tmp_path), "--package", "weather",
-                         env=subprocess_env(TOOLGEN_LOCK_TIMEOUT="0.5"))
+        result = toolgen(
+            "generate",
+            "--specs",
+            str(WEATHER),
+            "--out",
+            str(tmp_path),
+            "--package",
+            "weather",
+            env=subprocess_env(TOOLGEN_LOCK_TIMEOUT="0.5"),
+        )
         waited = time.monotonic() - started
-    assert result.returncode == 2 and "in use by another toolgen run" in result.stderr, result.stderr
+    assert result.returncode == 2 and "in use by another toolgen run" in result.stderr, (
+        result.stderr
+    )
     assert "TOOLGEN_LOCK_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
     assert waited >= 0.5 and not (tmp_path / "weather" / "tools").exists()
 
 
 @POSIX
-def test_two_runs_at_once_both_succeed_and_leave_one_tree(tmp_path: Path, other_specs: Path) -> None:
+def test_two_runs_at_once_both_succeed_and_leave_one_tree(
+    tmp_path: Path, other_specs: Path
+) -> None:
     assert generate(tmp_path)[0] == 0
     args = ["generate", "--specs", str(other_specs), "--out", str(tmp_path), "--package", "weather"]
-    runs = [subprocess.Popen([sys.executable, "-m", "toolgen", *args], env=subprocess_env(), text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "toolgen", *args],
+            env=subprocess_env(),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(3)
+    ]
     results = [(p.wait(timeout=120), *p.communicate()) for p in runs]
     assert all(code == 0 for code, _, _ in results), [err[-1000:] for _, _, err in results]
     assert sorted("(0 written" in out for _, out, _ in results) == [False, True, True]
     assert not leftovers(tmp_path)
-    assert run("check", "--specs", str(other_specs), "--out", str(tmp_path), "--package", "weather")[0] == 0
+    assert (
+        run("check", "--specs", str(other_specs), "--out", str(tmp_path), "--package", "weather")[0]
+        == 0
+    )
 
 
-def test_a_lock_timeout_that_is_not_a_number_is_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lock_timeout_that_is_not_a_number_is_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLGEN_LOCK_TIMEOUT", "soon")
     with pytest.raises(WriteError, match="not a number of seconds"):
         with locked(tmp_path):
@@ -169,10 +222,15 @@ def test_a_lock_timeout_that_is_not_a_number_is_a_message(tmp_path: Path, monkey
 # --- filesystem problems -------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to tell which file a write goes to")
-@pytest.mark.parametrize("code, reason", [(errno.ENOSPC, "no space left"), (errno.EFBIG, "file too large")])
-def test_a_write_error_leaves_the_output_as_it_was(tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   code: int, reason: str) -> None:
+@pytest.mark.skipif(
+    not Path("/proc/self/fd").is_dir(), reason="needs /proc to tell which file a write goes to"
+)
+@pytest.mark.parametrize(
+    "code, reason", [(errno.ENOSPC, "no space left"), (errno.EFBIG, "file too large")]
+)
+def test_a_write_error_leaves_the_output_as_it_was(
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch, code: int, reason: str
+) -> None:
     out = tmp_path / "out"
     assert generate(out)[0] == 0
     before = tree(out)
@@ -194,7 +252,9 @@ def test_a_write_error_leaves_the_output_as_it_was(tmp_path: Path, other_specs: 
 
 
 @POSIX
-def test_a_real_file_size_limit_leaves_the_output_as_it_was(tmp_path: Path, other_specs: Path) -> None:
+def test_a_real_file_size_limit_leaves_the_output_as_it_was(
+    tmp_path: Path, other_specs: Path
+) -> None:
     """RLIMIT_FSIZE: the kernel refuses to grow a file past 8 KiB (EFBIG; Python ignores SIGXFSZ)."""
     out = tmp_path / "out"
     assert generate(out)[0] == 0
@@ -203,8 +263,17 @@ def test_a_real_file_size_limit_leaves_the_output_as_it_was(tmp_path: Path, othe
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
 
-    result = toolgen("generate", "--specs", str(other_specs), "--out", str(out), "--package", "weather",
-                     env=subprocess_env(), preexec_fn=limit)
+    result = toolgen(
+        "generate",
+        "--specs",
+        str(other_specs),
+        "--out",
+        str(out),
+        "--package",
+        "weather",
+        env=subprocess_env(),
+        preexec_fn=limit,
+    )
     assert result.returncode == 2 and "file too large" in result.stderr, result.stderr[-2000:]
     assert "Traceback" not in result.stderr
     as_before(out, before)
@@ -217,7 +286,9 @@ def small_fs(tmp_path: Path) -> Iterator[Path]:
     point.mkdir()
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("mounting a small file system needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)], capture_output=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)], capture_output=True
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -277,17 +348,22 @@ def test_a_path_out_of_the_output_directory_is_refused(tmp_path: Path) -> None:
 # --- package names -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, message", [
-    ("typing", "shadow the module 'typing' of the standard library"),
-    ("json", "shadow the module 'json' of the standard library"),
-    ("pydantic", "shadow the module 'pydantic' of a dependency"),
-    ("typing_extensions", "of a dependency"),
-    ("hypothesis", "of a dependency"),
-    ("\uff46\uff4f\uff4f", "Python imports it as 'foo'"),  # full-width foo
-    ("\u00b5", "Python imports it as '\u03bc'"),  # micro sign -> Greek mu
-    ("class", "not a Python identifier"),
-])
-def test_package_names_python_would_not_import_as_given_are_refused(tmp_path: Path, name: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("typing", "shadow the module 'typing' of the standard library"),
+        ("json", "shadow the module 'json' of the standard library"),
+        ("pydantic", "shadow the module 'pydantic' of a dependency"),
+        ("typing_extensions", "of a dependency"),
+        ("hypothesis", "of a dependency"),
+        ("\uff46\uff4f\uff4f", "Python imports it as 'foo'"),  # full-width foo
+        ("\u00b5", "Python imports it as '\u03bc'"),  # micro sign -> Greek mu
+        ("class", "not a Python identifier"),
+    ],
+)
+def test_package_names_python_would_not_import_as_given_are_refused(
+    tmp_path: Path, name: str, message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         BuildOptions(package=name)
     code, _, err = generate(tmp_path / "out", package=name)

@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "b4b5ee7bc0928c75b652f5943e67e8d71815cd5c10752c87aefe5b2d99266f12"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "eb8c03695d7e7863fa75be5e5ca17fae861f641076fd368d17928906b6187a77"
+_RUNTIME_SHA256 = "b7399405095e0396b8ee82f362c0a3d3b2c4a2a155fe2ad10598b3a4901b0836"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -30,8 +30,18 @@ from toolgen.diagnostics import Diagnostic, Severity
 
 FORMAT = 4  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
-DEPENDENCIES = ("black", "blib2to3", "yaml", "_yaml", "jsonschema", "jsonschema_specifications",
-                "referencing", "jinja2", "markupsafe", "pydantic_core")
+DEPENDENCIES = (
+    "black",
+    "blib2to3",
+    "yaml",
+    "_yaml",
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "jinja2",
+    "markupsafe",
+    "pydantic_core",
+)
 
 
 def cache_root() -> Path | None:
@@ -68,7 +78,9 @@ def build_key(specs: Path, options: BuildOptions) -> str:
     from toolgen.load.files import Limits, discover, read_spec
     from toolgen.load.source_map import LoadError
 
-    digest = hashlib.sha256(f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode())
+    digest = hashlib.sha256(
+        f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode()
+    )
     _tree(digest, "toolgen", Path(__file__).resolve().parent)
     _tree(digest, "templates", templates_dir())
     if options.templates is not None and options.templates.is_dir():
@@ -126,12 +138,21 @@ def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]
         if not hmac.compare_digest(hashlib.sha256(payload).hexdigest(), str(header["sha256"])):
             return key, None
         data = json.loads(payload)
-        diagnostics = [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in data["diagnostics"]]
+        diagnostics = [
+            Diagnostic(**{**row, "severity": Severity(row["severity"])})
+            for row in data["diagnostics"]
+        ]
         files = data["files"]
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
             return key, None
         return key, (diagnostics, tuple(data["tools"]), dict(files))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # missing, truncated, another layout: a miss
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+    ):  # missing, truncated, another layout: a miss
         return key, None
 
 
@@ -141,8 +162,12 @@ def store(specs: Path, options: BuildOptions, key: str, build: Stored) -> None:
         return
     diagnostics, tools, files = build
     rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
-    payload = json.dumps({"diagnostics": rows, "tools": list(tools), "files": files}).encode("utf-8")
-    header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(payload).hexdigest()})
+    payload = json.dumps({"diagnostics": rows, "tools": list(tools), "files": files}).encode(
+        "utf-8"
+    )
+    header = json.dumps(
+        {"format": FORMAT, "key": key, "sha256": hashlib.sha256(payload).hexdigest()}
+    )
     write_entry(slot, header.encode("utf-8") + b"\n" + payload)
 
 

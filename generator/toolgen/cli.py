@@ -17,10 +17,10 @@ from toolgen import __version__
 from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config
 from toolgen.diagnostics import has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
+from toolgen.outlock import WriteError, locked
 from toolgen.pipeline import Build, build, check_specs
 from toolgen.progress import Progress
 from toolgen.spec import spec_schema_text
-from toolgen.outlock import WriteError, locked
 from toolgen.write import Plan, diff, os_problem, pending, plan, write
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,12 +56,18 @@ def _options(config: Config) -> BuildOptions:
 
 def _target_options(function: F) -> F:
     function = click.option("--package", help="Import name of the generated package.")(function)
-    function = click.option("--out", type=click.Path(file_okay=False), help="Output directory.")(function)
-    function = click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")(function)
+    function = click.option("--out", type=click.Path(file_okay=False), help="Output directory.")(
+        function
+    )
+    function = click.option(
+        "--specs", type=click.Path(file_okay=False), help="Directory of spec files."
+    )(function)
     return function
 
 
-def _build(specs: Path, options: BuildOptions, disable: tuple[str, ...] = (), strict: bool = False) -> Build:
+def _build(
+    specs: Path, options: BuildOptions, disable: tuple[str, ...] = (), strict: bool = False
+) -> Build:
     try:
         with Progress(f"toolgen: building {options.package}") as progress:
             result = build(specs, options, progress, disable)
@@ -92,14 +98,18 @@ def generate(specs: str | None, out: str | None, package: str | None) -> None:
     assert result.tools is not None  # _build exits on errors
     try:
         config.out.mkdir(parents=True, exist_ok=True)
-        changes = write(config.out, result.files, options, lambda note: click.echo(f"toolgen: {note}", err=True))
+        changes = write(
+            config.out, result.files, options, lambda note: click.echo(f"toolgen: {note}", err=True)
+        )
     except WriteError as exc:
         _fail(str(exc))
     except OSError as exc:  # the output folder itself cannot be made
         _fail(os_problem(exc, config.out))
     written = len(changes.changed) + len(changes.missing)
-    click.echo(f"{len(result.tools)} tools -> {config.out / config.package} "
-               f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)")
+    click.echo(
+        f"{len(result.tools)} tools -> {config.out / config.package} "
+        f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)"
+    )
 
 
 def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
@@ -108,7 +118,10 @@ def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     try:
         with locked(out, shared=True):
             if pending(out):
-                _fail(f"an interrupted generation left {out} part-way: run `toolgen generate` to complete it", 1)
+                _fail(
+                    f"an interrupted generation left {out} part-way: run `toolgen generate` to complete it",
+                    1,
+                )
             return plan(out, files, options)
     except WriteError as exc:
         _fail(str(exc))
@@ -117,11 +130,18 @@ def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
 
 
 _IMPLEMENTATIONS_HELP = "module:attribute of the implementations (default: the configured ones, for the configured package)."
-_STRICT = click.option("--strict", "--warnings-as-errors", "strict", is_flag=True,
-                       help="Exit 1 on warnings too (the ones not disabled in [tool.toolgen.lint]).")
+_STRICT = click.option(
+    "--strict",
+    "--warnings-as-errors",
+    "strict",
+    is_flag=True,
+    help="Exit 1 on warnings too (the ones not disabled in [tool.toolgen.lint]).",
+)
 
 
-def _bound_config(specs: str | None, out: str | None, package: str | None, implementations: str | None) -> Config:
+def _bound_config(
+    specs: str | None, out: str | None, package: str | None, implementations: str | None
+) -> Config:
     """Flags over the configuration. The configured implementations import the configured package
     by name, so `--package OTHER` leaves them out unless `--implementations` is given too."""
     config = _config(specs=specs, out=out, package=package, implementations=implementations)
@@ -134,21 +154,32 @@ def _bound_config(specs: str | None, out: str | None, package: str | None, imple
 @_target_options
 @click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
 @_STRICT
-def check(specs: str | None, out: str | None, package: str | None, implementations: str | None,
-          strict: bool) -> None:
+def check(
+    specs: str | None,
+    out: str | None,
+    package: str | None,
+    implementations: str | None,
+    strict: bool,
+) -> None:
     """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
     result = _build(config.specs, options, config.lint_disable, strict)
     changes = _read_plan(config.out, result.files, options)
     if not changes.clean:
-        for label, paths in (("stale", changes.changed), ("missing", changes.missing), ("extra", changes.orphans)):
+        for label, paths in (
+            ("stale", changes.changed),
+            ("missing", changes.missing),
+            ("extra", changes.orphans),
+        ):
             for path in sorted(paths):
                 click.echo(f"{label}: {path}")
         click.echo(diff(config.out, changes))
         click.echo("run `toolgen generate` to update the generated files", err=True)
         if config.implementations:
-            click.echo("(implementations are checked once the generated files are up to date)", err=True)
+            click.echo(
+                "(implementations are checked once the generated files are up to date)", err=True
+            )
         sys.exit(1)
     click.echo(f"{config.out / config.package} is up to date ({len(result.files)} files)")
     if config.implementations:
@@ -167,15 +198,26 @@ def _check_bindings(config: Config) -> None:
     if findings:
         click.echo(render(findings))
         sys.exit(1)
-    click.echo(f"{len(discovery.interfaces)} tools implemented in {binding.implementations_module(config)}")
+    click.echo(
+        f"{len(discovery.interfaces)} tools implemented in {binding.implementations_module(config)}"
+    )
 
 
 @main.command()
 @_target_options
 @click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
-@click.option("--into", type=click.Path(file_okay=False), help="Folder for the stubs (default: the implementations').")
-def scaffold(specs: str | None, out: str | None, package: str | None, implementations: str | None,
-             into: str | None) -> None:
+@click.option(
+    "--into",
+    type=click.Path(file_okay=False),
+    help="Folder for the stubs (default: the implementations').",
+)
+def scaffold(
+    specs: str | None,
+    out: str | None,
+    package: str | None,
+    implementations: str | None,
+    into: str | None,
+) -> None:
     """Write a stub implementation for each tool that has none; never overwrites a file."""
     from toolgen.binding import conformance as binding
     from toolgen.binding import scaffold as scaffolding
@@ -198,24 +240,39 @@ def scaffold(specs: str | None, out: str | None, package: str | None, implementa
     for stub, why in report.skipped:
         click.echo(f"skipped {where(stub.path, config.root)} ({stub.tool}): {why}")
     if report.wiring is not None:
-        click.echo(f"wrote {where(report.wiring.path, config.root)} (the registry of the implementations)")
-    click.echo(f"{len(report.written)} written, {len(report.skipped)} skipped; "
-               f"{report.bound} of {report.tools} tools already implemented")
+        click.echo(
+            f"wrote {where(report.wiring.path, config.root)} (the registry of the implementations)"
+        )
+    click.echo(
+        f"{len(report.written)} written, {len(report.skipped)} skipped; "
+        f"{report.bound} of {report.tools} tools already implemented"
+    )
     if report.written and not report.in_package:
-        click.echo(f"note: {binding.implementations_module(config)} is a module, not a package: import the "
-                   "stubs into it, or `toolgen check` will not find them", err=True)
+        click.echo(
+            f"note: {binding.implementations_module(config)} is a module, not a package: import the "
+            "stubs into it, or `toolgen check` will not find them",
+            err=True,
+        )
 
 
 @main.command()
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+)
 @_STRICT
 def lint(specs: str | None, fmt: str, strict: bool) -> None:
     """Check specs; exit 1 on errors (with --strict, on warnings too)."""
     config = _config(specs=specs)
     try:  # progress only beside text output: json and github output are read by programs
         with Progress("toolgen: linting", enabled=None if fmt == "text" else False) as progress:
-            diagnostics, tools = check_specs(config.specs, progress=progress, disable=config.lint_disable)
+            diagnostics, tools = check_specs(
+                config.specs, progress=progress, disable=config.lint_disable
+            )
     except FileNotFoundError as exc:
         _fail(str(exc))
     output = render(diagnostics, fmt, _repository_path(config.specs) if fmt == "github" else "")
@@ -227,22 +284,47 @@ def lint(specs: str | None, fmt: str, strict: bool) -> None:
 
 
 @main.command()
-@click.option("--against", required=True, metavar="REF",
-              help="The previous spec set: a git revision (origin/main, HEAD~1, a tag), a directory of specs, "
-                   "or a generated package.")
-@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files (the current side).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
-@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None,
-              help="Exit 1 on findings of this severity or worse [default: [tool.toolgen.breaking] fail_on, else error].")
-@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="The day sunsets are compared with [default: today].")
+@click.option(
+    "--against",
+    required=True,
+    metavar="REF",
+    help="The previous spec set: a git revision (origin/main, HEAD~1, a tag), a directory of specs, "
+    "or a generated package.",
+)
+@click.option(
+    "--specs", type=click.Path(file_okay=False), help="Directory of spec files (the current side)."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning"]),
+    default=None,
+    help="Exit 1 on findings of this severity or worse [default: [tool.toolgen.breaking] fail_on, else error].",
+)
+@click.option(
+    "--today",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="The day sunsets are compared with [default: today].",
+)
 def breaking(against: str, specs: str | None, fmt: str, fail_on: str | None, today: Any) -> None:
     """Report what changed in the specs since REF that breaks callers, implementations or consumers."""
     from toolgen.breaking.command import run_breaking
 
     config = _config(specs=specs)
     base = _repository_path(config.specs) if fmt == "github" and config.specs.is_dir() else ""
-    sys.exit(run_breaking(config, against, fmt, fail_on, today.date() if today else None, base, click.echo))
+    sys.exit(
+        run_breaking(
+            config, against, fmt, fail_on, today.date() if today else None, base, click.echo
+        )
+    )
 
 
 def _repository_path(folder: Path) -> str:
@@ -262,12 +344,22 @@ def schema() -> None:
 
 
 @main.command("import")
-@click.option("--from", "fmt", type=click.Choice(IMPORT_FORMATS), required=True, help="Format of FILE.")
+@click.option(
+    "--from", "fmt", type=click.Choice(IMPORT_FORMATS), required=True, help="Format of FILE."
+)
 @click.argument("file")
-@click.option("--out", type=click.Path(file_okay=False), help="Where to write the specs (default: the specs directory).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    help="Where to write the specs (default: the specs directory).",
+)
 @click.option("--force", is_flag=True, help="Replace spec files that already exist.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="mcp-server: the limit for starting or reaching the server and listing its tools [default: 30].")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="mcp-server: the limit for starting or reaching the server and listing its tools [default: 30].",
+)
 def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | None) -> None:
     """Write one spec per tool from existing definitions.
 
@@ -284,8 +376,14 @@ def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | 
 
 
 @main.command()
-@click.option("--provider", required=True, help="openai, openai-responses, anthropic, gemini, mcp or bedrock.")
-@click.option("--strict/--no-strict", default=None, help="Strict schemas (openai, openai-responses, anthropic, bedrock).")
+@click.option(
+    "--provider", required=True, help="openai, openai-responses, anthropic, gemini, mcp or bedrock."
+)
+@click.option(
+    "--strict/--no-strict",
+    default=None,
+    help="Strict schemas (openai, openai-responses, anthropic, bedrock).",
+)
 @click.option("--openapi", is_flag=True, default=None, help="Gemini: OpenAPI-subset `parameters`.")
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
 def export(provider: str, strict: bool | None, openapi: bool | None, specs: str | None) -> None:
@@ -306,8 +404,12 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
         click.echo(render([d for d in diagnostics if d.is_error]), err=True)
         sys.exit(1)
     try:
-        result = export_definitions(provider, lower(tools, config.package).tools,
-                                    examples_budget=config.options().examples_budget, **options)
+        result = export_definitions(
+            provider,
+            lower(tools, config.package).tools,
+            examples_budget=config.options().examples_budget,
+            **options,
+        )
     except ValueError as exc:
         _fail(str(exc))
     for note in result.notes:
@@ -319,9 +421,16 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
 
 @main.command()
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
-@click.option("--provider", "providers", multiple=True, type=click.Choice(PROVIDER_NAMES),
-              help="A provider to estimate (repeatable) [default: [tool.toolgen] providers, else all].")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--provider",
+    "providers",
+    multiple=True,
+    type=click.Choice(PROVIDER_NAMES),
+    help="A provider to estimate (repeatable) [default: [tool.toolgen] providers, else all].",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def tokens(specs: str | None, providers: tuple[str, ...], fmt: str) -> None:
     """Estimate the tokens of each tool's definition per provider (default variant), and of what
     every request sends up front."""
@@ -340,7 +449,9 @@ def tokens(specs: str | None, providers: tuple[str, ...], fmt: str) -> None:
     tools = lower(checked, config.package).tools
     names = [t.name for t in tools]
     deferred = [t.name for t in tools if getattr(t, "defer", False)]
-    catalogs = estimate_catalogs(tools, tuple(dict.fromkeys(providers)) or options.providers, options.examples_budget)
+    catalogs = estimate_catalogs(
+        tools, tuple(dict.fromkeys(providers)) or options.providers, options.examples_budget
+    )
     if fmt == "json":
         click.echo(json.dumps(as_json(catalogs, names, deferred), indent=2, ensure_ascii=False))
     else:
@@ -352,18 +463,40 @@ def tokens(specs: str | None, providers: tuple[str, ...], fmt: str) -> None:
 @click.argument("arguments", default="{}")
 @click.option("--out", type=click.Path(file_okay=False), help="Where the generated package is.")
 @click.option("--package", help="Import name of the generated package.")
-@click.option("--implementations", help="module:attribute of a Registry, or of a function returning one.")
-@click.option("--inject", "injections", multiple=True, metavar="NAME=VALUE",
-              help="An injected value (repeatable); VALUE is JSON, or else a string. @FILE reads a JSON object of them.")
-@click.option("--verbose", is_flag=True, help="Also print the host-side exception of a failure (stderr).")
+@click.option(
+    "--implementations", help="module:attribute of a Registry, or of a function returning one."
+)
+@click.option(
+    "--inject",
+    "injections",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="An injected value (repeatable); VALUE is JSON, or else a string. @FILE reads a JSON object of them.",
+)
+@click.option(
+    "--verbose", is_flag=True, help="Also print the host-side exception of a failure (stderr)."
+)
 @click.option("--approve", is_flag=True, help="Approve the call if its tool requires approval.")
-@click.option("--answer", metavar="TEXT", help="The answer to a question the tool asks (a suspended call).")
-def call(name: str, arguments: str, out: str | None, package: str | None, implementations: str | None,
-         injections: tuple[str, ...], verbose: bool, approve: bool, answer: str | None) -> None:
+@click.option(
+    "--answer", metavar="TEXT", help="The answer to a question the tool asks (a suspended call)."
+)
+def call(
+    name: str,
+    arguments: str,
+    out: str | None,
+    package: str | None,
+    implementations: str | None,
+    injections: tuple[str, ...],
+    verbose: bool,
+    approve: bool,
+    answer: str | None,
+) -> None:
     """Run one tool through the generated registry and print its result as JSON."""
     config = _config(out=out, package=package, implementations=implementations)
     if not config.implementations:
-        _fail("no implementations configured: set [tool.toolgen] implementations = 'module:attribute'")
+        _fail(
+            "no implementations configured: set [tool.toolgen] implementations = 'module:attribute'"
+        )
     injected = _injected(injections)
     for path in (str(config.out), str(config.root)):
         if path not in sys.path:
@@ -393,7 +526,11 @@ def call(name: str, arguments: str, out: str | None, package: str | None, implem
 
 def _print_event(event: Any) -> None:
     """A streaming tool's event, as it comes: one JSON line on stderr (media by their size)."""
-    shown = dict(event.as_json()) if callable(getattr(event, "as_json", None)) else {"type": repr(event)}
+    shown = (
+        dict(event.as_json())
+        if callable(getattr(event, "as_json", None))
+        else {"type": repr(event)}
+    )
     if shown.get("type") in ("image", "audio", "document") and isinstance(shown.get("data"), str):
         shown["data"] = f"<{len(shown['data']):,} base64 characters>"
     click.echo(json.dumps(shown, ensure_ascii=False), err=True)

@@ -14,20 +14,41 @@ from pathlib import Path
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
-    "specs": "schemas", "out": "generated", "package": "tools", "implementations": None, "templates": None,
-    "version": "0.1.0", "distribution": None, "providers": None, "lint": None, "breaking": None,
+    "specs": "schemas",
+    "out": "generated",
+    "package": "tools",
+    "implementations": None,
+    "templates": None,
+    "version": "0.1.0",
+    "distribution": None,
+    "providers": None,
+    "lint": None,
+    "breaking": None,
     "examples_in_descriptions": 0,
 }
 # The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
 # a test holds the two equal: this module must not import the exporters).
-PROVIDER_NAMES: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
+PROVIDER_NAMES: tuple[str, ...] = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "bedrock",
+)
 # PEP 440 public versions and PEP 508 distribution names.
 _VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
 # What a generated package imports (its dependencies and its extras'): a package of one of these
 # names would shadow it, and so would a standard-library module (sys.stdlib_module_names).
-DEPENDENCIES: tuple[str, ...] = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types",
-                                 "hypothesis", "jsonschema")
+DEPENDENCIES: tuple[str, ...] = (
+    "pydantic",
+    "pydantic_core",
+    "typing_extensions",
+    "annotated_types",
+    "hypothesis",
+    "jsonschema",
+)
 
 
 def package_name_problem(name: str) -> str | None:
@@ -36,10 +57,15 @@ def package_name_problem(name: str) -> str | None:
         return f"package name {name!r} is not a Python identifier"
     if unicodedata.normalize("NFKC", name) != name:
         normal = unicodedata.normalize("NFKC", name)
-        return (f"package name {name!r} is not in normal form: Python imports it as {normal!r}; "
-                f"use {normal!r} (or ASCII letters)")
-    shadowed = "the standard library" if name in sys.stdlib_module_names else (
-        "a dependency of the generated package" if name in DEPENDENCIES else None)
+        return (
+            f"package name {name!r} is not in normal form: Python imports it as {normal!r}; "
+            f"use {normal!r} (or ASCII letters)"
+        )
+    shadowed = (
+        "the standard library"
+        if name in sys.stdlib_module_names
+        else ("a dependency of the generated package" if name in DEPENDENCIES else None)
+    )
     if shadowed:
         return f"package name {name!r} would shadow the module {name!r} of {shadowed}: choose another name"
     return None
@@ -64,26 +90,45 @@ class BuildOptions:
         if problem:
             raise ValueError(problem)
         if not _VERSION.fullmatch(self.version):
-            raise ValueError(f"version {self.version!r} is not a version number (PEP 440), such as 1.2.0")
+            raise ValueError(
+                f"version {self.version!r} is not a version number (PEP 440), such as 1.2.0"
+            )
         distribution = self.distribution or self.package.replace("_", "-")
         if not _DISTRIBUTION.fullmatch(distribution):
-            raise ValueError(f"distribution name {distribution!r} is not a valid project name (PEP 508)")
+            raise ValueError(
+                f"distribution name {distribution!r} is not a valid project name (PEP 508)"
+            )
         object.__setattr__(self, "distribution", distribution)
         unknown = [p for p in self.providers if p not in PROVIDER_NAMES]
         if unknown or not self.providers:
-            raise ValueError(f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(PROVIDER_NAMES)}"
-                             if unknown else "providers: name at least one")
-        object.__setattr__(self, "providers", tuple(p for p in PROVIDER_NAMES if p in self.providers))
+            raise ValueError(
+                f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(PROVIDER_NAMES)}"
+                if unknown
+                else "providers: name at least one"
+            )
+        object.__setattr__(
+            self, "providers", tuple(p for p in PROVIDER_NAMES if p in self.providers)
+        )
         if self.templates is not None:
             object.__setattr__(self, "templates", Path(self.templates).resolve())
         if type(self.examples_budget) is not int or self.examples_budget < 0:
-            raise ValueError(f"examples_in_descriptions must be a whole number of characters (0: none), "
-                             f"not {self.examples_budget!r}")
+            raise ValueError(
+                f"examples_in_descriptions must be a whole number of characters (0: none), "
+                f"not {self.examples_budget!r}"
+            )
 
     def fingerprint(self) -> str:
         """Every field, as text: what the build cache hashes."""
-        return repr((self.package, self.version, self.distribution, str(self.templates), self.providers,
-                     self.examples_budget))
+        return repr(
+            (
+                self.package,
+                self.version,
+                self.distribution,
+                str(self.templates),
+                self.providers,
+                self.examples_budget,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -97,7 +142,9 @@ class Config:
     version: str = "0.1.0"  # of the generated distribution
     distribution: str | None = None  # its name; None: the package name with `-` for `_`
     providers: tuple[str, ...] | None = None  # None: every provider
-    lint_disable: tuple[str, ...] = ()  # [tool.toolgen.lint] disable: rule IDs whose warnings are left out
+    lint_disable: tuple[
+        str, ...
+    ] = ()  # [tool.toolgen.lint] disable: rule IDs whose warnings are left out
     # [tool.toolgen.breaking] as written (toolgen.breaking.settings reads and checks it)
     breaking: Mapping[str, Any] = field(default_factory=dict)
     # whether [tool.toolgen] states `version` (`toolgen breaking` checks a stated version's bump)
@@ -113,9 +160,14 @@ class Config:
 
     def options(self) -> BuildOptions:
         """The build options these settings describe; ValueError when one is invalid."""
-        return BuildOptions(package=self.package, version=self.version, distribution=self.distribution or "",
-                            templates=self.templates, providers=self.providers or PROVIDER_NAMES,
-                            examples_budget=self.examples_budget)
+        return BuildOptions(
+            package=self.package,
+            version=self.version,
+            distribution=self.distribution or "",
+            templates=self.templates,
+            providers=self.providers or PROVIDER_NAMES,
+            examples_budget=self.examples_budget,
+        )
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -144,7 +196,9 @@ def load_config(start: Path | None = None) -> Config:
         if merged[key] is not None and not isinstance(merged[key], str):
             raise ValueError(f"[tool.toolgen] {key} must be a string")
     providers = merged["providers"]
-    if providers is not None and not (isinstance(providers, list) and all(isinstance(p, str) for p in providers)):
+    if providers is not None and not (
+        isinstance(providers, list) and all(isinstance(p, str) for p in providers)
+    ):
         raise ValueError("[tool.toolgen] providers must be a list of provider names")
     return Config(
         specs=(root / merged["specs"]).resolve(),
@@ -177,7 +231,7 @@ def _lint_disable(lint: Any) -> tuple[str, ...]:
     if lint is None:
         return ()
     if not isinstance(lint, dict) or set(lint) - {"disable"}:
-        raise ValueError("[tool.toolgen.lint] takes one setting: disable = [\"rule-id\", ...]")
+        raise ValueError('[tool.toolgen.lint] takes one setting: disable = ["rule-id", ...]')
     disable = lint.get("disable", [])
     if not isinstance(disable, list) or not all(isinstance(rule, str) for rule in disable):
         raise ValueError("[tool.toolgen.lint] disable must be a list of rule IDs (strings)")

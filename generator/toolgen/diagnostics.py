@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 
 
-class Severity(str, Enum):
+class Severity(str, Enum):  # noqa: UP042 - str() and format() of the members stay as they are
     ERROR = "error"
     WARNING = "warning"
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 # comment on a line of its own. After `NAME = `, a string is left as it is only when it
 # would not fit in parentheses on a line of its own.
 _STRING = r"""(?:[rRbBuUfF]{0,2}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))"""
-_LONG_BUT_STABLE = re.compile(rf"""\s*(?:[A-Za-z_]\w*=|{_STRING}: )?{_STRING},?|\s*\"\"\".*\"\"\"|\s*# .*\S""")
+_LONG_BUT_STABLE = re.compile(
+    rf"""\s*(?:[A-Za-z_]\w*=|{_STRING}: )?{_STRING},?|\s*\"\"\".*\"\"\"|\s*# .*\S"""
+)
 _ASSIGNED_STRING = re.compile(rf"""(\s*)[A-Za-z_]\w* = ({_STRING})""")
 TRIPLE = '"""'
 _VERBATIM = f"# {RUNTIME_MARKER}\n"
@@ -86,4 +88,7 @@ def _needs_black(path: str, text: str, overridden: bool) -> bool:
 def format_files(files: dict[str, str], *, overridden: bool = False) -> dict[str, str]:
     """The files as written: Python files outside black's layout (every rendered one, when
     templates are `overridden`) formatted by black, the rest as they are."""
-    return {path: format_python(text) if _needs_black(path, text, overridden) else text for path, text in files.items()}
+    return {
+        path: format_python(text) if _needs_black(path, text, overridden) else text
+        for path, text in files.items()
+    }

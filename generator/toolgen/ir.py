@@ -25,7 +25,9 @@ class FieldIR:
     default: Any = MISSING  # a JSON value, or MISSING
     description: str | None = None
     secret: bool = False
-    constraints: tuple[str, ...] = ()  # Field(...) arguments on the field's own type, e.g. `max_length=3`
+    constraints: tuple[
+        str, ...
+    ] = ()  # Field(...) arguments on the field's own type, e.g. `max_length=3`
 
     @property
     def aliased(self) -> bool:
@@ -42,7 +44,9 @@ class ModelIR:
     extra: str  # "forbid" | "allow"
     role: str  # "arguments" | "result" | "injected": the runtime base class it subclasses
     root: str | None = None
-    extra_values: str | None = None  # the type of undeclared keys' values (additionalProperties schema)
+    extra_values: str | None = (
+        None  # the type of undeclared keys' values (additionalProperties schema)
+    )
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,9 @@ class ToolIR:
     stability: str
     version: str | None
     timeout_s: float | None
-    retry: tuple[int, float, float | None]  # attempts, first backoff, longest backoff (spec `retry`)
+    retry: tuple[
+        int, float, float | None
+    ]  # attempts, first backoff, longest backoff (spec `retry`)
     rate_limit: tuple[int, float, bool] | None  # calls, per seconds, wait (else fail)
     cache: tuple[float, int] | None  # ttl seconds, most entries
     flags: tuple[str, ...]
@@ -83,15 +89,21 @@ class ToolIR:
     injected: tuple[FieldIR, ...]
     models: tuple[ModelIR, ...]  # dependency order: a class comes after the classes it uses
     recursive: tuple[str, ...]  # classes that need model_rebuild()
-    annotation_names: frozenset[str]  # what its annotations import: typing names, `Field`, `_types` (typemap)
+    annotation_names: frozenset[
+        str
+    ]  # what its annotations import: typing names, `Field`, `_types` (typemap)
     provider_name: str
     source: str  # spec file, relative to the specs root
-    deprecation: Deprecation | None = None  # spec `deprecated` and `sunset` (stability is then "deprecated")
+    deprecation: Deprecation | None = (
+        None  # spec `deprecated` and `sunset` (stability is then "deprecated")
+    )
     # `x-renamed-from` on properties of the root of `parameters`: (old name, new wire name, sunset).
     renames: tuple[tuple[str, str, str | None], ...] = ()
     # Properties of the root of `parameters` marked `deprecated: true`: (wire name, Python name, x-sunset).
     deprecated_parameters: tuple[tuple[str, str, str | None], ...] = ()
-    repair: tuple[str, ...] = ()  # `x-repair` on the root of `parameters`: the repairs allowed, sorted
+    repair: tuple[
+        str, ...
+    ] = ()  # `x-repair` on the root of `parameters`: the repairs allowed, sorted
     # The arguments of the examples of a call that succeeds (no `error`), in order: Anthropic's
     # `input_examples`, and what a refused call is shown (lower.view).
     call_examples: tuple[dict[str, Any], ...] = ()
@@ -122,4 +134,6 @@ class PackageIR:
     name: str  # the import name of the generated package
     toolgen_version: str
     tools: tuple[ToolIR, ...]  # sorted by canonical name
-    spec_sha256: str = ""  # of the spec set the package was generated from (load.specs.SpecSet.sha256)
+    spec_sha256: str = (
+        ""  # of the spec set the package was generated from (load.specs.SpecSet.sha256)
+    )

@@ -26,7 +26,11 @@ def py_literal(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(py_literal(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{py_literal(str(k))}: {py_literal(v)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{py_literal(str(k))}: {py_literal(v)}" for k, v in value.items())
+            + "}"
+        )
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
@@ -37,11 +41,17 @@ def py_string(text: str) -> str:
     non-printable code point are escaped (lowercase hex, as repr and black write them).
     """
     quote = "'" if text.count('"') > text.count("'") else '"'
-    body = text.replace("\\", "\\\\").replace(quote, "\\" + quote) if "\\" in text or quote in text else text
+    body = (
+        text.replace("\\", "\\\\").replace(quote, "\\" + quote)
+        if "\\" in text or quote in text
+        else text
+    )
     if not body.isprintable():  # rare: whole-string passes first, one character at a time last
         body = body.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
         if not body.isprintable():
-            body = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in body)  # \xNN, \uNNNN, \UNNNNNNNN
+            body = "".join(
+                ch if ch.isprintable() else repr(ch)[1:-1] for ch in body
+            )  # \xNN, \uNNNN, \UNNNNNNNN
     return quote + body + quote
 
 
@@ -73,5 +83,8 @@ def py_docstring(text: str, indent: int = 0) -> str:
         return f'"""{first}"""'
     common = min((len(line) - len(line.lstrip(" ")) for line in rest if line.strip()), default=0)
     pad = " " * indent
-    lines = [first.strip(), *((pad + line[common:].rstrip()) if line.strip() else "" for line in rest)]
+    lines = [
+        first.strip(),
+        *((pad + line[common:].rstrip()) if line.strip() else "" for line in rest),
+    ]
     return '"""' + "\n".join(lines) + "\n" + pad + '"""'

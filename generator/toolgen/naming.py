@@ -65,7 +65,12 @@ def _identifier(text: str, prefix: str) -> str:
 def field_name(wire: str) -> str:
     """The Python attribute for a property: `from` -> `from_`, `Content-Type` -> `Content_Type`."""
     name = _identifier(wire, "field")
-    if keyword.iskeyword(name) or name in PYDANTIC_RESERVED or name in MODULE_NAMES or name.startswith("model_"):
+    if (
+        keyword.iskeyword(name)
+        or name in PYDANTIC_RESERVED
+        or name in MODULE_NAMES
+        or name.startswith("model_")
+    ):
         name += "_"
     return name
 
@@ -122,7 +127,10 @@ def class_prefix(tool: str) -> str:
 
 def _ends_with_interface_word(prefix: str) -> bool:
     words = _camel_words(prefix)
-    return bool(words) and unicodedata.normalize("NFKC", words[-1]).casefold() == INTERFACE_WORD.casefold()
+    return (
+        bool(words)
+        and unicodedata.normalize("NFKC", words[-1]).casefold() == INTERFACE_WORD.casefold()
+    )
 
 
 def tool_classes(tool: str) -> ToolClasses:

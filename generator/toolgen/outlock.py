@@ -60,8 +60,10 @@ def locked(out: Path, shared: bool = False) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise WriteError(f"{out} is in use by another toolgen run (waited {wait:g} s; "
-                                     f"{TIMEOUT_ENV} sets the wait): try again when it is done") from None
+                    raise WriteError(
+                        f"{out} is in use by another toolgen run (waited {wait:g} s; "
+                        f"{TIMEOUT_ENV} sets the wait): try again when it is done"
+                    ) from None
                 time.sleep(0.05)
         yield
     finally:

@@ -41,8 +41,9 @@ class Build:
         return self.tools is not None
 
 
-def check_specs(specs: Path, exports: bool = True, progress: Progress = _quiet,
-                disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def check_specs(
+    specs: Path, exports: bool = True, progress: Progress = _quiet, disable: tuple[str, ...] = ()
+) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports).
     `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint])."""
     loaded = _load(specs, progress)
@@ -59,15 +60,18 @@ def _load(specs: Path, progress: Progress) -> SpecSet:
     return load_specs(specs)
 
 
-def lint(specs: SpecSet, exports: bool = True,
-         disable: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[CheckedTool]]:
+def lint(
+    specs: SpecSet, exports: bool = True, disable: tuple[str, ...] = ()
+) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule
     from toolgen.render import satisfiable
 
     diagnostics, tools = check.run(specs)
-    broken = {d.file for d in diagnostics if d.is_error}  # their errors say more than this warning would
+    broken = {
+        d.file for d in diagnostics if d.is_error
+    }  # their errors say more than this warning would
     diagnostics += satisfiable.warnings(t for t in tools if t.doc.display not in broken)
     if exports:
         diagnostics += provider_rule.warnings(tools)
@@ -98,7 +102,9 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def build(specs: Path, options: BuildOptions, progress: Progress = _quiet, disable: tuple[str, ...] = ()) -> Build:
+def build(
+    specs: Path, options: BuildOptions, progress: Progress = _quiet, disable: tuple[str, ...] = ()
+) -> Build:
     """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not depend on it)."""
     key, cached = buildcache.load(specs, options)
     if cached is not None:
@@ -107,8 +113,14 @@ def build(specs: Path, options: BuildOptions, progress: Progress = _quiet, disab
         with _no_cycle_collection():
             result = _build(specs, options, progress)
         if key is not None and result.ok:
-            buildcache.store(specs, options, key, (result.diagnostics, result.tools or (), result.files))
-    return Build(_without(result.diagnostics, disable), result.tools, result.files) if disable else result
+            buildcache.store(
+                specs, options, key, (result.diagnostics, result.tools or (), result.files)
+            )
+    return (
+        Build(_without(result.diagnostics, disable), result.tools, result.files)
+        if disable
+        else result
+    )
 
 
 def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
@@ -117,7 +129,9 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     diagnostics, tools = lint(loaded, exports=False)
     from toolgen.providers import diagnostics as provider_rule
 
-    if has_errors(diagnostics):  # nothing is rendered: the provider rule reports as `toolgen lint` does
+    if has_errors(
+        diagnostics
+    ):  # nothing is rendered: the provider rule reports as `toolgen lint` does
         return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
 
     from toolgen.format import format_files
@@ -129,11 +143,20 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     ir = lower(tools, options.package, loaded.sha256)
     progress("export")
     # Once: the notes are lint's warnings, the definitions are rendered.
-    exports = {provider: [(option, export(provider, ir.tools, examples_budget=options.examples_budget, **option))
-                          for option in variants(provider)]
-               for provider in options.providers}
-    diagnostics = sorted(set(diagnostics + list(provider_rule.report(notes_of(exports), tools))
-                             + list(tokens.warnings(exports, tools))))
+    exports = {
+        provider: [
+            (option, export(provider, ir.tools, examples_budget=options.examples_budget, **option))
+            for option in variants(provider)
+        ]
+        for provider in options.providers
+    }
+    diagnostics = sorted(
+        set(
+            diagnostics
+            + list(provider_rule.report(notes_of(exports), tools))
+            + list(tokens.warnings(exports, tools))
+        )
+    )
     progress("render")
     rendered = render_package(ir, options, exports=exports)
     progress("format")

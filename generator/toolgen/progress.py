@@ -20,8 +20,13 @@ DELAY = 0.5  # seconds before anything is shown
 class Progress:
     """Call it with each stage's name; use it as a context manager around the build."""
 
-    def __init__(self, what: str, stream: IO[str] | None = None, delay: float = DELAY,
-                 enabled: bool | None = None) -> None:
+    def __init__(
+        self,
+        what: str,
+        stream: IO[str] | None = None,
+        delay: float = DELAY,
+        enabled: bool | None = None,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.what = what
@@ -58,8 +63,12 @@ class Progress:
             self._status = Console(file=self.stream, force_terminal=True).status(self._text())
             self._status.start()
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self._timer is not None:
             self._timer.cancel()
         with self._lock:

@@ -30,9 +30,14 @@ from toolgen.outlock import JOURNAL, WriteError, locked
 MARKERS = (GENERATED_MARK.encode(), RUNTIME_MARKER.encode())
 STAGE, OLD = ".toolgen-stage-", ".toolgen-old-"
 _LEGACY_TMP = ".toolgen-tmp"  # per-file temp files of earlier versions: never carried over
-_REASONS = {errno.ENOSPC: "no space left on the device", errno.EFBIG: "file too large for the file system",
-            errno.EDQUOT: "disk quota exceeded", errno.EROFS: "the file system is read-only",
-            errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}
+_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EFBIG: "file too large for the file system",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
 
 
 @dataclass
@@ -72,8 +77,10 @@ class _Guard:
             if path.is_symlink():
                 target = path.resolve()
                 where = "inside" if target.is_relative_to(self.out.resolve()) else "outside"
-                raise WriteError(f"{path} is a symlink (to {target}, {where} the output directory): toolgen "
-                                 "writes only real files and folders; remove the link or choose another --out")
+                raise WriteError(
+                    f"{path} is a symlink (to {target}, {where} the output directory): toolgen "
+                    "writes only real files and folders; remove the link or choose another --out"
+                )
             if depth < len(parts):
                 self.seen.add(prefix)
         return self.out / relative
@@ -105,7 +112,12 @@ def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     candidates = [out / "pyproject.toml", *(package_dir.rglob("*") if package_dir.is_dir() else [])]
     for path in sorted(candidates):
         relative = path.relative_to(out).as_posix()
-        if path.is_file() and not path.is_symlink() and relative not in files and is_generated(path):
+        if (
+            path.is_file()
+            and not path.is_symlink()
+            and relative not in files
+            and is_generated(path)
+        ):
             result.orphans.append(relative)
     return result
 
@@ -138,7 +150,9 @@ def recover(out: Path) -> list[str]:
             notes.append(f"removed an unreadable journal in {out}: its swap had not started")
         else:
             _swap(out, out / stage, out / old, entries)
-            notes.append(f"completed an interrupted generation in {out} ({', '.join(entries)} replaced)")
+            notes.append(
+                f"completed an interrupted generation in {out} ({', '.join(entries)} replaced)"
+            )
     for name in leftovers(out):
         path = out / name
         if path.is_dir() and not path.is_symlink():
@@ -156,8 +170,12 @@ def apply(out: Path, result: Plan, report: Callable[[str], None] | None = None) 
         _locked(out, report, lambda: result)
 
 
-def write(out: Path, files: dict[str, str], options: BuildOptions,
-          report: Callable[[str], None] | None = None) -> Plan:
+def write(
+    out: Path,
+    files: dict[str, str],
+    options: BuildOptions,
+    report: Callable[[str], None] | None = None,
+) -> Plan:
     """Plan, and apply under the lock a plan made again there (another run may have written)."""
     result = plan(out, files, options)
     if result.clean and not leftovers(out):
@@ -240,7 +258,7 @@ def _write_file(path: Path, data: bytes) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
@@ -318,9 +336,18 @@ def diff(out: Path, result: Plan) -> str:
     for relative, text in sorted({**result.changed, **result.missing}.items()):
         target = out / relative
         current = target.read_text("utf-8") if relative in result.changed else ""
-        chunks.extend(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                           f"a/{relative}", f"b/{relative}"))
+        chunks.extend(
+            difflib.unified_diff(
+                current.splitlines(True), text.splitlines(True), f"a/{relative}", f"b/{relative}"
+            )
+        )
     for relative in result.orphans:
-        chunks.extend(difflib.unified_diff((out / relative).read_text("utf-8").splitlines(True), [],
-                                           f"a/{relative}", "/dev/null"))
+        chunks.extend(
+            difflib.unified_diff(
+                (out / relative).read_text("utf-8").splitlines(True),
+                [],
+                f"a/{relative}",
+                "/dev/null",
+            )
+        )
     return "".join(chunks)

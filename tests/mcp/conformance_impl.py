@@ -49,14 +49,24 @@ def png() -> bytes:
 
     header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
     pixels = zlib.compress(b"\x00\xff\x00\x00")
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
 
 
 def wav() -> bytes:
     """A tenth of a second of silence, 8 kHz mono 16-bit."""
     samples = b"\x00\x00" * 800
     fmt = struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16)
-    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(samples)) + samples
+    body = (
+        b"WAVE"
+        + b"fmt "
+        + struct.pack("<I", len(fmt))
+        + fmt
+        + b"data"
+        + struct.pack("<I", len(samples))
+        + samples
+    )
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
@@ -84,7 +94,11 @@ class EmbeddedResource(test_embedded_resource.TestEmbeddedResourceTool):
 class MultipleContentTypes(test_multiple_content_types.TestMultipleContentTypesTool):
     def run(self, arguments: Any) -> Any:
         data = b'{"test":"data","value":123}'
-        blocks = [Text("Multiple content types test:"), Image.of(png()), Document(data, "text/plain", "mixed-content-resource")]
+        blocks = [
+            Text("Multiple content types test:"),
+            Image.of(png()),
+            Document(data, "text/plain", "mixed-content-resource"),
+        ]
         return Output(None, content=blocks)
 
 
@@ -171,13 +185,30 @@ class Whoami(whoami.WhoamiTool):
 
 
 registry = pkg.build_registry(
-    SimpleText(), ImageContent(), AudioContent(), EmbeddedResource(), MultipleContentTypes(), WithLogging(),
-    ErrorHandling(), WithProgress(), Sampling(), Elicitation(), JsonSchemaTool(), AddNumbers(), RemoveNote(),
-    CountSlowly(), Whoami(), ExportNotes(),
+    SimpleText(),
+    ImageContent(),
+    AudioContent(),
+    EmbeddedResource(),
+    MultipleContentTypes(),
+    WithLogging(),
+    ErrorHandling(),
+    WithProgress(),
+    Sampling(),
+    Elicitation(),
+    JsonSchemaTool(),
+    AddNumbers(),
+    RemoveNote(),
+    CountSlowly(),
+    Whoami(),
+    ExportNotes(),
 )
 
 
 def headers_app() -> Any:
     """The HTTP app of a host that injects the caller named by its `X-User` header."""
-    server = mcp_server(registry, name="conformance_tools", inject=lambda tool, headers: {"user": headers.get("x-user", "nobody")})
+    server = mcp_server(
+        registry,
+        name="conformance_tools",
+        inject=lambda tool, headers: {"user": headers.get("x-user", "nobody")},
+    )
     return http_app(server)

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "eb8c03695d7e7863fa75be5e5ca17fae861f641076fd368d17928906b6187a77"
+RUNTIME_SHA256 = "b7399405095e0396b8ee82f362c0a3d3b2c4a2a155fe2ad10598b3a4901b0836"

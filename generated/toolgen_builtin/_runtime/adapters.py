@@ -265,7 +265,7 @@ async def arespond(
             batch = []
         if call is not None:
             results.append(await _acalled(registry, call, injected))
-    turn = list(zip(read, results))
+    turn = list(zip(read, results, strict=False))
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
 
 

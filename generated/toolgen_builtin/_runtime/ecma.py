@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache
 
 Ranges = list[tuple[int, int]]
 _MAX = sys.maxunicode
@@ -85,7 +85,7 @@ def ecma_pattern(pattern: str) -> re.Pattern[str] | None:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _category(name: str) -> tuple[tuple[int, int], ...]:
     """The code point ranges of a general category (one letter: the whole group; LC: Lu Ll Lt)."""
     wanted = {"Lu", "Ll", "Lt"} if name == "LC" else None
@@ -278,7 +278,7 @@ class _Parser:
             start = self.i
             while self.peek().isdigit():
                 self.i += 1
-            return f"(?:\\{self.s[start:self.i]})"
+            return f"(?:\\{self.s[start : self.i]})"
         ranges = self.class_escape()
         if ranges is not None:
             return _set(ranges)

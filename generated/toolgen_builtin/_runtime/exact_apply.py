@@ -121,10 +121,10 @@ def _items(c: Compiling, schema: dict[str, Any], pointer: str, base: str) -> lis
     if firsts:
 
         def ok(value: Any) -> bool:
-            return all(node.valid(item) for node, item in zip(firsts, value))
+            return all(node.valid(item) for node, item in zip(firsts, value, strict=False))
 
         def explain_f(value: Any, location: Location, ctx: Ctx, secret: bool) -> None:
-            for index, (node, item) in enumerate(zip(firsts, value)):
+            for index, (node, item) in enumerate(zip(firsts, value, strict=False)):
                 if not node.valid(item):
                     node.explain(item, (*location, index), ctx, secret)
 

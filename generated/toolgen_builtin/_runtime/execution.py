@@ -195,7 +195,7 @@ async def _within(awaitable: Any, timeout: float | None) -> Any:
         return await awaitable
     try:
         return await asyncio.wait_for(awaitable, timeout)  # cancels it at the deadline
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise Timeout(timeout) from None
 
 

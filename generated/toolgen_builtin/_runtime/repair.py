@@ -147,8 +147,7 @@ def _repaired(text: str, allowed: frozenset[str]) -> tuple[Any, tuple[Repair, ..
     if read.python:  # (read only when allowed, as single quotes)
         words = [w for w in _PYTHON_WORDS if w in read.python]
         made["python"] = (
-            f"read Python literals {'/'.join(words)} as "
-            f"{'/'.join(_PYTHON_WORDS[w] for w in words)}"
+            f"read Python literals {'/'.join(words)} as {'/'.join(_PYTHON_WORDS[w] for w in words)}"
         )
     if read.quotes:
         made["quotes"] = "read single-quoted strings as JSON strings"
@@ -346,7 +345,7 @@ def split(
         at = end
     if len(values) != len(parts):
         return None
-    return list(zip(parts, values))
+    return list(zip(parts, values, strict=False))
 
 
 def segment(name: str, names: Iterable[str]) -> list[str] | None:

@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "7f0689afe9ecf8292c5109611c3aff9fee962c378f2fc4b5245a8b82d869667f"
+_SUPPORT_SHA256 = "58d122a4f27234d635de721ccc0e56adfac241ba6f81b9282eb4034acc07070a"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

@@ -98,7 +98,9 @@ def add_paths(config: Config) -> None:
 
 def implementations_module(config: Config) -> str:
     if not config.implementations:
-        raise BindingError("no implementations configured: set [tool.toolgen] implementations = 'module:attribute'")
+        raise BindingError(
+            "no implementations configured: set [tool.toolgen] implementations = 'module:attribute'"
+        )
     return config.implementations.partition(":")[0]
 
 
@@ -107,19 +109,30 @@ def load_interfaces(out: Path, package: str) -> dict[str, Interface]:
     try:
         top = importlib.import_module(package)
         if not Path(top.__file__ or "").resolve().is_relative_to(out.resolve()):
-            raise BindingError(f"package {package!r} is imported from {top.__file__}, not from {out}")
+            raise BindingError(
+                f"package {package!r} is imported from {top.__file__}, not from {out}"
+            )
         index = importlib.import_module(f"{package}._index").MODULES
         interfaces = {}
         for tool, module_name in index.items():
             module = importlib.import_module(f"{package}.tools.{module_name}")
             info = module.INFO
-            interfaces[tool] = Interface(tool, module_name, info, _interface_class(module, info),
-                                         info.arguments, info.result, info.injected)
+            interfaces[tool] = Interface(
+                tool,
+                module_name,
+                info,
+                _interface_class(module, info),
+                info.arguments,
+                info.result,
+                info.injected,
+            )
     except BindingError:
         raise
     except Exception as exc:  # noqa: BLE001 - any failure here means the package is unusable
-        raise BindingError(f"cannot import the generated package {package!r} from {out}: "
-                           f"{type(exc).__name__}: {exc}") from exc
+        raise BindingError(
+            f"cannot import the generated package {package!r} from {out}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
     return interfaces
 
 
@@ -127,7 +140,11 @@ def _interface_class(module: types.ModuleType, info: Any) -> type:
     """The module's interface: the class it defines whose `info` is the module's INFO (names are
     the generator's to choose, docs/decisions/0005-tool-class-names.md)."""
     for value in vars(module).values():
-        if isinstance(value, type) and value.__module__ == module.__name__ and vars(value).get("info") is info:
+        if (
+            isinstance(value, type)
+            and value.__module__ == module.__name__
+            and vars(value).get("info") is info
+        ):
             return value
     raise LookupError(f"{module.__name__} defines no interface class (a class whose info is INFO)")
 
@@ -143,7 +160,9 @@ def discover(config: Config) -> Discovery:
         top = importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            raise NoImplementationsModule(f"cannot load implementations {config.implementations!r}: {exc}") from exc
+            raise NoImplementationsModule(
+                f"cannot load implementations {config.implementations!r}: {exc}"
+            ) from exc
         failures.append(_import_failure(name, exc, config.root))
     except Exception as exc:  # noqa: BLE001 - user code: a finding, not a crash
         failures.append(_import_failure(name, exc, config.root))
@@ -162,7 +181,9 @@ def discover(config: Config) -> Discovery:
     return Discovery(interfaces, tuple(seen.values()), tuple(failures), config.root)
 
 
-def _submodules(package: types.ModuleType, failures: list[Diagnostic], root: Path) -> list[types.ModuleType]:
+def _submodules(
+    package: types.ModuleType, failures: list[Diagnostic], root: Path
+) -> list[types.ModuleType]:
     found = []
     for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
         if info.name.endswith(".__main__"):
@@ -188,16 +209,26 @@ def check(discovery: Discovery) -> list[Diagnostic]:
             for tool, reason in _claims(cls, discovery.interfaces):
                 claimed.add(tool)
                 interface = discovery.interfaces[tool]
-                out.append(_at(cls, discovery.root,
-                               f"class {_name(cls)} is meant to implement tool {tool!r} ({reason}) "
-                               f"but does not subclass {interface.interface.__name__}",
-                               f"declare it as `class {cls.__name__}({interface.interface.__name__})`, with "
-                               f"`from {interface.import_path} import {interface.interface.__name__}`"))
+                out.append(
+                    _at(
+                        cls,
+                        discovery.root,
+                        f"class {_name(cls)} is meant to implement tool {tool!r} ({reason}) "
+                        f"but does not subclass {interface.interface.__name__}",
+                        f"declare it as `class {cls.__name__}({interface.interface.__name__})`, with "
+                        f"`from {interface.import_path} import {interface.interface.__name__}`",
+                    )
+                )
         elif len(tools) > 1:
-            out.append(_at(cls, discovery.root,
-                           f"class {_name(cls)} subclasses the interfaces of several tools "
-                           f"({', '.join(repr(t) for t in sorted(tools))})",
-                           "one class implements one tool: split it into one class per tool"))
+            out.append(
+                _at(
+                    cls,
+                    discovery.root,
+                    f"class {_name(cls)} subclasses the interfaces of several tools "
+                    f"({', '.join(repr(t) for t in sorted(tools))})",
+                    "one class implements one tool: split it into one class per tool",
+                )
+            )
         elif not inspect.isabstract(cls):
             out += _check_class(cls, discovery.interfaces[tools[0]], discovery.root)
     if not discovery.import_failures:
@@ -207,19 +238,37 @@ def check(discovery: Discovery) -> list[Diagnostic]:
                 continue
             if implementers and all(_is_stub(c) for c in implementers):
                 stub = implementers[0]
-                out.append(_at(inspect.getattr_static(stub, "run"), discovery.root,
-                               f"tool {tool!r} has no implementation: {_name(stub)}.run only raises "
-                               "NotImplementedError (the scaffolded stub)",
-                               "implement run (the stub's file is yours to edit)"))
+                out.append(
+                    _at(
+                        inspect.getattr_static(stub, "run"),
+                        discovery.root,
+                        f"tool {tool!r} has no implementation: {_name(stub)}.run only raises "
+                        "NotImplementedError (the scaffolded stub)",
+                        "implement run (the stub's file is yours to edit)",
+                    )
+                )
                 continue
             if implementers:
                 continue
-            abstract = [c for c in discovery.classes if issubclass(c, interface.interface) and inspect.isabstract(c)]
-            note = f" ({', '.join(_name(c) for c in abstract)} is abstract: it does not define run)" if abstract else ""
-            out.append(_at(interface.interface, discovery.root,
-                           f"tool {tool!r} has no implementation{note}",
-                           f"subclass {interface.interface.__name__} (from {interface.import_path}) in the "
-                           "implementations, or run `toolgen scaffold` to write a stub"))
+            abstract = [
+                c
+                for c in discovery.classes
+                if issubclass(c, interface.interface) and inspect.isabstract(c)
+            ]
+            note = (
+                f" ({', '.join(_name(c) for c in abstract)} is abstract: it does not define run)"
+                if abstract
+                else ""
+            )
+            out.append(
+                _at(
+                    interface.interface,
+                    discovery.root,
+                    f"tool {tool!r} has no implementation{note}",
+                    f"subclass {interface.interface.__name__} (from {interface.import_path}) in the "
+                    "implementations, or run `toolgen scaffold` to write a stub",
+                )
+            )
     return out
 
 
@@ -237,7 +286,11 @@ def _claims(cls: type, interfaces: dict[str, Interface]) -> list[tuple[str, str]
                 continue
             for tool, interface in interfaces.items():
                 models = (interface.arguments, interface.injected)
-                if tool not in found and annotation is not None and any(annotation is m for m in models):
+                if (
+                    tool not in found
+                    and annotation is not None
+                    and any(annotation is m for m in models)
+                ):
                     found[tool] = f"its run() takes {annotation.__name__}"
     return sorted(found.items())
 
@@ -245,51 +298,109 @@ def _claims(cls: type, interfaces: dict[str, Interface]) -> list[tuple[str, str]
 def _check_class(cls: type, interface: Interface, root: Path) -> list[Diagnostic]:
     where = f"{_name(cls)}.run (tool {interface.tool!r})"
     if inspect.getattr_static(cls, "info", None) is not interface.info:
-        return [_at(cls, root, f"class {_name(cls)} subclasses {interface.interface.__name__} but overrides its info",
-                    "remove the `info` attribute: the interface sets it")]
+        return [
+            _at(
+                cls,
+                root,
+                f"class {_name(cls)} subclasses {interface.interface.__name__} but overrides its info",
+                "remove the `info` attribute: the interface sets it",
+            )
+        ]
     static = inspect.getattr_static(cls, "run")
     function = _function(static)
     if function is None:
         kind = type(static).__name__
-        return [_at(cls, root, f"{where} is a {kind}, not a method like the interface's",
-                    f"define it as `{interface.signature()}`")]
+        return [
+            _at(
+                cls,
+                root,
+                f"{where} is a {kind}, not a method like the interface's",
+                f"define it as `{interface.signature()}`",
+            )
+        ]
     hint = f"make it `{'async ' if inspect.iscoroutinefunction(function) else ''}{interface.signature()}`"
     parameters = list(inspect.signature(function).parameters.values())
     expected = ["arguments"] + (["injected"] if interface.injected is not None else [])
-    given = [p.name for p in parameters[1:1 + len(expected)]
-             if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
-    required_extra = [p for p in parameters[1 + len(expected):]
-                      if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    given = [
+        p.name
+        for p in parameters[1 : 1 + len(expected)]
+        if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    ]
+    required_extra = [
+        p
+        for p in parameters[1 + len(expected) :]
+        if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
     if not parameters or given != expected or required_extra:
-        return [_at(function, root, f"{where} takes {_bare(parameters)}; the interface's run takes "
-                    f"(self, {', '.join(expected)})", hint)]
+        return [
+            _at(
+                function,
+                root,
+                f"{where} takes {_bare(parameters)}; the interface's run takes "
+                f"(self, {', '.join(expected)})",
+                hint,
+            )
+        ]
     types_ = _resolved(function, _namespace(interface))
     raw = function.__annotations__
     out = []
-    for name, wanted in zip(expected, (interface.arguments, interface.injected)):
+    for name, wanted in zip(expected, (interface.arguments, interface.injected), strict=False):
         assert wanted is not None  # "injected" is expected only when the tool has an Injected model
         if name not in raw:
-            out.append(_at(function, root, f"{where}: parameter {name!r} has no annotation; "
-                           f"the interface has {wanted.__name__}", hint))
+            out.append(
+                _at(
+                    function,
+                    root,
+                    f"{where}: parameter {name!r} has no annotation; "
+                    f"the interface has {wanted.__name__}",
+                    hint,
+                )
+            )
         elif types_.get(name) is not wanted:
-            out.append(_at(function, root, f"{where}: parameter {name!r} is annotated {_shown(raw[name])}; "
-                           f"the interface has {wanted.__name__}", hint))
+            out.append(
+                _at(
+                    function,
+                    root,
+                    f"{where}: parameter {name!r} is annotated {_shown(raw[name])}; "
+                    f"the interface has {wanted.__name__}",
+                    hint,
+                )
+            )
     is_async = inspect.iscoroutinefunction(function)
     result = interface.result.__name__
     streaming = "streaming" in getattr(getattr(interface.interface, "info", None), "flags", ())
-    returns = f"{result} | Output[{result}] | Awaitable[...]" + (" | Iterator[Any] | AsyncIterator[Any]"
-                                                                  if streaming else "")
+    returns = f"{result} | Output[{result}] | Awaitable[...]" + (
+        " | Iterator[Any] | AsyncIterator[Any]" if streaming else ""
+    )
     if "return" not in raw:
-        out.append(_at(function, root, f"{where} has no return annotation; the interface returns {returns}",
-                       hint))
+        out.append(
+            _at(
+                function,
+                root,
+                f"{where} has no return annotation; the interface returns {returns}",
+                hint,
+            )
+        )
     elif not _returns_ok(types_.get("return", _UNRESOLVED), interface.result, is_async, streaming):
-        what = f"is an async def returning {_shown(raw['return'])}; an async run returns {result}" if is_async \
+        what = (
+            f"is an async def returning {_shown(raw['return'])}; an async run returns {result}"
+            if is_async
             else f"returns {_shown(raw['return'])}; the interface returns {returns}"
-        out.append(_at(function, root, f"{where} {what}",
-                       f"annotate the return as {result}, Output[{result}], Awaitable[{result}] or their union, "
-                       f"or make run an async def returning {result}"
-                       + (" (a streaming tool: or a generator, Iterator[Any] or AsyncIterator[Any])"
-                          if streaming else "")))
+        )
+        out.append(
+            _at(
+                function,
+                root,
+                f"{where} {what}",
+                f"annotate the return as {result}, Output[{result}], Awaitable[{result}] or their union, "
+                f"or make run an async def returning {result}"
+                + (
+                    " (a streaming tool: or a generator, Iterator[Any] or AsyncIterator[Any])"
+                    if streaming
+                    else ""
+                ),
+            )
+        )
     return out
 
 
@@ -310,8 +421,12 @@ def _is_stub(cls: type) -> bool:
     if not isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     body = defined.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
         return False
@@ -328,10 +443,18 @@ def _function(value: Any) -> types.FunctionType | None:
 
 def _namespace(interface: Interface) -> dict[str, Any]:
     """Names an annotation may use without importing them at run time (TYPE_CHECKING imports)."""
-    names: dict[str, Any] = {"Any": Any, **{name: getattr(collections.abc, name) for name in _STREAMS},
-                             "Awaitable": collections.abc.Awaitable, "Coroutine": collections.abc.Coroutine}
+    names: dict[str, Any] = {
+        "Any": Any,
+        **{name: getattr(collections.abc, name) for name in _STREAMS},
+        "Awaitable": collections.abc.Awaitable,
+        "Coroutine": collections.abc.Coroutine,
+    }
     info = getattr(interface.interface, "info", None)
-    output = sys.modules.get(type(info).__module__.rpartition(".")[0] + ".results") if info is not None else None
+    output = (
+        sys.modules.get(type(info).__module__.rpartition(".")[0] + ".results")
+        if info is not None
+        else None
+    )
     if output is not None and hasattr(output, "Output"):
         names["Output"] = output.Output
     for cls in (interface.arguments, interface.result, interface.injected, interface.interface):
@@ -364,7 +487,9 @@ def _returns_ok(annotation: Any, result: type, is_async: bool, streaming: bool =
         if isinstance(value, type) and issubclass(value, result):
             return True
         origin = typing.get_origin(value)  # Output[Result], the result with guidance and content
-        return getattr(origin, "__name__", None) == "Output" and is_result(typing.get_args(value)[0])
+        return getattr(origin, "__name__", None) == "Output" and is_result(
+            typing.get_args(value)[0]
+        )
 
     def is_awaitable(value: Any) -> bool:
         origin = typing.get_origin(value)
@@ -382,7 +507,9 @@ def _returns_ok(annotation: Any, result: type, is_async: bool, streaming: bool =
     if is_async:
         return is_result(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return all(is_result(a) or is_awaitable(a) or is_stream(a) for a in typing.get_args(annotation))
+        return all(
+            is_result(a) or is_awaitable(a) or is_stream(a) for a in typing.get_args(annotation)
+        )
     return is_result(annotation) or is_awaitable(annotation) or is_stream(annotation)
 
 
@@ -394,7 +521,10 @@ class _Default:
 def _bare(parameters: list[inspect.Parameter]) -> str:
     """A parameter list without annotations or default values: `(self, args, *, trace=...)`."""
     empty = inspect.Parameter.empty
-    bare = [p.replace(annotation=empty, default=empty if p.default is empty else _Default()) for p in parameters]
+    bare = [
+        p.replace(annotation=empty, default=empty if p.default is empty else _Default())
+        for p in parameters
+    ]
     return str(inspect.Signature(bare))
 
 
@@ -413,7 +543,11 @@ def _name(cls: type) -> str:
 def display_path(file: str | Path, root: Path) -> str:
     """`file` relative to the project root when it is under it (as diagnostics show files), else absolute."""
     path = Path(file).resolve()
-    return path.relative_to(root.resolve()).as_posix() if path.is_relative_to(root.resolve()) else str(path)
+    return (
+        path.relative_to(root.resolve()).as_posix()
+        if path.is_relative_to(root.resolve())
+        else str(path)
+    )
 
 
 def _at(obj: Any, root: Path, message: str, hint: str) -> Diagnostic:
@@ -425,7 +559,9 @@ def _at(obj: Any, root: Path, message: str, hint: str) -> Diagnostic:
     except (OSError, TypeError):
         module = sys.modules.get(getattr(obj, "__module__", ""))
         file, line, col = getattr(module, "__file__", None) or "<unknown>", 1, 1
-    return Diagnostic(display_path(file, root), max(line, 1), col, RULE, Severity.ERROR, message, hint=hint)
+    return Diagnostic(
+        display_path(file, root), max(line, 1), col, RULE, Severity.ERROR, message, hint=hint
+    )
 
 
 def _import_failure(module: str, exc: BaseException, root: Path) -> Diagnostic:
@@ -434,9 +570,17 @@ def _import_failure(module: str, exc: BaseException, root: Path) -> Diagnostic:
         file, line, col = exc.filename, exc.lineno or 1, exc.offset or 1
     else:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).is_file()]
-        ours = [f for f in frames if Path(f.filename).resolve().is_relative_to(root.resolve())] or frames
+        ours = [
+            f for f in frames if Path(f.filename).resolve().is_relative_to(root.resolve())
+        ] or frames
         file, line, col = (ours[-1].filename, ours[-1].lineno or 1, 1) if ours else (module, 1, 1)
-    return Diagnostic(display_path(file, root), line, col, RULE, Severity.ERROR,
-                      f"cannot import {module}: {type(exc).__name__}: {exc}",
-                      hint="toolgen check imports every module of the implementations; fix this one "
-                           "(tools are not checked for missing implementations until it imports)")
+    return Diagnostic(
+        display_path(file, root),
+        line,
+        col,
+        RULE,
+        Severity.ERROR,
+        f"cannot import {module}: {type(exc).__name__}: {exc}",
+        hint="toolgen check imports every module of the implementations; fix this one "
+        "(tools are not checked for missing implementations until it imports)",
+    )

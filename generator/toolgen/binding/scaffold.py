@@ -57,8 +57,10 @@ def run(config: Config, into: Path | None) -> Report:
     Raises BindingError (a usage error) when neither is known or the packages do not load.
     """
     if not config.implementations and into is None:
-        raise BindingError("no implementations configured: set [tool.toolgen] implementations = "
-                           "'module:attribute', or pass --into DIR")
+        raise BindingError(
+            "no implementations configured: set [tool.toolgen] implementations = "
+            "'module:attribute', or pass --into DIR"
+        )
     try:
         if not config.implementations:
             raise NoImplementationsModule("none configured")
@@ -79,8 +81,11 @@ def run(config: Config, into: Path | None) -> Report:
     wiring = None
     if in_package and written and not (folder / "__init__.py").exists():
         attribute = (config.implementations or "").partition(":")[2] or "registry"
-        wiring = Stub("registry", folder / "__init__.py",
-                      registry_source(config.package, folder.name, attribute, written, config.templates))
+        wiring = Stub(
+            "registry",
+            folder / "__init__.py",
+            registry_source(config.package, folder.name, attribute, written, config.templates),
+        )
         wiring = wiring if write_stubs([wiring])[0] else None
     return replace(report, written=tuple(written), skipped=tuple(skipped), wiring=wiring)
 
@@ -98,13 +103,17 @@ def destination(config: Config) -> tuple[Path, bool]:
     except (ImportError, ValueError) as exc:
         raise BindingError(f"cannot locate implementations module {name!r}: {exc}") from exc
     if spec is None:
-        raise BindingError(f"implementations module {name!r} not found under {config.root}; "
-                           "create it (a package folder) or pass --into DIR")
+        raise BindingError(
+            f"implementations module {name!r} not found under {config.root}; "
+            "create it (a package folder) or pass --into DIR"
+        )
     locations = list(spec.submodule_search_locations or [])
     folder = Path(locations[0]) if locations else Path(spec.origin or "").parent
     if not folder.resolve().is_relative_to(config.root.resolve()):
-        raise BindingError(f"implementations module {name!r} is at {folder}, outside the project "
-                           f"{config.root}; pass --into DIR")
+        raise BindingError(
+            f"implementations module {name!r} is at {folder}, outside the project "
+            f"{config.root}; pass --into DIR"
+        )
     return folder, bool(locations)
 
 
@@ -124,7 +133,11 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
     from toolgen.render import environment
 
     # The generated classes' own names; the stub's name from the one naming rule.
-    base, arguments, result = interface.interface.__name__, interface.arguments.__name__, interface.result.__name__
+    base, arguments, result = (
+        interface.interface.__name__,
+        interface.arguments.__name__,
+        interface.result.__name__,
+    )
     classes = tool_classes(interface.tool)
     name = classes.implementation
     about = summary(interface.info.description or "")
@@ -133,33 +146,54 @@ def stub_source(package: str, interface: Interface, templates: Path | None = Non
     if interface.injected is not None:
         names.insert(1, interface.injected.__name__)
         parameters += f", injected: {interface.injected.__name__}"
-    source = environment(str(templates) if templates else None).get_template("stub.py.jinja").render(
-        doc=f"The {interface.tool} tool{': ' + about if about else ''} (scaffolded by toolgen; this file is yours to edit).",
-        package=package, module=interface.module, names=names, name=name, interface=base, result=result,
-        prefix=classes.prefix, parameters=parameters,
-        message=f"{interface.tool} is not implemented yet",
+    source = (
+        environment(str(templates) if templates else None)
+        .get_template("stub.py.jinja")
+        .render(
+            doc=f"The {interface.tool} tool{': ' + about if about else ''} (scaffolded by toolgen; this file is yours to edit).",
+            package=package,
+            module=interface.module,
+            names=names,
+            name=name,
+            interface=base,
+            result=result,
+            prefix=classes.prefix,
+            parameters=parameters,
+            message=f"{interface.tool} is not implemented yet",
+        )
     )
     return format_python(source)
 
 
-def registry_source(package: str, module: str, attribute: str, stubs: Iterable[Stub],
-                    templates: Path | None = None) -> str:
+def registry_source(
+    package: str, module: str, attribute: str, stubs: Iterable[Stub], templates: Path | None = None
+) -> str:
     """A new implementations package's `__init__.py`: the stubs' classes imported, and
     `attribute()` building the Registry that `toolgen call` and a host use."""
     from toolgen.format import format_python
     from toolgen.render import environment
 
     classes = [(stub.path.stem, tool_classes(stub.tool).implementation) for stub in stubs]
-    doc = (f"The implementations of the {package} tools, and the registry that runs them (scaffolded by "
-           f"toolgen; this file is yours to edit).\n\n[tool.toolgen] implementations = "
-           f"\"{module}:{attribute}\" points `toolgen call` and `toolgen check` here.")
-    source = environment(str(templates) if templates else None).get_template("registry.py.jinja").render(
-        doc=doc, package=package, classes=classes, attribute=attribute)
+    doc = (
+        f"The implementations of the {package} tools, and the registry that runs them (scaffolded by "
+        f"toolgen; this file is yours to edit).\n\n[tool.toolgen] implementations = "
+        f'"{module}:{attribute}" points `toolgen call` and `toolgen check` here.'
+    )
+    source = (
+        environment(str(templates) if templates else None)
+        .get_template("registry.py.jinja")
+        .render(doc=doc, package=package, classes=classes, attribute=attribute)
+    )
     return format_python(source)
 
 
-def plan_stubs(package: str, interfaces: Iterable[Interface], folder: Path, templates: Path | None = None) -> list[Stub]:
-    return [Stub(i.tool, folder / f"{i.module}.py", stub_source(package, i, templates)) for i in interfaces]
+def plan_stubs(
+    package: str, interfaces: Iterable[Interface], folder: Path, templates: Path | None = None
+) -> list[Stub]:
+    return [
+        Stub(i.tool, folder / f"{i.module}.py", stub_source(package, i, templates))
+        for i in interfaces
+    ]
 
 
 def write_stubs(stubs: Iterable[Stub]) -> tuple[list[Stub], list[tuple[Stub, str]]]:
@@ -172,7 +206,9 @@ def write_stubs(stubs: Iterable[Stub]) -> tuple[list[Stub], list[tuple[Stub, str
             continue
         stub.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with stub.path.open("x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
+            with stub.path.open(
+                "x", encoding="utf-8", newline="\n"
+            ) as handle:  # "x": never overwrite
                 handle.write(stub.source)
         except FileExistsError:
             skipped.append((stub, "file exists"))

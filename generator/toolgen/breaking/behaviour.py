@@ -40,20 +40,29 @@ def _listed(names: set[str]) -> str:
     return ", ".join(sorted(names))
 
 
-def behaviour(before: Mapping[str, Any], after: Mapping[str, Any], complete: bool) -> Iterator[Issue]:
+def behaviour(
+    before: Mapping[str, Any], after: Mapping[str, Any], complete: bool
+) -> Iterator[Issue]:
     """`complete`: both sides have every key (else only the annotations are compared)."""
     if complete:
         yield from _timeout(before, after)
         yield from _flags(before, after)
         removed = _names(before.get("errors")) - _names(after.get("errors"))
         if removed:
-            yield Issue("TOOL_ERROR_NO_DELETE", "errors", f"declared error(s) {_listed(removed)} removed: hosts that "
-                                                          "handle them by kind no longer get them")
+            yield Issue(
+                "TOOL_ERROR_NO_DELETE",
+                "errors",
+                f"declared error(s) {_listed(removed)} removed: hosts that "
+                "handle them by kind no longer get them",
+            )
         old, new = _rate(before.get("rate_limit")), _rate(after.get("rate_limit"))
         if new is not None and (old is None or new < old):
             was = f"{old:g}" if old is not None else "no limit"
-            yield Issue("TOOL_RATE_LIMIT_NO_TIGHTEN", "rate_limit", f"rate limit {was} -> {new:g} calls per second: "
-                                                                     "calls that ran now fail or wait")
+            yield Issue(
+                "TOOL_RATE_LIMIT_NO_TIGHTEN",
+                "rate_limit",
+                f"rate limit {was} -> {new:g} calls per second: calls that ran now fail or wait",
+            )
     yield from _annotations(before.get("annotations"), after.get("annotations"))
 
 
@@ -61,17 +70,26 @@ def _timeout(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Is
     old, new = _number(before.get("timeout_s")), _number(after.get("timeout_s"))
     if new is not None and (old is None or new < old):
         was = f"{old:g} s" if old is not None else "none"
-        yield Issue("TOOL_TIMEOUT_NO_DECREASE", "timeout_s", f"timeout_s {was} -> {new:g} s: calls that finished in "
-                                                             "time may now time out")
+        yield Issue(
+            "TOOL_TIMEOUT_NO_DECREASE",
+            "timeout_s",
+            f"timeout_s {was} -> {new:g} s: calls that finished in time may now time out",
+        )
 
 
 def _flags(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
     old, new = _names(before.get("flags")), _names(after.get("flags"))
     if NO_APPROVAL in new - old:
-        yield Issue("TOOL_NO_NEW_APPROVAL", "flags", "now requires_approval: calls that ran at once wait for a person")
+        yield Issue(
+            "TOOL_NO_NEW_APPROVAL",
+            "flags",
+            "now requires_approval: calls that ran at once wait for a person",
+        )
     added, removed = new - old - {NO_APPROVAL}, old - new
     if added or removed:
-        parts = [f"removed {_listed(removed)}"] * bool(removed) + [f"added {_listed(added)}"] * bool(added)
+        parts = [f"removed {_listed(removed)}"] * bool(removed) + [
+            f"added {_listed(added)}"
+        ] * bool(added)
         yield Issue("TOOL_SAME_FLAGS", "flags", f"flags {'; '.join(parts)}: hosts rely on them")
 
 
@@ -80,13 +98,25 @@ def _annotations(before: Any, after: Any) -> Iterator[Issue]:
     new = after if isinstance(after, dict) else {}
     if old.get("destructive") is False and new.get("destructive") is not False:
         now = "true" if new.get("destructive") is True else "not said (MCP reads it as destructive)"
-        yield Issue("TOOL_ANNOTATION_NO_DESTRUCTIVE", "annotations", f"destructive: false -> {now}: clients that ran "
-                                                                     "it without asking may now ask, or refuse")
-    others = sorted(k for k in set(old) | set(new) if k != "destructive" and old.get(k) != new.get(k))
+        yield Issue(
+            "TOOL_ANNOTATION_NO_DESTRUCTIVE",
+            "annotations",
+            f"destructive: false -> {now}: clients that ran "
+            "it without asking may now ask, or refuse",
+        )
+    others = sorted(
+        k for k in set(old) | set(new) if k != "destructive" and old.get(k) != new.get(k)
+    )
     if others:
         changes = ", ".join(f"{k}: {_shown(old.get(k))} -> {_shown(new.get(k))}" for k in others)
         yield Issue("TOOL_SAME_ANNOTATIONS", "annotations", f"annotations changed: {changes}")
 
 
 def _shown(value: Any) -> str:
-    return "absent" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
+    return (
+        "absent"
+        if value is None
+        else str(value).lower()
+        if isinstance(value, bool)
+        else repr(value)
+    )

@@ -14,8 +14,15 @@ from toolgen.config import Config
 Echo = Callable[..., None]
 
 
-def run_breaking(config: Config, against: str, fmt: str, fail_on: str | None, today: date | None, base: str,
-                 echo: Echo) -> int:
+def run_breaking(
+    config: Config,
+    against: str,
+    fmt: str,
+    fail_on: str | None,
+    today: date | None,
+    base: str,
+    echo: Echo,
+) -> int:
     """`base`: the specs root from the repository root (GitHub annotations need it)."""
     try:
         settings = parse(config.breaking, fail_on)
@@ -36,4 +43,3 @@ def run_breaking(config: Config, against: str, fmt: str, fail_on: str | None, to
     report = compare(before, after, settings, today)
     echo(render(report, fmt, base))
     return 1 if any(settings.fails(f.severity) for f in report.findings) else 0
-

@@ -27,9 +27,18 @@ from toolgen.schema.pointer import child, unescape
 NARROWER, WIDER, OTHER = "narrower", "wider", "other"
 # kinds of change
 PROPERTY_REMOVED, PROPERTY_ADDED = "property-removed", "property-added"
-PROPERTY_RENAMED, PROPERTY_SWAPPED, ALIAS_REMOVED = "property-renamed", "property-swapped", "alias-removed"
+PROPERTY_RENAMED, PROPERTY_SWAPPED, ALIAS_REMOVED = (
+    "property-renamed",
+    "property-swapped",
+    "alias-removed",
+)
 REQUIRED_ADDED, REQUIRED_REMOVED = "required-added", "required-removed"
-TYPE_REMOVED, TYPE_ADDED, NULL_REMOVED, NULL_ADDED = "type-removed", "type-added", "null-removed", "null-added"
+TYPE_REMOVED, TYPE_ADDED, NULL_REMOVED, NULL_ADDED = (
+    "type-removed",
+    "type-added",
+    "null-removed",
+    "null-added",
+)
 BRANCH_REMOVED, BRANCH_ADDED = "branch-removed", "branch-added"
 ENUM_REMOVED, ENUM_ADDED = "enum-removed", "enum-added"
 CONSTRAINT = "constraint"  # with an effect: NARROWER, WIDER or OTHER
@@ -39,13 +48,30 @@ DEFAULT, DEPRECATED, DESCRIBED = "default", "deprecated", "described"
 MISSING: Any = object()
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "integer", "string")
 NUMBER_BOUNDS = (("minimum", "exclusiveMinimum", True), ("maximum", "exclusiveMaximum", False))
-COUNTS = {"string": (("minLength", "maxLength"),), "array": (("minItems", "maxItems"),),
-          "object": (("minProperties", "maxProperties"),)}
+COUNTS = {
+    "string": (("minLength", "maxLength"),),
+    "array": (("minItems", "maxItems"),),
+    "object": (("minProperties", "maxProperties"),),
+}
 PRESENCE = {"string": ("pattern", "format"), "number": ("multipleOf",), "array": ("uniqueItems",)}
 # Keywords whose change toolgen cannot order: absent -> present narrows, present -> absent widens.
-OTHER_KEYWORDS = ("not", "if", "then", "else", "contains", "minContains", "maxContains", "dependentRequired",
-                  "dependentSchemas", "propertyNames", "patternProperties", "unevaluatedProperties",
-                  "unevaluatedItems", "additionalItems", "$ref")
+OTHER_KEYWORDS = (
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "patternProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "$ref",
+)
 MAX_DEPTH = 64
 
 
@@ -73,8 +99,15 @@ class Node:
         if keys and self.siblings is not None and keys[0] in self.siblings[1]:
             pointer = self.siblings[0].pointer
         for key in keys:
-            value = value.get(key, MISSING) if isinstance(value, dict) else (
-                value[key] if isinstance(value, list) and isinstance(key, int) and key < len(value) else MISSING)
+            value = (
+                value.get(key, MISSING)
+                if isinstance(value, dict)
+                else (
+                    value[key]
+                    if isinstance(value, list) and isinstance(key, int) and key < len(value)
+                    else MISSING
+                )
+            )
             pointer = child(pointer, key)
         return Node(value, Place(self.place.doc, pointer), self.schema)
 
@@ -82,7 +115,9 @@ class Node:
 @dataclass(frozen=True)
 class Change:
     kind: str
-    path: tuple[str, ...]  # property names; "[]" for items, "*" for additional properties, "[i]" for prefixItems
+    path: tuple[
+        str, ...
+    ]  # property names; "[]" for items, "*" for additional properties, "[i]" for prefixItems
     before: Place
     after: Place
     effect: str = OTHER
@@ -91,7 +126,9 @@ class Change:
     new: Any = None
     name: str = ""  # the other name, for renames
     required: bool = False  # a property added or removed: required on the side that has it
-    closed: bool = False  # a property removed: the current object is closed; added: the previous one was
+    closed: bool = (
+        False  # a property removed: the current object is closed; added: the previous one was
+    )
     deprecated: bool = False  # a property removed: it was deprecated
     sunset: str | None = None  # its sunset (`x-sunset`, or the rename's)
     has_default: bool = False
@@ -100,6 +137,7 @@ class Change:
 
 def canonical(value: Any) -> str:
     """JSON equality as JSON Schema has it: 1 and 1.0 are the same value, true and 1 are not."""
+
     def normal(v: Any) -> Any:
         if isinstance(v, float) and v.is_integer():
             return int(v)
@@ -108,6 +146,7 @@ def canonical(value: Any) -> str:
         if isinstance(v, list):
             return [normal(x) for x in v]
         return v
+
     return json.dumps(normal(value), sort_keys=True, ensure_ascii=False)
 
 
@@ -181,11 +220,17 @@ class Walker:
         self._seen: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
 
     def run(self) -> list[Change]:
-        self.walk(Node(self.before.value, self.before.root, self.before),
-                  Node(self.after.value, self.after.root, self.after), (), self.parameters)
+        self.walk(
+            Node(self.before.value, self.before.root, self.before),
+            Node(self.after.value, self.after.root, self.after),
+            (),
+            self.parameters,
+        )
         return self.changes
 
-    def emit(self, kind: str, path: tuple[str, ...], before: Place, after: Place, **details: Any) -> None:
+    def emit(
+        self, kind: str, path: tuple[str, ...], before: Place, after: Place, **details: Any
+    ) -> None:
         self.changes.append(Change(kind, path, before, after, **details))
 
     # -- following references --------------------------------------------------------------
@@ -222,12 +267,18 @@ class Walker:
             if len(nulls) != 1:
                 continue
             other = self.deref(node.at(key, 1 - nulls[0])).value
-            if not (isinstance(other, dict) and "type" in other and not {"anyOf", "oneOf"} & set(other)):
+            if not (
+                isinstance(other, dict) and "type" in other and not {"anyOf", "oneOf"} & set(other)
+            ):
                 continue
             declared = other["type"]
             types = [declared] if isinstance(declared, str) else list(declared)
             outer = {k: v for k, v in value.items() if k != key}
-            return Node({**other, **outer, "type": types + ["null"] * ("null" not in types)}, node.place, node.schema)
+            return Node(
+                {**other, **outer, "type": types + ["null"] * ("null" not in types)},
+                node.place,
+                node.schema,
+            )
         return node
 
     # -- the walk ----------------------------------------------------------------------------
@@ -246,8 +297,14 @@ class Walker:
         if bv is False or av is False:
             if bv is not av:
                 kind = TYPE_ADDED if bv is False else TYPE_REMOVED
-                self.emit(kind, path, b.place, a.place, old="nothing" if bv is False else None,
-                          new="nothing" if av is False else None)
+                self.emit(
+                    kind,
+                    path,
+                    b.place,
+                    a.place,
+                    old="nothing" if bv is False else None,
+                    new="nothing" if av is False else None,
+                )
             return
         if not (isinstance(bv, dict) and isinstance(av, dict)):
             return
@@ -269,10 +326,18 @@ class Walker:
             self.presence(b, a, path, keyword, canonical)
         for keyword in ("description", "title"):
             if bv.get(keyword) != av.get(keyword):
-                self.emit(DESCRIBED, path, b.at(keyword).place, a.at(keyword).place, keyword=keyword)
+                self.emit(
+                    DESCRIBED, path, b.at(keyword).place, a.at(keyword).place, keyword=keyword
+                )
 
-    def types(self, b: Node, a: Node, path: tuple[str, ...], tb: frozenset[str] | None,
-              ta: frozenset[str] | None) -> None:
+    def types(
+        self,
+        b: Node,
+        a: Node,
+        path: tuple[str, ...],
+        tb: frozenset[str] | None,
+        ta: frozenset[str] | None,
+    ) -> None:
         if tb == ta:
             return
         where = (path, b.at("type").place, a.at("type").place)
@@ -288,11 +353,19 @@ class Walker:
         if "null" in removed:
             self.emit(NULL_REMOVED, *where, old=old, new=new)
         if removed - {"null"}:
-            self.emit(TYPE_REMOVED, *where, old=old, new=new, keyword=", ".join(sorted(removed - {"null"})))
+            self.emit(
+                TYPE_REMOVED,
+                *where,
+                old=old,
+                new=new,
+                keyword=", ".join(sorted(removed - {"null"})),
+            )
         if "null" in added:
             self.emit(NULL_ADDED, *where, old=old, new=new)
         if added - {"null"}:
-            self.emit(TYPE_ADDED, *where, old=old, new=new, keyword=", ".join(sorted(added - {"null"})))
+            self.emit(
+                TYPE_ADDED, *where, old=old, new=new, keyword=", ".join(sorted(added - {"null"}))
+            )
 
     def enums(self, b: Node, a: Node, path: tuple[str, ...]) -> None:
         eb, ea = enum_values(b.value), enum_values(a.value)
@@ -306,7 +379,9 @@ class Walker:
             self.emit(ENUM_REMOVED, *where, old=None, new=ea, keyword=keyword_a)
             return
         if ea is None:
-            self.emit(ENUM_ADDED, *where, old=eb, new=None, keyword=keyword_b, extensible=extensible)
+            self.emit(
+                ENUM_ADDED, *where, old=eb, new=None, keyword=keyword_b, extensible=extensible
+            )
             return
         before, after = {canonical(v) for v in eb}, {canonical(v) for v in ea}
         removed = [v for v in eb if canonical(v) not in after]
@@ -314,15 +389,26 @@ class Walker:
         if removed:
             self.emit(ENUM_REMOVED, *where, old=removed, new=ea, keyword=keyword_a)
         if added:
-            self.emit(ENUM_ADDED, *where, old=eb, new=added, keyword=keyword_a, extensible=extensible)
+            self.emit(
+                ENUM_ADDED, *where, old=eb, new=added, keyword=keyword_a, extensible=extensible
+            )
 
     # -- constraints --------------------------------------------------------------------------
 
-    def constraint(self, b: Node, a: Node, path: tuple[str, ...], effect: str, keyword: str, old: Any,
-                   new: Any) -> None:
+    def constraint(
+        self, b: Node, a: Node, path: tuple[str, ...], effect: str, keyword: str, old: Any, new: Any
+    ) -> None:
         """A constraint's change; `old` and `new` as written (None: absent), shown as text."""
-        self.emit(CONSTRAINT, path, b.at(keyword).place, a.at(keyword).place, effect=effect, keyword=keyword,
-                  old=shown(keyword, old), new=shown(keyword, new))
+        self.emit(
+            CONSTRAINT,
+            path,
+            b.at(keyword).place,
+            a.at(keyword).place,
+            effect=effect,
+            keyword=keyword,
+            old=shown(keyword, old),
+            new=shown(keyword, new),
+        )
 
     def constraints(self, b: Node, a: Node, path: tuple[str, ...], kind: str) -> None:
         bv, av = b.value, a.value
@@ -342,19 +428,40 @@ class Walker:
                 self.constraint(b, a, path, NARROWER if tighter else WIDER, keyword, old, new)
         for keyword in PRESENCE.get(kind, ()):
             if keyword != "multipleOf":
-                self.presence(b, a, path, keyword, canonical if keyword != "uniqueItems" else _truthy)
+                self.presence(
+                    b, a, path, keyword, canonical if keyword != "uniqueItems" else _truthy
+                )
 
     def presence(self, b: Node, a: Node, path: tuple[str, ...], keyword: str, key: Any) -> None:
         old, new = b.value.get(keyword, MISSING), a.value.get(keyword, MISSING)
         if keyword == "uniqueItems":
             old, new = (True if old is True else MISSING), (True if new is True else MISSING)
-        if old is MISSING and new is MISSING or old is not MISSING and new is not MISSING and key(old) == key(new):
+        if (
+            old is MISSING
+            and new is MISSING
+            or old is not MISSING
+            and new is not MISSING
+            and key(old) == key(new)
+        ):
             return
         effect = NARROWER if old is MISSING else WIDER if new is MISSING else OTHER
-        self.constraint(b, a, path, effect, keyword, None if old is MISSING else old, None if new is MISSING else new)
+        self.constraint(
+            b,
+            a,
+            path,
+            effect,
+            keyword,
+            None if old is MISSING else old,
+            None if new is MISSING else new,
+        )
 
-    def bound(self, b: Node, a: Node, path: tuple[str, ...], inclusive: str, exclusive: str, lower: bool) -> None:
-        old, new = _bound(b.value, inclusive, exclusive, lower), _bound(a.value, inclusive, exclusive, lower)
+    def bound(
+        self, b: Node, a: Node, path: tuple[str, ...], inclusive: str, exclusive: str, lower: bool
+    ) -> None:
+        old, new = (
+            _bound(b.value, inclusive, exclusive, lower),
+            _bound(a.value, inclusive, exclusive, lower),
+        )
         if old[:2] == new[:2]:
             return
         if old[0] is None or new[0] is None:
@@ -365,8 +472,16 @@ class Walker:
             tighter = rank_new > rank_old
         keyword_b = old[2] or inclusive
         keyword_a = new[2] or keyword_b
-        self.emit(CONSTRAINT, path, b.at(keyword_b).place, a.at(keyword_a).place, effect=NARROWER if tighter else WIDER,
-                  keyword=keyword_a, old=shown(keyword_b, old[0]), new=shown(keyword_a, new[0]))
+        self.emit(
+            CONSTRAINT,
+            path,
+            b.at(keyword_b).place,
+            a.at(keyword_a).place,
+            effect=NARROWER if tighter else WIDER,
+            keyword=keyword_a,
+            old=shown(keyword_b, old[0]),
+            new=shown(keyword_a, new[0]),
+        )
 
     def multiple(self, b: Node, a: Node, path: tuple[str, ...]) -> None:
         old, new = b.value.get("multipleOf"), a.value.get("multipleOf")
@@ -380,7 +495,13 @@ class Walker:
             effect = NARROWER if old is None else WIDER
         else:
             ratio = Fraction(str(old)) / Fraction(str(new))
-            effect = WIDER if ratio.denominator == 1 else NARROWER if (1 / ratio).denominator == 1 else OTHER
+            effect = (
+                WIDER
+                if ratio.denominator == 1
+                else NARROWER
+                if (1 / ratio).denominator == 1
+                else OTHER
+            )
         self.constraint(b, a, path, effect, "multipleOf", old, new)
 
     # -- structure -------------------------------------------------------------------------------
@@ -415,41 +536,86 @@ class Walker:
         swaps: dict[str, str] = {}
         if self.parameters:
             for old in removed:
-                match = next((n for n in added if n not in swaps.values() and _same_shape(bp[old], ap[n])), None)
+                match = next(
+                    (n for n in added if n not in swaps.values() and _same_shape(bp[old], ap[n])),
+                    None,
+                )
                 if match is not None:
                     swaps[old] = match
         for name in ap:
             if name in bp:
                 self.property(b, a, path, name, name, breq, areq, close)
         for old, (new, sunset) in renames.items():
-            self.emit(PROPERTY_RENAMED, (*path, new), b.at("properties", old).place, a.at("properties", new).place,
-                      name=old, sunset=sunset)
+            self.emit(
+                PROPERTY_RENAMED,
+                (*path, new),
+                b.at("properties", old).place,
+                a.at("properties", new).place,
+                name=old,
+                sunset=sunset,
+            )
             self.property(b, a, path, old, new, breq, areq, close)
         for old, new in swaps.items():
-            self.emit(PROPERTY_SWAPPED, (*path, new), b.at("properties", old).place, a.at("properties", new).place,
-                      name=old, required=old in breq)
+            self.emit(
+                PROPERTY_SWAPPED,
+                (*path, new),
+                b.at("properties", old).place,
+                a.at("properties", new).place,
+                name=old,
+                required=old in breq,
+            )
             self.property(b, a, path, old, new, breq, areq, close)
         for name in removed:
             if name not in swaps:
-                self.emit(PROPERTY_REMOVED, (*path, name), b.at("properties", name).place, a.at("properties").place,
-                          required=name in breq, closed=closed_after, deprecated=deprecated(bp[name]),
-                          sunset=sunset_of(bp[name]))
+                self.emit(
+                    PROPERTY_REMOVED,
+                    (*path, name),
+                    b.at("properties", name).place,
+                    a.at("properties").place,
+                    required=name in breq,
+                    closed=closed_after,
+                    deprecated=deprecated(bp[name]),
+                    sunset=sunset_of(bp[name]),
+                )
         for name in added:
             if name not in swaps.values():
                 sub = ap[name]
-                self.emit(PROPERTY_ADDED, (*path, name), b.at("properties").place, a.at("properties", name).place,
-                          required=name in areq, closed=closed_before,
-                          has_default=isinstance(sub, dict) and "default" in sub)
+                self.emit(
+                    PROPERTY_ADDED,
+                    (*path, name),
+                    b.at("properties").place,
+                    a.at("properties", name).place,
+                    required=name in areq,
+                    closed=closed_before,
+                    has_default=isinstance(sub, dict) and "default" in sub,
+                )
         if self.parameters:
             for name in ap:
                 old_alias, new_alias = renamed_from(bp.get(name)), renamed_from(ap[name])
-                dropped = old_alias is not None and (new_alias is None or new_alias[0] != old_alias[0])
+                dropped = old_alias is not None and (
+                    new_alias is None or new_alias[0] != old_alias[0]
+                )
                 if name in bp and old_alias and dropped and old_alias[0] not in ap:
-                    self.emit(ALIAS_REMOVED, (*path, name), b.at("properties", name, "x-renamed-from").place,
-                              a.at("properties", name).place, name=old_alias[0], sunset=old_alias[1])
+                    self.emit(
+                        ALIAS_REMOVED,
+                        (*path, name),
+                        b.at("properties", name, "x-renamed-from").place,
+                        a.at("properties", name).place,
+                        name=old_alias[0],
+                        sunset=old_alias[1],
+                    )
 
-    def property(self, b: Node, a: Node, path: tuple[str, ...], old: str, new: str, breq: list[str],
-                 areq: list[str], close: bool) -> None:
+    def property(
+        self,
+        b: Node,
+        a: Node,
+        path: tuple[str, ...],
+        old: str,
+        new: str,
+        breq: list[str],
+        areq: list[str],
+        close: bool,
+    ) -> None:
         before, after = b.at("properties", old), a.at("properties", new)
         here = (*path, new)
         required_before, required_after = old in breq, new in areq
@@ -459,14 +625,26 @@ class Walker:
             self.emit(REQUIRED_REMOVED, here, b.at("required", breq.index(old)).place, after.place)
         if self.parameters:
             if deprecated(after.value) and not deprecated(before.value):
-                self.emit(DEPRECATED, here, before.place, after.at("deprecated").place,
-                          sunset=sunset_of(after.value))
+                self.emit(
+                    DEPRECATED,
+                    here,
+                    before.place,
+                    after.at("deprecated").place,
+                    sunset=sunset_of(after.value),
+                )
             if not required_before and not required_after:
                 old_default, new_default = self.default(before), self.default(after)
-                if old_default is not MISSING and (new_default is MISSING
-                                                   or canonical(old_default) != canonical(new_default)):
-                    self.emit(DEFAULT, here, before.at("default").place, after.at("default").place,
-                              old=old_default, new=new_default)
+                if old_default is not MISSING and (
+                    new_default is MISSING or canonical(old_default) != canonical(new_default)
+                ):
+                    self.emit(
+                        DEFAULT,
+                        here,
+                        before.at("default").place,
+                        after.at("default").place,
+                        old=old_default,
+                        new=new_default,
+                    )
         self.walk(before, after, here, close)
 
     def default(self, node: Node) -> Any:
@@ -481,10 +659,19 @@ class Walker:
             return
         before, after = b.at("additionalProperties"), a.at("additionalProperties")
         if new is False:
-            self.emit(CLOSED, path, b.place, after.place if after.value is not MISSING else a.at("properties").place)
+            self.emit(
+                CLOSED,
+                path,
+                b.place,
+                after.place if after.value is not MISSING else a.at("properties").place,
+            )
         elif old is False:
-            self.emit(OPENED, path, before.place if before.value is not MISSING else b.at("properties").place,
-                      after.place)
+            self.emit(
+                OPENED,
+                path,
+                before.place if before.value is not MISSING else b.at("properties").place,
+                after.place,
+            )
         else:
             self.walk(replace(before, value=old), replace(after, value=new), (*path, "*"), close)
 
@@ -499,21 +686,46 @@ class Walker:
             left = list(range(len(lb)))
             unmatched = []
             for j, branch in enumerate(la):
-                same = next((i for i in left if canonical(lb[i]) == canonical(branch) and not has_ref(branch)), None)
+                same = next(
+                    (
+                        i
+                        for i in left
+                        if canonical(lb[i]) == canonical(branch) and not has_ref(branch)
+                    ),
+                    None,
+                )
                 if same is None:
                     unmatched.append(j)
                 else:
                     left.remove(same)
             for i, j in zip(left, unmatched, strict=False):
                 self.walk(b.at(keyword, i), a.at(keyword, j), path, inner)
-            extra_before, extra_after = left[len(unmatched):], unmatched[len(left):]
-            grows = keyword != "allOf"  # another anyOf branch accepts more; another allOf branch less
+            extra_before, extra_after = left[len(unmatched) :], unmatched[len(left) :]
+            grows = (
+                keyword != "allOf"
+            )  # another anyOf branch accepts more; another allOf branch less
             for i in extra_before:
-                self.emit(BRANCH_REMOVED if grows else CONSTRAINT, path, b.at(keyword, i).place, a.at(keyword).place,
-                          keyword=keyword, effect=WIDER, old=f"{len(lb)} `{keyword}` branches", new=f"{len(la)}")
+                self.emit(
+                    BRANCH_REMOVED if grows else CONSTRAINT,
+                    path,
+                    b.at(keyword, i).place,
+                    a.at(keyword).place,
+                    keyword=keyword,
+                    effect=WIDER,
+                    old=f"{len(lb)} `{keyword}` branches",
+                    new=f"{len(la)}",
+                )
             for j in extra_after:
-                self.emit(BRANCH_ADDED if grows else CONSTRAINT, path, b.at(keyword).place, a.at(keyword, j).place,
-                          keyword=keyword, effect=NARROWER, old=f"{len(lb)} `{keyword}` branches", new=f"{len(la)}")
+                self.emit(
+                    BRANCH_ADDED if grows else CONSTRAINT,
+                    path,
+                    b.at(keyword).place,
+                    a.at(keyword, j).place,
+                    keyword=keyword,
+                    effect=NARROWER,
+                    old=f"{len(lb)} `{keyword}` branches",
+                    new=f"{len(la)}",
+                )
 
 
 def _where(node: Node) -> tuple[str, ...]:
@@ -533,7 +745,11 @@ def shown(keyword: str, value: Any) -> str:
 
 
 def _is_null(branch: Any) -> bool:
-    return isinstance(branch, dict) and branch.get("type") == "null" and set(branch) <= {"type", "description", "title"}
+    return (
+        isinstance(branch, dict)
+        and branch.get("type") == "null"
+        and set(branch) <= {"type", "description", "title"}
+    )
 
 
 def _map(value: Any) -> dict[str, Any]:
@@ -568,8 +784,9 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _bound(schema: Mapping[str, Any], inclusive: str, exclusive: str,
-           lower: bool) -> tuple[float | None, bool, str]:
+def _bound(
+    schema: Mapping[str, Any], inclusive: str, exclusive: str, lower: bool
+) -> tuple[float | None, bool, str]:
     """The tighter of a schema's inclusive and exclusive bound: (value, exclusive, keyword)."""
     found: list[tuple[float, bool, str]] = []
     if _number(schema.get(inclusive)):
@@ -578,20 +795,31 @@ def _bound(schema: Mapping[str, Any], inclusive: str, exclusive: str,
         found.append((schema[exclusive], True, exclusive))
     if not found:
         return (None, False, "")
-    return max(found, key=lambda f: (f[0], f[1])) if lower else min(found, key=lambda f: (f[0], not f[1]))
+    return (
+        max(found, key=lambda f: (f[0], f[1]))
+        if lower
+        else min(found, key=lambda f: (f[0], not f[1]))
+    )
 
 
-_SHAPE_IGNORED = frozenset({"description", "title", "examples", "x-renamed-from", "deprecated", "x-sunset"})
+_SHAPE_IGNORED = frozenset(
+    {"description", "title", "examples", "x-renamed-from", "deprecated", "x-sunset"}
+)
 
 
 def _same_shape(old: Any, new: Any) -> bool:
     """Two property schemas that accept the same values (annotations aside)."""
+
     def shape(schema: Any) -> Any:
-        return {k: v for k, v in schema.items() if k not in _SHAPE_IGNORED} if isinstance(schema, dict) else schema
+        return (
+            {k: v for k, v in schema.items() if k not in _SHAPE_IGNORED}
+            if isinstance(schema, dict)
+            else schema
+        )
+
     return canonical(shape(old)) == canonical(shape(new))
 
 
 def walk_schemas(before: Schema, after: Schema, parameters: bool) -> list[Change]:
     """Every change from `before` to `after` (parameters: closed objects, renames, defaults)."""
     return Walker(before, after, parameters).run()
-

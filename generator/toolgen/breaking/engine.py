@@ -31,7 +31,6 @@ from toolgen.naming import provider_name
 from toolgen.schema.pointer import child
 
 
-
 @dataclass(frozen=True)
 class Raw:
     """A finding before the settings and the output have their say."""
@@ -52,8 +51,12 @@ class Comparison:
     settings: Settings
     today: date
     raw: list[Raw] = field(default_factory=list)
-    views: list[tuple[Any, Any]] = field(default_factory=list)  # provider views (previous, current) of changed tools
-    entries: dict[str, tuple[ToolEntry, ToolEntry]] = field(default_factory=dict)  # current name -> the pair
+    views: list[tuple[Any, Any]] = field(
+        default_factory=list
+    )  # provider views (previous, current) of changed tools
+    entries: dict[str, tuple[ToolEntry, ToolEntry]] = field(
+        default_factory=dict
+    )  # current name -> the pair
     _indexes: dict[int, RefIndex] = field(default_factory=dict)
 
     # -- schemas ----------------------------------------------------------------------------
@@ -68,8 +71,10 @@ class Comparison:
             return Schema(raw, root)
         if side.specs is None:  # a generated package: bundled already, `$defs` at its root
             defs = raw.get("$defs") if isinstance(raw, dict) else None
-            places = {name: (value, Place(root.doc, child(child(root.pointer, "$defs"), name)))
-                      for name, value in (defs.items() if isinstance(defs, dict) else ())}
+            places = {
+                name: (value, Place(root.doc, child(child(root.pointer, "$defs"), name)))
+                for name, value in (defs.items() if isinstance(defs, dict) else ())
+            }
             return Schema(raw, root, places)
         index = self._indexes.get(id(side))
         if index is None:
@@ -79,13 +84,28 @@ class Comparison:
         except RefError:
             return Schema(raw, root)  # lint reports the reference; compared as written
         defs = bundled.get("$defs", {}) if isinstance(bundled, dict) else {}
-        return Schema(bundled, root, {name: (defs[name], Place(doc, pointer))
-                                      for name, (doc, pointer) in located.items() if name in defs})
+        return Schema(
+            bundled,
+            root,
+            {
+                name: (defs[name], Place(doc, pointer))
+                for name, (doc, pointer) in located.items()
+                if name in defs
+            },
+        )
 
     # -- tools --------------------------------------------------------------------------------
 
-    def add(self, rule: str, tool: str, after: Place | None, before: Place | None, message: str,
-            hint: str | None = None, change: str = "") -> None:
+    def add(
+        self,
+        rule: str,
+        tool: str,
+        after: Place | None,
+        before: Place | None,
+        message: str,
+        hint: str | None = None,
+        change: str = "",
+    ) -> None:
         self.raw.append(Raw(rule, tool, after, before, message, hint, change))
 
     def run(self) -> None:
@@ -98,8 +118,13 @@ class Comparison:
             if name in before:
                 self.pair(before[name], entry)
         for old, new in renamed.items():
-            self.add("TOOL_SAME_NAME", new, after[new].at("name"), before[old].at("name"),
-                     f"tool '{old}' is now called '{new}': calls by the old name fail")
+            self.add(
+                "TOOL_SAME_NAME",
+                new,
+                after[new].at("name"),
+                before[old].at("name"),
+                f"tool '{old}' is now called '{new}': calls by the old name fail",
+            )
             self.pair(before[old], after[new])
         for name in removed:
             if name not in renamed:
@@ -109,8 +134,13 @@ class Comparison:
                 self.add("TOOL_ADDED", name, after[name].at("name"), None, f"new tool '{name}'")
         self.provider_findings()
 
-    def renames(self, before: dict[str, ToolEntry], after: dict[str, ToolEntry], removed: list[str],
-                added: list[str]) -> dict[str, str]:
+    def renames(
+        self,
+        before: dict[str, ToolEntry],
+        after: dict[str, ToolEntry],
+        removed: list[str],
+        added: list[str],
+    ) -> dict[str, str]:
         """Removed tools whose place or provider-safe name an added tool took: old name -> new name."""
         out: dict[str, str] = {}
         for old in removed:
@@ -119,8 +149,11 @@ class Comparison:
                 if new in out.values():
                     continue
                 other = after[new]
-                same_file = (self.before.complete and entry.doc.display == other.doc.display
-                             and entry.source.pointer == other.source.pointer == "")
+                same_file = (
+                    self.before.complete
+                    and entry.doc.display == other.doc.display
+                    and entry.source.pointer == other.source.pointer == ""
+                )
                 if same_file or provider_name(old) == provider_name(new):
                     out[old] = new
                     break
@@ -134,19 +167,40 @@ class Comparison:
         if lifecycle.deprecated(data):
             sunset = lifecycle.sunset(data)
             if lifecycle.past(sunset, self.today):
-                self.add("TOOL_DELETED_AFTER_SUNSET", name, gone, entry.at("name"),
-                         f"deprecated tool '{name}' was removed after its sunset ({sunset})")
+                self.add(
+                    "TOOL_DELETED_AFTER_SUNSET",
+                    name,
+                    gone,
+                    entry.at("name"),
+                    f"deprecated tool '{name}' was removed after its sunset ({sunset})",
+                )
             else:
-                self.add("TOOL_NO_DELETE_BEFORE_SUNSET", name, gone, entry.at("name"),
-                         f"deprecated tool '{name}' was removed {lifecycle.early(sunset)}: calls of it fail")
+                self.add(
+                    "TOOL_NO_DELETE_BEFORE_SUNSET",
+                    name,
+                    gone,
+                    entry.at("name"),
+                    f"deprecated tool '{name}' was removed {lifecycle.early(sunset)}: calls of it fail",
+                )
             return
-        self.add("TOOL_NO_DELETE", name, gone, entry.at("name"), f"tool '{name}' was removed: calls of it fail")
+        self.add(
+            "TOOL_NO_DELETE",
+            name,
+            gone,
+            entry.at("name"),
+            f"tool '{name}' was removed: calls of it fail",
+        )
 
     def after_place_of(self, entry: ToolEntry) -> Place | None:
         """Where a removed tool's file is on the current side, if it still is."""
         for tool in self.after.tools:
             if tool.doc.display == entry.doc.display:
-                return Place(tool.doc, "/tools" if isinstance(tool.doc.data, dict) and "tools" in tool.doc.data else "")
+                return Place(
+                    tool.doc,
+                    "/tools"
+                    if isinstance(tool.doc.data, dict) and "tools" in tool.doc.data
+                    else "",
+                )
         return None
 
     def pair(self, b: ToolEntry, a: ToolEntry) -> None:
@@ -155,26 +209,58 @@ class Comparison:
         complete = self.before.complete and self.after.complete
         name = a.name
         if complete and b.doc.display != a.doc.display:
-            self.add("TOOL_SAME_FILE", name, a.at("name"), b.at("name"),
-                     f"tool '{name}' moved from {b.doc.display} to {a.doc.display}")
+            self.add(
+                "TOOL_SAME_FILE",
+                name,
+                a.at("name"),
+                b.at("name"),
+                f"tool '{name}' moved from {b.doc.display} to {a.doc.display}",
+            )
         if complete and b.data == a.data and not has_ref(a.data):
             return
         if self.before.complete and lifecycle.fell(b.data, a.data):
-            self.add("STABILITY_NO_DECREASE", name, a.at("stability"), b.at("stability"),
-                     f"tool '{name}': stability {lifecycle.stability(b.data)} -> {lifecycle.stability(a.data)}: "
-                     "callers were promised a stable tool")
+            self.add(
+                "STABILITY_NO_DECREASE",
+                name,
+                a.at("stability"),
+                b.at("stability"),
+                f"tool '{name}': stability {lifecycle.stability(b.data)} -> {lifecycle.stability(a.data)}: "
+                "callers were promised a stable tool",
+            )
         if not lifecycle.deprecated(b.data) and lifecycle.deprecated(a.data):
             key = "deprecated" if "deprecated" in a.data else "stability"
             extra = [f"use '{r}' instead" for r in [lifecycle.replacement(a.data)] if r]
             extra += [f"sunset {s}" for s in [lifecycle.sunset(a.data)] if s]
-            self.add("TOOL_DEPRECATED", name, a.at(key), None,
-                     f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""))
+            self.add(
+                "TOOL_DEPRECATED",
+                name,
+                a.at(key),
+                None,
+                f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""),
+            )
         for issue in behaviour(b.data, a.data, complete):
-            self.add(issue.rule, name, a.at(issue.key), b.at(issue.key), f"tool '{name}': {issue.message}")
-        described = [label for key, label in (("description", "the tool's"), ("title", "the tool's title"))
-                     if b.data.get(key) != a.data.get(key)]
-        described_at: Place | None = a.at(next((k for k in ("description", "title") if b.data.get(k) != a.data.get(k)),
-                                               "description")) if described else None
+            self.add(
+                issue.rule,
+                name,
+                a.at(issue.key),
+                b.at(issue.key),
+                f"tool '{name}': {issue.message}",
+            )
+        described = [
+            label
+            for key, label in (("description", "the tool's"), ("title", "the tool's title"))
+            if b.data.get(key) != a.data.get(key)
+        ]
+        described_at: Place | None = (
+            a.at(
+                next(
+                    (k for k in ("description", "title") if b.data.get(k) != a.data.get(k)),
+                    "description",
+                )
+            )
+            if described
+            else None
+        )
         schemas: dict[str, tuple[Schema, Schema]] = {}
         for key, parameters in (("parameters", True), ("returns", False)):
             if not parameters and not self.before.complete and "returns" not in b.data:
@@ -184,24 +270,43 @@ class Comparison:
             for change in walk_schemas(old, new, parameters):
                 if change.kind == DESCRIBED:
                     where = path_text(change.path)
-                    label = (f"parameter '{where}'" if parameters else f"result field '{where}'") if where else \
-                        ("the arguments'" if parameters else "the result's")
+                    label = (
+                        (f"parameter '{where}'" if parameters else f"result field '{where}'")
+                        if where
+                        else ("the arguments'" if parameters else "the result's")
+                    )
                     if label not in described:
                         described.append(label)
                     described_at = described_at or change.after
                     continue
                 verdict = judge(change, parameters, self.today)
                 if verdict is not None:
-                    before = None if change.kind == PROPERTY_ADDED else change.before  # it was nowhere
-                    self.add(verdict.rule, name, change.after, before, f"tool '{name}': {verdict.message}",
-                             verdict.hint, change.kind)
+                    before = (
+                        None if change.kind == PROPERTY_ADDED else change.before
+                    )  # it was nowhere
+                    self.add(
+                        verdict.rule,
+                        name,
+                        change.after,
+                        before,
+                        f"tool '{name}': {verdict.message}",
+                        verdict.hint,
+                        change.kind,
+                    )
         if described and described_at is not None:
-            self.add("TOOL_DESCRIPTION_CHANGED", name, described_at, None,
-                     f"tool '{name}': description changed: {', '.join(described)}")
+            self.add(
+                "TOOL_DESCRIPTION_CHANGED",
+                name,
+                described_at,
+                None,
+                f"tool '{name}': description changed: {', '.join(described)}",
+            )
         if PROVIDER in self.settings.categories:
             self.providers(b, a, schemas)
 
-    def providers(self, b: ToolEntry, a: ToolEntry, schemas: Mapping[str, tuple[Schema, Schema]]) -> None:
+    def providers(
+        self, b: ToolEntry, a: ToolEntry, schemas: Mapping[str, tuple[Schema, Schema]]
+    ) -> None:
         """Keep the pair's provider views for one export of them all (`provider_findings`)."""
         from toolgen.breaking import providers
 
@@ -220,7 +325,9 @@ class Comparison:
 
         for name, issue in providers.compare(self.views):
             b, a = self.entries[name]
-            self.add(issue.rule, name, a.at("name"), b.at("name"), f"tool '{name}': {issue.message}")
+            self.add(
+                issue.rule, name, a.at("name"), b.at("name"), f"tool '{name}': {issue.message}"
+            )
 
     # -- findings -------------------------------------------------------------------------------
 
@@ -229,8 +336,11 @@ class Comparison:
         seen: set[tuple[Any, ...]] = set()
         for raw in self.raw:
             # A definition reached along several paths (a recursive one, a shared one) is reported once.
-            key = (raw.rule, raw.change, raw.tool, _key(raw.after), _key(raw.before)) if raw.change else \
-                (raw.rule, raw.tool, raw.message)
+            key = (
+                (raw.rule, raw.change, raw.tool, _key(raw.after), _key(raw.before))
+                if raw.change
+                else (raw.rule, raw.tool, raw.message)
+            )
             if key in seen:
                 continue
             seen.add(key)
@@ -249,14 +359,33 @@ class Comparison:
         previous = self.before.where(raw.before) if raw.before is not None else ""
         message = raw.message + (f" (was at {previous})" if previous else "")
         if raw.after is not None:
-            file, (line, col), pointer = raw.after.doc.display, raw.after.position(), raw.after.pointer
+            file, (line, col), pointer = (
+                raw.after.doc.display,
+                raw.after.position(),
+                raw.after.pointer,
+            )
         elif raw.before is not None:
-            file, (line, col), pointer = f"{self.before.label}{raw.before.doc.display}", raw.before.position(), ""
+            file, (line, col), pointer = (
+                f"{self.before.label}{raw.before.doc.display}",
+                raw.before.position(),
+                "",
+            )
         else:
             file, line, col, pointer = ".", 1, 1, ""
-        return Finding(file, line, col, rule.id, self.settings.severity_of(rule), message,
-                       rule.hint if raw.hint is None else raw.hint, rule.category, raw.tool, previous, pointer,
-                       gone=raw.after is None)
+        return Finding(
+            file,
+            line,
+            col,
+            rule.id,
+            self.settings.severity_of(rule),
+            message,
+            rule.hint if raw.hint is None else raw.hint,
+            rule.category,
+            raw.tool,
+            previous,
+            pointer,
+            gone=raw.after is None,
+        )
 
 
 def _key(place: Place | None) -> tuple[str, str] | None:
@@ -273,8 +402,16 @@ def _by_name(tools: list[ToolEntry]) -> dict[str, ToolEntry]:
 def _problems(side: Side, label: str) -> Iterator[Finding]:
     """What could not be loaded, as toolgen's load diagnostics say it (always errors)."""
     for d in side.problems:
-        yield Finding(f"{side.label}{d.file}" if side.label else d.file, d.line, d.col, d.rule, "error",
-                      f"{label}: {d.message}", d.hint, gone=bool(side.label))
+        yield Finding(
+            f"{side.label}{d.file}" if side.label else d.file,
+            d.line,
+            d.col,
+            d.rule,
+            "error",
+            f"{label}: {d.message}",
+            d.hint,
+            gone=bool(side.label),
+        )
 
 
 def compare(before: Side, after: Side, settings: Settings, today: date | None = None) -> Report:
@@ -291,9 +428,22 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
             needed = needed_bump(findings)
             if not enough(before.version, declared, needed):
                 file, line = after.version_at or ("pyproject.toml", 1)
-                findings += _version_finding(comparison, file, line, 1, "the spec set", before.version,
-                                             after.version, declared, needed, "")
-    problems = [*_problems(after, "cannot load"), *_problems(before, "cannot load the previous side")]
+                findings += _version_finding(
+                    comparison,
+                    file,
+                    line,
+                    1,
+                    "the spec set",
+                    before.version,
+                    after.version,
+                    declared,
+                    needed,
+                    "",
+                )
+    problems = [
+        *_problems(after, "cannot load"),
+        *_problems(before, "cannot load the previous side"),
+    ]
     everything = sorted(set(findings + problems))
     return Report(tuple(everything), needed_bump(findings), versions)
 
@@ -318,19 +468,61 @@ def _tool_versions(comparison: Comparison, findings: list[Finding]) -> list[Find
             continue
         place = entry.at("version")
         line, col = place.position()
-        out += _version_finding(comparison, entry.doc.display, line, col, f"tool '{entry.name}'", old, new,
-                                declared, needed, entry.name, old_entry.at("version"))
+        out += _version_finding(
+            comparison,
+            entry.doc.display,
+            line,
+            col,
+            f"tool '{entry.name}'",
+            old,
+            new,
+            declared,
+            needed,
+            entry.name,
+            old_entry.at("version"),
+        )
     return out
 
 
-def _version_finding(comparison: Comparison, file: str, line: int, col: int, what: str, old: str, new: str,
-                     declared: str, needed: str, tool: str, before: Place | None = None) -> list[Finding]:
+def _version_finding(
+    comparison: Comparison,
+    file: str,
+    line: int,
+    col: int,
+    what: str,
+    old: str,
+    new: str,
+    declared: str,
+    needed: str,
+    tool: str,
+    before: Place | None = None,
+) -> list[Finding]:
     rule = BY_ID["VERSION_BUMP_TOO_SMALL"]
     if not comparison.settings.active(rule) or comparison.settings.ignored(rule.id, [file]):
         return []
-    bump = "went down" if declared == "down" else f"is a {declared} bump" if declared != "none" else "did not change"
+    bump = (
+        "went down"
+        if declared == "down"
+        else f"is a {declared} bump"
+        if declared != "none"
+        else "did not change"
+    )
     previous = comparison.before.where(before) if before is not None else ""
-    message = (f"{what}: version {old} -> {new} {bump}; the changes need a {needed} bump (at least "
-               f"{least(old, needed)})" + (f" (was at {previous})" if previous else ""))
-    return [Finding(file, line, col, rule.id, comparison.settings.severity_of(rule), message, rule.hint,
-                    rule.category, tool, previous)]
+    message = (
+        f"{what}: version {old} -> {new} {bump}; the changes need a {needed} bump (at least "
+        f"{least(old, needed)})" + (f" (was at {previous})" if previous else "")
+    )
+    return [
+        Finding(
+            file,
+            line,
+            col,
+            rule.id,
+            comparison.settings.severity_of(rule),
+            message,
+            rule.hint,
+            rule.category,
+            tool,
+            previous,
+        )
+    ]

@@ -66,10 +66,14 @@ def past(sunset_text: str | None, today: date) -> bool:
 
 
 def until(sunset_text: str | None) -> str:
-    """"its sunset (2026-06-30)", or why there is none, for a message."""
+    """ "its sunset (2026-06-30)", or why there is none, for a message."""
     if sunset_text is None:
         return "it has no sunset"
-    return f"its sunset ({sunset_text})" if day(sunset_text) else f"its sunset {sunset_text!r} is no date"
+    return (
+        f"its sunset ({sunset_text})"
+        if day(sunset_text)
+        else f"its sunset {sunset_text!r} is no date"
+    )
 
 
 def early(sunset_text: str | None) -> str:

@@ -14,18 +14,29 @@ from toolgen.naming import provider_name
 from toolgen.runtime.registry import definition_name
 from toolgen.schema.closing import closed
 
+
 def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> ToolView:
     """`parameters` and `returns` bundled (self-contained); closed here as lowering closes them."""
     shown = closed(parameters if isinstance(parameters, dict) else EMPTY_PARAMETERS)
     shown.setdefault("properties", {})
     hints = data.get("annotations")
-    annotations = tuple((k, v) for k, v in hints.items() if isinstance(v, bool)) if isinstance(hints, dict) else ()
+    annotations = (
+        tuple((k, v) for k, v in hints.items() if isinstance(v, bool))
+        if isinstance(hints, dict)
+        else ()
+    )
     title = data.get("title")
     description = data.get("description")
     name = str(data["name"])
-    return ToolView(name, provider_name(name), description if isinstance(description, str) else "",
-                title if isinstance(title, str) else None, shown, returns if isinstance(returns, dict) else None,
-                annotations)
+    return ToolView(
+        name,
+        provider_name(name),
+        description if isinstance(description, str) else "",
+        title if isinstance(title, str) else None,
+        shown,
+        returns if isinstance(returns, dict) else None,
+        annotations,
+    )
 
 
 @dataclass(frozen=True)
@@ -51,21 +62,31 @@ def compare(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, I
         for options in variants(provider):
             try:
                 new_export = export(provider, [new for _, new in pairs], **options)
-                taken = [n for n in new_export.notes if not n.shared and n.kind in (FALLBACK, REFUSED)]
+                taken = [
+                    n for n in new_export.notes if not n.shared and n.kind in (FALLBACK, REFUSED)
+                ]
                 flagged = list(dict.fromkeys(n.tool for n in taken))
                 old_export = export(provider, [previous[name] for name in flagged], **options)
             except Exception:  # noqa: BLE001 - a schema no exporter reads is lint's to report, not a change
                 yield from _one_by_one(pairs, provider, options)
                 continue
             renamed = {previous[name].name: name for name in flagged}
-            had = {(renamed.get(n.tool, n.tool), n.target, n.kind) for n in old_export.notes if not n.shared}
+            had = {
+                (renamed.get(n.tool, n.tool), n.target, n.kind)
+                for n in old_export.notes
+                if not n.shared
+            }
             for note in taken:
                 if (note.tool, note.target, note.kind) in had:
                     continue
                 message = f"{note.target}: {note.message}"
                 if (note.tool, message) not in said:
                     said.add((note.tool, message))
-                    rule = "PROVIDER_NO_NEW_FALLBACK" if note.kind == FALLBACK else "PROVIDER_STILL_REPRESENTABLE"
+                    rule = (
+                        "PROVIDER_NO_NEW_FALLBACK"
+                        if note.kind == FALLBACK
+                        else "PROVIDER_STILL_REPRESENTABLE"
+                    )
                     yield note.tool, Issue(rule, message)
 
 
@@ -86,23 +107,41 @@ def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, 
             if was and now and was[0] and now[0] and was != now:
                 changed.setdefault((was[0], now[0]), []).append(provider)
         for (was_name, now_name), providers in changed.items():
-            yield after.name, Issue("PROVIDER_SAME_NAME", f"{', '.join(providers)} call it {now_name!r}, not "
-                                                          f"{was_name!r}: the models' calls by the old name fail")
+            yield (
+                after.name,
+                Issue(
+                    "PROVIDER_SAME_NAME",
+                    f"{', '.join(providers)} call it {now_name!r}, not "
+                    f"{was_name!r}: the models' calls by the old name fail",
+                ),
+            )
 
 
-def _one_by_one(pairs: Sequence[tuple[ToolView, ToolView]], provider: str,
-                options: dict[str, Any]) -> Iterator[tuple[str, Issue]]:
+def _one_by_one(
+    pairs: Sequence[tuple[ToolView, ToolView]], provider: str, options: dict[str, Any]
+) -> Iterator[tuple[str, Issue]]:
     """The pairs exported one at a time, when one of them breaks an export of them all."""
     from toolgen.providers import export
     from toolgen.providers.base import FALLBACK, REFUSED
 
     for old, new in pairs:
         try:
-            old_export, new_export = export(provider, [old], **options), export(provider, [new], **options)
+            old_export, new_export = (
+                export(provider, [old], **options),
+                export(provider, [new], **options),
+            )
         except Exception:  # noqa: BLE001 - that one is lint's to report
             continue
         had = {(n.target, n.kind) for n in old_export.notes if not n.shared}
         for note in new_export.notes:
-            if not note.shared and (note.target, note.kind) not in had and note.kind in (FALLBACK, REFUSED):
-                rule = "PROVIDER_NO_NEW_FALLBACK" if note.kind == FALLBACK else "PROVIDER_STILL_REPRESENTABLE"
+            if (
+                not note.shared
+                and (note.target, note.kind) not in had
+                and note.kind in (FALLBACK, REFUSED)
+            ):
+                rule = (
+                    "PROVIDER_NO_NEW_FALLBACK"
+                    if note.kind == FALLBACK
+                    else "PROVIDER_STILL_REPRESENTABLE"
+                )
                 yield note.tool, Issue(rule, f"{note.target}: {note.message}")

@@ -75,8 +75,10 @@ def needed_bump(findings: Iterable[Finding]) -> str:
 
 
 def summary(report: Report) -> str:
-    line = (f"{report.count(ERROR)} error(s), {report.count(WARNING)} warning(s), {report.count(INFO)} info; "
-            f"needed version bump: {report.needed}")
+    line = (
+        f"{report.count(ERROR)} error(s), {report.count(WARNING)} warning(s), {report.count(INFO)} info; "
+        f"needed version bump: {report.needed}"
+    )
     if report.versions is not None:
         v = report.versions
         line += f" (declared: {v.declared}, {v.before} -> {v.after})"
@@ -88,12 +90,18 @@ def render(report: Report, fmt: str = "text", base: str = "") -> str:
     which GitHub needs to attach an annotation to its file (github only)."""
     ordered = sorted(report.findings)
     if fmt == "json":
-        return json.dumps({
-            "findings": [asdict(f) for f in ordered],
-            "errors": report.count(ERROR), "warnings": report.count(WARNING), "info": report.count(INFO),
-            "needed_bump": report.needed,
-            "versions": asdict(report.versions) if report.versions is not None else None,
-        }, indent=2, ensure_ascii=False)
+        return json.dumps(
+            {
+                "findings": [asdict(f) for f in ordered],
+                "errors": report.count(ERROR),
+                "warnings": report.count(WARNING),
+                "info": report.count(INFO),
+                "needed_bump": report.needed,
+                "versions": asdict(report.versions) if report.versions is not None else None,
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
     if fmt == "github":
         return "\n".join([*(_github_line(f, base) for f in ordered), summary(report)])
     return "\n".join([*(f.text() for f in ordered), summary(report)])
@@ -107,6 +115,7 @@ def _github_line(f: Finding, base: str) -> str:
     if f.gone:  # no file of the pull request to attach it to: an annotation of the run
         return f"::{_LEVELS[f.severity]} title={escape_property(f.rule)}::{message}"
     file = posixpath.normpath(posixpath.join(base, f.file)) if base else f.file
-    return (f"::{_LEVELS[f.severity]} file={escape_property(file)},line={f.line},col={f.col},"
-            f"title={escape_property(f.rule)}::{message}")
-
+    return (
+        f"::{_LEVELS[f.severity]} file={escape_property(file)},line={f.line},col={f.col},"
+        f"title={escape_property(f.rule)}::{message}"
+    )

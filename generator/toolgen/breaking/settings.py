@@ -67,8 +67,12 @@ class Settings:
 def _matches(file: str, pattern: str) -> bool:
     """A spec file's path against a file, a folder (`legacy/` or `legacy`) or a glob."""
     pattern = pattern.strip("/") if pattern not in ("/", "") else ""
-    return (not pattern or file == pattern or file.startswith(pattern + "/")
-            or fnmatch.fnmatchcase(file, pattern))
+    return (
+        not pattern
+        or file == pattern
+        or file.startswith(pattern + "/")
+        or fnmatch.fnmatchcase(file, pattern)
+    )
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
@@ -102,14 +106,19 @@ def parse(table: Mapping[str, Any], fail_on: str | None = None) -> Settings:
     ignore_only = table.get("ignore_only", {})
     if not isinstance(ignore_only, dict):
         raise ValueError(f"{WHERE} ignore_only must be a table of rule IDs to lists of paths")
-    ignored = {_rule(name): tuple(_strings(paths, f"ignore_only.{name}")) for name, paths in ignore_only.items()}
+    ignored = {
+        _rule(name): tuple(_strings(paths, f"ignore_only.{name}"))
+        for name, paths in ignore_only.items()
+    }
     severity = table.get("severity", {})
     if not isinstance(severity, dict):
         raise ValueError(f"{WHERE} severity must be a table of rule IDs to error, warning or info")
     for name, level in severity.items():
         _rule(name)
         if level not in SEVERITIES:
-            raise ValueError(f"{WHERE} severity.{name} is one of {', '.join(SEVERITIES)}, not {level!r}")
+            raise ValueError(
+                f"{WHERE} severity.{name} is one of {', '.join(SEVERITIES)}, not {level!r}"
+            )
     chosen = fail_on if fail_on is not None else table.get("fail_on", ERROR)
     if chosen not in FAIL_ON:
         raise ValueError(f"{WHERE} fail_on is one of {', '.join(FAIL_ON)}, not {chosen!r}")

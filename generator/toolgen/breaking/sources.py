@@ -30,8 +30,12 @@ SPECS, GIT, PACKAGE = "specs", "git", "package"
 # MCP's hints -> the spec's annotations
 HINTS = {hint: key for key, hint in MCP_HINTS.items()}
 # What the providers put in front of a deprecated tool's or parameter's description.
-_DEPRECATED_TOOL = re.compile(r"^Deprecated(?::(?P<why>.*?))?(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)")
-_DEPRECATED_PARAMETER = re.compile(r"^Deprecated(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)")
+_DEPRECATED_TOOL = re.compile(
+    r"^Deprecated(?::(?P<why>.*?))?(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)"
+)
+_DEPRECATED_PARAMETER = re.compile(
+    r"^Deprecated(?: \(sunset (?P<sunset>\d{4}-\d{2}-\d{2})\))?\.(?: |$)"
+)
 
 
 class Unreadable(Exception):
@@ -48,7 +52,11 @@ class Place:
     def position(self) -> tuple[int, int]:
         """Where the key is (a list item: where the item is); an absent one: its nearest ancestor."""
         source = self.doc.source
-        return source.keys.get(self.pointer) or source.values.get(self.pointer) or source.position(self.pointer)
+        return (
+            source.keys.get(self.pointer)
+            or source.values.get(self.pointer)
+            or source.position(self.pointer)
+        )
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,9 @@ class ToolEntry:
     name: str
     data: Mapping[str, Any]
     source: ToolSource
-    keys: Mapping[str, str] = field(default_factory=dict)  # spec key -> the key written (a package's MCP names)
+    keys: Mapping[str, str] = field(
+        default_factory=dict
+    )  # spec key -> the key written (a package's MCP names)
 
     @property
     def doc(self) -> Document:
@@ -81,7 +91,9 @@ class Side:
     problems: list[Diagnostic]
     specs: SpecSet | None = None  # for `$ref` bundling (None: a package, whose schemas are bundled)
     version: str | None = None  # the spec set's declared version
-    version_at: tuple[str, int] | None = None  # (file, line) of it, the file relative to the specs root
+    version_at: tuple[str, int] | None = (
+        None  # (file, line) of it, the file relative to the specs root
+    )
 
     @property
     def complete(self) -> bool:
@@ -94,7 +106,11 @@ class Side:
 
 
 def _tools(specs: SpecSet) -> list[ToolEntry]:
-    return [ToolEntry(t.data["name"], t.data, t) for t in specs.tools if isinstance(t.data.get("name"), str)]
+    return [
+        ToolEntry(t.data["name"], t.data, t)
+        for t in specs.tools
+        if isinstance(t.data.get("name"), str)
+    ]
 
 
 def _side(kind: str, label: str, specs: SpecSet) -> Side:
@@ -105,7 +121,9 @@ def current(root: Path, pyproject: Path | None = None) -> Side:
     """The specs directory; its version from `pyproject` ([tool.toolgen] version), when given."""
     side = _side(SPECS, "", load_specs(root))
     if pyproject is not None:
-        _version_from(side, pyproject.read_text("utf-8"), Path(os.path.relpath(pyproject, root)).as_posix())
+        _version_from(
+            side, pyproject.read_text("utf-8"), Path(os.path.relpath(pyproject, root)).as_posix()
+        )
     return side
 
 
@@ -115,7 +133,9 @@ def _version_from(side: Side, text: str | None, display: str, generated: bool = 
         side.version, side.version_at = found[0], (display, found[1])
 
 
-def previous(ref: str, root: Path, pyproject: Path | None = None, current: Side | None = None) -> Side:
+def previous(
+    ref: str, root: Path, pyproject: Path | None = None, current: Side | None = None
+) -> Side:
     """`--against REF` (see the module's docstring for how REF is read); Unreadable when it cannot be.
     A file with the same path and bytes as one of `current`'s is parsed once, for both sides."""
     folder = Path(ref)
@@ -148,7 +168,9 @@ def sharing(current: Side | None) -> Reuse | None:
     return reuse
 
 
-def directory(folder: Path, ref: str, pyproject: Path | None = None, current: Side | None = None) -> Side:
+def directory(
+    folder: Path, ref: str, pyproject: Path | None = None, current: Side | None = None
+) -> Side:
     side = _side(SPECS, ref.rstrip("/") + "/", load_specs(folder, reuse=sharing(current)))
     from toolgen.config import find_pyproject
 
@@ -167,12 +189,19 @@ def from_texts(files: Mapping[str, str | bytes], label: str = "", root: Path = P
         try:
             documents.append(load_bytes(raw, root / display, display))
         except LoadError as exc:
-            problems.append(Diagnostic(display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "", exc.hint))
-    specs = SpecSet(root, documents, [entry for doc in documents for entry in entries(doc)], problems)
+            problems.append(
+                Diagnostic(
+                    display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "", exc.hint
+                )
+            )
+    specs = SpecSet(
+        root, documents, [entry for doc in documents for entry in entries(doc)], problems
+    )
     return _side(SPECS, label, specs)
 
 
 # -- a generated package ---------------------------------------------------------------------
+
 
 def package(definitions: Path, ref: str) -> Side:
     """A generated package's MCP definitions as specs (what `tools/list` told clients)."""
@@ -181,17 +210,29 @@ def package(definitions: Path, ref: str) -> Side:
     try:
         doc = load_file(definitions, display, limit=Limits.from_env().input_bytes)
     except LoadError as exc:
-        raise Unreadable(f"cannot read {definitions}: {exc.line}:{exc.col}: {exc.message}") from None
+        raise Unreadable(
+            f"cannot read {definitions}: {exc.line}:{exc.col}: {exc.message}"
+        ) from None
     variants = doc.data.get("variants") if isinstance(doc.data, dict) else None
-    if not (isinstance(variants, list) and variants and isinstance(variants[0], dict)
-            and isinstance(variants[0].get("definitions"), list)):
+    if not (
+        isinstance(variants, list)
+        and variants
+        and isinstance(variants[0], dict)
+        and isinstance(variants[0].get("definitions"), list)
+    ):
         raise Unreadable(f"{definitions} holds no MCP tool definitions (variants[0].definitions)")
     tools = []
     for i, definition in enumerate(variants[0]["definitions"]):
         if isinstance(definition, dict) and isinstance(definition.get("name"), str):
             source = ToolSource(doc, f"/variants/0/definitions/{i}", definition)
-            tools.append(ToolEntry(definition["name"], _as_spec(definition), source,
-                                   {"parameters": "inputSchema", "returns": "outputSchema"}))
+            tools.append(
+                ToolEntry(
+                    definition["name"],
+                    _as_spec(definition),
+                    source,
+                    {"parameters": "inputSchema", "returns": "outputSchema"},
+                )
+            )
     side = Side(PACKAGE, ref.rstrip("/") + "/", tools, [])
     generated = folder.parent / "pyproject.toml"
     if generated.is_file():
@@ -206,7 +247,7 @@ def _as_spec(definition: dict[str, Any]) -> dict[str, Any]:
     if isinstance(description, str):
         marked = _DEPRECATED_TOOL.match(description)
         if marked:
-            description = description[marked.end():]
+            description = description[marked.end() :]
             spec["deprecated"] = {"reason": (marked["why"] or "").strip()}
             if marked["sunset"]:
                 spec["sunset"] = marked["sunset"]
@@ -231,9 +272,16 @@ def _unmarked(schema: dict[str, Any]) -> dict[str, Any]:
     out = dict(properties)
     for name, sub in properties.items():
         text = sub.get("description") if isinstance(sub, dict) else None
-        marked = _DEPRECATED_PARAMETER.match(text) if isinstance(text, str) and sub.get("deprecated") is True else None
+        marked = (
+            _DEPRECATED_PARAMETER.match(text)
+            if isinstance(text, str) and sub.get("deprecated") is True
+            else None
+        )
         if marked and isinstance(sub, dict):
-            out[name] = {**sub, "description": text[marked.end():] if isinstance(text, str) else text}
+            out[name] = {
+                **sub,
+                "description": text[marked.end() :] if isinstance(text, str) else text,
+            }
             if marked["sunset"]:
                 out[name]["x-sunset"] = marked["sunset"]
     return {**schema, "properties": out}
@@ -241,9 +289,12 @@ def _unmarked(schema: dict[str, Any]) -> dict[str, Any]:
 
 # -- a git revision ----------------------------------------------------------------------------
 
+
 def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, timeout=300, check=False)
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=stdin, capture_output=True, timeout=300, check=False
+        )
     except FileNotFoundError:
         raise Unreadable("git is not installed") from None
     except subprocess.TimeoutExpired:
@@ -254,16 +305,22 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def revision(ref: str, root: Path, pyproject: Path | None = None, current: Side | None = None) -> Side:
+def revision(
+    ref: str, root: Path, pyproject: Path | None = None, current: Side | None = None
+) -> Side:
     """The spec files under the same path as `root`, at the git revision `ref`."""
     if ref.startswith("-"):
         raise Unreadable(f"{ref!r} is neither a directory nor a git revision")
     try:
         top = Path(_git(["rev-parse", "--show-toplevel"], root).decode("utf-8").strip())
     except Unreadable:
-        raise Unreadable(f"{ref!r} is not a directory, and {root} is not in a git repository") from None
+        raise Unreadable(
+            f"{ref!r} is not a directory, and {root} is not in a git repository"
+        ) from None
     try:
-        commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], top)
+        commit = _git(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], top
+        )
     except Unreadable:
         raise Unreadable(f"{ref!r} is neither a directory nor a git revision of {top}") from None
     commit_id = commit.decode("ascii").strip()
@@ -278,7 +335,9 @@ def revision(ref: str, root: Path, pyproject: Path | None = None, current: Side 
         relative = os.path.relpath(pyproject.resolve(), top.resolve())
         if not relative.startswith(".."):
             try:
-                text = _git(["cat-file", "blob", f"{commit_id}:{Path(relative).as_posix()}"], top).decode("utf-8")
+                text = _git(
+                    ["cat-file", "blob", f"{commit_id}:{Path(relative).as_posix()}"], top
+                ).decode("utf-8")
             except (Unreadable, UnicodeDecodeError):
                 text = None
             _version_from(side, text, Path(os.path.relpath(pyproject, root)).as_posix())
@@ -301,9 +360,11 @@ def _listing(top: Path, commit: str, prefix: str) -> Iterator[_Blob | tuple[str,
             continue
         meta, _, path = item.partition("\t")
         mode, kind, object_id, size = meta.split()
-        display = path[len(prefix) + 1:] if prefix else path
+        display = path[len(prefix) + 1 :] if prefix else path
         relative = PurePosixPath(display)
-        if relative.suffix.lower() not in SPEC_SUFFIXES or any(part.startswith(".") for part in relative.parts):
+        if relative.suffix.lower() not in SPEC_SUFFIXES or any(
+            part.startswith(".") for part in relative.parts
+        ):
             continue
         if kind != "blob":
             continue
@@ -313,7 +374,9 @@ def _listing(top: Path, commit: str, prefix: str) -> Iterator[_Blob | tuple[str,
         yield _Blob(object_id, int(size), path, display)
 
 
-def _read_blobs(top: Path, commit: str, prefix: str, reuse: Reuse | None) -> tuple[list[Document], list[Diagnostic]]:
+def _read_blobs(
+    top: Path, commit: str, prefix: str, reuse: Reuse | None
+) -> tuple[list[Document], list[Diagnostic]]:
     limits = Limits.from_env()
     problems: list[Diagnostic] = []
     blobs: list[_Blob] = []
@@ -323,12 +386,28 @@ def _read_blobs(top: Path, commit: str, prefix: str, reuse: Reuse | None) -> tup
             problems.append(Diagnostic(item[0], 1, 1, "file-refused", Severity.ERROR, item[1]))
             continue
         if len(blobs) >= limits.files:
-            problems.append(Diagnostic(".", 1, 1, "input-too-large", Severity.ERROR,
-                                       f"more than {limits.files} spec files under the specs root"))
+            problems.append(
+                Diagnostic(
+                    ".",
+                    1,
+                    1,
+                    "input-too-large",
+                    Severity.ERROR,
+                    f"more than {limits.files} spec files under the specs root",
+                )
+            )
             break
         if item.size > limits.file_bytes or total + item.size > limits.input_bytes:
-            problems.append(Diagnostic(item.display, 1, 1, "file-too-large", Severity.ERROR,
-                                       f"file is larger than the limit ({item.size} bytes)"))
+            problems.append(
+                Diagnostic(
+                    item.display,
+                    1,
+                    1,
+                    "file-too-large",
+                    Severity.ERROR,
+                    f"file is larger than the limit ({item.size} bytes)",
+                )
+            )
             continue
         total += item.size
         blobs.append(item)
@@ -339,8 +418,18 @@ def _read_blobs(top: Path, commit: str, prefix: str, reuse: Reuse | None) -> tup
             shared = reuse(Path(blob.path), blob.display, raw) if reuse is not None else None
             documents.append(shared or load_bytes(raw, Path(blob.path), blob.display))
         except LoadError as exc:
-            problems.append(Diagnostic(blob.display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "",
-                                       exc.hint))
+            problems.append(
+                Diagnostic(
+                    blob.display,
+                    exc.line,
+                    exc.col,
+                    exc.rule,
+                    Severity.ERROR,
+                    exc.message,
+                    "",
+                    exc.hint,
+                )
+            )
     return documents, problems
 
 
@@ -351,6 +440,6 @@ def _cat(top: Path, object_ids: list[str]) -> list[bytes]:
     for _ in object_ids:
         end = out.index(b"\n", at)
         size = int(out[at:end].split()[2])
-        contents.append(out[end + 1:end + 1 + size])
+        contents.append(out[end + 1 : end + 1 + size])
         at = end + 1 + size + 1
     return contents

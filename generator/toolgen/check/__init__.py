@@ -36,12 +36,38 @@ from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.schema.pointer import unescape
 from toolgen.spec.model import SpecModelError, ToolSpec
 
-RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples, descriptions,
-         description_quality, names, namespaces, policies, content, deprecation, search, repair)
+RULES = (
+    meta_schema,
+    keywords,
+    property_names,
+    required,
+    enforceable,
+    enum_type,
+    defaults,
+    examples,
+    descriptions,
+    description_quality,
+    names,
+    namespaces,
+    policies,
+    content,
+    deprecation,
+    search,
+    repair,
+)
 
 
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).
-SCHEMA_RULES = (meta_schema, keywords, property_names, required, enforceable, enum_type, defaults, examples)
+SCHEMA_RULES = (
+    meta_schema,
+    keywords,
+    property_names,
+    required,
+    enforceable,
+    enum_type,
+    defaults,
+    examples,
+)
 _SCHEMA_KEYS = frozenset({"parameters", "returns", "injected"})
 
 
@@ -61,7 +87,9 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
     partial: list[CheckedTool] = []
     for source in specs.tools:
         if source.doc.display in bad_docs:
-            checked = _stand_in(source, [d for d in envelope_errors if d.file == source.doc.display])
+            checked = _stand_in(
+                source, [d for d in envelope_errors if d.file == source.doc.display]
+            )
             if checked is None:
                 continue
         else:
@@ -70,7 +98,9 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
             for pointer, schema in schema_roots(source):
                 checked.schemas[pointer] = bundle(index, source, pointer, schema)
         except RefError as exc:
-            diagnostics.append(exc.doc.diagnostic(exc.pointer, exc.rule, exc.message, hint=exc.hint))
+            diagnostics.append(
+                exc.doc.diagnostic(exc.pointer, exc.rule, exc.message, hint=exc.hint)
+            )
             continue
         (partial if source.doc.display in bad_docs else tools).append(checked)
 
@@ -92,7 +122,9 @@ def _stand_in(source: ToolSource, errors: list[Diagnostic]) -> CheckedTool | Non
     for error in errors:
         if error.pointer != prefix and not error.pointer.startswith(prefix + "/"):
             continue
-        key = unescape(error.pointer[len(prefix):].split("/")[1]) if error.pointer != prefix else ""
+        key = (
+            unescape(error.pointer[len(prefix) :].split("/")[1]) if error.pointer != prefix else ""
+        )
         if key in _SCHEMA_KEYS:
             return None
         entry.pop(key, None)

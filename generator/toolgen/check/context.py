@@ -13,10 +13,10 @@ import jsonschema
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
 from toolgen.load.refs import schema_roots
-from toolgen.schema.walk import walk
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.suggest import nearest
 from toolgen.schema.pointer import child
+from toolgen.schema.walk import walk
 from toolgen.spec.model import ToolSpec
 
 
@@ -79,7 +79,11 @@ class Rule:
 
     @property
     def severity_text(self) -> str:
-        return f"{self.severity.value} (warning {self.also_warns})" if self.also_warns else self.severity.value
+        return (
+            f"{self.severity.value} (warning {self.also_warns})"
+            if self.also_warns
+            else self.severity.value
+        )
 
     @property
     def may_disable(self) -> bool:
@@ -113,10 +117,16 @@ def describe(error: jsonschema.ValidationError) -> str:
 
 def enum_hint(error: jsonschema.ValidationError) -> str:
     """'did you mean ...?' for a string that is close to one of an enum's strings."""
-    if error.validator != "enum" or not isinstance(error.instance, str) or not isinstance(error.validator_value, list):
+    if (
+        error.validator != "enum"
+        or not isinstance(error.instance, str)
+        or not isinstance(error.validator_value, list)
+    ):
         return ""
     return suggestion(error.instance, [v for v in error.validator_value if isinstance(v, str)])
 
 
-def warn(doc: Document, pointer: str, rule: str, message: str, hint: str = "", key: bool = False) -> Diagnostic:
+def warn(
+    doc: Document, pointer: str, rule: str, message: str, hint: str = "", key: bool = False
+) -> Diagnostic:
     return doc.diagnostic(pointer, rule, message, hint=hint, key=key, severity=Severity.WARNING)

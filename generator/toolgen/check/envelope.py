@@ -17,13 +17,21 @@ from toolgen.schema.pointer import child
 from toolgen.spec import JSON_SCHEMA_DIALECT, spec_schema
 
 ID = "spec-format"
-SUMMARY = ("A spec file is one tool or a `tools:` list, its keys with the types and values of format v1 "
-           "(`kind: utlity` -> did you mean 'utility'?).")
+SUMMARY = (
+    "A spec file is one tool or a `tools:` list, its keys with the types and values of format v1 "
+    "(`kind: utlity` -> did you mean 'utility'?)."
+)
 SEVERITY = Severity.ERROR
-UNKNOWN_KEY = Rule("unknown-key", Severity.ERROR,
-                   "Every key is one of the spec format's (`desciption` -> did you mean 'description'?).")
-NAME_INVALID = Rule("name-invalid", Severity.ERROR,
-                    "A tool name has 1 to 128 letters, digits, `_`, `-` and `.`, and starts with no `-` or `.`.")
+UNKNOWN_KEY = Rule(
+    "unknown-key",
+    Severity.ERROR,
+    "Every key is one of the spec format's (`desciption` -> did you mean 'description'?).",
+)
+NAME_INVALID = Rule(
+    "name-invalid",
+    Severity.ERROR,
+    "A tool name has 1 to 128 letters, digits, `_`, `-` and `.`, and starts with no `-` or `.`.",
+)
 MORE = (UNKNOWN_KEY, NAME_INVALID)
 
 
@@ -58,7 +66,9 @@ def _fast(definition: str) -> Any:
         import jsonschema_rs
     except ImportError:  # pragma: no cover - a platform without its wheel
         return None
-    return jsonschema_rs.Draft202012Validator(_without_dialect(_root(definition)), retriever=_offline)
+    return jsonschema_rs.Draft202012Validator(
+        _without_dialect(_root(definition)), retriever=_offline
+    )
 
 
 def _without_dialect(node: Any) -> Any:
@@ -87,8 +97,17 @@ def _cleared(fast: Any, data: Any) -> bool:
 def check_document(doc: Document) -> list[Diagnostic]:
     data = doc.data
     if not isinstance(data, dict):
-        hint = "put the list under a `tools:` key" if isinstance(data, list) else "start with `name:`"
-        return [doc.diagnostic("", ID, "a spec file must be a mapping (one tool) or hold a `tools:` list", hint=hint)]
+        hint = (
+            "put the list under a `tools:` key" if isinstance(data, list) else "start with `name:`"
+        )
+        return [
+            doc.diagnostic(
+                "",
+                ID,
+                "a spec file must be a mapping (one tool) or hold a `tools:` list",
+                hint=hint,
+            )
+        ]
     if "name" not in data and "tools" not in data and "parameters" not in data:
         stray = [key for key in data if key not in ("$defs", "$schema")]
         if not stray:
@@ -122,30 +141,63 @@ def _diagnose(doc: Document, error: jsonschema.ValidationError) -> list[Diagnost
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         return [
-            doc.diagnostic(child(pointer, key), UNKNOWN_KEY.id, f"unknown key {key!r}",
-                           hint=suggestion(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
+            doc.diagnostic(
+                child(pointer, key),
+                UNKNOWN_KEY.id,
+                f"unknown key {key!r}",
+                hint=suggestion(key, allowed) or f"allowed keys: {', '.join(allowed)}",
+                key=True,
+            )
             for key in error.instance
             if key not in allowed
         ]
     if error.validator == "required":
-        return [doc.diagnostic(pointer, ID, error.message.replace("is a required property", "is required"))]
+        return [
+            doc.diagnostic(
+                pointer, ID, error.message.replace("is a required property", "is required")
+            )
+        ]
     if error.validator == "enum":
         allowed = [str(v) for v in error.validator_value]
         hint = suggestion(str(error.instance), allowed) or f"one of: {', '.join(allowed)}"
-        return [doc.diagnostic(pointer, ID, f"{error.instance!r} is not a valid {where}", hint=hint)]
+        return [
+            doc.diagnostic(pointer, ID, f"{error.instance!r} is not a valid {where}", hint=hint)
+        ]
     if error.validator == "pattern" and where == "name":
-        return [doc.diagnostic(pointer, NAME_INVALID.id, f"tool name {error.instance!r} has characters a tool name cannot have",
-                               hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'")]
+        return [
+            doc.diagnostic(
+                pointer,
+                NAME_INVALID.id,
+                f"tool name {error.instance!r} has characters a tool name cannot have",
+                hint="use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'",
+            )
+        ]
     if error.validator == "pattern" and error.schema.get("format") == "date":
-        return [doc.diagnostic(pointer, ID, f"{where} {error.instance!r} is not a date (YYYY-MM-DD)",
-                               hint="write the day as YYYY-MM-DD, e.g. 2026-06-30")]
+        return [
+            doc.diagnostic(
+                pointer,
+                ID,
+                f"{where} {error.instance!r} is not a date (YYYY-MM-DD)",
+                hint="write the day as YYYY-MM-DD, e.g. 2026-06-30",
+            )
+        ]
     if error.validator == "type":
         return [doc.diagnostic(pointer, ID, f"{where} must be of type {error.validator_value}")]
     if error.validator in _BOUNDS:
-        return [doc.diagnostic(pointer, ID, f"{where} must be {_BOUNDS[error.validator]} {error.validator_value}, "
-                                            f"not {error.instance!r}")]
+        return [
+            doc.diagnostic(
+                pointer,
+                ID,
+                f"{where} must be {_BOUNDS[error.validator]} {error.validator_value}, "
+                f"not {error.instance!r}",
+            )
+        ]
     return [doc.diagnostic(pointer, ID, f"{where}: {error.message}")]
 
 
-_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
-           "exclusiveMaximum": "less than"}
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+}

@@ -12,17 +12,20 @@ from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
-from referencing.exceptions import Unresolvable
 import jsonschema.validators
+from referencing.exceptions import Unresolvable
 
 from toolgen.check.context import Rule
 from toolgen.diagnostics import Severity
 from toolgen.schema.patterns import ecma
 from toolgen.schema.walk import walk
 
-UNCHECKED = Rule("pattern-unchecked", Severity.WARNING,
-                 "An example or default is checked against every `pattern`; one Python's `re` cannot compile "
-                 "(`\\p{L}`) is skipped in that check, with this warning at the pattern.")
+UNCHECKED = Rule(
+    "pattern-unchecked",
+    Severity.WARNING,
+    "An example or default is checked against every `pattern`; one Python's `re` cannot compile "
+    "(`\\p{L}`) is skipped in that check, with this warning at the pattern.",
+)
 
 HINT = "Python's `re` cannot compile it; an equivalent it accepts (`[^\\W\\d_]` for `\\p{L}`) gets it checked"
 
@@ -37,12 +40,16 @@ def search(pattern: str, text: str) -> bool:
     return compiled is None or compiled.search(text) is not None
 
 
-def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+def _pattern(
+    validator: Any, pattern: Any, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
     if isinstance(instance, str) and isinstance(pattern, str) and not search(pattern, instance):
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+def _pattern_properties(
+    validator: Any, patterns: Any, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
     if not isinstance(instance, dict) or not isinstance(patterns, dict):
         return
     for pattern, subschema in patterns.items():
@@ -53,22 +60,33 @@ def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: An
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+def _additional_properties(
+    validator: Any, extra: Any, instance: Any, schema: Any
+) -> Iterator[jsonschema.ValidationError]:
     if not isinstance(instance, dict):
         return
     properties, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
-    unknown = [k for k in instance if k not in properties and not any(search(p, k) for p in patterns)]
+    unknown = [
+        k for k in instance if k not in properties and not any(search(p, k) for p in patterns)
+    ]
     if isinstance(extra, dict):
         for key in unknown:
             yield from validator.descend(instance[key], extra, path=key)
     elif extra is False and unknown:
-        yield jsonschema.ValidationError(f"Additional properties are not allowed ({', '.join(map(repr, unknown))} "
-                                         f"{'was' if len(unknown) == 1 else 'were'} unexpected)")
+        yield jsonschema.ValidationError(
+            f"Additional properties are not allowed ({', '.join(map(repr, unknown))} "
+            f"{'was' if len(unknown) == 1 else 'were'} unexpected)"
+        )
 
 
-Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {
-    "pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties,
-})
+Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    {
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+    },
+)
 
 
 def validator(schema: Any) -> Any:
@@ -92,6 +110,12 @@ def errors(validator: Any, value: Any) -> list[jsonschema.ValidationError]:
     `type`, a keyword of the wrong kind): the meta-schema rule reports that, located."""
     try:
         return list(validator.iter_errors(value))
-    except (jsonschema.exceptions.UnknownType, jsonschema.exceptions.SchemaError, Unresolvable, TypeError,
-            ValueError, RecursionError):
+    except (
+        jsonschema.exceptions.UnknownType,
+        jsonschema.exceptions.SchemaError,
+        Unresolvable,
+        TypeError,
+        ValueError,
+        RecursionError,
+    ):
         return []

@@ -32,8 +32,11 @@ def record(item: Any) -> tuple[dict[str, Any], list[str]]:
         raise UnsupportedSchema("/", f"an Anthropic tool must be an object, not {show(item)}")
     kind = item.get("type", "custom")
     if kind != "custom":
-        raise UnsupportedSchema("/type", f"{show(kind)} is an Anthropic server tool, defined by Anthropic",
-                                "only custom tools (with an input_schema) can be imported")
+        raise UnsupportedSchema(
+            "/type",
+            f"{show(kind)} is an Anthropic server tool, defined by Anthropic",
+            "only custom tools (with an input_schema) can be imported",
+        )
     if "input_schema" not in item:
         raise UnsupportedSchema("/input_schema", "an Anthropic tool needs an input_schema")
     notes: list[str] = []

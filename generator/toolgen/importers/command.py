@@ -9,11 +9,23 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.importers.common import SourceError
-from toolgen.importers.run import ImportResult, existing_names, import_items, read_items, write_specs
+from toolgen.importers.run import (
+    ImportResult,
+    existing_names,
+    import_items,
+    read_items,
+    write_specs,
+)
 
 
-def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., None],
-               timeout: float | None = None) -> int:
+def run_import(
+    fmt: str,
+    file: str,
+    out: Path,
+    force: bool,
+    echo: Callable[..., None],
+    timeout: float | None = None,
+) -> int:
     try:
         source, items = read_source(fmt, file, timeout)
         result = import_items(items, fmt, taken=existing_names(out))
@@ -31,14 +43,18 @@ def run_import(fmt: str, file: str, out: Path, force: bool, echo: Callable[..., 
     return 1 if result.refused or skipped else 0
 
 
-def read_source(fmt: str, file: str, timeout: float | None = None) -> tuple[str, list[tuple[str, Any]]]:
+def read_source(
+    fmt: str, file: str, timeout: float | None = None
+) -> tuple[str, list[tuple[str, Any]]]:
     """(the source as headers and messages name it, its (origin, definition) items); `SourceError` when unreadable."""
     if fmt == "mcp-server":
         from toolgen.importers.mcp_server import DEFAULT_TIMEOUT, list_tools
 
         listing = list_tools(file, DEFAULT_TIMEOUT if timeout is None else timeout)
         server = f"{listing.server}, " if listing.server else ""
-        return listing.source, [(f"{server}tool {i}", tool) for i, tool in enumerate(listing.tools, 1)]
+        return listing.source, [
+            (f"{server}tool {i}", tool) for i, tool in enumerate(listing.tools, 1)
+        ]
     if fmt == "python":
         from toolgen.importers.python import load
 
@@ -54,8 +70,9 @@ def read_source(fmt: str, file: str, timeout: float | None = None) -> tuple[str,
         raise SourceError(f"{file}: {exc}") from None
 
 
-def summary(result: ImportResult, written: list[str], skipped: list[str], fmt: str, source: str,
-            out: Path) -> list[str]:
+def summary(
+    result: ImportResult, written: list[str], skipped: list[str], fmt: str, source: str, out: Path
+) -> list[str]:
     changed = [i for i in result.imported if i.notes]
     notes = sum(len(i.notes) for i in changed)
     found = len(result.imported) + len(result.refused) + len(result.duplicates)

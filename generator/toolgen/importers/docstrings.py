@@ -31,7 +31,9 @@ def require_griffe() -> None:
     try:
         import griffe  # noqa: F401
     except ImportError:
-        raise SourceError("--from python needs griffe to read docstrings: pip install 'toolgen[python]'") from None
+        raise SourceError(
+            "--from python needs griffe to read docstrings: pip install 'toolgen[python]'"
+        ) from None
 
 
 def read_docstring(function: Any) -> Docs:
@@ -41,20 +43,31 @@ def read_docstring(function: Any) -> Docs:
         return Docs()
     import griffe
 
-    quiet: Any = {style: {"warnings": False} for style in STYLES}  # the parsers would log every undocumented type
+    quiet: Any = {
+        style: {"warnings": False} for style in STYLES
+    }  # the parsers would log every undocumented type
     sections = griffe.parse_auto(griffe.Docstring(text), per_style_options=quiet)
     docs = Docs()
     for section in sections:
         kind = section.kind
         if kind is griffe.DocstringSectionKind.text and docs.description is None:
             docs.description = section.value.strip() or None
-        elif kind in (griffe.DocstringSectionKind.parameters, griffe.DocstringSectionKind.other_parameters):
+        elif kind in (
+            griffe.DocstringSectionKind.parameters,
+            griffe.DocstringSectionKind.other_parameters,
+        ):
             for parameter in section.value:
                 if parameter.description.strip():
-                    docs.parameters.setdefault(parameter.name.lstrip("*"), parameter.description.strip())
+                    docs.parameters.setdefault(
+                        parameter.name.lstrip("*"), parameter.description.strip()
+                    )
         elif kind is griffe.DocstringSectionKind.returns:
-            described = [item.description.strip() for item in section.value if item.description.strip()]
+            described = [
+                item.description.strip() for item in section.value if item.description.strip()
+            ]
             docs.returns = "\n".join(described) or docs.returns
         elif kind is griffe.DocstringSectionKind.raises:
-            docs.raises += [(str(item.annotation), item.description.strip()) for item in section.value]
+            docs.raises += [
+                (str(item.annotation), item.description.strip()) for item in section.value
+            ]
     return docs

@@ -15,7 +15,9 @@ from typing import Any
 
 import yaml
 
-from toolgen.load.yaml12 import _CORE  # the patterns toolgen's loader resolves (one source of truth)
+from toolgen.load.yaml12 import (
+    _CORE,
+)  # the patterns toolgen's loader resolves (one source of truth)
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema={schema}"
 # YAML 1.1 words PyYAML does not quote by itself (it knows yes/no/on/off, not y/n).
@@ -49,8 +51,9 @@ def _str(dumper: _Dumper, text: str) -> yaml.ScalarNode:
 
 def _literal_safe(text: str) -> bool:
     """A literal block keeps text exactly unless it has trailing spaces on a line, tabs or control characters."""
-    return not re.search(r"[ \t]\n|[ \t]$|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]", text) and \
-        not text.startswith((" ", "\n"))
+    return not re.search(
+        r"[ \t]\n|[ \t]$|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]", text
+    ) and not text.startswith((" ", "\n"))
 
 
 _Dumper.add_representer(str, _str)
@@ -58,8 +61,15 @@ _Dumper.add_representer(str, _str)
 
 def dump_data(data: Any) -> str:
     """YAML text for plain JSON data, block style, keys in their order."""
-    text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
-                          width=float("inf"), indent=2)
+    text: str = yaml.dump(
+        data,
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=float("inf"),
+        indent=2,
+    )
     return text
 
 
@@ -67,7 +77,9 @@ def comments(notes: list[str], indent: str = "") -> str:
     """The notes as YAML comment lines (one per note; line breaks inside a note become spaces)."""
     if not notes:
         return ""
-    lines = [f"{indent}# toolgen import: {len(notes)} change{'s' if len(notes) != 1 else ''} to the original"]
+    lines = [
+        f"{indent}# toolgen import: {len(notes)} change{'s' if len(notes) != 1 else ''} to the original"
+    ]
     lines += [f"{indent}# - {_printable(' '.join(note.split()))}" for note in notes]
     return "\n".join(lines) + "\n"
 
@@ -85,7 +97,9 @@ def dump_tool(tool: dict[str, Any], notes: list[str], header: list[str] | None =
     return _header(header) + comments(notes) + dump_data(tool)
 
 
-def dump_tools(tools: list[tuple[dict[str, Any], list[str]]], header: list[str] | None = None) -> str:
+def dump_tools(
+    tools: list[tuple[dict[str, Any], list[str]]], header: list[str] | None = None
+) -> str:
     """One spec file holding a `tools:` list, each tool's notes above it."""
     parts = [_header(header), "tools:\n"]
     for tool, notes in tools:
@@ -100,4 +114,6 @@ def _header(lines: list[str] | None) -> str:
 
 
 def _indent(text: str, prefix: str) -> str:
-    return "".join(prefix + line if line.strip("\n") else line for line in text.splitlines(keepends=True))
+    return "".join(
+        prefix + line if line.strip("\n") else line for line in text.splitlines(keepends=True)
+    )

@@ -43,11 +43,17 @@ def record(item: Any) -> tuple[dict[str, Any], list[str]]:
         raise UnsupportedSchema("/", f"a function declaration must be an object, not {show(item)}")
     item = {_camel(k): v for k, v in item.items()}
     notes: list[str] = []
-    out: dict[str, Any] = {k: v for k, v in item.items()
-                           if k not in ("parameters", "parametersJsonSchema", "response", "responseJsonSchema")}
+    out: dict[str, Any] = {
+        k: v
+        for k, v in item.items()
+        if k not in ("parameters", "parametersJsonSchema", "response", "responseJsonSchema")
+    }
     if "parameters" in item and "parametersJsonSchema" in item:
-        raise UnsupportedSchema("/parameters", "both `parameters` and `parametersJsonSchema` are given",
-                                "Gemini accepts only one of them: keep one")
+        raise UnsupportedSchema(
+            "/parameters",
+            "both `parameters` and `parametersJsonSchema` are given",
+            "Gemini accepts only one of them: keep one",
+        )
     if "parametersJsonSchema" in item:
         out["parameters"] = item["parametersJsonSchema"]
     elif item.get("parameters") is not None:
@@ -74,15 +80,22 @@ def openapi_to_json_schema(schema: Any, ptr: str, notes: list[str]) -> Any:
             notes.append(f"{ptr}/{escape(key)}: Python SDK spelling {raw_key!r} written as {key!r}")
         here = f"{ptr}/{escape(key)}"
         if key == "defs" and isinstance(value, dict):
-            out["$defs"] = {k: openapi_to_json_schema(v, f"{ptr}/$defs/{escape(k)}", notes) for k, v in value.items()}
+            out["$defs"] = {
+                k: openapi_to_json_schema(v, f"{ptr}/$defs/{escape(k)}", notes)
+                for k, v in value.items()
+            }
             notes.append(f"{here}: Gemini `defs` written as `$defs`")
         elif key == "ref" and isinstance(value, str):
             out["$ref"] = value.replace("#/defs/", "#/$defs/")
             notes.append(f"{here}: Gemini `ref` written as `$ref`")
         elif key in MAPS and isinstance(value, dict):
-            out[key] = {k: openapi_to_json_schema(v, f"{here}/{escape(k)}", notes) for k, v in value.items()}
+            out[key] = {
+                k: openapi_to_json_schema(v, f"{here}/{escape(k)}", notes) for k, v in value.items()
+            }
         elif key in LISTS and isinstance(value, list):
-            out[key] = [openapi_to_json_schema(v, f"{here}/{i}", notes) for i, v in enumerate(value)]
+            out[key] = [
+                openapi_to_json_schema(v, f"{here}/{i}", notes) for i, v in enumerate(value)
+            ]
         elif key in VALUES:
             out[key] = openapi_to_json_schema(value, here, notes)
         else:
@@ -96,7 +109,11 @@ def _string_enum(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
     """`{type: INTEGER, format: enum, enum: ["101", "201"]}`: Gemini's only way to write a number enum."""
     kind = str(out.get("type", "")).lower()
     enum = out.get("enum")
-    if kind not in ("integer", "number") or not isinstance(enum, list) or not all(isinstance(v, str) for v in enum):
+    if (
+        kind not in ("integer", "number")
+        or not isinstance(enum, list)
+        or not all(isinstance(v, str) for v in enum)
+    ):
         return
     try:
         values = [int(v) if kind == "integer" else float(v) for v in enum]

@@ -25,5 +25,7 @@ def record(item: Any) -> tuple[dict[str, Any], list[str]]:
     if not isinstance(item, dict):
         raise UnsupportedSchema("/", f"an MCP tool must be an object, not {show(item)}")
     if "inputSchema" not in item:
-        raise UnsupportedSchema("/inputSchema", "an MCP tool needs an inputSchema (MCP requires it)")
+        raise UnsupportedSchema(
+            "/inputSchema", "an MCP tool needs an inputSchema (MCP requires it)"
+        )
     return dict(item), []

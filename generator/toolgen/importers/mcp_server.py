@@ -43,19 +43,29 @@ def list_tools(target: str, timeout: float = DEFAULT_TIMEOUT) -> Listing:
         import anyio
         import mcp
     except ImportError:
-        raise SourceError("--from mcp-server needs the MCP SDK: pip install 'toolgen[mcp]'") from None
+        raise SourceError(
+            "--from mcp-server needs the MCP SDK: pip install 'toolgen[mcp]'"
+        ) from None
     source = shown(target)
-    if not logging.getLogger("mcp").handlers:  # the SDK logs what it cannot parse, traceback and all:
+    if not logging.getLogger(
+        "mcp"
+    ).handlers:  # the SDK logs what it cannot parse, traceback and all:
         logging.getLogger("mcp").addHandler(logging.NullHandler())  # the error line says it instead
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         server, session = _server(mcp, target, errlog), _Session(source, timeout)
         try:
             listing = anyio.run(session.run, server)
         except Exception as exc:  # noqa: BLE001 - the SDK raises transport, protocol and validation errors alike
-            raise SourceError(_one_line(_explain(source, _cause(exc)) + session.context(errlog))) from None
+            raise SourceError(
+                _one_line(_explain(source, _cause(exc)) + session.context(errlog))
+            ) from None
         if session.timed_out:
-            raise SourceError(_one_line(f"{source}: no list of tools within {timeout:g} s (--timeout sets the limit)"
-                                        + session.context(errlog)))
+            raise SourceError(
+                _one_line(
+                    f"{source}: no list of tools within {timeout:g} s (--timeout sets the limit)"
+                    + session.context(errlog)
+                )
+            )
     return listing
 
 
@@ -89,14 +99,20 @@ class _Session:
     def __init__(self, source: str, timeout: float) -> None:
         self.source, self.timeout = source, timeout
         self.timed_out = False
-        self.stray: str | None = None  # the first thing on the server's stdout that was not JSON-RPC
+        self.stray: str | None = (
+            None  # the first thing on the server's stdout that was not JSON-RPC
+        )
 
     async def run(self, server: Any) -> Listing:
         import anyio
         from mcp import Client, Implementation
 
-        client = Client(server, client_info=Implementation(name="toolgen", version=__version__), cache=None,
-                        message_handler=self._watch)
+        client = Client(
+            server,
+            client_info=Implementation(name="toolgen", version=__version__),
+            cache=None,
+            message_handler=self._watch,
+        )
         tools: list[dict[str, Any]] = []
         name = ""
         with anyio.CancelScope(deadline=anyio.current_time() + self.timeout) as scope:
@@ -114,12 +130,17 @@ class _Session:
         seen: set[str] = set()
         while True:
             page = await client.list_tools(cursor=cursor)
-            tools += [tool.model_dump(mode="json", by_alias=True, exclude_unset=True) for tool in page.tools]
+            tools += [
+                tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for tool in page.tools
+            ]
             cursor = page.next_cursor
             if cursor is None:
                 return tools
             if cursor in seen:
-                raise SourceError(f"{self.source}: its tools/list pages never end (the cursor {cursor!r} came twice)")
+                raise SourceError(
+                    f"{self.source}: its tools/list pages never end (the cursor {cursor!r} came twice)"
+                )
             seen.add(cursor)
 
     async def _watch(self, message: Any) -> None:
@@ -133,7 +154,10 @@ class _Session:
         """What the server wrote that explains a failure: stray stdout, the last line on stderr."""
         parts = [f"it wrote {self.stray} on stdout, which is not JSON-RPC"] if self.stray else []
         errlog.seek(0)
-        last = next((line.strip() for line in reversed(errlog.read()[-4000:].splitlines()) if line.strip()), "")
+        last = next(
+            (line.strip() for line in reversed(errlog.read()[-4000:].splitlines()) if line.strip()),
+            "",
+        )
         if last:
             parts.append(f"its stderr ends with: {last[:200]}")
         return "".join(f"; {part}" for part in parts)

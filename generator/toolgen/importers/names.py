@@ -58,13 +58,16 @@ class NameTable:
         self._claim(candidate)
         label, key, other = clash
         what = "name" if label == "name" else f"{label} {show(key)}"
-        note = (f"/name: renamed {show(name)} to {show(candidate)}: the {what} is already used by "
-                f"tool {show(other)} in this import")
+        note = (
+            f"/name: renamed {show(name)} to {show(candidate)}: the {what} is already used by "
+            f"tool {show(other)} in this import"
+        )
         return candidate, note
 
 
-def assign_unique_names(tools: list[tuple[dict[str, Any], list[str]]],
-                        taken: Iterable[str] = ()) -> list[tuple[dict[str, Any], list[str]]]:
+def assign_unique_names(
+    tools: list[tuple[dict[str, Any], list[str]]], taken: Iterable[str] = ()
+) -> list[tuple[dict[str, Any], list[str]]]:
     """The same tools, renamed where they collide with an earlier one (or with `taken`)."""
     table = NameTable(taken)
     out: list[tuple[dict[str, Any], list[str]]] = []

@@ -22,8 +22,12 @@ __all__ = ["UnsupportedSchema", "normalize_schema", "normalize_tool"]
 
 PARAMETER_KEYS = ("parameters", "inputSchema", "input_schema", "parametersJsonSchema")
 RETURN_KEYS = ("returns", "outputSchema", "output_schema", "responseJsonSchema", "response")
-HINTS = {"readOnlyHint": "read_only", "destructiveHint": "destructive", "idempotentHint": "idempotent",
-         "openWorldHint": "open_world"}
+HINTS = {
+    "readOnlyHint": "read_only",
+    "destructiveHint": "destructive",
+    "idempotentHint": "idempotent",
+    "openWorldHint": "open_world",
+}
 # Provenance the corpus adds to each record: not part of the tool, dropped without a note.
 CORPUS_KEYS = frozenset(
     """source category source_file source_commit bfcl_unused_dataset first_entry_id all_categories occurrences
@@ -70,7 +74,16 @@ def normalize_tool(record: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if examples:
             tool["examples"] = examples
 
-    used = {"name", "title", "description", "annotations", "errors", "examples", params_key, returns_key}
+    used = {
+        "name",
+        "title",
+        "description",
+        "annotations",
+        "errors",
+        "examples",
+        params_key,
+        returns_key,
+    }
     for key in record:
         if key in used or key in CORPUS_KEYS or record[key] is None:
             continue
@@ -78,7 +91,9 @@ def normalize_tool(record: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             kept = params_key if key in PARAMETER_KEYS else returns_key
             notes.append(f"/{key}: dropped {show(record[key], 60)}: {kept!r} is the schema taken")
         else:
-            notes.append(f"/{key}: dropped {show(record[key], 60)} (spec format v1 has no place for {key!r})")
+            notes.append(
+                f"/{key}: dropped {show(record[key], 60)} (spec format v1 has no place for {key!r})"
+            )
     return tool, notes
 
 
@@ -93,8 +108,10 @@ def tool_name(name: Any, notes: list[str]) -> str:
         safe = "_" + safe
     if len(safe) > MAX_NAME or not re.search(r"[A-Za-z0-9]", safe):
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        safe = f"{safe[:MAX_NAME - 9].rstrip('_') or 'tool'}_{digest}"
-    notes.append(f"/name: {show(name)} has characters a spec name cannot have; renamed to {show(safe)}")
+        safe = f"{safe[: MAX_NAME - 9].rstrip('_') or 'tool'}_{digest}"
+    notes.append(
+        f"/name: {show(name)} has characters a spec name cannot have; renamed to {show(safe)}"
+    )
     return safe
 
 
@@ -103,8 +120,10 @@ def _description(text: Any, title: str | None, name: str, notes: list[str]) -> s
         return text
     source = f"the title {show(title)}" if title else "the tool name"
     written = title if title else _humanize(name)
-    notes.append(f"/description: was {'missing' if text is None else show(text)}; written from {source} "
-                 f"as {show(written)}: replace it with what the tool does and when to use it")
+    notes.append(
+        f"/description: was {'missing' if text is None else show(text)}; written from {source} "
+        f"as {show(written)}: replace it with what the tool does and when to use it"
+    )
     return written
 
 
@@ -117,18 +136,23 @@ def _humanize(name: str) -> str:
 
 def _parameters(schema: Any, notes: list[str]) -> Any:
     if schema is True or schema == {}:
-        notes.append(f"/parameters: the empty schema {show(schema)} written as an object without properties")
+        notes.append(
+            f"/parameters: the empty schema {show(schema)} written as an object without properties"
+        )
         return {"type": "object", "properties": {}}
     params, more = normalize_schema(schema, "/parameters")
     notes += more
     if not isinstance(params, dict):
-        raise UnsupportedSchema("/parameters", f"parameters must be an object schema, not {show(params)}")
+        raise UnsupportedSchema(
+            "/parameters", f"parameters must be an object schema, not {show(params)}"
+        )
     if "type" not in params and not any(k in params for k in ("anyOf", "oneOf", "allOf", "$ref")):
         params = {"type": "object", **params}
         notes.append("/parameters/type: added `type: object` (providers require it at the root)")
     if params.get("type") != "object" and "type" in params:
         raise UnsupportedSchema(
-            "/parameters/type", f"parameters must be an object schema, not type {show(params['type'])}",
+            "/parameters/type",
+            f"parameters must be an object schema, not type {show(params['type'])}",
             "wrap the value in an object: type: object, properties: {value: ...}",
         )
     return params
@@ -144,17 +168,28 @@ def _examples(value: Any, parameters: Any, notes: list[str]) -> list[dict[str, A
     if not isinstance(value, list):
         notes.append(f"/examples: dropped {show(value, 60)} (not a list)")
         return []
-    validator = jsonschema.Draft202012Validator(closed(parameters if parameters is not None else EMPTY_PARAMETERS))
+    validator = jsonschema.Draft202012Validator(
+        closed(parameters if parameters is not None else EMPTY_PARAMETERS)
+    )
     kept: list[dict[str, Any]] = []
     for i, example in enumerate(value):
-        arguments = example.get("arguments") if isinstance(example, dict) and "arguments" in example else example
+        arguments = (
+            example.get("arguments")
+            if isinstance(example, dict) and "arguments" in example
+            else example
+        )
         error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
         if error is None and isinstance(arguments, dict):
-            kept.append({k: v for k, v in example.items() if k in EXAMPLE_KEYS}
-                        if example is not arguments else {"arguments": arguments})
+            kept.append(
+                {k: v for k, v in example.items() if k in EXAMPLE_KEYS}
+                if example is not arguments
+                else {"arguments": arguments}
+            )
         else:
             reason = error.message if error is not None else "not an object"
-            notes.append(f"/examples/{i}: dropped {show(example, 60)}: the parameters refuse it ({reason})")
+            notes.append(
+                f"/examples/{i}: dropped {show(example, 60)}: the parameters refuse it ({reason})"
+            )
     return kept
 
 
@@ -165,13 +200,21 @@ def _errors(value: Any, notes: list[str]) -> dict[str, Any]:
         return {}
     kept: dict[str, Any] = {}
     for kind, error in value.items():
-        if (isinstance(kind, str) and ERROR_KIND.match(kind) and isinstance(error, dict)
-                and isinstance(error.get("description"), str) and error["description"].strip()
-                and set(error) <= {"description", "retryable"} and isinstance(error.get("retryable", False), bool)):
+        if (
+            isinstance(kind, str)
+            and ERROR_KIND.match(kind)
+            and isinstance(error, dict)
+            and isinstance(error.get("description"), str)
+            and error["description"].strip()
+            and set(error) <= {"description", "retryable"}
+            and isinstance(error.get("retryable", False), bool)
+        ):
             kept[kind] = error
         else:
-            notes.append(f"/errors/{kind}: dropped {show(error, 60)} (an error kind is a snake_case name "
-                         "with a description and an optional boolean `retryable`)")
+            notes.append(
+                f"/errors/{kind}: dropped {show(error, 60)} (an error kind is a snake_case name "
+                "with a description and an optional boolean `retryable`)"
+            )
     return kept
 
 
@@ -189,7 +232,11 @@ def _annotations(value: Any, notes: list[str]) -> tuple[dict[str, bool], str | N
             out[HINTS[key]] = flag
         elif key == "title" and isinstance(flag, str) and flag:
             title = flag
-            notes.append(f"/annotations/title: {show(flag)} kept as the tool's title (used when `title` is absent)")
+            notes.append(
+                f"/annotations/title: {show(flag)} kept as the tool's title (used when `title` is absent)"
+            )
         elif flag is not None:
-            notes.append(f"/annotations/{key}: dropped {show(flag)} (not an MCP hint with a boolean value)")
+            notes.append(
+                f"/annotations/{key}: dropped {show(flag)} (not an MCP hint with a boolean value)"
+            )
     return out, title

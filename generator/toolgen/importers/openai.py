@@ -33,14 +33,19 @@ def record(item: Any) -> tuple[dict[str, Any], list[str]]:
         raise UnsupportedSchema("/", f"an OpenAI tool must be an object, not {show(item)}")
     kind = item.get("type", "function")
     if kind != "function":
-        raise UnsupportedSchema("/type", f"OpenAI {show(kind)} tools have no parameter schema",
-                                "only function tools can be imported")
+        raise UnsupportedSchema(
+            "/type",
+            f"OpenAI {show(kind)} tools have no parameter schema",
+            "only function tools can be imported",
+        )
     notes: list[str] = []
     body = item
     if isinstance(item.get("function"), dict):  # Chat Completions
         body = item["function"]
         extra = [k for k in item if k not in ("type", "function")]
-        notes += [f"/{k}: dropped {show(item[k], 60)} (beside `function`, not part of it)" for k in extra]
+        notes += [
+            f"/{k}: dropped {show(item[k], 60)} (beside `function`, not part of it)" for k in extra
+        ]
     out: dict[str, Any] = {}
     for key, value in body.items():
         if key == "type":

@@ -44,11 +44,18 @@ def load(target: str) -> list[tuple[str, Any]]:
         if not (callable(function) and inspect.isfunction(inspect.unwrap(function))):
             raise SourceError(f"{target}: {module_name} defines no function {attribute!r}")
         return [(_origin(function), function)]
-    functions = [value for name, value in vars(module).items()
-                 if inspect.isfunction(value) and value.__module__ == module.__name__ and name == value.__name__
-                 and not name.startswith("_")]
+    functions = [
+        value
+        for name, value in vars(module).items()
+        if inspect.isfunction(value)
+        and value.__module__ == module.__name__
+        and name == value.__name__
+        and not name.startswith("_")
+    ]
     if not functions:
-        raise SourceError(f"{target}: the module defines no public function (write module:function for one)")
+        raise SourceError(
+            f"{target}: the module defines no public function (write module:function for one)"
+        )
     return [(_origin(function), function) for function in functions]
 
 
@@ -95,12 +102,18 @@ def record(function: Any) -> tuple[dict[str, Any], list[str]]:
     try:
         hints = typing.get_type_hints(inspect.unwrap(function), include_extras=True)
     except Exception as exc:  # noqa: BLE001 - a hint naming what the module does not define, a broken string
-        raise UnsupportedSchema("/parameters", f"its type hints cannot be read: {type(exc).__name__}: {exc}") from None
+        raise UnsupportedSchema(
+            "/parameters", f"its type hints cannot be read: {type(exc).__name__}: {exc}"
+        ) from None
     parameters = _parameters(function, hints, docs, notes)
     schema, more = parameters_schema(parameters)
     notes += more
     _describe(schema, [p.annotation for p in parameters], docs)
-    out: dict[str, Any] = {"name": function.__name__, "description": docs.description, "parameters": schema}
+    out: dict[str, Any] = {
+        "name": function.__name__,
+        "description": docs.description,
+        "parameters": schema,
+    }
     returned = hints.get("return")
     if returned is not None and returned is not type(None):
         returns, more = result_schema(returned)
@@ -114,7 +127,9 @@ def record(function: Any) -> tuple[dict[str, Any], list[str]]:
     return out, notes
 
 
-def _parameters(function: Any, hints: dict[str, Any], docs: Docs, notes: list[str]) -> list[Parameter]:
+def _parameters(
+    function: Any, hints: dict[str, Any], docs: Docs, notes: list[str]
+) -> list[Parameter]:
     out: list[Parameter] = []
     for parameter in inspect.signature(function).parameters.values():
         name = parameter.name
@@ -123,11 +138,16 @@ def _parameters(function: Any, hints: dict[str, Any], docs: Docs, notes: list[st
             continue
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             star = "*" if parameter.kind == parameter.VAR_POSITIONAL else "**"
-            raise UnsupportedSchema("/parameters", f"`{star}{name}` takes arguments no schema can name",
-                                    "give each argument its own parameter")
+            raise UnsupportedSchema(
+                "/parameters",
+                f"`{star}{name}` takes arguments no schema can name",
+                "give each argument its own parameter",
+            )
         annotation = hints.get(name, Any)
         if name not in hints:
-            notes.append(f"/parameters/properties/{name}: no type hint: any JSON value is accepted (add one)")
+            notes.append(
+                f"/parameters/properties/{name}: no type hint: any JSON value is accepted (add one)"
+            )
         default = parameter.default
         required = default is parameter.empty
         if isinstance(default, FieldInfo):  # `x: int = Field(3, description=...)`
@@ -137,17 +157,21 @@ def _parameters(function: Any, hints: dict[str, Any], docs: Docs, notes: list[st
         out.append(Parameter(name, annotation, required))
     taken = {p.name for p in out} | set(SKIPPED)
     for name in [name for name in docs.parameters if name not in taken]:
-        notes.append(f"/parameters/properties/{name}: documented in the docstring but not a parameter: left out")
+        notes.append(
+            f"/parameters/properties/{name}: documented in the docstring but not a parameter: left out"
+        )
     return out
 
 
 def _describe(schema: dict[str, Any], annotations: list[Any], docs: Docs) -> None:
     """Each property's description: its type's own (`Field(description=...)`), else an
     `Annotated` string, else the docstring's; a missing one is left to lint to warn about."""
-    for (name, prop), annotation in zip(schema["properties"].items(), annotations):
+    for (name, prop), annotation in zip(schema["properties"].items(), annotations, strict=False):
         if "description" in prop:
             continue
-        text = next((m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, str)), None)
+        text = next(
+            (m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, str)), None
+        )
         text = text or docs.parameters.get(name)
         if text:
             schema["properties"][name] = readable({**prop, "description": text})
@@ -162,8 +186,10 @@ def _errors(raises: list[tuple[str, str]], notes: list[str]) -> dict[str, dict[s
             errors[kind]["description"] += f" {text}" if text else ""
             continue
         errors[kind] = {"description": text or f"The function raises {exception}."}
-        notes.append(f"/errors/{kind}: from `Raises: {exception}`: the implementation raises "
-                     f'ToolError("{kind}", ...) for it' + ("" if text else "; describe when"))
+        notes.append(
+            f"/errors/{kind}: from `Raises: {exception}`: the implementation raises "
+            f'ToolError("{kind}", ...) for it' + ("" if text else "; describe when")
+        )
     return errors
 
 

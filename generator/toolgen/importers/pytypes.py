@@ -19,7 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue, PydanticJsonSchemaWarning
+from pydantic.json_schema import (
+    GenerateJsonSchema,
+    JsonSchemaMode,
+    JsonSchemaValue,
+    PydanticJsonSchemaWarning,
+)
 
 from toolgen.importers.common import UnsupportedSchema
 
@@ -34,7 +39,9 @@ MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs")  # name 
 @dataclass
 class Parameter:
     name: str
-    annotation: Any  # the type hint, Annotated with a pydantic FieldInfo that carries the default, if any
+    annotation: (
+        Any  # the type hint, Annotated with a pydantic FieldInfo that carries the default, if any
+    )
     required: bool
 
 
@@ -82,13 +89,21 @@ def _untitled(schema: Any, name: str | None) -> Any:
 def parameters_schema(parameters: list[Parameter]) -> tuple[dict[str, Any], list[str]]:
     """The object schema of a function's parameters, and a note for each default left out."""
     notes: list[str] = []
-    adapters = [(p.name, _adapter(p.annotation, f"/parameters/properties/{p.name}", notes)) for p in parameters]
+    adapters = [
+        (p.name, _adapter(p.annotation, f"/parameters/properties/{p.name}", notes))
+        for p in parameters
+    ]
     with warnings.catch_warnings():  # each was reported by _adapter
         warnings.simplefilter("ignore", PydanticJsonSchemaWarning)
-        schemas, definitions = TypeAdapter.json_schemas([(name, "validation", adapter) for name, adapter in adapters],
-                                                        ref_template=REF_TEMPLATE, schema_generator=_Generator)
-    out: dict[str, Any] = {"type": "object",
-                           "properties": {name: schemas[(name, "validation")] for name, _ in adapters}}
+        schemas, definitions = TypeAdapter.json_schemas(
+            [(name, "validation", adapter) for name, adapter in adapters],
+            ref_template=REF_TEMPLATE,
+            schema_generator=_Generator,
+        )
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": {name: schemas[(name, "validation")] for name, _ in adapters},
+    }
     required = [p.name for p in parameters if p.required]
     if required:
         out["required"] = required
@@ -103,11 +118,15 @@ def result_schema(annotation: Any) -> tuple[dict[str, Any], list[str]]:
     adapter = _adapter(annotation, "/returns", notes, "serialization")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PydanticJsonSchemaWarning)
-        schema = adapter.json_schema(ref_template=REF_TEMPLATE, schema_generator=_Generator, mode="serialization")
+        schema = adapter.json_schema(
+            ref_template=REF_TEMPLATE, schema_generator=_Generator, mode="serialization"
+        )
     return _untitled(readable(schema), getattr(annotation, "__name__", None)), notes
 
 
-def _adapter(annotation: Any, pointer: str, notes: list[str], mode: JsonSchemaMode = "validation") -> TypeAdapter[Any]:
+def _adapter(
+    annotation: Any, pointer: str, notes: list[str], mode: JsonSchemaMode = "validation"
+) -> TypeAdapter[Any]:
     """A TypeAdapter whose JSON Schema pydantic can write; refused with pydantic's reason otherwise."""
     try:
         adapter: TypeAdapter[Any] = TypeAdapter(annotation)
@@ -116,12 +135,17 @@ def _adapter(annotation: Any, pointer: str, notes: list[str], mode: JsonSchemaMo
             adapter.json_schema(ref_template=REF_TEMPLATE, schema_generator=_Generator, mode=mode)
     except Exception as exc:  # noqa: BLE001 - pydantic's errors, and whatever a strange annotation raises in it
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise UnsupportedSchema(pointer, f"pydantic cannot express the type {type_name(annotation)} in JSON Schema: "
-                                         f"{reason}", HINT) from None
+        raise UnsupportedSchema(
+            pointer,
+            f"pydantic cannot express the type {type_name(annotation)} in JSON Schema: {reason}",
+            HINT,
+        ) from None
     for warning in caught:
         text = str(warning.message)
         if "non-serializable-default" in text:
-            notes.append(f"{pointer}/default: left out: the default has no JSON form (the function keeps it)")
+            notes.append(
+                f"{pointer}/default: left out: the default has no JSON form (the function keeps it)"
+            )
         else:
             notes.append(f"{pointer}: {text}")
     return adapter
@@ -129,6 +153,9 @@ def _adapter(annotation: Any, pointer: str, notes: list[str], mode: JsonSchemaMo
 
 def type_name(annotation: Any) -> str:
     """A type as its hint is written: `list[int]`, `Callable[[int], int]`, `Annotated[...]` stripped."""
-    text = inspect.formatannotation(getattr(annotation, "__origin__", annotation)
-                                    if getattr(annotation, "__metadata__", None) else annotation)
+    text = inspect.formatannotation(
+        getattr(annotation, "__origin__", annotation)
+        if getattr(annotation, "__metadata__", None)
+        else annotation
+    )
     return re.sub(r"\b(?:typing|collections\.abc)\.", "", text)

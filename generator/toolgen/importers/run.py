@@ -23,8 +23,15 @@ from toolgen.importers.names import NameTable
 from toolgen.importers.normalize import normalize_tool
 from toolgen.importers.verify import lint_errors, reason
 
-FORMATS: dict[str, ModuleType] = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "mcp": mcp,
-                                  "bfcl": bfcl, "mcp-server": mcp, "python": python}
+FORMATS: dict[str, ModuleType] = {
+    "openai": openai,
+    "anthropic": anthropic,
+    "gemini": gemini,
+    "mcp": mcp,
+    "bfcl": bfcl,
+    "mcp-server": mcp,
+    "python": python,
+}
 
 
 class ImportFileError(SourceError):
@@ -49,7 +56,9 @@ class Refused:
 class ImportResult:
     imported: list[Imported] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
-    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (origin, origin of the identical tool)
+    duplicates: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (origin, origin of the identical tool)
 
 
 def read_items(text: str) -> list[tuple[str, Any]]:
@@ -122,12 +131,17 @@ def _refuse_what_lint_refuses(result: ImportResult) -> None:
     if not errors:
         return
     if -1 in errors:  # not about one tool: a bug here, never the input's fault
-        raise RuntimeError("import produced a spec set lint refuses: " + "; ".join(d.text() for d in errors[-1]))
+        raise RuntimeError(
+            "import produced a spec set lint refuses: " + "; ".join(d.text() for d in errors[-1])
+        )
     kept = []
     for i, imported in enumerate(result.imported):
         if i in errors:
-            result.refused.append(Refused(imported.origin, imported.tool["name"],
-                                          "; ".join(reason(d) for d in errors[i])))
+            result.refused.append(
+                Refused(
+                    imported.origin, imported.tool["name"], "; ".join(reason(d) for d in errors[i])
+                )
+            )
         else:
             kept.append(imported)
     result.imported = kept
@@ -169,8 +183,9 @@ def render(imported: Imported, fmt: str, source: str) -> str:
     return dump_tool(imported.tool, imported.notes, header)
 
 
-def write_specs(result: ImportResult, out: Path, fmt: str, source: str,
-                force: bool = False) -> tuple[list[str], list[str]]:
+def write_specs(
+    result: ImportResult, out: Path, fmt: str, source: str, force: bool = False
+) -> tuple[list[str], list[str]]:
     """Write one spec per imported tool; returns (written, skipped because the file exists)."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[str] = []

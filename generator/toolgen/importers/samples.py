@@ -52,13 +52,17 @@ def fix_samples(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
                 notes.append(f"{ptr}/examples/{i}: removed {show(value)}, which the schema refuses")
             else:
                 kept.append(fixed)
-                notes.append(f"{ptr}/examples/{i}: {show(value)} changed to {show(fixed)} to match the schema")
+                notes.append(
+                    f"{ptr}/examples/{i}: {show(value)} changed to {show(fixed)} to match the schema"
+                )
         out["examples"] = kept
         if not kept:
             del out["examples"]
 
 
-def _fix_sample(out: dict[str, Any], key: str, validator: Any, where: str, notes: list[str]) -> None:
+def _fix_sample(
+    out: dict[str, Any], key: str, validator: Any, where: str, notes: list[str]
+) -> None:
     value = out[key]
     fixed = next((c for c in _coercions(value) if validator.is_valid(c)), _MISSING)
     if fixed is not _MISSING:
@@ -67,8 +71,10 @@ def _fix_sample(out: dict[str, Any], key: str, validator: Any, where: str, notes
         return
     del out[key]
     if value is None:
-        notes.append(f"{where}: removed `{key}: null` on a type that is not nullable "
-                     "(an absent optional argument is already None)")
+        notes.append(
+            f"{where}: removed `{key}: null` on a type that is not nullable "
+            "(an absent optional argument is already None)"
+        )
     else:
         notes.append(f"{where}: removed {key} {show(value)}, which the schema refuses")
 
@@ -87,7 +93,11 @@ def _coercions(value: Any) -> list[Any]:
             number = json.loads(text)
         except ValueError:
             number = None
-        if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
+        if (
+            isinstance(number, (int, float))
+            and not isinstance(number, bool)
+            and math.isfinite(number)
+        ):
             out.append(number)
         if text[:1] in "[{":
             try:

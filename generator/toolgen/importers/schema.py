@@ -27,7 +27,13 @@ from typing import Any
 from toolgen.importers.common import UnsupportedSchema, show
 from toolgen.importers.samples import fix_samples
 from toolgen.runtime.types import json_type
-from toolgen.schema.keywords import JSON_TYPES, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, TYPE_ALIASES
+from toolgen.schema.keywords import (
+    JSON_TYPES,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SCHEMA_VALUES,
+    TYPE_ALIASES,
+)
 from toolgen.schema.pointer import escape
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -35,7 +41,11 @@ DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 TYPE_NAMES: dict[str, str | None] = {
     **{t: t for t in JSON_TYPES},
     **TYPE_ALIASES,
-    "any": None, "": None, "object?": None, "type_unspecified": None, "mixed": None,
+    "any": None,
+    "": None,
+    "object?": None,
+    "type_unspecified": None,
+    "mixed": None,
 }
 TRUE_WORDS = {"true", "yes", "1", "y", "on"}
 FALSE_WORDS = {"false", "no", "0", "n", "off"}
@@ -53,11 +63,15 @@ def _schema(node: Any, ptr: str, notes: list[str]) -> Any:
         return node
     if isinstance(node, str) and node.strip().lower() in TYPE_NAMES:
         mapped = TYPE_NAMES[node.strip().lower()]
-        notes.append(f"{ptr or '/'}: schema written as the type name {show(node)}; "
-                     f"changed to {show({'type': mapped} if mapped else {})}")
+        notes.append(
+            f"{ptr or '/'}: schema written as the type name {show(node)}; "
+            f"changed to {show({'type': mapped} if mapped else {})}"
+        )
         return {"type": mapped} if mapped else {}
     if not isinstance(node, dict):
-        raise UnsupportedSchema(ptr or "/", f"a schema must be an object or a boolean, not {show(node)}")
+        raise UnsupportedSchema(
+            ptr or "/", f"a schema must be an object or a boolean, not {show(node)}"
+        )
     out: dict[str, Any] = {}
     pending: dict[str, Any] = {}  # what a fix below needs once the whole node is known
     for key, value in node.items():
@@ -71,7 +85,9 @@ def _schema(node: Any, ptr: str, notes: list[str]) -> Any:
                 out[key] = value
         elif key == "definitions" and isinstance(value, dict) and "$defs" not in node:
             notes.append(f"{here}: renamed to $defs (Draft 2020-12)")
-            out["$defs"] = {k: _schema(v, f"{ptr}/$defs/{escape(k)}", notes) for k, v in value.items()}
+            out["$defs"] = {
+                k: _schema(v, f"{ptr}/$defs/{escape(k)}", notes) for k, v in value.items()
+            }
         elif key == "$ref" and isinstance(value, str) and value.startswith("#/definitions/"):
             out[key] = value.replace("#/definitions/", "#/$defs/")
             notes.append(f"{here}: {show(value)} now points into $defs")
@@ -80,7 +96,9 @@ def _schema(node: Any, ptr: str, notes: list[str]) -> Any:
         elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
             pending[key] = value  # draft-04 boolean; resolved below with its bound
         elif key == "items" and isinstance(value, list):
-            out["prefixItems"] = [_schema(v, f"{ptr}/prefixItems/{i}", notes) for i, v in enumerate(value)]
+            out["prefixItems"] = [
+                _schema(v, f"{ptr}/prefixItems/{i}", notes) for i, v in enumerate(value)
+            ]
             notes.append(f"{here}: a list of schemas is `prefixItems` in Draft 2020-12")
         elif key == "additionalItems" and isinstance(node.get("items"), list):
             out["items"] = _schema(value, f"{ptr}/items", notes)
@@ -118,8 +136,9 @@ def _type(out: dict[str, Any], value: Any, here: str, notes: list[str]) -> None:
     anything = False
     for name in names:
         if not isinstance(name, str) or name.strip().lower() not in TYPE_NAMES:
-            raise UnsupportedSchema(here, f"unknown type {show(name)}",
-                                    f"use one of {', '.join(JSON_TYPES)}")
+            raise UnsupportedSchema(
+                here, f"unknown type {show(name)}", f"use one of {', '.join(JSON_TYPES)}"
+            )
         target = TYPE_NAMES[name.strip().lower()]
         if target is None:
             anything = True
@@ -158,7 +177,9 @@ def _nullable(out: dict[str, Any], pending: dict[str, Any], ptr: str, notes: lis
     if not nullable:
         notes.append(f"{where}: removed `nullable: false` (OpenAPI; the default in JSON Schema)")
     elif types is None:
-        notes.append(f"{where}: removed `nullable: true`; the schema has no type, so null is already allowed")
+        notes.append(
+            f"{where}: removed `nullable: true`; the schema has no type, so null is already allowed"
+        )
     else:
         if "null" not in types:
             types.append("null")
@@ -176,13 +197,21 @@ def _exclusive(out: dict[str, Any], pending: dict[str, Any], ptr: str, notes: li
             continue
         flag = pending[key]
         where = f"{ptr}/{key}"
-        if flag and isinstance(out.get(bound), (int, float)) and not isinstance(out.get(bound), bool):
+        if (
+            flag
+            and isinstance(out.get(bound), (int, float))
+            and not isinstance(out.get(bound), bool)
+        ):
             out[key] = out.pop(bound)
-            notes.append(f"{where}: draft-04 `{key}: true` with `{bound}: {show(out[key])}` "
-                         f"became `{key}: {show(out[key])}`")
+            notes.append(
+                f"{where}: draft-04 `{key}: true` with `{bound}: {show(out[key])}` "
+                f"became `{key}: {show(out[key])}`"
+            )
         else:
-            notes.append(f"{where}: removed draft-04 boolean `{key}: {show(flag)}`"
-                         + ("" if not flag else f" (no numeric `{bound}` beside it)"))
+            notes.append(
+                f"{where}: removed draft-04 boolean `{key}: {show(flag)}`"
+                + ("" if not flag else f" (no numeric `{bound}` beside it)")
+            )
 
 
 def _dependencies(out: dict[str, Any], value: dict[str, Any], ptr: str, notes: list[str]) -> None:
@@ -190,8 +219,12 @@ def _dependencies(out: dict[str, Any], value: dict[str, Any], ptr: str, notes: l
         if isinstance(dep, list):
             out.setdefault("dependentRequired", {})[name] = dep
         else:
-            out.setdefault("dependentSchemas", {})[name] = _schema(dep, f"{ptr}/dependentSchemas/{escape(name)}", notes)
-    notes.append(f"{ptr}/dependencies: split into dependentRequired/dependentSchemas (Draft 2020-12)")
+            out.setdefault("dependentSchemas", {})[name] = _schema(
+                dep, f"{ptr}/dependentSchemas/{escape(name)}", notes
+            )
+    notes.append(
+        f"{ptr}/dependencies: split into dependentRequired/dependentSchemas (Draft 2020-12)"
+    )
 
 
 def _truth(value: Any) -> bool | None:
@@ -202,7 +235,9 @@ def _truth(value: Any) -> bool | None:
     return None
 
 
-def _properties(pending: dict[str, Any], props: dict[str, Any], here: str, notes: list[str]) -> dict[str, Any]:
+def _properties(
+    pending: dict[str, Any], props: dict[str, Any], here: str, notes: list[str]
+) -> dict[str, Any]:
     """Normalise each property; BFCL's `optional` and draft-03 `required: true` move to the parent."""
     result: dict[str, Any] = {}
     for name, sub in props.items():
@@ -211,10 +246,14 @@ def _properties(pending: dict[str, Any], props: dict[str, Any], here: str, notes
             sub = dict(sub)
             if "optional" in sub:
                 flag = sub.pop("optional")
-                pending.setdefault("optional", []).append((name, _truth(flag), f"{where}/optional", flag))
+                pending.setdefault("optional", []).append(
+                    (name, _truth(flag), f"{where}/optional", flag)
+                )
             if isinstance(sub.get("required"), bool):
                 flag = sub.pop("required")
-                pending.setdefault("optional", []).append((name, not flag, f"{where}/required", flag))
+                pending.setdefault("optional", []).append(
+                    (name, not flag, f"{where}/required", flag)
+                )
         result[name] = _schema(sub, where, notes)
     return result
 
@@ -235,12 +274,18 @@ def _optional(out: dict[str, Any], pending: dict[str, Any], ptr: str, notes: lis
             notes.append(f"{where}: removed non-standard `{key}: {show(raw)}` (not a yes/no value)")
         elif optional and name in required:
             required = [r for r in required if r != name]
-            notes.append(f"{where}: non-standard `{key}: {show(raw)}`; removed {show(name)} from required")
+            notes.append(
+                f"{where}: non-standard `{key}: {show(raw)}`; removed {show(name)} from required"
+            )
         elif not optional and name not in required:
             required = [*required, name]
-            notes.append(f"{where}: non-standard `{key}: {show(raw)}`; added {show(name)} to required")
+            notes.append(
+                f"{where}: non-standard `{key}: {show(raw)}`; added {show(name)} to required"
+            )
         else:
-            notes.append(f"{where}: removed non-standard `{key}: {show(raw)}` (required already says so)")
+            notes.append(
+                f"{where}: removed non-standard `{key}: {show(raw)}` (required already says so)"
+            )
     if required or "required" in out:
         out["required"] = required
 
@@ -269,7 +314,11 @@ def _required(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
 
 def _array_enum(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
     enum = out.get("enum")
-    if _types(out) != ["array"] or not isinstance(enum, list) or all(isinstance(v, list) for v in enum):
+    if (
+        _types(out) != ["array"]
+        or not isinstance(enum, list)
+        or all(isinstance(v, list) for v in enum)
+    ):
         return
     items = out.get("items")
     if items is None:
@@ -291,7 +340,12 @@ def _admits(types: list[str], value: Any) -> bool:
 
 def _enum_type(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
     enum, types = out.get("enum"), _types(out)
-    if not isinstance(enum, list) or not enum or types is None or all(_admits(types, v) for v in enum):
+    if (
+        not isinstance(enum, list)
+        or not enum
+        or types is None
+        or all(_admits(types, v) for v in enum)
+    ):
         return
     kinds: list[str] = []
     for value in enum:
@@ -301,6 +355,8 @@ def _enum_type(out: dict[str, Any], ptr: str, notes: list[str]) -> None:
     if "number" in kinds and "integer" in kinds:
         kinds.remove("integer")
     new: Any = kinds[0] if len(kinds) == 1 else kinds
-    notes.append(f"{ptr}/type: type {show(out['type'])} refuses the enum's values {show(enum)}; "
-                 f"changed to {show(new)}")
+    notes.append(
+        f"{ptr}/type: type {show(out['type'])} refuses the enum's values {show(enum)}; "
+        f"changed to {show(new)}"
+    )
     out["type"] = new

@@ -20,17 +20,27 @@ DISPLAY = "<import>"
 
 def lint_errors(tools: list[dict[str, Any]]) -> dict[int, list[Diagnostic]]:
     """Index in `tools` -> lint's errors for that tool (pointers relative to the tool); none for most."""
-    from toolgen.pipeline import lint  # the check stage is heavy to import: only when an import runs
+    from toolgen.pipeline import (
+        lint,
+    )  # the check stage is heavy to import: only when an import runs
 
     doc = Document(Path(DISPLAY), DISPLAY, {"tools": tools}, SourceMap())
-    specs = SpecSet(root=Path("."), documents=[doc],
-                    tools=[ToolSource(doc, f"/tools/{i}", tool) for i, tool in enumerate(tools)], diagnostics=[])
+    specs = SpecSet(
+        root=Path("."),
+        documents=[doc],
+        tools=[ToolSource(doc, f"/tools/{i}", tool) for i, tool in enumerate(tools)],
+        diagnostics=[],
+    )
     diagnostics, _ = lint(specs)
     errors: dict[int, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.is_error:
             parts = diagnostic.pointer.split("/", 3)
-            index = int(parts[2]) if len(parts) > 2 and parts[1] == "tools" and parts[2].isdigit() else -1
+            index = (
+                int(parts[2])
+                if len(parts) > 2 and parts[1] == "tools" and parts[2].isdigit()
+                else -1
+            )
             errors.setdefault(index, []).append(diagnostic)
     return errors
 

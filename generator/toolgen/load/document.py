@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.load.files import read_spec
 from toolgen.load.source_map import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -25,13 +26,21 @@ from toolgen.load.source_map import (
     SourceMap,
     line_col,
 )
-from toolgen.load.files import read_spec
 from toolgen.load.yaml12 import parse_yaml
 from toolgen.schema.pointer import child
 
 __all__ = [
-    "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "Document", "LoadError", "Position", "SourceMap",
-    "load_bytes", "load_file", "parse_json", "parse_yaml",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "Document",
+    "LoadError",
+    "Position",
+    "SourceMap",
+    "load_bytes",
+    "load_file",
+    "parse_json",
+    "parse_yaml",
 ]
 
 
@@ -86,19 +95,31 @@ def _nonfinite_position(text: str) -> Position:
     """Where the first NaN, Infinity or overflowing number is (json's hooks get no position)."""
     for token in _JSON_TOKEN.finditer(text):
         word = token.group()
-        if word in ("NaN", "Infinity", "-Infinity") or word[0] in "-0123456789" and not math.isfinite(float(word)):
+        if (
+            word in ("NaN", "Infinity", "-Infinity")
+            or word[0] in "-0123456789"
+            and not math.isfinite(float(word))
+        ):
             return line_col(text, token.start())
     return (1, 1)
 
 
 def parse_json(text: str) -> tuple[Any, SourceMap]:
     try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_no_constant,
-                          parse_float=_finite)
+        data = json.loads(
+            text,
+            object_pairs_hook=_reject_duplicates,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+        )
     except json.JSONDecodeError as exc:
         trailing = exc.msg.startswith("Expecting") and text[: exc.pos].rstrip().endswith(",")
-        raise LoadError(exc.lineno, exc.colno, f"invalid JSON: {exc.msg}",
-                        "JSON allows no comma after the last item" if trailing else "") from None
+        raise LoadError(
+            exc.lineno,
+            exc.colno,
+            f"invalid JSON: {exc.msg}",
+            "JSON allows no comma after the last item" if trailing else "",
+        ) from None
     except (RecursionError, ValueError) as exc:
         deep = isinstance(exc, RecursionError)
         message = f"nesting deeper than {MAX_DEPTH} levels" if deep else f"invalid JSON: {exc}"
@@ -143,8 +164,11 @@ def _json_source(text: str) -> SourceMap:
         if expect_key:
             key = json.loads(word)
             if key in stack[-1][2]:
-                raise LoadError(*position, f"invalid JSON: duplicate key {key!r}",
-                                "each key may appear once in an object")
+                raise LoadError(
+                    *position,
+                    f"invalid JSON: duplicate key {key!r}",
+                    "each key may appear once in an object",
+                )
             stack[-1][1] = key
             stack[-1][2].add(key)
             source.keys[child(stack[-1][0], key)] = position
@@ -167,12 +191,16 @@ def _depth(value: Any) -> int:
         deepest = max(deepest, depth)
         if depth > MAX_DEPTH:
             break
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
         stack.extend((child, depth + 1) for child in children)
     return deepest
 
 
-def load_file(path: Path, display: str, *, root: Path | None = None, limit: int = MAX_FILE_BYTES) -> Document:
+def load_file(
+    path: Path, display: str, *, root: Path | None = None, limit: int = MAX_FILE_BYTES
+) -> Document:
     """Read and parse one spec file; raises LoadError with a position (and rule) on bad input.
 
     With `root`, the file must lie inside it once symlinks are followed (load/files.py).
@@ -188,8 +216,9 @@ def load_bytes(raw: bytes, path: Path, display: str) -> Document:
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8", "replace")
         message = f"file is not UTF-8: byte {raw[exc.start]:#04x} cannot be decoded"
-        raise LoadError(*line_col(before, len(before)), message,
-                        "save the file as UTF-8") from None
+        raise LoadError(*line_col(before, len(before)), message, "save the file as UTF-8") from None
     parse = parse_json if path.suffix.lower() == ".json" else parse_yaml
     data, source = parse(text)
-    return Document(path=path, display=display, data=data, source=source, sha256=hashlib.sha256(raw).hexdigest())
+    return Document(
+        path=path, display=display, data=data, source=source, sha256=hashlib.sha256(raw).hexdigest()
+    )

@@ -26,7 +26,12 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_SPEC_FILES = 10_000
 SPEC_SUFFIXES = (".yaml", ".yml", ".json")
 SYSTEM_TREES = (Path("/proc"), Path("/sys"), Path("/dev"))
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def _env_int(name: str, default: int) -> int:
@@ -42,9 +47,11 @@ class Limits:
 
     @classmethod
     def from_env(cls) -> Limits:
-        return cls(_env_int("TOOLGEN_MAX_FILE_BYTES", MAX_FILE_BYTES),
-                   _env_int("TOOLGEN_MAX_INPUT_BYTES", MAX_INPUT_BYTES),
-                   _env_int("TOOLGEN_MAX_SPEC_FILES", MAX_SPEC_FILES))
+        return cls(
+            _env_int("TOOLGEN_MAX_FILE_BYTES", MAX_FILE_BYTES),
+            _env_int("TOOLGEN_MAX_INPUT_BYTES", MAX_INPUT_BYTES),
+            _env_int("TOOLGEN_MAX_SPEC_FILES", MAX_SPEC_FILES),
+        )
 
 
 def refused(message: str, hint: str) -> LoadError:
@@ -52,9 +59,13 @@ def refused(message: str, hint: str) -> LoadError:
 
 
 def too_large(size: int, limit: int) -> LoadError:
-    return LoadError(1, 1, f"file is larger than {limit} bytes ({size} bytes)",
-                     "split it into several files, or raise the limit with TOOLGEN_MAX_FILE_BYTES",
-                     rule="file-too-large")
+    return LoadError(
+        1,
+        1,
+        f"file is larger than {limit} bytes ({size} bytes)",
+        "split it into several files, or raise the limit with TOOLGEN_MAX_FILE_BYTES",
+        rule="file-too-large",
+    )
 
 
 def discover(root: Path, limit: int = MAX_SPEC_FILES) -> list[Path]:
@@ -87,18 +98,33 @@ def admit(path: Path, root: Path | None) -> os.stat_result:
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):  # broken symlink, loop
-        raise refused("file cannot be read: it does not exist or is a broken or looping symlink",
-                      "remove the file or fix the link") from None
+        raise refused(
+            "file cannot be read: it does not exist or is a broken or looping symlink",
+            "remove the file or fix the link",
+        ) from None
     if root is not None and not _inside(real, root.resolve()):
-        raise refused("file is a symlink that leads outside the specs root",
-                      "copy the file under the specs root instead of linking to it")
+        raise refused(
+            "file is a symlink that leads outside the specs root",
+            "copy the file under the specs root instead of linking to it",
+        )
     if any(_inside(real, tree) for tree in SYSTEM_TREES):
-        raise refused(f"file is a system file under {real.parts[0]}{real.parts[1]}", "spec files are plain files")
+        raise refused(
+            f"file is a system file under {real.parts[0]}{real.parts[1]}",
+            "spec files are plain files",
+        )
     info = os.stat(real)
     if not stat.S_ISREG(info.st_mode):
-        kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode)
-                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                else "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file")
+        kind = (
+            "a FIFO"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a folder"
+            if stat.S_ISDIR(info.st_mode)
+            else "not a regular file"
+        )
         raise refused(f"file is {kind}, not a regular file", "spec files are plain files")
     return info
 
@@ -112,7 +138,9 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError as exc:
-        raise refused(f"file cannot be read: {exc.strerror}", "check the file's permissions") from None
+        raise refused(
+            f"file cannot be read: {exc.strerror}", "check the file's permissions"
+        ) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -35,16 +35,26 @@ ROOT_URI = "file:///specs/"
 MAX_SCHEMA_DEPTH = 64
 # Keywords that apply their subschemas to the value itself: a `$ref` cycle through only
 # these loops in place (`A: {anyOf: [{$ref: A}]}`) and describes nothing a validator can finish.
-IN_PLACE = frozenset(("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"))
+IN_PLACE = frozenset(
+    ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+)
 UNSUPPORTED_KEYWORDS = ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
 
 
 class RefError(Exception):
     """A `$ref` that cannot be followed; `pointer` locates it in its document."""
 
-    def __init__(self, doc: Document, pointer: str, rule: str, message: str, hint: str = "") -> None:
+    def __init__(
+        self, doc: Document, pointer: str, rule: str, message: str, hint: str = ""
+    ) -> None:
         super().__init__(message)
-        self.doc, self.pointer, self.rule, self.message, self.hint = doc, pointer, rule, message, hint
+        self.doc, self.pointer, self.rule, self.message, self.hint = (
+            doc,
+            pointer,
+            rule,
+            message,
+            hint,
+        )
 
 
 def document_uri(doc: Document) -> str:
@@ -109,46 +119,72 @@ class _Bundle:
     def reach(self, level: int, pointer: str) -> None:
         self.deepest = max(self.deepest, level)
         if level > MAX_SCHEMA_DEPTH:
-            raise RefError(self.doc, pointer, "schema-too-deep",
-                           f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels (each `$ref` followed counts as one)",
-                           "flatten the nesting or shorten the chain of references")
+            raise RefError(
+                self.doc,
+                pointer,
+                "schema-too-deep",
+                f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels (each `$ref` followed counts as one)",
+                "flatten the nesting or shorten the chain of references",
+            )
 
     def def_name(self, target: str) -> str:
         """A name for the definition at `target`, unique in this bundle and safe as it is in a
         reference: `#/$defs/<name>` needs no JSON-pointer escaping (`~0`, `~1`) and no
         percent-encoding, so every consumer resolves it, however it reads the fragment."""
         fragment = unquote(urldefrag(target)[1])
-        base = unescape(fragment.rstrip("/").rsplit("/", 1)[-1]) if fragment else \
-            unquote(urlsplit(target).path.rsplit("/", 1)[-1])
+        base = (
+            unescape(fragment.rstrip("/").rsplit("/", 1)[-1])
+            if fragment
+            else unquote(urlsplit(target).path.rsplit("/", 1)[-1])
+        )
         base = safe_name(re.sub(r"\.(ya?ml|json)$", "", base)) or "Schema"
         name, n = base, 2
         while name in self.defs or name in self.names.values():
             name, n = f"{base}{n}", n + 1
         return name
 
-    def follow(self, ref: str, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()) -> str:
+    def follow(
+        self, ref: str, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
+    ) -> str:
         """Resolve one `$ref` found at `pointer`; returns the local `#/$defs/<Name>`."""
         scheme = urlsplit(ref).scheme
         if scheme and scheme != "file" or ref.startswith("//"):
-            raise RefError(self.doc, pointer, "ref-remote", f"remote reference {ref!r} is not allowed",
-                           "copy the schema under the specs root and reference it by relative path")
+            raise RefError(
+                self.doc,
+                pointer,
+                "ref-remote",
+                f"remote reference {ref!r} is not allowed",
+                "copy the schema under the specs root and reference it by relative path",
+            )
         target = urljoin(base, ref)
         if not target.startswith(ROOT_URI):
-            raise RefError(self.doc, pointer, "ref-outside-root", f"reference {ref!r} leaves the specs root",
-                           "move the referenced file under the specs root")
+            raise RefError(
+                self.doc,
+                pointer,
+                "ref-outside-root",
+                f"reference {ref!r} leaves the specs root",
+                "move the referenced file under the specs root",
+            )
         resolved = self._lookup(target, base)
         if resolved is None:
             raise self._unresolved(ref, target, pointer)
         target, contents = resolved
         if target in chain:
-            raise RefError(self.doc, pointer, "ref-cycle", f"reference {ref!r} loops back to itself in place",
-                           "a recursive schema recurses through `properties` or `items` (a value inside the value)")
+            raise RefError(
+                self.doc,
+                pointer,
+                "ref-cycle",
+                f"reference {ref!r} loops back to itself in place",
+                "a recursive schema recurses through `properties` or `items` (a value inside the value)",
+            )
         if target not in self.names:
             name = self.def_name(target)
             self.names[target] = name
             self.defs[name] = None  # reserve: recursion meets the name, not the body
             outer, self.deepest = self.deepest, level + 1
-            self.defs[name] = self.walk(contents, urldefrag(target)[0], pointer, level + 1, (*chain, target))
+            self.defs[name] = self.walk(
+                contents, urldefrag(target)[0], pointer, level + 1, (*chain, target)
+            )
             self.heights[name] = self.deepest - level
             self.deepest = max(outer, self.deepest)
         else:  # met again (deeper, perhaps): as deep as its body goes; a recursive one, no deeper
@@ -158,21 +194,37 @@ class _Bundle:
     def _unresolved(self, ref: str, target: str, pointer: str) -> RefError:
         document = urldefrag(target)[0].split("?", 1)[0]
         if document not in self.index.documents:
-            path = unquote(document[len(ROOT_URI):])
-            return RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r}: spec file {path!r} not found",
-                            "paths are relative to the referencing file, within the specs root")
+            path = unquote(document[len(ROOT_URI) :])
+            return RefError(
+                self.doc,
+                pointer,
+                "ref-unresolved",
+                f"reference {ref!r}: spec file {path!r} not found",
+                "paths are relative to the referencing file, within the specs root",
+            )
         uri, fragment = urldefrag(target)
         fragment = unquote(fragment)
         names: list[str] = []
         for resource in dict.fromkeys((uri, document)):  # the schema's own $defs, then the file's
-            contents = self.index.registry.contents(resource) if resource in self.index.documents else None
+            contents = (
+                self.index.registry.contents(resource) if resource in self.index.documents else None
+            )
             defs = contents.get("$defs") if isinstance(contents, dict) else None
             if isinstance(defs, dict) and fragment.startswith("/$defs/"):
                 names += [name for name in defs if name not in names]
         guess = nearest(fragment.rsplit("/", 1)[-1], names)
-        hint = f"did you mean '#/$defs/{guess}'?" if guess else (
-            f"defined: {', '.join(names)}" if names else "define it under $defs, or fix the path")
-        return RefError(self.doc, pointer, "ref-unresolved", f"reference {ref!r} does not resolve", hint)
+        hint = (
+            f"did you mean '#/$defs/{guess}'?"
+            if guess
+            else (
+                f"defined: {', '.join(names)}"
+                if names
+                else "define it under $defs, or fix the path"
+            )
+        )
+        return RefError(
+            self.doc, pointer, "ref-unresolved", f"reference {ref!r} does not resolve", hint
+        )
 
     def _lookup(self, target: str, base: str) -> tuple[str, Any] | None:
         candidates = [target]
@@ -187,10 +239,15 @@ class _Bundle:
                 continue
         return None
 
-    def walk(self, schema: Any, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()) -> Any:
+    def walk(
+        self, schema: Any, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
+    ) -> Any:
         """`chain`: the definitions this schema is reached from in place (see IN_PLACE)."""
         if isinstance(schema, list):
-            return [self.walk(item, base, child(pointer, i), level, chain) for i, item in enumerate(schema)]
+            return [
+                self.walk(item, base, child(pointer, i), level, chain)
+                for i, item in enumerate(schema)
+            ]
         if not isinstance(schema, dict):
             return schema
         self.reach(level, pointer)
@@ -199,14 +256,22 @@ class _Bundle:
             here = child(pointer, key)
             inner = chain if key in IN_PLACE else ()
             if key in UNSUPPORTED_KEYWORDS:
-                raise RefError(self.doc, here, "unsupported-keyword", f"{key} is not supported in tool schemas",
-                               "use $defs and $ref with relative paths")
+                raise RefError(
+                    self.doc,
+                    here,
+                    "unsupported-keyword",
+                    f"{key} is not supported in tool schemas",
+                    "use $defs and $ref with relative paths",
+                )
             if key == "$ref" and isinstance(value, str):
                 out[key] = self.follow(value, base, here, level, chain)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
             elif key in SCHEMA_MAPS and isinstance(value, dict):
-                out[key] = {k: self.walk(v, base, child(here, k), level + 1, inner) for k, v in value.items()}
+                out[key] = {
+                    k: self.walk(v, base, child(here, k), level + 1, inner)
+                    for k, v in value.items()
+                }
             elif key in DATA_KEYWORDS:
                 out[key] = copy.deepcopy(value)  # data, not schemas
             else:
@@ -225,8 +290,9 @@ def bundle(index: RefIndex, tool: ToolSource, pointer: str, schema: Any) -> Any:
     return bundle_located(index, tool, pointer, schema)[0]
 
 
-def bundle_located(index: RefIndex, tool: ToolSource, pointer: str,
-                   schema: Any) -> tuple[Any, dict[str, tuple[Document, str]]]:
+def bundle_located(
+    index: RefIndex, tool: ToolSource, pointer: str, schema: Any
+) -> tuple[Any, dict[str, tuple[Document, str]]]:
     """`bundle`, and where each definition of the bundle's `$defs` was written: name ->
     (document, JSON pointer), so a finding inside a definition can name its source line."""
     state = _Bundle(index, tool.doc)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000  # after alias expansion
 MAX_DEPTH = 64
@@ -18,16 +17,18 @@ def line_col(text: str, index: int) -> Position:
     return (text.count("\n", 0, index) + 1, index - start + 1)
 
 
-
-
 class SourceMap:
     """JSON pointer -> (line, col), 1-based, for values and for mapping keys.
 
     `compute`, when given, builds the tables on first use (JSON files: most are never asked).
     """
 
-    def __init__(self, values: dict[str, Position] | None = None, keys: dict[str, Position] | None = None,
-                 compute: Callable[[], SourceMap] | None = None) -> None:
+    def __init__(
+        self,
+        values: dict[str, Position] | None = None,
+        keys: dict[str, Position] | None = None,
+        compute: Callable[[], SourceMap] | None = None,
+    ) -> None:
         self._values, self._keys, self._compute = values or {}, keys or {}, compute
 
     def _resolve(self) -> None:
@@ -50,7 +51,10 @@ class SourceMap:
         return self._compute is None
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SourceMap) and (self.values, self.keys) == (other.values, other.keys)
+        return isinstance(other, SourceMap) and (self.values, self.keys) == (
+            other.values,
+            other.keys,
+        )
 
     def __repr__(self) -> str:
         return f"SourceMap(values={self.values!r}, keys={self.keys!r})"
@@ -70,7 +74,8 @@ class SourceMap:
 class LoadError(Exception):
     """Input that cannot be loaded, with the position of the problem."""
 
-    def __init__(self, line: int, col: int, message: str, hint: str = "", *, rule: str = "syntax") -> None:
+    def __init__(
+        self, line: int, col: int, message: str, hint: str = "", *, rule: str = "syntax"
+    ) -> None:
         super().__init__(message)
         self.line, self.col, self.message, self.hint, self.rule = line, col, message, hint, rule
-

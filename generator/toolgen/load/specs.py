@@ -12,7 +12,15 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document, LoadError, load_bytes, load_file
 from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, read_spec, too_large
 
-__all__ = ["SPEC_SUFFIXES", "SpecSet", "ToolSource", "discover", "entries", "is_tool_document", "load_specs"]
+__all__ = [
+    "SPEC_SUFFIXES",
+    "SpecSet",
+    "ToolSource",
+    "discover",
+    "entries",
+    "is_tool_document",
+    "load_specs",
+]
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,12 @@ def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = N
     if len(paths) > limits.files:
         message = f"more than {limits.files} spec files under the specs root"
         hint = "split the specs into several roots, or raise the limit with TOOLGEN_MAX_SPEC_FILES"
-        return SpecSet(root, [], [], [Diagnostic(".", 1, 1, "input-too-large", Severity.ERROR, message, "", hint)])
+        return SpecSet(
+            root,
+            [],
+            [],
+            [Diagnostic(".", 1, 1, "input-too-large", Severity.ERROR, message, "", hint)],
+        )
     total = 0
     for path in paths:
         display = path.relative_to(root).as_posix()
@@ -78,9 +91,13 @@ def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = N
             if size > limits.file_bytes:
                 raise too_large(size, limits.file_bytes)
             if total + size > limits.input_bytes:
-                raise LoadError(1, 1, f"spec files together are larger than {limits.input_bytes} bytes",
-                                "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
-                                rule="input-too-large")
+                raise LoadError(
+                    1,
+                    1,
+                    f"spec files together are larger than {limits.input_bytes} bytes",
+                    "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
+                    rule="input-too-large",
+                )
             if reuse is None:
                 doc = load_file(path, display, root=root, limit=limits.file_bytes)
             else:
@@ -88,7 +105,11 @@ def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = N
                 doc = reuse(path, display, raw) or load_bytes(raw, path, display)
             total += size
         except LoadError as exc:
-            diagnostics.append(Diagnostic(display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "", exc.hint))
+            diagnostics.append(
+                Diagnostic(
+                    display, exc.line, exc.col, exc.rule, Severity.ERROR, exc.message, "", exc.hint
+                )
+            )
             continue
         documents.append(doc)
         tools.extend(entries(doc))
@@ -101,5 +122,9 @@ def entries(doc: Document) -> list[ToolSource]:
     if not is_tool_document(data):
         return []
     if isinstance(data.get("tools"), list):
-        return [ToolSource(doc, f"/tools/{i}", entry) for i, entry in enumerate(data["tools"]) if isinstance(entry, dict)]
+        return [
+            ToolSource(doc, f"/tools/{i}", entry)
+            for i, entry in enumerate(data["tools"])
+            if isinstance(entry, dict)
+        ]
     return [] if "tools" in data else [ToolSource(doc, "", data)]

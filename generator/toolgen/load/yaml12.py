@@ -77,10 +77,17 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
     if tag == _STR:
         return text
     if tag not in _CORE_PATTERNS:
-        raise LoadError(*_pos(event), f"unsupported YAML tag {tag!r}", "specs hold plain JSON data: drop the tag")
+        raise LoadError(
+            *_pos(event),
+            f"unsupported YAML tag {tag!r}",
+            "specs hold plain JSON data: drop the tag",
+        )
     if not _CORE_PATTERNS[tag].fullmatch(text):  # an explicit tag on text that is not of that type
-        raise LoadError(*_pos(event), f"{text!r} is not a valid {tag.rsplit(':', 1)[-1]}",
-                        "drop the tag, or quote the value to make it a string")
+        raise LoadError(
+            *_pos(event),
+            f"{text!r} is not a valid {tag.rsplit(':', 1)[-1]}",
+            "drop the tag, or quote the value to make it a string",
+        )
     if tag == "tag:yaml.org,2002:null":
         return None
     if tag == "tag:yaml.org,2002:bool":
@@ -91,7 +98,9 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
                 return int(text[2:], 8 if text[1] == "o" else 16)
             return int(text)
         except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
-            raise LoadError(*_pos(event), "integer has too many digits", "write it as a string") from None
+            raise LoadError(
+                *_pos(event), "integer has too many digits", "write it as a string"
+            ) from None
     value = math.nan if text.lower().lstrip("+-") in (".inf", ".nan") else float(text)
     if not math.isfinite(value):  # .inf, .nan, and 1e999, which overflows
         raise LoadError(*_pos(event), f"{text!r} is not a JSON number", "write a finite number")
@@ -166,8 +175,11 @@ class _Builder:
                 if isinstance(top, _Frame) and isinstance(top.value, dict) and top.key is None:
                     self._key(top, event)
                     continue
-                pointer = "" if top is None else child(top.pointer, top.key if top.key is not None
-                                                               else len(top.value))
+                pointer = (
+                    ""
+                    if top is None
+                    else child(top.pointer, top.key if top.key is not None else len(top.value))
+                )
                 value, deepest = self._node(event, pointer, len(stack), stack)
                 if value is _OPEN:
                     continue
@@ -185,12 +197,17 @@ class _Builder:
     def _count(self, event: yaml.Event, n: int, depth: int) -> None:
         self.count += n
         if self.count > MAX_NODES:
-            raise LoadError(*_pos(event), f"the document expands to more than {MAX_NODES} values",
-                            "YAML aliases multiply content; use $ref instead")
+            raise LoadError(
+                *_pos(event),
+                f"the document expands to more than {MAX_NODES} values",
+                "YAML aliases multiply content; use $ref instead",
+            )
         if depth > MAX_DEPTH:
             raise LoadError(*_pos(event), f"nesting deeper than {MAX_DEPTH} levels")
 
-    def _node(self, event: yaml.Event, pointer: str, depth: int, stack: list[_Frame]) -> tuple[Any, int]:
+    def _node(
+        self, event: yaml.Event, pointer: str, depth: int, stack: list[_Frame]
+    ) -> tuple[Any, int]:
         """A value starting at `event`: a scalar or alias (returned), or a collection (pushed: _OPEN)."""
         if isinstance(event, yaml.AliasEvent):
             anchor = self._anchor(event)
@@ -205,25 +222,47 @@ class _Builder:
         if isinstance(event, yaml.ScalarEvent):
             value = _scalar(event)
             if event.anchor is not None:
-                self.anchors[event.anchor] = _Anchor(value, pointer, event.value, [(pointer, _pos(event))], [], 0, True)
+                self.anchors[event.anchor] = _Anchor(
+                    value, pointer, event.value, [(pointer, _pos(event))], [], 0, True
+                )
             return value, depth
-        assert isinstance(event, yaml.CollectionStartEvent)  # the parser's grammar: nothing else starts a node
+        assert isinstance(
+            event, yaml.CollectionStartEvent
+        )  # the parser's grammar: nothing else starts a node
         if event.tag not in _COLLECTION_TAGS:
-            raise LoadError(*_pos(event), f"unsupported YAML tag {event.tag!r}",
-                            "specs hold plain JSON data: drop the tag")
+            raise LoadError(
+                *_pos(event),
+                f"unsupported YAML tag {event.tag!r}",
+                "specs hold plain JSON data: drop the tag",
+            )
         if event.anchor is not None:
-            self.anchors[event.anchor] = _Anchor(pointer=pointer)  # open: an alias to it now is recursive
-        container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
-        stack.append(_Frame(container, pointer, event.anchor, len(self.values) - 1, len(self.keys), depth, depth))
+            self.anchors[event.anchor] = _Anchor(
+                pointer=pointer
+            )  # open: an alias to it now is recursive
+        container: dict[str, Any] | list[Any] = (
+            {} if isinstance(event, yaml.MappingStartEvent) else []
+        )
+        stack.append(
+            _Frame(
+                container, pointer, event.anchor, len(self.values) - 1, len(self.keys), depth, depth
+            )
+        )
         return _OPEN, depth
 
     def _anchor(self, event: yaml.AliasEvent) -> _Anchor:
         anchor = self.anchors.get(event.anchor) if event.anchor is not None else None
         if anchor is None:
-            raise LoadError(*_pos(event), f"alias *{event.anchor} refers to no anchor", "define &name before *name")
+            raise LoadError(
+                *_pos(event),
+                f"alias *{event.anchor} refers to no anchor",
+                "define &name before *name",
+            )
         if not anchor.complete:
-            raise LoadError(*_pos(event), f"alias *{event.anchor} refers to a node that contains it",
-                            "recursive structures cannot be plain JSON data")
+            raise LoadError(
+                *_pos(event),
+                f"alias *{event.anchor} refers to a node that contains it",
+                "recursive structures cannot be plain JSON data",
+            )
         return anchor
 
     def _key(self, frame: _Frame, event: yaml.Event) -> None:
@@ -234,10 +273,16 @@ class _Builder:
             if event.anchor is not None:
                 self.anchors[event.anchor] = _Anchor(key, "", key, [("", _pos(event))], [], 0, True)
         else:
-            raise LoadError(*_pos(event), "mapping keys must be strings", "write the key as a plain or quoted string")
+            raise LoadError(
+                *_pos(event),
+                "mapping keys must be strings",
+                "write the key as a plain or quoted string",
+            )
         assert isinstance(frame.value, dict) and key is not None
         if key in frame.value:
-            raise LoadError(*_pos(event), f"duplicate key {key!r}", "each key may appear once in a mapping")
+            raise LoadError(
+                *_pos(event), f"duplicate key {key!r}", "each key may appear once in a mapping"
+            )
         frame.key = key
         self.keys.append((child(frame.pointer, key), _pos(event)))
 
@@ -247,8 +292,8 @@ class _Builder:
         if anchor.pointer != frame.pointer or anchor.complete:
             return  # the anchor was redefined inside its own node; the inner one wins
         anchor.value, anchor.complete = frame.value, True
-        anchor.values = self.values[frame.first_value:]
-        anchor.keys = self.keys[frame.first_key:]
+        anchor.values = self.values[frame.first_value :]
+        anchor.keys = self.keys[frame.first_key :]
         anchor.height = frame.deepest - frame.depth
 
 
@@ -310,14 +355,21 @@ def _parse(text: str, make_parser: Callable[[str], Any]) -> tuple[Any, SourceMap
         data = builder.build()
         parser.get_event()  # document end
         if not parser.check_event(yaml.StreamEndEvent):
-            raise LoadError(*_pos(parser.get_event()), "a spec file holds a single YAML document",
-                            "split the documents into separate files")
+            raise LoadError(
+                *_pos(parser.get_event()),
+                "a spec file holds a single YAML document",
+                "split the documents into separate files",
+            )
         return data, builder.source()
     except yaml.YAMLError as exc:
         if make_parser is not _PyParser and _LIBYAML_TOO_DEEP in str(exc):
             raise _TooDeepForLibyaml from None
-        raise LoadError(*_error_position(text, exc), f"invalid YAML: {_error_message(exc)}", _error_hint(exc)) from None
-    except UnicodeEncodeError as exc:  # a lone surrogate: only reachable through the API, never from a file
+        raise LoadError(
+            *_error_position(text, exc), f"invalid YAML: {_error_message(exc)}", _error_hint(exc)
+        ) from None
+    except (
+        UnicodeEncodeError
+    ) as exc:  # a lone surrogate: only reachable through the API, never from a file
         raise LoadError(1, 1, f"invalid YAML: {exc.reason}") from None
     finally:
         if parser is not None and hasattr(parser, "dispose"):

@@ -16,14 +16,20 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
-from toolgen.schema.exactness import exact
 from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.runtime import repair
-from toolgen.schema.closing import closed as closed  # re-exported: importers and tests take it from here
+from toolgen.schema.closing import (
+    closed as closed,
+)  # re-exported: importers and tests take it from here
+from toolgen.schema.exactness import exact
 from toolgen.spec.model import Deprecation
 
-EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+EMPTY_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,9 @@ class ToolView:
     parameters: dict[str, Any]  # bundled, objects closed
     returns: dict[str, Any] | None  # bundled
     annotations: tuple[tuple[str, bool], ...]
-    stability: str = "stable"  # "deprecated": every provider's description says so (providers/__init__.py)
+    stability: str = (
+        "stable"  # "deprecated": every provider's description says so (providers/__init__.py)
+    )
     deprecation: Deprecation | None = None  # why, what instead, the sunset
     namespace: str | None = None  # where it is searched (providers/catalog.py)
     defer: bool = False  # not shown up front: found through tool search
@@ -89,11 +97,24 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         result.object_model(returns, classes.result)
         models += result.models
     else:
-        root = result.annotation(returns, f"{classes.result}Value") if returns is not None else ANY_TYPE
+        root = (
+            result.annotation(returns, f"{classes.result}Value")
+            if returns is not None
+            else ANY_TYPE
+        )
         result.names |= root.names
         models += result.models
         text = root.text
-        models.append(ModelIR(classes.result, None, (), "allow", "result", root=repr(text) if root.forward else text))
+        models.append(
+            ModelIR(
+                classes.result,
+                None,
+                (),
+                "allow",
+                "result",
+                root=repr(text) if root.forward else text,
+            )
+        )
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
@@ -104,12 +125,17 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         injected = TypeMapper(classes.injected, {}, role="injected")
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(classes.injected)
-        injected.object_model({"type": "object", "properties": properties, "required": names}, classes.injected)
+        injected.object_model(
+            {"type": "object", "properties": properties, "required": names}, classes.injected
+        )
         models += injected.models
         injected_fields = injected.models[-1].fields
         imports |= injected.names
 
-    errors = tuple(ErrorKindIR(e.kind, e.description, e.retryable) for e in sorted(spec.errors, key=lambda e: e.kind))
+    errors = tuple(
+        ErrorKindIR(e.kind, e.description, e.retryable)
+        for e in sorted(spec.errors, key=lambda e: e.kind)
+    )
     return ToolIR(
         name=name,
         module=module_name(name),
@@ -124,7 +150,9 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         version=spec.version,
         timeout_s=spec.timeout_s,
         retry=(spec.retry.attempts, spec.retry.backoff_s, spec.retry.max_backoff_s),
-        rate_limit=(spec.rate_limit.calls, spec.rate_limit.per_s, spec.rate_limit.wait) if spec.rate_limit else None,
+        rate_limit=(spec.rate_limit.calls, spec.rate_limit.per_s, spec.rate_limit.wait)
+        if spec.rate_limit
+        else None,
         cache=(spec.cache.ttl_s, spec.cache.max_entries) if spec.cache else None,
         flags=tuple(sorted(spec.flags)),
         content=tuple(sorted(spec.content)),
@@ -143,7 +171,9 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         source=tool.doc.display,
         deprecation=seen.deprecation,
         renames=renames(parameters),
-        deprecated_parameters=deprecated_parameters(parameters, _arguments(models, classes.arguments)),
+        deprecated_parameters=deprecated_parameters(
+            parameters, _arguments(models, classes.arguments)
+        ),
         repair=repairs(parameters),
         call_examples=seen.call_examples,
     )
@@ -170,8 +200,9 @@ def renames(parameters: dict[str, Any]) -> tuple[tuple[str, str, str | None], ..
     return tuple(sorted(found))
 
 
-def deprecated_parameters(parameters: dict[str, Any],
-                          arguments: ModelIR | None) -> tuple[tuple[str, str, str | None], ...]:
+def deprecated_parameters(
+    parameters: dict[str, Any], arguments: ModelIR | None
+) -> tuple[tuple[str, str, str | None], ...]:
     """The properties of the root of `parameters` marked `deprecated: true`, in declaration
     order: (wire name, Python name of the field, x-sunset or None)."""
     fields = {f.wire_name: f.python_name for f in arguments.fields} if arguments is not None else {}
@@ -207,19 +238,31 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
             out = merged(out, root_object(part, defs, depth + 1), keep=True)
     ways = [[b for b in schema.get(k) or [] if isinstance(b, dict)] for k in ("anyOf", "oneOf")]
     if isinstance(schema.get("then"), dict) or isinstance(schema.get("else"), dict):
-        ways.append([b if isinstance(b, dict) else {} for b in (schema.get("then", {}), schema.get("else", {}))])
+        ways.append(
+            [
+                b if isinstance(b, dict) else {}
+                for b in (schema.get("then", {}), schema.get("else", {}))
+            ]
+        )
     for branches in (w for w in ways if w):
         parts = [root_object(b, defs, depth + 1) for b in branches]
         properties = dict(out.get("properties") or {})
         for part in parts:
-            for key, sub in (part.get("properties") or {}).items():
+            for key, _sub in (part.get("properties") or {}).items():
                 if key not in properties:
-                    alternatives = [p["properties"][key] for p in parts if key in (p.get("properties") or {})]
-                    if any(key not in (p.get("properties") or {}) and p.get("additionalProperties") is not False
-                           for p in parts):
+                    alternatives = [
+                        p["properties"][key] for p in parts if key in (p.get("properties") or {})
+                    ]
+                    if any(
+                        key not in (p.get("properties") or {})
+                        and p.get("additionalProperties") is not False
+                        for p in parts
+                    ):
                         properties[key] = True  # a part that does not declare it takes any value
                     else:
-                        properties[key] = alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+                        properties[key] = (
+                            alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+                        )
         if properties:
             out["properties"] = properties
         always = set.intersection(*(set(p.get("required") or []) for p in parts))
@@ -231,4 +274,6 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
 def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
     """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
     lowered = sorted((lower_tool(t) for t in tools), key=lambda t: t.name)
-    return PackageIR(name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256)
+    return PackageIR(
+        name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256
+    )

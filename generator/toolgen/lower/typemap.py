@@ -18,11 +18,11 @@ from typing import Any
 import pydantic_core
 from pydantic_core import core_schema
 
-from toolgen.schema.exactness import plain_pattern
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
+from toolgen.schema.exactness import plain_pattern
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
@@ -76,15 +76,25 @@ class TypeMapper:
             self.root_coerce = self.coerce
         properties: dict[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or [])
-        built = [self.field(wire, "", sub, wire in required, name) for wire, sub in properties.items()]
+        built = [
+            self.field(wire, "", sub, wire in required, name) for wire, sub in properties.items()
+        ]
         extra, extra_values = self.extras(schema, name)
         # Python names are chosen once the nested classes exist: a field named like a class
         # would shadow it for the annotations after it in the class body.
         classes = sorted(self.taken)
-        python_names = unique([*classes, *(field_name(wire) for wire in properties)])[len(classes):]
-        fields = tuple(replace(f, python_name=python) for f, python in zip(built, python_names, strict=True))
-        description = schema.get("description") if isinstance(schema.get("description"), str) else None
-        self.models.append(ModelIR(name, description, fields, extra, self.role, extra_values=extra_values))
+        python_names = unique([*classes, *(field_name(wire) for wire in properties)])[
+            len(classes) :
+        ]
+        fields = tuple(
+            replace(f, python_name=python) for f, python in zip(built, python_names, strict=True)
+        )
+        description = (
+            schema.get("description") if isinstance(schema.get("description"), str) else None
+        )
+        self.models.append(
+            ModelIR(name, description, fields, extra, self.role, extra_values=extra_values)
+        )
         self.coerce = saved_coerce
         self.building.discard(name)
         return name
@@ -122,7 +132,9 @@ class TypeMapper:
         annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
         nullable = annotation.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
-        default = schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
+        default = (
+            schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
+        )
         text, names = annotation.text, annotation.names
         constraints: tuple[str, ...] = ()
         if annotation.constraints and annotation.bare is not None:
@@ -135,8 +147,17 @@ class TypeMapper:
             text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
-        return FieldIR(wire, python, text, required, nullable, default, description if isinstance(description, str) else None,
-                       secret, constraints)
+        return FieldIR(
+            wire,
+            python,
+            text,
+            required,
+            nullable,
+            default,
+            description if isinstance(description, str) else None,
+            secret,
+            constraints,
+        )
 
     # --- annotations ------------------------------------------------------------
 
@@ -174,12 +195,19 @@ class TypeMapper:
             name = ref.removeprefix("#/$defs/")
             if name not in seen and self.holds_secret(self.defs.get(name), seen | {name}):
                 return True
-        return any(self.holds_secret(value, seen) for key, value in schema.items()
-                   if key not in ("$defs", "default", "examples", "const", "enum"))
+        return any(
+            self.holds_secret(value, seen)
+            for key, value in schema.items()
+            if key not in ("$defs", "default", "examples", "const", "enum")
+        )
 
     def secret_any(self, schema: Any) -> Annotation:
         """`Any`, marked SECRET when the schema it stands for holds a secret."""
-        return secret_annotation(ANY_TYPE) if self.role != "result" and self.holds_secret(schema) else ANY_TYPE
+        return (
+            secret_annotation(ANY_TYPE)
+            if self.role != "result" and self.holds_secret(schema)
+            else ANY_TYPE
+        )
 
     def _annotation(self, schema: Any, hint: str) -> Annotation:
         if not isinstance(schema, dict):
@@ -192,9 +220,19 @@ class TypeMapper:
             return self.literal(schema["enum"])
         for combinator in ("anyOf", "oneOf"):
             if isinstance(schema.get(combinator), list):
-                base = {k: v for k, v in schema.items() if k not in (combinator, "description", "title", "default")}
-                return self.union([self.annotation(merged(base, branch) if isinstance(branch, dict) else branch, hint)
-                                   for branch in schema[combinator]])
+                base = {
+                    k: v
+                    for k, v in schema.items()
+                    if k not in (combinator, "description", "title", "default")
+                }
+                return self.union(
+                    [
+                        self.annotation(
+                            merged(base, branch) if isinstance(branch, dict) else branch, hint
+                        )
+                        for branch in schema[combinator]
+                    ]
+                )
         if isinstance(schema.get("allOf"), list):
             return self.all_of(schema, hint)
         types = schema.get("type")
@@ -206,11 +244,21 @@ class TypeMapper:
 
     def typed(self, kind: str | None, schema: dict[str, Any], hint: str) -> Annotation:
         if kind == "string":
-            return self.constrained("str", schema, {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"})
+            return self.constrained(
+                "str",
+                schema,
+                {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"},
+            )
         if kind == "integer":
             return self.coerced(self.integer(schema), "numbers")
         if kind == "number":
-            keys = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
+            keys = {
+                "minimum": "ge",
+                "maximum": "le",
+                "exclusiveMinimum": "gt",
+                "exclusiveMaximum": "lt",
+                "multipleOf": "multiple_of",
+            }
             return self.coerced(self.constrained("float", schema, keys), "numbers")
         if kind == "boolean":
             return self.coerced(Annotation.of("bool"), "booleans")
@@ -218,10 +266,18 @@ class TypeMapper:
             return Annotation.of("None")
         if kind == "array":
             items = schema.get("items")
-            inner = (self.annotation(items, f"{hint}Item") if isinstance(items, dict) and "prefixItems" not in schema
-                     else self.secret_any([items, schema.get("prefixItems")]))
-            array = self.constrained(f"list[{inner.text}]", schema, {"minItems": "min_length", "maxItems": "max_length"},
-                                     inner.forward, inner.names)
+            inner = (
+                self.annotation(items, f"{hint}Item")
+                if isinstance(items, dict) and "prefixItems" not in schema
+                else self.secret_any([items, schema.get("prefixItems")])
+            )
+            array = self.constrained(
+                f"list[{inner.text}]",
+                schema,
+                {"minItems": "min_length", "maxItems": "max_length"},
+                inner.forward,
+                inner.names,
+            )
             return self.coerced(array, "json")
         if kind == "object":
             return self.coerced(self.object(schema, hint), "json")
@@ -231,8 +287,12 @@ class TypeMapper:
         """Bounds as integers (`minimum: 0.5` is `ge=1`); in arguments, JSON Schema's integer (2.0 too)."""
         bounds = integer_bounds(schema)
         listed = ", ".join(f"{key}={value}" for key, value in bounds.items())
-        if self.role != "injected":  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
-            return Annotation.of(f"Annotated[int, {INTEGER}({listed})]", uses=frozenset({ANNOTATED, TYPES}))
+        if (
+            self.role != "injected"
+        ):  # strict int refuses 2.0, which JSON Schema counts as an integer (and Gemini sends)
+            return Annotation.of(
+                f"Annotated[int, {INTEGER}({listed})]", uses=frozenset({ANNOTATED, TYPES})
+            )
         if not bounds:
             return Annotation.of("int")
         return Annotation.of(f"Annotated[int, Field({listed})]", uses=frozenset({ANNOTATED, FIELD}))
@@ -241,14 +301,22 @@ class TypeMapper:
         """Mark a position where the spec declared this coercion (applied only after strict validation fails)."""
         if kind not in self.coerce or self.role == "result" or len(annotation.parts) != 1:
             return annotation
-        return replace(annotation, parts=(f"Annotated[{annotation.text}, {TYPES}.Coerce({py_literal(kind)})]",),
-                       bare=None, constraints=(), uses=(annotation.names | {ANNOTATED, TYPES},), bare_uses=frozenset())
+        return replace(
+            annotation,
+            parts=(f"Annotated[{annotation.text}, {TYPES}.Coerce({py_literal(kind)})]",),
+            bare=None,
+            constraints=(),
+            uses=(annotation.names | {ANNOTATED, TYPES},),
+            bare_uses=frozenset(),
+        )
 
     def object(self, schema: dict[str, Any], hint: str) -> Annotation:
         properties = schema.get("properties")
         additional = schema.get("additionalProperties", True)
         if properties or additional is False or schema.get("patternProperties"):
-            if not properties:  # only patterns: other keys are allowed (with properties, absent means closed)
+            if (
+                not properties
+            ):  # only patterns: other keys are allowed (with properties, absent means closed)
                 schema = {**schema, "additionalProperties": additional}
             return Annotation.of(self.object_model(schema, self.new_class_name(hint)))
         if isinstance(additional, dict) and additional:
@@ -268,7 +336,9 @@ class TypeMapper:
                 return self.secret(target, Annotation.of(cls, forward=True))
             return self.secret(target, Annotation.of(cls))
         # Only `type: object` makes a class: without it, any non-object value is valid too.
-        if target.get("type") == "object" and (target.get("properties") or target.get("additionalProperties") is False):
+        if target.get("type") == "object" and (
+            target.get("properties") or target.get("additionalProperties") is False
+        ):
             cls = self.new_class_name(class_name(self.prefix, name))
             self.def_classes[name] = cls
             self.definition(target, cls)
@@ -297,12 +367,18 @@ class TypeMapper:
             literal, uses = f"Literal[{listed}]", frozenset({LITERAL})
             if any(isinstance(v, (int, bool)) for v in values):
                 # Literal compares with Python's ==, where True == 1 == 1.0: check JSON equality first.
-                literal, uses = f"Annotated[{literal}, {ONE_OF}({listed})]", uses | {ANNOTATED, TYPES}
+                literal, uses = (
+                    f"Annotated[{literal}, {ONE_OF}({listed})]",
+                    uses | {ANNOTATED, TYPES},
+                )
             return Annotation((literal,), accepts_null=accepts_null, uses=(uses,))
         # Floats (type checkers refuse them in Literal), arrays, objects, strings pydantic-core
         # cannot hold (lone surrogates), or no value at all (nothing is valid).
-        return Annotation((f"Annotated[{ANY}, {ONE_OF}({listed})]",), accepts_null=accepts_null,
-                          uses=(frozenset({ANNOTATED, ANY, TYPES}),))
+        return Annotation(
+            (f"Annotated[{ANY}, {ONE_OF}({listed})]",),
+            accepts_null=accepts_null,
+            uses=(frozenset({ANNOTATED, ANY, TYPES}),),
+        )
 
     def union(self, parts: list[Annotation]) -> Annotation:
         members: dict[str, frozenset[str]] = {}
@@ -317,9 +393,18 @@ class TypeMapper:
         liftable = [p for p in parts if p.constraints]
         if len(liftable) == 1 and all(t == "None" or t == liftable[0].text for t in texts):
             lifted = liftable[0]  # `T | None` keeps T's constraints liftable
-            return Annotation(texts, lifted.forward, lifted.accepts_null, lifted.bare, lifted.constraints, uses,
-                              lifted.bare_uses)
-        return Annotation(texts, any(p.forward for p in parts), any(p.accepts_null for p in parts), uses=uses)
+            return Annotation(
+                texts,
+                lifted.forward,
+                lifted.accepts_null,
+                lifted.bare,
+                lifted.constraints,
+                uses,
+                lifted.bare_uses,
+            )
+        return Annotation(
+            texts, any(p.forward for p in parts), any(p.accepts_null for p in parts), uses=uses
+        )
 
     def all_of(self, schema: dict[str, Any], hint: str) -> Annotation:
         branches = [self._resolve(b) for b in schema["allOf"]]
@@ -336,23 +421,41 @@ class TypeMapper:
             return self.defs.get(schema["$ref"].removeprefix("#/$defs/"), schema)
         return schema
 
-    def constrained(self, base: str, schema: dict[str, Any], keys: dict[str, str], forward: bool = False,
-                    base_uses: frozenset[str] = frozenset()) -> Annotation:
+    def constrained(
+        self,
+        base: str,
+        schema: dict[str, Any],
+        keys: dict[str, str],
+        forward: bool = False,
+        base_uses: frozenset[str] = frozenset(),
+    ) -> Annotation:
         args: list[str] = []
         for key, argument in keys.items():
             value = schema.get(key)
             if value is None or isinstance(value, bool):
                 continue
-            if key in ("minLength", "maxLength", "minItems", "maxItems") and isinstance(value, float):
-                value = int(value)  # 3.0 is the integer 3 in JSON Schema (the meta-schema refuses 3.5)
-            if key == "pattern" and not (isinstance(value, str) and plain_pattern(value) and _rust_regex_ok(value)):
+            if key in ("minLength", "maxLength", "minItems", "maxItems") and isinstance(
+                value, float
+            ):
+                value = int(
+                    value
+                )  # 3.0 is the integer 3 in JSON Schema (the meta-schema refuses 3.5)
+            if key == "pattern" and not (
+                isinstance(value, str) and plain_pattern(value) and _rust_regex_ok(value)
+            ):
                 continue  # another engine's reading of it could refuse what ECMA-262 takes: the exact check's
             args.append(f"{argument}={py_literal(value)}")
         if not args:
             return Annotation.of(base, forward, base_uses)
         text = f"Annotated[{base}, Field({', '.join(args)})]"
-        return Annotation((text,), forward, bare=base, constraints=tuple(args), uses=(base_uses | {ANNOTATED, FIELD},),
-                          bare_uses=base_uses)
+        return Annotation(
+            (text,),
+            forward,
+            bare=base,
+            constraints=tuple(args),
+            uses=(base_uses | {ANNOTATED, FIELD},),
+            bare_uses=base_uses,
+        )
 
 
 def merged(base: dict[str, Any], branch: dict[str, Any], keep: bool = False) -> dict[str, Any]:
@@ -370,8 +473,12 @@ def merged(base: dict[str, Any], branch: dict[str, Any], keep: bool = False) -> 
 
 def secret_annotation(annotation: Annotation) -> Annotation:
     """`Annotated[T, _types.SECRET]`: one part, whatever T's union; nullability kept for the field."""
-    return Annotation((f"Annotated[{annotation.text}, {TYPES}.SECRET]",), annotation.forward, annotation.nullable,
-                      uses=(annotation.names | {ANNOTATED, TYPES},))
+    return Annotation(
+        (f"Annotated[{annotation.text}, {TYPES}.SECRET]",),
+        annotation.forward,
+        annotation.nullable,
+        uses=(annotation.names | {ANNOTATED, TYPES},),
+    )
 
 
 def declared_coercions(schema: dict[str, Any], inherited: frozenset[str]) -> frozenset[str]:
@@ -389,17 +496,31 @@ def declared_coercions(schema: dict[str, Any], inherited: frozenset[str]) -> fro
 def integer_bounds(schema: dict[str, Any]) -> dict[str, int]:
     """JSON Schema's numeric bounds of an integer as integer bounds pydantic-core takes."""
     out: dict[str, int] = {}
-    for key, argument, whole in (("minimum", "ge", math.ceil), ("maximum", "le", math.floor),
-                                 ("exclusiveMinimum", "ge", lambda v: math.floor(v) + 1),
-                                 ("exclusiveMaximum", "le", lambda v: math.ceil(v) - 1)):
+    for key, argument, whole in (
+        ("minimum", "ge", math.ceil),
+        ("maximum", "le", math.floor),
+        ("exclusiveMinimum", "ge", lambda v: math.floor(v) + 1),
+        ("exclusiveMaximum", "le", lambda v: math.ceil(v) - 1),
+    ):
         value = schema.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             continue
         bound = int(whole(value))
-        if argument not in out or (bound > out[argument] if argument == "ge" else bound < out[argument]):
+        if argument not in out or (
+            bound > out[argument] if argument == "ge" else bound < out[argument]
+        ):
             out[argument] = bound
     step = schema.get("multipleOf")
-    if isinstance(step, (int, float)) and not isinstance(step, bool) and math.isfinite(step) and step > 0:
+    if (
+        isinstance(step, (int, float))
+        and not isinstance(step, bool)
+        and math.isfinite(step)
+        and step > 0
+    ):
         # An integer is a multiple of p/q (lowest terms) exactly when it is a multiple of p.
         numerator = Fraction(str(step)).numerator
         if numerator != 1:

@@ -20,8 +20,20 @@ from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.portable import memoised_by_identity
 from toolgen.schema.walk import transform, walk
 
-__all__ = ["PROVIDERS", "TARGETS", "Export", "Exports", "Note", "ToolLike", "definitions", "export", "export_all",
-           "notes", "notes_of", "variants"]
+__all__ = [
+    "PROVIDERS",
+    "TARGETS",
+    "Export",
+    "Exports",
+    "Note",
+    "ToolLike",
+    "definitions",
+    "export",
+    "export_all",
+    "notes",
+    "notes_of",
+    "variants",
+]
 
 # Every variant of every provider: provider -> [(options, export)], the default variant first.
 Exports = dict[str, list[tuple[dict[str, Any], Export]]]
@@ -30,7 +42,9 @@ Exports = dict[str, list[tuple[dict[str, Any], Export]]]
 @dataclass(frozen=True)
 class Target:
     export: Callable[..., Export]
-    options: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # (option, values); the first value is the default
+    options: tuple[
+        tuple[str, tuple[Any, ...]], ...
+    ] = ()  # (option, values); the first value is the default
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -52,7 +66,10 @@ def variants(provider: str) -> list[dict[str, Any]]:
     """Every combination of a provider's options, the default first."""
     target = TARGETS[provider]
     names = [name for name, _ in target.options]
-    return [dict(zip(names, combo)) for combo in itertools.product(*(values for _, values in target.options))]
+    return [
+        dict(zip(names, combo, strict=False))
+        for combo in itertools.product(*(values for _, values in target.options))
+    ]
 
 
 def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,7 +83,9 @@ def options_of(provider: str, options: Mapping[str, Any]) -> dict[str, Any]:
             known = ", ".join(allowed) or "none"
             raise ValueError(f"provider {provider!r} has no option {name!r} (options: {known})")
         if value not in allowed[name] or not isinstance(value, type(allowed[name][0])):
-            raise ValueError(f"option {name!r} of {provider!r} is one of {list(allowed[name])}, not {value!r}")
+            raise ValueError(
+                f"option {name!r} of {provider!r} is one of {list(allowed[name])}, not {value!r}"
+            )
     return {**target.defaults, **options}
 
 
@@ -77,7 +96,9 @@ def export(provider: str, tools: Tools, *, examples_budget: int = 0, **options: 
     characters."""
     settings = options_of(provider, options)
     listed = catalog.shown(provider, tools)
-    out = TARGETS[provider].export([_shown(t, provider, examples_budget) for t in listed], **settings)
+    out = TARGETS[provider].export(
+        [_shown(t, provider, examples_budget) for t in listed], **settings
+    )
     if listed is not tools:  # the search pair is shown: it is the runtime's, and by design its
         # `arguments` (any object) is sent non-strict; nothing for lint to say about it
         out.notes = [note for note in out.notes if note.tool not in catalog.PAIR_NAMES]
@@ -97,7 +118,9 @@ def deprecated_text(deprecation: Any, provider: str) -> str:
         return DEPRECATED
     text = f"Deprecated: {deprecation.reason.strip().rstrip('.')}"
     if deprecation.replacement:
-        name = deprecation.replacement if provider == "mcp" else provider_name(deprecation.replacement)
+        name = (
+            deprecation.replacement if provider == "mcp" else provider_name(deprecation.replacement)
+        )
         text += f"; use {name} instead"
     if deprecation.sunset:
         text += f" (sunset {deprecation.sunset})"
@@ -144,7 +167,11 @@ class _Shown:
 def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
     parameters = _marked_once(tool.parameters)
     deprecated = getattr(tool, "stability", "stable") == "deprecated"
-    examples = getattr(tool, "call_examples", ()) if examples_budget > 0 and provider != "anthropic" else ()
+    examples = (
+        getattr(tool, "call_examples", ())
+        if examples_budget > 0 and provider != "anthropic"
+        else ()
+    )
     if not deprecated and not examples and parameters is tool.parameters:
         return tool  # most tools
     description = tool.description
@@ -152,7 +179,9 @@ def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
         prefix = deprecated_text(getattr(tool, "deprecation", None), provider)
         description = f"{prefix} {description}" if description else prefix
     if examples:
-        description += examples_text(examples, examples_budget, LIMITS.get(provider, None), len(description))
+        description += examples_text(
+            examples, examples_budget, LIMITS.get(provider, None), len(description)
+        )
     return _Shown(tool, description, parameters)
 
 
@@ -160,7 +189,9 @@ def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
 LIMITS = {"openai": openai.MAX_DESCRIPTION, "openai-responses": openai.MAX_DESCRIPTION}
 
 
-def examples_text(examples: Sequence[Mapping[str, Any]], budget: int, limit: int | None, used: int) -> str:
+def examples_text(
+    examples: Sequence[Mapping[str, Any]], budget: int, limit: int | None, used: int
+) -> str:
     """The examples written at the end of a description: as many, in spec order, as fit in
     `budget` characters and the provider's `limit` for the whole text; "" when none fits."""
     room = budget if limit is None else min(budget, limit - used)
@@ -183,14 +214,20 @@ def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, A
 
 def export_all(tools: Tools, examples_budget: int = 0) -> Exports:
     """Every variant of every provider, exported once: lint reads the notes, render the definitions."""
-    return {provider: [(option, export(provider, tools, examples_budget=examples_budget, **option))
-                       for option in variants(provider)]
-            for provider in PROVIDERS}
+    return {
+        provider: [
+            (option, export(provider, tools, examples_budget=examples_budget, **option))
+            for option in variants(provider)
+        ]
+        for provider in PROVIDERS
+    }
 
 
 def notes_of(exports: Exports) -> list[Note]:
     """Every note of every variant of every provider, once each."""
-    return sorted({note for done in exports.values() for _, export in done for note in export.notes})
+    return sorted(
+        {note for done in exports.values() for _, export in done for note in export.notes}
+    )
 
 
 def notes(tools: Tools) -> list[Note]:

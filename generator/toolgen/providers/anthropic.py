@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
 from toolgen.providers import catalog, dropped, patterns, root
+from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 
@@ -29,26 +29,51 @@ class Budget:
         whether it is the request's (shared by the tools before it) rather than its own."""
         optional, unions = anthropic_budget(schema)
         if optional > MAX_OPTIONAL:  # too much for any request, alone
-            return f"{optional} optional parameters (strict tool use allows {MAX_OPTIONAL} per request)", False
+            return (
+                f"{optional} optional parameters (strict tool use allows {MAX_OPTIONAL} per request)",
+                False,
+            )
         if unions > MAX_UNIONS:
-            return f"{unions} union-typed parameters (strict tool use allows {MAX_UNIONS} per request)", False
+            return (
+                f"{unions} union-typed parameters (strict tool use allows {MAX_UNIONS} per request)",
+                False,
+            )
         if self.tools < 1:
             return f"more than {MAX_STRICT_TOOLS} strict tools in one request", True
         if optional > self.optional:
-            return f"more than {MAX_OPTIONAL} optional parameters across the strict tools of one request", True
+            return (
+                f"more than {MAX_OPTIONAL} optional parameters across the strict tools of one request",
+                True,
+            )
         if unions > self.unions:
-            return f"more than {MAX_UNIONS} union-typed parameters across the strict tools of one request", True
-        self.tools, self.optional, self.unions = self.tools - 1, self.optional - optional, self.unions - unions
+            return (
+                f"more than {MAX_UNIONS} union-typed parameters across the strict tools of one request",
+                True,
+            )
+        self.tools, self.optional, self.unions = (
+            self.tools - 1,
+            self.optional - optional,
+            self.unions - unions,
+        )
         return "", False
 
 
-def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]) -> dict[str, Any] | None:
+def strict_schema(
+    tool: ToolLike, budget: Budget, target: str, notes: list[Note]
+) -> dict[str, Any] | None:
     """The tool's strict input schema, or None (with a note) when it cannot be or does not fit."""
     try:
         schema = anthropic_strict(tool.parameters)
     except Inexpressible as exc:
-        notes.append(Note(tool.name, target, FALLBACK, f"cannot express {exc.reason}; the tool is sent non-strict",
-                          exc.path))
+        notes.append(
+            Note(
+                tool.name,
+                target,
+                FALLBACK,
+                f"cannot express {exc.reason}; the tool is sent non-strict",
+                exc.path,
+            )
+        )
         return None
     over, shared = budget.spend(schema)
     if shared:
@@ -60,7 +85,9 @@ def strict_schema(tool: ToolLike, budget: Budget, target: str, notes: list[Note]
     return schema
 
 
-def dropped_notes(tool: ToolLike, target: str, strict: bool, emitted: dict[str, Any], notes: list[Note]) -> None:
+def dropped_notes(
+    tool: ToolLike, target: str, strict: bool, emitted: dict[str, Any], notes: list[Note]
+) -> None:
     """The keywords the variant drops: under strict, what strict mode drops, whether or not this
     request's budget left the tool strict (so lint, which exports every tool in one request,
     and a request of one tool say the same)."""

@@ -19,7 +19,9 @@ class ToolLike(Protocol):
     @property
     def title(self) -> str | None: ...
     @property
-    def parameters(self) -> dict[str, Any]: ...  # bundled, model-visible (injected values are not in it)
+    def parameters(
+        self,
+    ) -> dict[str, Any]: ...  # bundled, model-visible (injected values are not in it)
     @property
     def returns(self) -> dict[str, Any] | None: ...
     @property
@@ -59,7 +61,9 @@ class Note:
         return RULES[self.kind]
 
     def text(self) -> str:
-        return f"{self.target}: {self.message}" + ("; the tool is sent non-strict" if self.shared else "")
+        return f"{self.target}: {self.message}" + (
+            "; the tool is sent non-strict" if self.shared else ""
+        )
 
 
 class Inexpressible(Exception):

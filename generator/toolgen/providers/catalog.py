@@ -25,7 +25,9 @@ from toolgen.naming import provider_name
 from toolgen.providers.base import ToolLike, Tools
 from toolgen.runtime import search
 
-NATIVE = frozenset({"openai-responses", "anthropic"})  # the providers that search deferred tools themselves
+NATIVE = frozenset(
+    {"openai-responses", "anthropic"}
+)  # the providers that search deferred tools themselves
 # Anthropic's server-side BM25 search over the deferred tools (natural-language queries).
 ANTHROPIC_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 OPENAI_SEARCH = {"type": "tool_search"}  # hosted search, run by OpenAI
@@ -56,7 +58,10 @@ class PairTool:
         return self.name
 
 
-PAIR = tuple(PairTool(d["name"], d["description"], d["parameters"]) for d in (search.SEARCH_TOOLS, search.CALL_TOOL))
+PAIR = tuple(
+    PairTool(d["name"], d["description"], d["parameters"])
+    for d in (search.SEARCH_TOOLS, search.CALL_TOOL)
+)
 PAIR_NAMES = frozenset(t.name for t in PAIR)
 
 
@@ -81,7 +86,7 @@ def responses(tools: Tools, definitions: list[dict[str, Any]]) -> list[dict[str,
     searched = {name for t in tools if deferred(t) and (name := _namespace(t)) is not None}
     members: dict[str, list[dict[str, Any]]] = {}  # namespace -> its tools' definitions, in order
     out: list[dict[str, Any]] = []
-    for tool, definition in zip(tools, definitions):
+    for tool, definition in zip(tools, definitions, strict=False):
         function = {**definition, "defer_loading": True} if deferred(tool) else definition
         name = _namespace(tool)
         if name is None or name not in searched:
@@ -89,11 +94,15 @@ def responses(tools: Tools, definitions: list[dict[str, Any]]) -> list[dict[str,
             continue
         if name not in members:  # the namespace takes its first tool's place
             members[name] = []
-            out.append({"type": "namespace", "name": name, "description": "", "tools": members[name]})
+            out.append(
+                {"type": "namespace", "name": name, "description": "", "tools": members[name]}
+            )
         members[name].append(function)
     for entry in out:
         if entry.get("type") == "namespace":
-            entry["description"] = namespace_description(entry["name"], [d["name"] for d in entry["tools"]])
+            entry["description"] = namespace_description(
+                entry["name"], [d["name"] for d in entry["tools"]]
+            )
     return [*out, dict(OPENAI_SEARCH)]
 
 

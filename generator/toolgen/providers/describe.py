@@ -36,8 +36,12 @@ def describe(node: Node, moved: dict[str, Any]) -> Node:
     """`node` with the moved keywords written at the end of its description."""
     if not moved:
         return node
-    phrases = "; ".join(PHRASES.get(k, lambda v, k=k: f"{k}: {compact(v)}")(v) for k, v in moved.items())
+    phrases = "; ".join(
+        PHRASES.get(k, lambda v, k=k: f"{k}: {compact(v)}")(v) for k, v in moved.items()
+    )
     text = node.get("description")
     out = dict(node)
-    out["description"] = f"{text}\n\n({phrases})" if isinstance(text, str) and text else f"({phrases})"
+    out["description"] = (
+        f"{text}\n\n({phrases})" if isinstance(text, str) and text else f"({phrases})"
+    )
     return out

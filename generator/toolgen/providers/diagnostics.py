@@ -18,9 +18,8 @@ from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
-from toolgen.schema.pointer import ref_name
-
 from toolgen.providers.base import RULES
+from toolgen.schema.pointer import ref_name
 
 if TYPE_CHECKING:
     from toolgen.providers.base import Note
@@ -32,7 +31,7 @@ HINTS = {
     "provider-refused": "the tool is missing from that variant's definitions (docs/providers.md)",
     "description-too-long": "shorten the description; the full text stays in the generated module",
     "provider-root-merged": "the runtime still checks the root as written; say the alternatives in the description, "
-                            "or split the tool in one tool per alternative",
+    "or split the tool in one tool per alternative",
 }
 
 
@@ -43,7 +42,9 @@ def _exportable(tool: CheckedTool) -> bool:
         if schema is not None and not (is_valid_schema(schema) and _unicode(schema)):
             return False
     params = tool.schema("parameters")
-    if isinstance(params, dict):  # a root `$ref` to a boolean is no object schema (the check rules report it)
+    if isinstance(
+        params, dict
+    ):  # a root `$ref` to a boolean is no object schema (the check rules report it)
         for _ in range(8):
             target = params.get("$ref")
             defs = params.get("$defs") or {}
@@ -94,5 +95,10 @@ def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diag
         listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
         count = "1 tool is" if len(names) == 1 else f"{len(names)} tools are"
         tool = by_name[names[0]]
-        yield warn(tool.doc, tool.at("/name"), rule, f"{target}: {message}: {count} sent non-strict: {listed}",
-                   HINTS[rule])
+        yield warn(
+            tool.doc,
+            tool.at("/name"),
+            rule,
+            f"{target}: {message}: {count} sent non-strict: {listed}",
+            HINTS[rule],
+        )

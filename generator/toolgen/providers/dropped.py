@@ -24,11 +24,13 @@ SAME = {"oneOf": "anyOf", "const": "enum"}  # rewritten as the other, meaning th
 # Annotations (`default`, `examples`, `title`, ...) move into the description whole and
 # constrain nothing; unknown keywords are unknown-keyword's business; `$ref` and `allOf` are
 # inlined and merged, not lost.
-ASSERTIONS = frozenset("""type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength
+ASSERTIONS = frozenset(
+    """type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength
     minLength pattern format maxItems minItems uniqueItems maxContains minContains maxProperties minProperties
     required dependentRequired prefixItems items contains properties patternProperties additionalProperties
     propertyNames anyOf oneOf not if then else dependentSchemas unevaluatedItems unevaluatedProperties
-    contentSchema""".split())
+    contentSchema""".split()
+)
 
 
 def _keywords(schema: Any, skip_root: bool) -> dict[str, str]:
@@ -50,6 +52,13 @@ def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:
     after = _keywords(emitted, skip_root=False)
     lost = [key for key in before if key not in after and not (key in SAME and SAME[key] in after)]
     if lost:
-        found.append(Note(tool.name, target, LOSSY, f"does not take {', '.join(f'`{k}`' for k in lost)}: written "
-                                                    "into the descriptions (the runtime still enforces them)",
-                          before[lost[0]]))
+        found.append(
+            Note(
+                tool.name,
+                target,
+                LOSSY,
+                f"does not take {', '.join(f'`{k}`' for k in lost)}: written "
+                "into the descriptions (the runtime still enforces them)",
+                before[lost[0]],
+            )
+        )

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
 from toolgen.providers import dropped, patterns, root
+from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
 from toolgen.providers.describe import describe
 from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
@@ -24,10 +24,12 @@ from toolgen.schema.walk import Node, transform, walk
 
 JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties
-    type required properties title description default""".split())
+    type required properties title description default""".split()
+)
 OPENAPI_KEYWORDS = frozenset(
     """type format description nullable enum maxItems minItems properties required minProperties maxProperties
-    minLength maxLength pattern default anyOf items minimum maximum title""".split())
+    minLength maxLength pattern default anyOf items minimum maximum title""".split()
+)
 OPENAPI_FORMATS = frozenset({"enum", "date-time"})
 PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 UNROLL = 3  # levels of a recursive definition spelled out in `parameters`
@@ -48,7 +50,9 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
             schema = openapi_schema(tool, out.notes)
             if schema is False:
                 continue
-            if schema is not None:  # None: no parameters (Gemini refuses an OBJECT with empty properties)
+            if (
+                schema is not None
+            ):  # None: no parameters (Gemini refuses an OBJECT with empty properties)
                 declaration["parameters"] = schema
                 dropped.notes(tool, "gemini parameters (OpenAPI)", schema, out.notes)
         out.definitions.append(declaration)
@@ -59,7 +63,15 @@ def json_schema(tool: ToolLike, notes: list[Note]) -> Node:
     schema = portable(tool.parameters)
     for path, node in walk(schema):
         if "allOf" in node:
-            notes.append(Note(tool.name, "gemini", LOSSY, "an `allOf` that cannot be merged is described in text", path))
+            notes.append(
+                Note(
+                    tool.name,
+                    "gemini",
+                    LOSSY,
+                    "an `allOf` that cannot be merged is described in text",
+                    path,
+                )
+            )
     return restrict(schema, JSON_KEYWORDS)
 
 
@@ -71,9 +83,16 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
         properties = node.get("properties")
         for name in properties if isinstance(properties, dict) else ():
             if not PROPERTY_NAME.match(name):
-                notes.append(Note(tool.name, target, REFUSED,
-                                  f"property name {name!r} is not accepted there (letters, digits, `_`); "
-                                  "the tool is left out: use the default parametersJsonSchema", path))
+                notes.append(
+                    Note(
+                        tool.name,
+                        target,
+                        REFUSED,
+                        f"property name {name!r} is not accepted there (letters, digits, `_`); "
+                        "the tool is left out: use the default parametersJsonSchema",
+                        path,
+                    )
+                )
                 return False
     schema = _unroll(schema, tool.name, target, notes)
     schema = typed_enums(type_arrays_to_any_of(schema))
@@ -82,8 +101,12 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     for path, what in lossy:
         notes.append(Note(tool.name, target, LOSSY, what, path))
     schema = restrict(schema, OPENAPI_KEYWORDS, OPENAPI_FORMATS)
-    schema = transform(schema, lambda node, path: {**node, "type": node["type"].upper()} if isinstance(
-        node.get("type"), str) else node)
+    schema = transform(
+        schema,
+        lambda node, path: (
+            {**node, "type": node["type"].upper()} if isinstance(node.get("type"), str) else node
+        ),
+    )
     return schema if schema.get("properties") else None
 
 
@@ -92,9 +115,16 @@ def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
     defs = schema.get("$defs") or {}
     cycles = recursive(schema)
     for name in sorted(cycles):
-        notes.append(Note(tool, target, FALLBACK,
-                          f"the definition {name!r} is recursive: spelled out {UNROLL} levels deep, deeper levels "
-                          "are described as objects without declared keys", f"/$defs/{name}"))
+        notes.append(
+            Note(
+                tool,
+                target,
+                FALLBACK,
+                f"the definition {name!r} is recursive: spelled out {UNROLL} levels deep, deeper levels "
+                "are described as objects without declared keys",
+                f"/$defs/{name}",
+            )
+        )
 
     def expand(node: Any, depth: dict[str, int]) -> Any:
         if isinstance(node, list):
@@ -107,11 +137,19 @@ def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
             body = defs[name]
             if depth.get(name, 0) >= UNROLL:
                 cut = {"type": types_of(body)[0] if types_of(body) else "object"}
-                return describe({**cut, **({"description": body["description"]} if "description" in body else {})},
-                                {"nesting": "deeper levels are not described"})
+                return describe(
+                    {
+                        **cut,
+                        **({"description": body["description"]} if "description" in body else {}),
+                    },
+                    {"nesting": "deeper levels are not described"},
+                )
             return expand(body, {**depth, name: depth.get(name, 0) + 1})
-        return {k: (v if k in ("enum", "default", "examples", "example") else expand(v, depth))
-                for k, v in node.items() if k != "$defs"}
+        return {
+            k: (v if k in ("enum", "default", "examples", "example") else expand(v, depth))
+            for k, v in node.items()
+            if k != "$defs"
+        }
 
     out: Node = expand(schema, {})
     return out
@@ -121,8 +159,11 @@ def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
     if path.endswith("/not") and not node:
         return node  # `{"not": {}}` (the `false` schema): its parent describes it
     node = dict(node)
-    every = [{} if b is True else b for b in node["anyOf"] if b is not False] if isinstance(
-        node.get("anyOf"), list) else []
+    every = (
+        [{} if b is True else b for b in node["anyOf"] if b is not False]
+        if isinstance(node.get("anyOf"), list)
+        else []
+    )
     if every:
         # Boolean branches: `false` admits nothing (dropped), `true` anything (an empty schema).
         node["anyOf"] = every
@@ -152,8 +193,12 @@ def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
     if "object" in types_of(node) or "properties" in node:
         extra = node.pop("additionalProperties", None)
         if extra not in (None, False) or "patternProperties" in node:
-            lossy.append((path, "a map (additionalProperties) is sent as an object without declared keys"))
-            node = describe(node, {"additionalProperties": extra} if isinstance(extra, dict) else {})
+            lossy.append(
+                (path, "a map (additionalProperties) is sent as an object without declared keys")
+            )
+            node = describe(
+                node, {"additionalProperties": extra} if isinstance(extra, dict) else {}
+            )
         if node.get("properties") == {}:
             node.pop("properties")
             node.pop("required", None)
@@ -161,9 +206,13 @@ def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
         lossy.append((path, "an array of items of any type is described as an array of strings"))
         node["items"] = {"type": "string"}
     if admits_nothing(node):
-        lossy.append((path, "a schema no value satisfies (`false`) is described in text, as a string"))
-        node = describe({"type": "string", **{k: v for k, v in node.items() if k != "not"}},
-                        {"not": "no value is valid here"})
+        lossy.append(
+            (path, "a schema no value satisfies (`false`) is described in text, as a string")
+        )
+        node = describe(
+            {"type": "string", **{k: v for k, v in node.items() if k != "not"}},
+            {"not": "no value is valid here"},
+        )
     elif is_any(node) and "nullable" not in node:
         lossy.append((path, "a value of any type is described as a string"))
         node = {"type": "string", **node}
@@ -174,8 +223,11 @@ def _openapi_node(node: Node, path: str, lossy: list[tuple[str, str]]) -> Node:
 
 def _null(schema: Any) -> bool:
     """A branch that only admits null (already lowered to `nullable`, or not yet)."""
-    return isinstance(schema, dict) and (schema.get("type") == "null" or bool(schema.get("nullable")) and not (
-        set(schema) - {"nullable", "description", "title"}))
+    return isinstance(schema, dict) and (
+        schema.get("type") == "null"
+        or bool(schema.get("nullable"))
+        and not (set(schema) - {"nullable", "description", "title"})
+    )
 
 
 def _number_text(value: Any) -> str:

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.providers.base import Export, ToolLike, Tools
 from toolgen.providers import patterns
+from toolgen.providers.base import Export, ToolLike, Tools
 from toolgen.providers.patterns import readable
 from toolgen.providers.schema import public
 
-HINTS = {"read_only": "readOnlyHint", "destructive": "destructiveHint", "idempotent": "idempotentHint",
-         "open_world": "openWorldHint"}
+HINTS = {
+    "read_only": "readOnlyHint",
+    "destructive": "destructiveHint",
+    "idempotent": "idempotentHint",
+    "open_world": "openWorldHint",
+}
 
 
 def output_schema(tool: ToolLike) -> dict[str, Any] | None:

@@ -30,8 +30,14 @@ def merge(a: Node, b: Node | bool | None) -> Node | None:
             properties = dict(mine)
             for name, sub in other.items():
                 if name in properties:
-                    both = merge(properties[name], sub) if isinstance(properties[name], dict) and \
-                        isinstance(sub, dict) and "$ref" not in properties[name] and "$ref" not in sub else None
+                    both = (
+                        merge(properties[name], sub)
+                        if isinstance(properties[name], dict)
+                        and isinstance(sub, dict)
+                        and "$ref" not in properties[name]
+                        and "$ref" not in sub
+                        else None
+                    )
                     if both is None:
                         return None
                     properties[name] = both
@@ -75,5 +81,9 @@ def _type_intersection(a: Any, b: Any) -> list[str]:
     left = a if isinstance(a, list) else [a]
     right = b if isinstance(b, list) else [b]
     out = [t for t in left if t in right]
-    out += [t for t in ("integer",) if t not in out and (t in left and "number" in right or t in right and "number" in left)]
+    out += [
+        t
+        for t in ("integer",)
+        if t not in out and (t in left and "number" in right or t in right and "number" in left)
+    ]
     return out

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.providers.base import FALLBACK, TRIMMED, Export, Inexpressible, Note, ToolLike, Tools, trim
 from toolgen.providers import catalog, dropped, patterns, root
+from toolgen.providers.base import (
+    FALLBACK,
+    TRIMMED,
+    Export,
+    Inexpressible,
+    Note,
+    ToolLike,
+    Tools,
+    trim,
+)
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
 
@@ -21,8 +30,14 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
     out: dict[str, Any] = {"name": tool.provider_name}
     description, trimmed = trim(tool.description, MAX_DESCRIPTION)
     if trimmed:
-        notes.append(Note(tool.name, "openai", TRIMMED,
-                          f"the description ({len(tool.description):,} characters) is cut to {MAX_DESCRIPTION:,}"))
+        notes.append(
+            Note(
+                tool.name,
+                "openai",
+                TRIMMED,
+                f"the description ({len(tool.description):,} characters) is cut to {MAX_DESCRIPTION:,}",
+            )
+        )
     if description:
         out["description"] = description
     root.notes(tool, "openai", notes)
@@ -34,8 +49,15 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
             dropped.notes(tool, "openai strict", out["parameters"], notes)
             return out
         except Inexpressible as exc:
-            notes.append(Note(tool.name, "openai strict", FALLBACK,
-                              f"cannot express {exc.reason}; the tool is sent with strict: false", exc.path))
+            notes.append(
+                Note(
+                    tool.name,
+                    "openai strict",
+                    FALLBACK,
+                    f"cannot express {exc.reason}; the tool is sent with strict: false",
+                    exc.path,
+                )
+            )
     out["parameters"] = portable(tool.parameters)
     dropped.notes(tool, "openai", out["parameters"], notes)
     if strict:

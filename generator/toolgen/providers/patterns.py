@@ -54,11 +54,27 @@ def notes(tool: ToolLike, target: str, found: list[Note], returns: bool = False)
     for where, schema in schemas:
         for path, node in walk(schema):
             for key, value in _unreadable(node).items():
-                shown = value if key == "pattern" else next(p for p in value if not python_compiles(p))
+                shown = (
+                    value if key == "pattern" else next(p for p in value if not python_compiles(p))
+                )
                 what = f"the {key} {shown!r} uses syntax Python's `re` does not read"
                 if where:
-                    found.append(Note(tool.name, target, LOSSY, f"{what} (in the result's schema, at {path or '/'}); "
-                                                                 "it is written into the outputSchema's description"))
+                    found.append(
+                        Note(
+                            tool.name,
+                            target,
+                            LOSSY,
+                            f"{what} (in the result's schema, at {path or '/'}); "
+                            "it is written into the outputSchema's description",
+                        )
+                    )
                 else:
-                    found.append(Note(tool.name, target, LOSSY, f"{what}; it is written into the description",
-                                      path))
+                    found.append(
+                        Note(
+                            tool.name,
+                            target,
+                            LOSSY,
+                            f"{what}; it is written into the description",
+                            path,
+                        )
+                    )

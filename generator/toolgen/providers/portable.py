@@ -19,8 +19,15 @@ from toolgen.providers.describe import describe
 from toolgen.providers.merge import merge
 from toolgen.providers.patterns import readable
 from toolgen.providers.root import flatten
-from toolgen.providers.schema import (accepts_null, compact, prune_defs, public, recursive, references, types_of,
-                                      without_booleans)
+from toolgen.providers.schema import (
+    accepts_null,
+    prune_defs,
+    public,
+    recursive,
+    references,
+    types_of,
+    without_booleans,
+)
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS
 from toolgen.schema.pointer import ref_name
@@ -53,7 +60,10 @@ def memoised_by_identity(lower: Callable[[Node], Node]) -> Callable[[Node], Node
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         result = lower(parameters)
-        memo[id(parameters)] = (parameters, result)  # holding `parameters` keeps its id from being reused
+        memo[id(parameters)] = (
+            parameters,
+            result,
+        )  # holding `parameters` keeps its id from being reused
         return result
 
     return memoised
@@ -72,8 +82,12 @@ def _portable(parameters: Node) -> Node:
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
     cycle = _cycles(defs)
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
-        merged = {name: _resolve_node(body, {k: v for k, v in defs.items() if k not in cycle[name]}, f"/$defs/{name}")
-                  for name, body in defs.items()}
+        merged = {
+            name: _resolve_node(
+                body, {k: v for k, v in defs.items() if k not in cycle[name]}, f"/$defs/{name}"
+            )
+            for name, body in defs.items()
+        }
         if merged == defs:
             break
         defs = merged
@@ -99,7 +113,17 @@ def _cycles(defs: Node) -> dict[str, set[str]]:
     return {name: {other for other in reach[name] if name in reach[other]} for name in edges}
 
 
-ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired")
+ROOT_COMBINATORS = (
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependentRequired",
+)
 
 
 def object_root(schema: Node) -> Node:
@@ -132,7 +156,9 @@ def _local(node: Node, path: str) -> Node:
         prefix = out.pop("prefixItems")
         rest = out.get("items")
         branches = [*prefix, *([rest] if isinstance(rest, dict) else [])]
-        unique = [b for i, b in enumerate(branches) if not any(json_equal(b, c) for c in branches[:i])]
+        unique = [
+            b for i, b in enumerate(branches) if not any(json_equal(b, c) for c in branches[:i])
+        ]
         out["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
         if rest is False:
             out["maxItems"] = min(len(prefix), out.get("maxItems", len(prefix)))
@@ -157,20 +183,28 @@ def _resolve(node: Node, defs: Node, path: str) -> Node:
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             merged = merge(siblings, defs[ref_name(ref)])
             if merged is None:
-                return node  # contradicting siblings: left for the targets that take them (MCP-like)
+                return (
+                    node  # contradicting siblings: left for the targets that take them (MCP-like)
+                )
             node = merged
         elif isinstance(node.get("allOf"), list):
             parent = {k: v for k, v in node.items() if k != "allOf"}
             out: Node | None = parent
             for branch in node["allOf"]:
-                if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and ref_name(branch["$ref"]) in defs:
+                if (
+                    isinstance(branch, dict)
+                    and isinstance(branch.get("$ref"), str)
+                    and ref_name(branch["$ref"]) in defs
+                ):
                     siblings = {k: v for k, v in branch.items() if k != "$ref"}
                     branch = merge(siblings, defs[ref_name(branch["$ref"])])
                 out = merge(out, branch) if out is not None and isinstance(branch, dict) else None
             if out is None:
                 return node
             if "properties" in out and "additionalProperties" not in out:
-                out["additionalProperties"] = False  # the generated model of a merged allOf is closed
+                out["additionalProperties"] = (
+                    False  # the generated model of a merged allOf is closed
+                )
             node = out
         else:
             return node
@@ -179,8 +213,13 @@ def _resolve(node: Node, defs: Node, path: str) -> Node:
 
 # -- per-target keyword sets ----------------------------------------------------------------------
 
-def restrict(schema: Node, allowed: frozenset[str], formats: frozenset[str] | None = None,
-             moved_first: Callable[[Node], dict[str, Any]] | None = None) -> Node:
+
+def restrict(
+    schema: Node,
+    allowed: frozenset[str],
+    formats: frozenset[str] | None = None,
+    moved_first: Callable[[Node], dict[str, Any]] | None = None,
+) -> Node:
     """Keep the `allowed` keywords; move the other constraints into the description; drop annotations.
 
     `formats` limits `format` values (None: any). `moved_first`, when given, picks further
@@ -229,8 +268,11 @@ def inline_refs(schema: Node, keep_recursive: bool) -> Node:
             if isinstance(body, bool):  # `true` adds nothing to its siblings; `false` takes nothing
                 return (siblings or True) if body else False
             return {**body, **siblings} if siblings else body
-        return {k: (v if k in ("const", "enum", "default", "examples", "example") else expand(v, stack))
-                for k, v in node.items() if k != "$defs"}
+        return {
+            k: (v if k in ("const", "enum", "default", "examples", "example") else expand(v, stack))
+            for k, v in node.items()
+            if k != "$defs"
+        }
 
     body = expand(schema, ())
     if cycles:
@@ -247,9 +289,13 @@ def type_arrays_to_any_of(schema: Node) -> Node:
             return node
         if len(kinds) == 1:
             return {**node, "type": kinds[0]}
-        if isinstance(node.get("enum"), list):  # the values say which types: the enum alone is enough
+        if isinstance(
+            node.get("enum"), list
+        ):  # the values say which types: the enum alone is enough
             return {k: v for k, v in node.items() if k != "type"}
-        rest = {k: v for k, v in node.items() if k not in ("type", "description", "title", "default")}
+        rest = {
+            k: v for k, v in node.items() if k not in ("type", "description", "title", "default")
+        }
         keep = {k: v for k, v in node.items() if k in ("description", "title", "default")}
         branches = []
         for kind in kinds:
@@ -272,8 +318,16 @@ KEYWORDS_BY_TYPE = {
     "string": {"minLength", "maxLength", "pattern", "format"},
     "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
     "array": {"items", "minItems", "maxItems", "uniqueItems", "contains", "prefixItems"},
-    "object": {"properties", "required", "additionalProperties", "patternProperties", "minProperties",
-               "maxProperties", "propertyNames", "dependentRequired"},
+    "object": {
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "dependentRequired",
+    },
 }
 KEYWORDS_BY_TYPE["integer"] = KEYWORDS_BY_TYPE["number"]
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from toolgen.providers.base import ROOT, Note, ToolLike
 from toolgen.providers.merge import merge
-from toolgen.providers.schema import compact
 from toolgen.runtime.types import json_equal
 from toolgen.schema.pointer import escape, ref_name, unescape
 from toolgen.schema.walk import Node
@@ -50,9 +49,20 @@ def losses(schema: Node) -> list[tuple[str, str]]:
     """(pointer, what a model is not told) for each root keyword the flat object loses."""
     found: list[tuple[str, str]] = []
     if needs_flattening(schema):
-        _flat({k: v for k, v in schema.items() if k != "$defs"}, schema.get("$defs") or {}, frozenset(), found)
-    found += [(f"/{key}", f"the `{key}` at the root is written into the description, not checked by the model")
-              for key in DESCRIBED if key in schema]
+        _flat(
+            {k: v for k, v in schema.items() if k != "$defs"},
+            schema.get("$defs") or {},
+            frozenset(),
+            found,
+        )
+    found += [
+        (
+            f"/{key}",
+            f"the `{key}` at the root is written into the description, not checked by the model",
+        )
+        for key in DESCRIBED
+        if key in schema
+    ]
     return found
 
 
@@ -62,7 +72,9 @@ def notes(tool: ToolLike, target: str, found: list[Note]) -> None:
         found.append(Note(tool.name, target, ROOT, what, path))
 
 
-def _flat(node: Any, defs: Node, seen: frozenset[str], lost: list[tuple[str, str]], path: str = "") -> Node:
+def _flat(
+    node: Any, defs: Node, seen: frozenset[str], lost: list[tuple[str, str]], path: str = ""
+) -> Node:
     """`node` without root combinators; what it loses is appended to `lost`."""
     if not isinstance(node, dict):
         if node is False:
@@ -78,14 +90,25 @@ def _flat(node: Any, defs: Node, seen: frozenset[str], lost: list[tuple[str, str
     for key in ("anyOf", "oneOf"):
         branches = node.get(key)
         if isinstance(branches, list) and branches:
-            flat = [_flat(b, defs, seen, [], f"{path}/{key}/{i}") for i, b in enumerate(branches) if b is not False]
+            flat = [
+                _flat(b, defs, seen, [], f"{path}/{key}/{i}")
+                for i, b in enumerate(branches)
+                if b is not False
+            ]
             out = conjoin(out, disjoin(flat))
-            lost.append((f"{path}/{key}", f"the {key} at the root is merged into one object; the model is not told "
-                                          f"that {_alternatives(key, flat)}"))
+            lost.append(
+                (
+                    f"{path}/{key}",
+                    f"the {key} at the root is merged into one object; the model is not told "
+                    f"that {_alternatives(key, flat)}",
+                )
+            )
     conditional = [(k, node[k]) for k in ("if", "then", "else") if k in node]
     dependent = node.get("dependentSchemas")
     if isinstance(dependent, dict):
-        conditional += [(f"dependentSchemas/{escape(name)}", sub) for name, sub in dependent.items()]
+        conditional += [
+            (f"dependentSchemas/{escape(name)}", sub) for name, sub in dependent.items()
+        ]
     if conditional:
         # Their keys are added, none required; a key the object already says more of keeps
         # what it says (a condition's constraints hold only when the condition does).
@@ -95,12 +118,20 @@ def _flat(node: Any, defs: Node, seen: frozenset[str], lost: list[tuple[str, str
             if name not in properties or properties[name] in ({}, True):
                 properties[name] = sub
         out["properties"] = properties
-        said = "; ".join(f"{_condition(key)} requires {', '.join(_required(f))}"
-                         for (key, _), f in zip(conditional, flat) if _required(f))
-        lost.append((f"{path}/{conditional[0][0]}",
-                     "the conditions at the root (" + ", ".join(dict.fromkeys(k.split("/")[0] for k, _ in conditional))
-                     + ") are merged into one object; the model is not told "
-                     + (f"that {said}" if said else "what they require")))
+        said = "; ".join(
+            f"{_condition(key)} requires {', '.join(_required(f))}"
+            for (key, _), f in zip(conditional, flat, strict=False)
+            if _required(f)
+        )
+        lost.append(
+            (
+                f"{path}/{conditional[0][0]}",
+                "the conditions at the root ("
+                + ", ".join(dict.fromkeys(k.split("/")[0] for k, _ in conditional))
+                + ") are merged into one object; the model is not told "
+                + (f"that {said}" if said else "what they require"),
+            )
+        )
     return out
 
 
@@ -118,8 +149,13 @@ def conjoin(a: Node, b: Node) -> Node:
                     properties.setdefault(name, sub)
                     continue
                 here = properties[name]
-                both = merge(here, sub) if isinstance(here, dict) and isinstance(sub, dict) and not (
-                    "$ref" in here or "$ref" in sub) else None
+                both = (
+                    merge(here, sub)
+                    if isinstance(here, dict)
+                    and isinstance(sub, dict)
+                    and not ("$ref" in here or "$ref" in sub)
+                    else None
+                )
                 properties[name] = both if both is not None else {"allOf": [here, sub]}
             out[key] = properties
         elif key == "required" and isinstance(mine, list) and isinstance(value, list):
@@ -139,9 +175,15 @@ def disjoin(branches: list[Node]) -> Node:
             seen = properties.setdefault(name, [])
             if not any(json_equal(sub, other) for other in seen):
                 seen.append(sub)
-    required = [name for name in _required(branches[0]) if all(name in _required(b) for b in branches[1:])]
-    out: Node = {"properties": {name: subs[0] if len(subs) == 1 else {"anyOf": subs}
-                                for name, subs in properties.items()}}
+    required = [
+        name for name in _required(branches[0]) if all(name in _required(b) for b in branches[1:])
+    ]
+    out: Node = {
+        "properties": {
+            name: subs[0] if len(subs) == 1 else {"anyOf": subs}
+            for name, subs in properties.items()
+        }
+    }
     if required:
         out["required"] = required
     if all(b.get("additionalProperties") is False for b in branches):
@@ -152,7 +194,11 @@ def disjoin(branches: list[Node]) -> Node:
 def _condition(key: str) -> str:
     if key.startswith("dependentSchemas/"):
         return f"{unescape(key.split('/', 1)[1])!r} present"
-    return {"if": "the if", "then": "the then (when the if holds)", "else": "the else (when it does not)"}[key]
+    return {
+        "if": "the if",
+        "then": "the then (when the if holds)",
+        "else": "the else (when it does not)",
+    }[key]
 
 
 def _required(schema: Node) -> list[str]:

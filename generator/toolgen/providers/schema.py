@@ -30,7 +30,9 @@ def public(schema: Any) -> Any:
 def references(schema: Any) -> set[str]:
     """Names of the definitions a schema refers to directly (not through other definitions)."""
     found = set()
-    for _, node in walk({k: v for k, v in schema.items() if k != "$defs"} if isinstance(schema, dict) else schema):
+    for _, node in walk(
+        {k: v for k, v in schema.items() if k != "$defs"} if isinstance(schema, dict) else schema
+    ):
         if isinstance(node.get("$ref"), str):
             found.add(ref_name(node["$ref"]))
     return found
@@ -96,9 +98,13 @@ def accepts_null(schema: Any, defs: Node, seen: frozenset[str] = frozenset()) ->
     if "const" in schema and schema["const"] is not None:
         return False
     for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list) and not any(accepts_null(s, defs, seen) for s in schema[key]):
+        if isinstance(schema.get(key), list) and not any(
+            accepts_null(s, defs, seen) for s in schema[key]
+        ):
             return False
-    if isinstance(schema.get("allOf"), list) and not all(accepts_null(s, defs, seen) for s in schema["allOf"]):
+    if isinstance(schema.get("allOf"), list) and not all(
+        accepts_null(s, defs, seen) for s in schema["allOf"]
+    ):
         return False
     return True
 
@@ -109,7 +115,10 @@ def is_any(schema: Any) -> bool:
         return True
     if not isinstance(schema, dict):
         return False
-    return not ({"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"} & set(schema))
+    return not (
+        {"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"}
+        & set(schema)
+    )
 
 
 def compact(value: Any, limit: int = 300) -> str:
@@ -128,7 +137,9 @@ def types_of(schema: Node) -> list[str]:
 NOTHING: Node = {"not": {}}  # the `false` schema, where a target takes only objects
 # Where `true`/`false` is the idiomatic value of a keyword rather than a subschema to write out
 # (`items: true` is written `{}`: a target's arrays have item schemas).
-BOOLEAN_KEYWORDS = frozenset({"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items"})
+BOOLEAN_KEYWORDS = frozenset(
+    {"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items"}
+)
 
 
 def without_booleans(schema: Any) -> Any:
@@ -144,8 +155,12 @@ def without_booleans(schema: Any) -> Any:
         return schema
     out: Node = {}
     for key, value in schema.items():
-        if key in DATA_KEYWORDS or key in BOOLEAN_KEYWORDS and isinstance(value, bool) and not (
-                key == "items" and value):
+        if (
+            key in DATA_KEYWORDS
+            or key in BOOLEAN_KEYWORDS
+            and isinstance(value, bool)
+            and not (key == "items" and value)
+        ):
             out[key] = value
         elif key in ("anyOf", "oneOf") and isinstance(value, list):
             kept = [without_booleans(v) for v in value if v is not False]
@@ -158,17 +173,37 @@ def without_booleans(schema: Any) -> Any:
                 out[key] = kept
         elif key == "not" and value is False:
             continue  # `not false` holds for every value
-        elif key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and \
-                isinstance(value, dict):
+        elif key in (
+            "properties",
+            "patternProperties",
+            "$defs",
+            "definitions",
+            "dependentSchemas",
+        ) and isinstance(value, dict):
             closed = key == "properties" and schema.get("additionalProperties") is False
             listed = schema.get("required")
             required: list[Any] = listed if isinstance(listed, list) else []
-            out[key] = {name: without_booleans(sub) for name, sub in value.items()
-                        if not (closed and sub is False and name not in required)}
+            out[key] = {
+                name: without_booleans(sub)
+                for name, sub in value.items()
+                if not (closed and sub is False and name not in required)
+            }
         elif key in ("prefixItems",) and isinstance(value, list):
             out[key] = [without_booleans(v) for v in value]
-        elif key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains",
-                     "propertyNames", "not", "if", "then", "else", "contentSchema", "additionalItems"):
+        elif key in (
+            "items",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "contains",
+            "propertyNames",
+            "not",
+            "if",
+            "then",
+            "else",
+            "contentSchema",
+            "additionalItems",
+        ):
             out[key] = without_booleans(value)
         else:
             out[key] = value

@@ -11,16 +11,27 @@ from typing import Any
 
 from toolgen.providers.base import Inexpressible
 from toolgen.providers.describe import describe
-from toolgen.providers.portable import memoised_by_identity, nullable, portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.portable import (
+    memoised_by_identity,
+    nullable,
+    portable,
+    restrict,
+    type_arrays_to_any_of,
+    typed_enums,
+)
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
 from toolgen.schema.walk import Node, transform, walk
 
-OPENAI_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
+OPENAI_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
 OPENAI_KEYWORDS = frozenset(
     """type properties required additionalProperties items anyOf enum $ref $defs description title
-    pattern format multipleOf maximum exclusiveMaximum minimum exclusiveMinimum minItems maxItems""".split())
+    pattern format multipleOf maximum exclusiveMaximum minimum exclusiveMinimum minItems maxItems""".split()
+)
 ANTHROPIC_FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"})
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
 # OpenAI's documented limits for one strict schema
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
@@ -49,7 +60,9 @@ def _closed_objects(node: Node, path: str) -> Node:
     if "object" in kinds or "properties" in node:
         extra = node.get("additionalProperties")
         if "patternProperties" in node or extra not in (None, False):
-            raise Inexpressible(path, "a map (an object with `additionalProperties` or `patternProperties`)")
+            raise Inexpressible(
+                path, "a map (an object with `additionalProperties` or `patternProperties`)"
+            )
         if "properties" not in node and extra is not False:
             raise Inexpressible(path, "an object without declared properties (any keys)")
         node = {**node, "additionalProperties": False}
@@ -70,14 +83,21 @@ def openai_strict(parameters: Node) -> Node:
         properties = node.get("properties")
         if isinstance(properties, dict):
             required = set(node.get("required") or ())
-            node = {**node, "properties": {name: sub if name in required else nullable(sub, defs)
-                                           for name, sub in properties.items()},
-                    "required": list(properties)}
+            node = {
+                **node,
+                "properties": {
+                    name: sub if name in required else nullable(sub, defs)
+                    for name, sub in properties.items()
+                },
+                "required": list(properties),
+            }
         return node
 
     schema = transform(schema, one)
     schema = restrict(schema, OPENAI_KEYWORDS, OPENAI_FORMATS)
-    _openai_limits(schema)  # `default` is not among the keywords: restrict moved it (Azure rejects it)
+    _openai_limits(
+        schema
+    )  # `default` is not among the keywords: restrict moved it (Azure rejects it)
     return schema
 
 
@@ -93,10 +113,16 @@ def _openai_limits(schema: Node) -> None:
             length = sum(len(str(v)) for v in values)
             text += length
             if len(values) > LONG_ENUM and length > LONG_ENUM_TEXT:
-                raise Inexpressible(path, f"an enum of {len(values)} values longer than {LONG_ENUM_TEXT:,} characters")
+                raise Inexpressible(
+                    path,
+                    f"an enum of {len(values)} values longer than {LONG_ENUM_TEXT:,} characters",
+                )
     text += sum(len(name) for name in schema.get("$defs") or {})
-    for count, limit, what in ((properties, MAX_PROPERTIES, "properties"), (enum_values, MAX_ENUM_VALUES, "enum values"),
-                               (text, MAX_TEXT, "characters of names and enum values")):
+    for count, limit, what in (
+        (properties, MAX_PROPERTIES, "properties"),
+        (enum_values, MAX_ENUM_VALUES, "enum values"),
+        (text, MAX_TEXT, "characters of names and enum values"),
+    ):
         if count > limit:
             raise Inexpressible("", f"{count:,} {what} (OpenAI strict allows {limit:,})")
     depth = nesting(schema)
@@ -157,18 +183,26 @@ def _anthropic_node(node: Node, path: str) -> Node:
         kinds = types_of(node)
         if len(kinds) != 1:
             raise Inexpressible(path, "a schema without a single `type`")
-        keep = ("type", *ANTHROPIC_COMMON, *{
-            "object": ("properties", "additionalProperties", "required"),
-            "string": ("format",) if node.get("format") in ANTHROPIC_FORMATS else (),
-            "array": ("items", "minItems") if node.get("minItems") in (0, 1) else ("items",),
-        }.get(kinds[0], ()))
+        keep = (
+            "type",
+            *ANTHROPIC_COMMON,
+            *{
+                "object": ("properties", "additionalProperties", "required"),
+                "string": ("format",) if node.get("format") in ANTHROPIC_FORMATS else (),
+                "array": ("items", "minItems") if node.get("minItems") in (0, 1) else ("items",),
+            }.get(kinds[0], ()),
+        )
     out = {k: v for k, v in node.items() if k in keep or k == "$defs" and path == ""}
     dropped = {"type"} if literal or "anyOf" in node else set()
-    moved = {k: v for k, v in node.items() if k not in out and k not in dropped and k not in _SILENT}
+    moved = {
+        k: v for k, v in node.items() if k not in out and k not in dropped and k not in _SILENT
+    }
     return describe(out, moved)
 
 
-_SILENT = frozenset({"$comment", "readOnly", "writeOnly", "deprecated", "contentMediaType", "contentEncoding"})
+_SILENT = frozenset(
+    {"$comment", "readOnly", "writeOnly", "deprecated", "contentMediaType", "contentEncoding"}
+)
 
 
 def _primitive(value: Any) -> bool:

@@ -39,17 +39,38 @@ BUDGET = 10_000  # estimated tokens of definitions sent up front, per provider
 SHOWN = 3  # the biggest tools a warning names
 
 # [^\W\d_A-Z]: a letter but a capital A-Z (other scripts' letters count as lower case).
-_PIECE = re.compile(r"(?:[^\w\r\n]|_)?(?:[A-Z]*[^\W\d_A-Z]+|[A-Z]+)|\d{1,3}| ?(?:[^\w\s]|_)+[\r\n/]*|\s+")
+_PIECE = re.compile(
+    r"(?:[^\w\r\n]|_)?(?:[A-Z]*[^\W\d_A-Z]+|[A-Z]+)|\d{1,3}| ?(?:[^\w\s]|_)+[\r\n/]*|\s+"
+)
 # Average o200k_base tokens of a piece by its length in characters (index), then a tail formula.
-_WORD = (0, 1.0, 1.0, 1.01, 1.02, 1.04, 1.06, 1.09, 1.11, 1.2, 1.2, 1.2, 1.31, 1.32, 1.32, 1.72)  # lower case
+_WORD = (
+    0,
+    1.0,
+    1.0,
+    1.01,
+    1.02,
+    1.04,
+    1.06,
+    1.09,
+    1.11,
+    1.2,
+    1.2,
+    1.2,
+    1.31,
+    1.32,
+    1.32,
+    1.72,
+)  # lower case
 _CAPS = (0, 1.0, 1.08, 1.24, 1.29, 1.98, 2.24, 2.43, 2.85)  # all capitals
 _PUNCT = (0, 1.0, 1.0, 1.01, 1.22, 2.25, 2.88, 3.36, 3.42, 4.0)  # `":"`, `"},"`, ...
-_ONE_TOKEN = frozenset("""
+_ONE_TOKEN = frozenset(
+    """
 type description properties required string object integer number boolean array items enum default name parameters
 function input schema additional strict false true null format minimum maximum title const any one all of json spec
 tool tools output min max length pattern ref defs inputschema annotations hint read only destructive idempotent open
 world
-""".split())
+""".split()
+)
 _WIDE = "\u2e80"  # from here on: CJK, kana, hangul (about 3 characters in 4 are a token each)
 
 
@@ -95,21 +116,31 @@ class Catalog:
 
     provider: str
     options: dict[str, Any]
-    tools: dict[str, int] = field(default_factory=dict)  # canonical name -> tokens of its definition
-    up_front: list[str] = field(default_factory=list)  # the tools sent up front (not deferred), in order
+    tools: dict[str, int] = field(
+        default_factory=dict
+    )  # canonical name -> tokens of its definition
+    up_front: list[str] = field(
+        default_factory=list
+    )  # the tools sent up front (not deferred), in order
     total: int = 0  # tokens of every entry sent up front: loaded tools, namespaces, search tools
 
     def biggest(self, count: int = SHOWN) -> list[tuple[str, int]]:
         """The tools sent up front that cost the most, most first (ties by name)."""
-        return sorted(((name, self.tools[name]) for name in self.up_front), key=lambda nt: (-nt[1], nt[0]))[:count]
+        return sorted(
+            ((name, self.tools[name]) for name in self.up_front), key=lambda nt: (-nt[1], nt[0])
+        )[:count]
 
 
 def _deferred(definition: Mapping[str, Any]) -> bool:
     return definition.get("defer_loading") is True
 
 
-def catalog(provider: str, options: Mapping[str, Any], definitions: Sequence[Mapping[str, Any]],
-            names: Iterable[str]) -> Catalog:
+def catalog(
+    provider: str,
+    options: Mapping[str, Any],
+    definitions: Sequence[Mapping[str, Any]],
+    names: Iterable[str],
+) -> Catalog:
     """Estimate a provider's definitions of the tools named `names` (canonical names).
 
     Up front is what the model is shown before any tool search. A definition with
@@ -126,13 +157,17 @@ def catalog(provider: str, options: Mapping[str, Any], definitions: Sequence[Map
         members = entry.get("tools") if entry.get("type") == "namespace" else None
         if isinstance(members, list):
             out.total += definition_tokens({**entry, "tools": []})
-            out.total += sum(_record(out, canonical, m, False) for m in members if isinstance(m, dict))
+            out.total += sum(
+                _record(out, canonical, m, False) for m in members if isinstance(m, dict)
+            )
         else:
             out.total += _record(out, canonical, entry, provider == "openai-responses")
     return out
 
 
-def _record(out: Catalog, canonical: Mapping[str, str], definition: Mapping[str, Any], named: bool) -> int:
+def _record(
+    out: Catalog, canonical: Mapping[str, str], definition: Mapping[str, Any], named: bool
+) -> int:
     """Note a definition's tokens under its tool; return what it costs up front (`named`: a
     deferred definition still shows its name and description)."""
     tokens = definition_tokens(definition)
@@ -141,7 +176,13 @@ def _record(out: Catalog, canonical: Mapping[str, str], definition: Mapping[str,
     if name is not None:
         out.tools[name] = tokens
     if _deferred(definition):
-        return definition_tokens({k: definition[k] for k in ("name", "description") if k in definition}) if named else 0
+        return (
+            definition_tokens(
+                {k: definition[k] for k in ("name", "description") if k in definition}
+            )
+            if named
+            else 0
+        )
     if name is not None:
         out.up_front.append(name)
     return tokens
@@ -149,16 +190,29 @@ def _record(out: Catalog, canonical: Mapping[str, str], definition: Mapping[str,
 
 def of_exports(exports: Exports, names: Sequence[str]) -> list[Catalog]:
     """Each provider's default variant (the first), estimated."""
-    return [catalog(provider, done[0][0], done[0][1].definitions, names) for provider, done in exports.items() if done]
+    return [
+        catalog(provider, done[0][0], done[0][1].definitions, names)
+        for provider, done in exports.items()
+        if done
+    ]
 
 
-def estimate_catalogs(tools: Tools, providers: Sequence[str], examples_budget: int = 0) -> list[Catalog]:
+def estimate_catalogs(
+    tools: Tools, providers: Sequence[str], examples_budget: int = 0
+) -> list[Catalog]:
     """Export the tools to each provider's default variant and estimate it (`toolgen tokens`)."""
     from toolgen.providers import export, variants
 
     names = [t.name for t in tools]
-    return [catalog(p, variants(p)[0], export(p, tools, examples_budget=examples_budget, **variants(p)[0]).definitions,
-                    names) for p in providers]
+    return [
+        catalog(
+            p,
+            variants(p)[0],
+            export(p, tools, examples_budget=examples_budget, **variants(p)[0]).definitions,
+            names,
+        )
+        for p in providers
+    ]
 
 
 # -- catalog-tokens ----------------------------------------------------------------------------------
@@ -176,11 +230,15 @@ def warnings(exports: Exports, tools: Iterable[CheckedTool]) -> Iterator[Diagnos
     totals = ", ".join(f"{c.provider} {c.total:,}" for c in over)
     listed = ", ".join(f"{name} ({tokens:,})" for name, tokens in biggest)
     tool = by_name[biggest[0][0]]
-    yield warn(tool.doc, tool.at("/name"), ID,
-               f"every request sends tool definitions of about {worst.total:,} tokens (estimated; over the budget "
-               f"of {BUDGET:,} for {totals}); the biggest: {listed}",
-               hint="mark rarely used tools `defer: true` (tool search loads them when needed), or shorten "
-                    "descriptions and schemas; `toolgen tokens` shows every tool's share")
+    yield warn(
+        tool.doc,
+        tool.at("/name"),
+        ID,
+        f"every request sends tool definitions of about {worst.total:,} tokens (estimated; over the budget "
+        f"of {BUDGET:,} for {totals}); the biggest: {listed}",
+        hint="mark rarely used tools `defer: true` (tool search loads them when needed), or shorten "
+        "descriptions and schemas; `toolgen tokens` shows every tool's share",
+    )
 
 
 # -- toolgen tokens ----------------------------------------------------------------------------------
@@ -190,26 +248,45 @@ def table(catalogs: Sequence[Catalog], names: Sequence[str], deferred: Iterable[
     """A plain text table: a row per tool, a column per provider, the up-front total last."""
     later = set(deferred)
     header = ["tool", *(c.provider for c in catalogs)]
-    rows = [[f"{name} (deferred)" if name in later else name,
-             *(f"{c.tools[name]:,}" if name in c.tools else "-" for c in catalogs)] for name in sorted(names)]
+    rows = [
+        [
+            f"{name} (deferred)" if name in later else name,
+            *(f"{c.tools[name]:,}" if name in c.tools else "-" for c in catalogs),
+        ]
+        for name in sorted(names)
+    ]
     loaded = len(set(names) - later)
     footer = [f"up front ({loaded} of {len(names)} tools)", *(f"{c.total:,}" for c in catalogs)]
     every = [header, *rows, footer]
     widths = [max(len(row[i]) for row in every) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
-             for row in every]
+    lines = [
+        "  ".join(
+            cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        )
+        for row in every
+    ]
     lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
-    lines.append("estimated tokens of each provider's default variant, as `toolgen export` prints it; up front: "
-                 "what every request sends (deferred tools left out, the search tools they need in)")
+    lines.append(
+        "estimated tokens of each provider's default variant, as `toolgen export` prints it; up front: "
+        "what every request sends (deferred tools left out, the search tools they need in)"
+    )
     return "\n".join(line.rstrip() for line in lines)
 
 
-def as_json(catalogs: Sequence[Catalog], names: Sequence[str], deferred: Iterable[str] = ()) -> dict[str, Any]:
+def as_json(
+    catalogs: Sequence[Catalog], names: Sequence[str], deferred: Iterable[str] = ()
+) -> dict[str, Any]:
     later = set(deferred)
     return {
         "estimate": "o200k_base-calibrated piece costs of the compact JSON (docs/spec-format.md)",
         "budget": BUDGET,
         "providers": {c.provider: {"options": c.options, "up_front": c.total} for c in catalogs},
-        "tools": [{"name": name, "deferred": name in later,
-                   "tokens": {c.provider: c.tools.get(name) for c in catalogs}} for name in sorted(names)],
+        "tools": [
+            {
+                "name": name,
+                "deferred": name in later,
+                "tokens": {c.provider: c.tools.get(name) for c in catalogs},
+            }
+            for name in sorted(names)
+        ],
     }

@@ -17,11 +17,11 @@ import jinja2
 
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
+from toolgen.literals import py_docstring, py_literal
 from toolgen.providers import TARGETS, Export, Exports, export_all
+from toolgen.render import search_index
 from toolgen.render.code import Display, call, lines, literal, statement, tuple_of
 from toolgen.render.layout import bracketed
-from toolgen.render import search_index
-from toolgen.literals import py_docstring, py_literal
 from toolgen.render.testing import render_testing
 from toolgen.runtime import models as runtime_models
 
@@ -44,11 +44,25 @@ def environment(override: str | None = None) -> jinja2.Environment:
     )
     env.filters.update(
         py=py_literal,
-        py_frozenset=lambda values: "frozenset({" + ", ".join(py_literal(v) for v in values) + "})" if values else "frozenset()",
-        py_tuple=lambda values: "(" + ", ".join(py_literal(v) for v in values) + ("," if len(values) == 1 else "") + ")",
-        py_dict=lambda mapping, head: bracketed(head, [f"{py_literal(k)}: {py_literal(v)}" for k, v in mapping.items()], 0, "{}", literal=True),
+        py_frozenset=lambda values: (
+            "frozenset({" + ", ".join(py_literal(v) for v in values) + "})"
+            if values
+            else "frozenset()"
+        ),
+        py_tuple=lambda values: (
+            "(" + ", ".join(py_literal(v) for v in values) + ("," if len(values) == 1 else "") + ")"
+        ),
+        py_dict=lambda mapping, head: bracketed(
+            head,
+            [f"{py_literal(k)}: {py_literal(v)}" for k, v in mapping.items()],
+            0,
+            "{}",
+            literal=True,
+        ),
         docstring=py_docstring,
-        toml=lambda value: json.dumps(value, ensure_ascii=False),  # a JSON string is a TOML basic string
+        toml=lambda value: json.dumps(
+            value, ensure_ascii=False
+        ),  # a JSON string is a TOML basic string
         field_decl=field_declaration,
         model_config=model_config,
         model_base=model_base,
@@ -68,11 +82,13 @@ def client_method(tool: ToolIR, asynchronous: bool) -> str:
     head = f"{'async ' if asynchronous else ''}def {name}"
     parameters = ("self", f"arguments: {arguments} | None = None", "/", "**fields: Any")
     sent = call("self.remote.value", literal(tool.name), result, "arguments", "**fields")
-    return "\n".join([
-        *lines(call(head, *parameters), 4, suffix=f" -> {result}:"),
-        " " * 8 + py_docstring(tool.description, indent=8),
-        *lines(sent, 8, prefix="return await " if asynchronous else "return "),
-    ])
+    return "\n".join(
+        [
+            *lines(call(head, *parameters), 4, suffix=f" -> {result}:"),
+            " " * 8 + py_docstring(tool.description, indent=8),
+            *lines(sent, 8, prefix="return await " if asynchronous else "return "),
+        ]
+    )
 
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:
@@ -113,15 +129,23 @@ def model_base(model: ModelIR) -> str:
     """The class a generated model subclasses: a RootModel, or a base of the runtime's `models`."""
     if model.root is not None:
         return f"RootModel[{model.root}]"
-    return {"arguments": "ArgumentsModel", "result": "ResultModel", "injected": "InjectedModel"}[model.role]
+    return {"arguments": "ArgumentsModel", "result": "ResultModel", "injected": "InjectedModel"}[
+        model.role
+    ]
 
 
 # What each base already configures (pydantic merges a subclass's model_config into it).
 BASE_CONFIGURATION: dict[str, dict[str, Any]] = {
-    name: dict(getattr(runtime_models, name).model_config) for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
+    name: dict(getattr(runtime_models, name).model_config)
+    for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
 }
-_DEFAULTS: dict[str, Any] = {"strict": False, "validate_by_name": False, "validate_by_alias": True,
-                             "allow_inf_nan": True, "validate_assignment": False}
+_DEFAULTS: dict[str, Any] = {
+    "strict": False,
+    "validate_by_name": False,
+    "validate_by_alias": True,
+    "allow_inf_nan": True,
+    "validate_assignment": False,
+}
 
 
 def model_config(model: ModelIR) -> str:
@@ -129,11 +153,15 @@ def model_config(model: ModelIR) -> str:
     (everything, for a RootModel); "" when nothing does."""
     config = _configuration(model)
     base = BASE_CONFIGURATION.get(model_base(model), {})
-    differs = {key: value for key, value in config.items() if base.get(key, _DEFAULTS.get(key)) != value}
+    differs = {
+        key: value for key, value in config.items() if base.get(key, _DEFAULTS.get(key)) != value
+    }
     differs.update({key: _DEFAULTS[key] for key in base if key not in config})
     if not differs:
         return ""
-    parts = [f"{key}={'()' if value == () else py_literal(value)}" for key, value in differs.items()]
+    parts = [
+        f"{key}={'()' if value == () else py_literal(value)}" for key, value in differs.items()
+    ]
     return bracketed("model_config = ConfigDict", parts, indent=4)
 
 
@@ -168,9 +196,14 @@ def _imports(tool: ToolIR) -> dict[str, Any]:
     # field_declaration writes `= Field(...)` unless a field has at most a default; the template
     # declares `__pydantic_extra__ = Field(init=False)` for models with typed extra keys.
     models = tool.models
-    if any(f.aliased or f.constraints or f.description is not None or isinstance(f.default, (dict, list))
-           for m in models for f in m.fields) \
-            or any(m.extra_values for m in models):
+    if any(
+        f.aliased
+        or f.constraints
+        or f.description is not None
+        or isinstance(f.default, (dict, list))
+        for m in models
+        for f in m.fields
+    ) or any(m.extra_values for m in models):
         used.add("Field")
     pydantic_names = {"Field"} & used
     pydantic_names |= {"ConfigDict"} if any(model_config(m) for m in models) else set()
@@ -187,7 +220,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))  # the C encoder: no indent
+    return json.dumps(
+        value, ensure_ascii=False, separators=(", ", ": ")
+    )  # the C encoder: no indent
 
 
 def json_text(document: dict[str, Any]) -> str:
@@ -201,7 +236,9 @@ def json_text(document: dict[str, Any]) -> str:
     for i, variant in enumerate(variants):
         lines.append('{"options": ' + _dump(variant["options"]) + ', "definitions": [')
         definitions = variant["definitions"]
-        lines.extend(_dump(d) + ("," if j < len(definitions) - 1 else "") for j, d in enumerate(definitions))
+        lines.extend(
+            _dump(d) + ("," if j < len(definitions) - 1 else "") for j, d in enumerate(definitions)
+        )
         lines.append("]}" + ("," if i < len(variants) - 1 else ""))
     lines.append("]}")
     return _escaped("\n".join(lines) + "\n")
@@ -234,7 +271,10 @@ def _exact_schemas(tool: ToolIR) -> tuple[dict[str, str], dict[str, str]]:
         checked.append((tool.arguments_class, "PARAMETERS", "dict[str, Any]", tool.parameters))
     if not tool.exact_returns:
         checked.append((tool.result_class, "RETURNS", "Any", tool.returns))
-    statements = {cls: statement(literal(schema), 0, f"{name}: {kind} = ") for cls, name, kind, schema in checked}
+    statements = {
+        cls: statement(literal(schema), 0, f"{name}: {kind} = ")
+        for cls, name, kind, schema in checked
+    }
     return statements, {cls: name for cls, name, _, _ in checked}
 
 
@@ -244,12 +284,22 @@ def _deprecations(tool: ToolIR) -> dict[str, str]:
     out: dict[str, str] = {}
     found = tool.deprecation
     if found is not None:
-        more = {k: py_literal(v) for k, v in (("replacement", found.replacement), ("sunset", found.sunset)) if v}
-        out["DEPRECATION"] = statement(call("Deprecation", py_literal(found.reason), **more), 0, "DEPRECATION = ")
-    for name, kind, rows in (("RENAMES", "Rename", tool.renames),
-                             ("DEPRECATED_PARAMETERS", "DeprecatedParameter", tool.deprecated_parameters)):
+        more = {
+            k: py_literal(v)
+            for k, v in (("replacement", found.replacement), ("sunset", found.sunset))
+            if v
+        }
+        out["DEPRECATION"] = statement(
+            call("Deprecation", py_literal(found.reason), **more), 0, "DEPRECATION = "
+        )
+    for name, kind, rows in (
+        ("RENAMES", "Rename", tool.renames),
+        ("DEPRECATED_PARAMETERS", "DeprecatedParameter", tool.deprecated_parameters),
+    ):
         if rows:
-            items = tuple(call(kind, *(py_literal(v) for v in row if v is not None)) for row in rows)
+            items = tuple(
+                call(kind, *(py_literal(v) for v in row if v is not None)) for row in rows
+            )
             out[name] = statement(Display("()", items), 0, f"{name} = ")
     return out
 
@@ -260,15 +310,28 @@ def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
     if statements or "streaming" in tool.flags:  # a stream's items are typed Any
         imports["typing"] = sorted({*imports["typing"], "Any"})
     deprecations = _deprecations(tool)
-    kinds = {"DEPRECATION": "Deprecation", "RENAMES": "Rename", "DEPRECATED_PARAMETERS": "DeprecatedParameter"}
+    kinds = {
+        "DEPRECATION": "Deprecation",
+        "RENAMES": "Rename",
+        "DEPRECATED_PARAMETERS": "DeprecatedParameter",
+    }
     imports["deprecation"] = sorted(kinds[name] for name in deprecations)
     examples = ""
     if tool.call_examples:
         imports["typing"] = sorted({*imports["typing"], "Any"})
-        examples = statement(tuple_of(list(tool.call_examples)), 0, "EXAMPLES: tuple[dict[str, Any], ...] = ")
-    return _with_header(env.get_template("tool.py.jinja").render(tool=tool, imports=imports, exact_schemas=statements,
-                                                                 exact_names=names, deprecations=deprecations,
-                                                                 examples=examples))
+        examples = statement(
+            tuple_of(list(tool.call_examples)), 0, "EXAMPLES: tuple[dict[str, Any], ...] = "
+        )
+    return _with_header(
+        env.get_template("tool.py.jinja").render(
+            tool=tool,
+            imports=imports,
+            exact_schemas=statements,
+            exact_names=names,
+            deprecations=deprecations,
+            examples=examples,
+        )
+    )
 
 
 # The runtime's source folders and where a generated package holds their copies.
@@ -319,55 +382,95 @@ def support_files() -> dict[str, str]:
 def verbatim_files(package: str, version: str) -> dict[str, str]:
     """The runtime and the test support as a generated package holds them, with their stamps."""
     out: dict[str, str] = {}
-    for folder, files in ((f"{package}/_runtime", runtime_files()), (f"{package}/testing/_support", support_files())):
+    for folder, files in (
+        (f"{package}/_runtime", runtime_files()),
+        (f"{package}/testing/_support", support_files()),
+    ):
         out.update({f"{folder}/{name}": text for name, text in files.items()})
         out[f"{folder}/_stamp.py"] = stamp(version, files)
     return out
 
 
-def definitions_document(provider: str, exports: list[tuple[dict[str, Any], Export]]) -> dict[str, Any]:
+def definitions_document(
+    provider: str, exports: list[tuple[dict[str, Any], Export]]
+) -> dict[str, Any]:
     """definitions/<provider>.json: every variant of the provider's options, precomputed."""
     return {
         "_comment": HEADER,
         "provider": provider,
         "options": {name: list(values) for name, values in TARGETS[provider].options},
-        "variants": [{"options": option, "definitions": export.definitions} for option, export in exports],
+        "variants": [
+            {"options": option, "definitions": export.definitions} for option, export in exports
+        ],
     }
 
 
-def render_package(package: PackageIR, options: BuildOptions, *, exports: Exports | None = None) -> dict[str, str]:
+def render_package(
+    package: PackageIR, options: BuildOptions, *, exports: Exports | None = None
+) -> dict[str, str]:
     """Every file of the generated distribution, relative to the output directory.
     `exports`: the tools' exports for `options.providers`, when the caller has them already."""
     env = environment(str(options.templates) if options.templates else None)
     providers = options.providers
     if exports is None:
-        exports = {p: e for p, e in export_all(package.tools, options.examples_budget).items() if p in providers}
+        exports = {
+            p: e
+            for p, e in export_all(package.tools, options.examples_budget).items()
+            if p in providers
+        }
     root = package.name
     files: dict[str, str] = {
-        "pyproject.toml": _with_header(env.get_template("pyproject.toml.jinja").render(
-            package=package, distribution=options.distribution, version=options.version)),
+        "pyproject.toml": _with_header(
+            env.get_template("pyproject.toml.jinja").render(
+                package=package, distribution=options.distribution, version=options.version
+            )
+        ),
         f"{root}/py.typed": f"# {HEADER}\n",
-        f"{root}/__init__.py": _with_header(env.get_template("package_init.py.jinja").render(
-            package=package, providers=providers, version=options.version,
-            runtime_sha256=digest(runtime_files()))),
-        f"{root}/__main__.py": _with_header(env.get_template("package_main.py.jinja").render(package=package)),
-        f"{root}/client.py": _with_header(env.get_template("client.py.jinja").render(package=package)),
-        f"{root}/server.py": _with_header(env.get_template("server.py.jinja").render(package=package)),
-        f"{root}/_index.py": _with_header(env.get_template("index.py.jinja").render(
-            modules={t.name: t.module for t in package.tools},
-            provider_names={t.provider_name: t.name for t in package.tools if t.provider_name != t.name})),
+        f"{root}/__init__.py": _with_header(
+            env.get_template("package_init.py.jinja").render(
+                package=package,
+                providers=providers,
+                version=options.version,
+                runtime_sha256=digest(runtime_files()),
+            )
+        ),
+        f"{root}/__main__.py": _with_header(
+            env.get_template("package_main.py.jinja").render(package=package)
+        ),
+        f"{root}/client.py": _with_header(
+            env.get_template("client.py.jinja").render(package=package)
+        ),
+        f"{root}/server.py": _with_header(
+            env.get_template("server.py.jinja").render(package=package)
+        ),
+        f"{root}/_index.py": _with_header(
+            env.get_template("index.py.jinja").render(
+                modules={t.name: t.module for t in package.tools},
+                provider_names={
+                    t.provider_name: t.name for t in package.tools if t.provider_name != t.name
+                },
+            )
+        ),
         f"{root}/tools/__init__.py": _with_header('"""One module per tool."""\n'),
-        f"{root}/testing/__init__.py": _with_header(env.get_template("testing_init.py.jinja").render(
-            package=package, support_sha256=digest(support_files()))),
-        f"{root}/testing/tools/__init__.py": _with_header('"""Strategies and the contract of each tool."""\n'),
+        f"{root}/testing/__init__.py": _with_header(
+            env.get_template("testing_init.py.jinja").render(
+                package=package, support_sha256=digest(support_files())
+            )
+        ),
+        f"{root}/testing/tools/__init__.py": _with_header(
+            '"""Strategies and the contract of each tool."""\n'
+        ),
     }
     files.update(verbatim_files(root, package.toolgen_version))
     for tool in package.tools:
         files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
         files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
     for provider in providers:
-        files[f"{root}/definitions/{provider}.json"] = json_text(definitions_document(provider, exports[provider]))
+        files[f"{root}/definitions/{provider}.json"] = json_text(
+            definitions_document(provider, exports[provider])
+        )
     mcp = exports["mcp"][0][1].definitions if "mcp" in exports else ()
     files[f"{root}/definitions/search.json"] = index_text(
-        search_index.index_document(package.tools, mcp, options.examples_budget))
+        search_index.index_document(package.tools, mcp, options.examples_budget)
+    )
     return dict(sorted(files.items()))

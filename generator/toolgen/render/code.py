@@ -9,11 +9,11 @@ the output is black-stable without running black.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from toolgen.constants import LINE_LENGTH
-from toolgen.render.layout import width
 from toolgen.literals import py_literal
+from toolgen.render.layout import width
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Display:
     items: tuple[Node | tuple[str, Node], ...]
 
 
-Node = Union[str, Call, Display]  # a str is an expression already rendered (a name, a literal)
+Node = str | Call | Display  # a str is an expression already rendered (a name, a literal)
 
 
 def call(function: str, *arguments: Node, **keywords: Node) -> Call:
@@ -73,8 +73,15 @@ def _flat(node: Node, memo: dict[int, str]) -> str:
     text = memo.get(id(node))
     if text is None:
         opening, closing, items = _parts(node)
-        one_tuple = "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
-        text = opening + ", ".join(prefix + _flat(value, memo) for prefix, value in items) + one_tuple + closing
+        one_tuple = (
+            "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
+        )
+        text = (
+            opening
+            + ", ".join(prefix + _flat(value, memo) for prefix, value in items)
+            + one_tuple
+            + closing
+        )
         memo[id(node)] = text
     return text
 

@@ -24,7 +24,9 @@ def width(line: str) -> int:
     return int(str_width(line))
 
 
-def bracketed(head: str, items: Sequence[str], indent: int = 0, brackets: str = "()", literal: bool = False) -> str:
+def bracketed(
+    head: str, items: Sequence[str], indent: int = 0, brackets: str = "()", literal: bool = False
+) -> str:
     """`head` + brackets around `items` (already rendered expressions), at `indent` spaces.
 
     `literal` marks a list, dict or tuple display rather than a call's arguments."""
@@ -37,4 +39,8 @@ def bracketed(head: str, items: Sequence[str], indent: int = 0, brackets: str = 
     body = f"{inner}{', '.join(items)}"
     if width(body) <= LINE_LENGTH and not literal:
         return f"{pad}{head}{opening}\n{body}\n{pad}{closing}"
-    return f"{pad}{head}{opening}\n" + "".join(f"{inner}{item},\n" for item in items) + f"{pad}{closing}"
+    return (
+        f"{pad}{head}{opening}\n"
+        + "".join(f"{inner}{item},\n" for item in items)
+        + f"{pad}{closing}"
+    )

@@ -36,5 +36,10 @@ def warnings(tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
             pointer, why = next(iter(compiler.impossible.items()))
             what, effect = _WHAT[key]
             where = f" (at {pointer})" if pointer else ""
-            yield warn(tool.doc, tool.at(f"/{key}") + pointer, ID, f"{what}{where}: {why}; {effect}",
-                       hint="loosen the schema so that some value is valid, or remove the tool")
+            yield warn(
+                tool.doc,
+                tool.at(f"/{key}") + pointer,
+                ID,
+                f"{what}{where}: {why}; {effect}",
+                hint="loosen the schema so that some value is valid, or remove the tool",
+            )

@@ -20,23 +20,43 @@ from toolgen.providers import export
 from toolgen.runtime import search
 
 
-def index_document(tools: Sequence[ToolIR], mcp: Sequence[Mapping[str, Any]] = (),
-                   examples_budget: int = 0) -> dict[str, Any]:
+def index_document(
+    tools: Sequence[ToolIR], mcp: Sequence[Mapping[str, Any]] = (), examples_budget: int = 0
+) -> dict[str, Any]:
     """The index: a head, then one entry per tool, by name: its fields' terms, its MCP
     description and input schema. `mcp`: the MCP definitions render has already (the
     default variant's); only the tools missing from them (deferred ones, which MCP lists
     through search) are exported again, with `defer` off (and the build's `examples_budget`)."""
     definitions = {d["name"]: d for d in mcp}
     missing = [replace(t, defer=False) for t in tools if t.name not in definitions]
-    definitions.update((d["name"], d) for d in export("mcp", missing, examples_budget=examples_budget).definitions
-                       if missing)
+    definitions.update(
+        (d["name"], d)
+        for d in export("mcp", missing, examples_budget=examples_budget).definitions
+        if missing
+    )
     entries = []
     for tool in sorted(tools, key=lambda t: t.name):
         definition = definitions.get(tool.name, {})
-        terms = search.fields(tool.name, tool.description, tool.namespace, tool.category,
-                              tool.parameters, tool.examples)
-        entries.append({"name": tool.name, "fields": list(terms),
-                        "description": definition.get("description", tool.description),
-                        "inputSchema": definition.get("inputSchema", {"type": "object"})})
-    return {"_comment": HEADER, "format": search.FORMAT, "analyzer": search.ANALYZER, "fields": list(search.FIELDS),
-            "tools": entries}
+        terms = search.fields(
+            tool.name,
+            tool.description,
+            tool.namespace,
+            tool.category,
+            tool.parameters,
+            tool.examples,
+        )
+        entries.append(
+            {
+                "name": tool.name,
+                "fields": list(terms),
+                "description": definition.get("description", tool.description),
+                "inputSchema": definition.get("inputSchema", {"type": "object"}),
+            }
+        )
+    return {
+        "_comment": HEADER,
+        "format": search.FORMAT,
+        "analyzer": search.ANALYZER,
+        "fields": list(search.FIELDS),
+        "tools": entries,
+    }

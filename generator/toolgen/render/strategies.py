@@ -17,8 +17,8 @@ needs it. A schema no value can satisfy (`false`, `not: {}`, two `true` branches
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, TypeGuard
 
 from toolgen.literals import py_literal
@@ -29,14 +29,34 @@ from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape, resolve
 
 # Keywords that never constrain a value.
-IGNORED = frozenset({
-    "$defs", "definitions", "$schema", "$id", "$anchor", "$comment", "title", "description", "default",
-    "examples", "example", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
-})
+IGNORED = frozenset(
+    {
+        "$defs",
+        "definitions",
+        "$schema",
+        "$id",
+        "$anchor",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "example",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "contentMediaType",
+        "contentEncoding",
+    }
+)
 TYPE_KEYWORDS = {
     "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
-    "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
-    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "integer": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
+    "number": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
     "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"}),
     "object": frozenset({"properties", "required", "additionalProperties", "propertyNames"}),
     "boolean": frozenset(),
@@ -45,16 +65,37 @@ TYPE_KEYWORDS = {
 ANY_TYPE_KEYWORD = frozenset().union(*TYPE_KEYWORDS.values())
 # Keywords that say which type a schema without `type` is about (generating only that type is still valid).
 IMPLIED_TYPE = (
-    ("object", frozenset({"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-                          "minProperties", "maxProperties", "dependentRequired", "dependentSchemas"})),
-    ("array", frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})),
+    (
+        "object",
+        frozenset(
+            {
+                "properties",
+                "required",
+                "additionalProperties",
+                "patternProperties",
+                "propertyNames",
+                "minProperties",
+                "maxProperties",
+                "dependentRequired",
+                "dependentSchemas",
+            }
+        ),
+    ),
+    (
+        "array",
+        frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
+    ),
     ("string", frozenset({"minLength", "maxLength", "pattern", "format"})),
-    ("number", frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})),
+    (
+        "number",
+        frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    ),
 )
 JSON_VALUES = "_s.json_values()"
 NOTHING = "st.nothing()"
-OPEN_ENDED = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"})
-
+OPEN_ENDED = frozenset(
+    {"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"}
+)
 
 
 def _constraints(schema: dict[str, Any]) -> dict[str, Any]:
@@ -74,8 +115,12 @@ class StrategyCompiler:
     # Arguments: a merged allOf is one closed class in the generated model (typemap), so
     # its strategy draws no undeclared keys, though JSON Schema alone would allow them.
     close_merged: bool = False
-    definitions: dict[str, tuple[str, Node]] = field(default_factory=dict)  # def name -> (function, body)
-    impossible: dict[str, str] = field(default_factory=dict)  # pointer -> why no value is valid there
+    definitions: dict[str, tuple[str, Node]] = field(
+        default_factory=dict
+    )  # def name -> (function, body)
+    impossible: dict[str, str] = field(
+        default_factory=dict
+    )  # pointer -> why no value is valid there
     _taken: set[str] = field(default_factory=set)
 
     @property
@@ -143,13 +188,17 @@ class StrategyCompiler:
                 # The implied type's keywords say nothing about the other types' values.
                 node, exact = self.typed(implied, schema, pointer)
                 others_exact = set(schema) <= TYPE_KEYWORDS.get(implied, frozenset())
-                return _one_of([node, call("_s.other_than", literal(implied))]), exact and others_exact
+                return _one_of(
+                    [node, call("_s.other_than", literal(implied))]
+                ), exact and others_exact
         return JSON_VALUES, not schema
 
     def typed(self, kind: str, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         if kind not in TYPE_KEYWORDS:
             return NOTHING, True
-        exact = not (set(schema) - ANY_TYPE_KEYWORD - {"type"})  # another type's keywords do not apply
+        exact = not (
+            set(schema) - ANY_TYPE_KEYWORD - {"type"}
+        )  # another type's keywords do not apply
         node, own_exact = getattr(self, f"_{kind}")(schema, pointer)
         return node, exact and own_exact
 
@@ -193,20 +242,32 @@ class StrategyCompiler:
         if "multipleOf" in schema:
             if _number(step) and float(step).is_integer() and step > 0:
                 return self._integer(schema, pointer)  # multiples of an integer are integers
-            if _number(step) and step > 0:  # k * step is not always a multiple in floating point: filtered
+            if (
+                _number(step) and step > 0
+            ):  # k * step is not always a multiple in floating point: filtered
                 return call("_s.multiples", repr(step), **_integer_bounds(schema, step)), False
             return NOTHING, True
         keywords: dict[str, Node] = {}
-        for key, name, flag in (("minimum", "minimum", None), ("maximum", "maximum", None),
-                                ("exclusiveMinimum", "minimum", "exclude_min"),
-                                ("exclusiveMaximum", "maximum", "exclude_max")):
+        for key, name, flag in (
+            ("minimum", "minimum", None),
+            ("maximum", "maximum", None),
+            ("exclusiveMinimum", "minimum", "exclude_min"),
+            ("exclusiveMaximum", "maximum", "exclude_max"),
+        ):
             value = schema.get(key)
             if _number(value):
                 keywords[name] = repr(value)
                 if flag:
                     keywords[flag] = "True"
-        if "minimum" in schema and "exclusiveMinimum" in schema or "maximum" in schema and "exclusiveMaximum" in schema:
-            return call("_s.numbers", **keywords), False  # both bounds on one side: filter picks the tighter
+        if (
+            "minimum" in schema
+            and "exclusiveMinimum" in schema
+            or "maximum" in schema
+            and "exclusiveMaximum" in schema
+        ):
+            return call(
+                "_s.numbers", **keywords
+            ), False  # both bounds on one side: filter picks the tighter
         return call("_s.numbers", **keywords), True
 
     def _array(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
@@ -219,9 +280,11 @@ class StrategyCompiler:
         least, most = _count(schema.get("minItems")) or 0, _count(schema.get("maxItems"))
         heads = [self.compile(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix)]
         if NOTHING in heads:  # nothing can stand at that position: arrays stop before it
-            heads = heads[:heads.index(NOTHING)]
+            heads = heads[: heads.index(NOTHING)]
             most = len(heads) if most is None else min(most, len(heads))
-        tail = self.compile(items, f"{pointer}/items") if items is not True and items != {} else None
+        tail = (
+            self.compile(items, f"{pointer}/items") if items is not True and items != {} else None
+        )
         if tail == NOTHING or items is False:
             most = len(heads) if most is None else min(most, len(heads))
             tail = None
@@ -245,7 +308,9 @@ class StrategyCompiler:
             low, high = _count(schema.get("minContains")), _count(schema.get("maxContains"))
             low = 1 if low is None else low
             if (contains == NOTHING or (high is not None and high < low)) and low > 0:
-                return self.nothing(f"{pointer}/contains", "no array can hold what `contains` asks"), True
+                return self.nothing(
+                    f"{pointer}/contains", "no array can hold what `contains` asks"
+                ), True
             if contains != NOTHING:
                 keywords["contains"] = contains
                 if low != 1:
@@ -256,38 +321,58 @@ class StrategyCompiler:
         return call("_s.arrays", **keywords), exact
 
     def _object(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        properties: dict[str, Any] = (
+            schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        )
         required = [r for r in schema.get("required", []) if isinstance(r, str)]
         # Where `additionalProperties` is not said, `unevaluatedProperties` has the last word.
         additional = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
         names = schema.get("propertyNames", True)
         if names is False or names == {"not": {}}:
             additional = False
-        declared = {name: self.compile(sub, f"{pointer}/properties/{escape(name)}")
-                    for name, sub in properties.items()}
-        extra_value = None if additional is False else (
-            JSON_VALUES if additional is True else self.compile(additional, f"{pointer}/additionalProperties"))
+        declared = {
+            name: self.compile(sub, f"{pointer}/properties/{escape(name)}")
+            for name, sub in properties.items()
+        }
+        extra_value = (
+            None
+            if additional is False
+            else (
+                JSON_VALUES
+                if additional is True
+                else self.compile(additional, f"{pointer}/additionalProperties")
+            )
+        )
         if extra_value == NOTHING:
             extra_value = None
         for name in required:
             if name not in declared:
                 if extra_value is None:
-                    return self.nothing(f"{pointer}/required", f"{name!r} is required and no value may stand there"), True
+                    return self.nothing(
+                        f"{pointer}/required", f"{name!r} is required and no value may stand there"
+                    ), True
                 declared[name] = extra_value
             elif declared[name] == NOTHING:
                 return NOTHING, True
         keywords: dict[str, Node] = {}
         if required:
-            keywords["required"] = Display("{}", tuple((py_literal(n), declared[n]) for n in dict.fromkeys(required)))
-        optional: list[tuple[str, Node]] = [(py_literal(n), s) for n, s in declared.items()
-                                            if n not in required and s != NOTHING]
+            keywords["required"] = Display(
+                "{}", tuple((py_literal(n), declared[n]) for n in dict.fromkeys(required))
+            )
+        optional: list[tuple[str, Node]] = [
+            (py_literal(n), s) for n, s in declared.items() if n not in required and s != NOTHING
+        ]
         if optional:
             keywords["optional"] = Display("{}", tuple(optional))
         if extra_value is not None:
             keywords["extra"] = extra_value
             if isinstance(names, dict):
-                keywords["extra_keys"] = self.compile({"type": "string", **names}, f"{pointer}/propertyNames")
-        exact = names is True or names == {} or not declared  # declared names must satisfy propertyNames too
+                keywords["extra_keys"] = self.compile(
+                    {"type": "string", **names}, f"{pointer}/propertyNames"
+                )
+        exact = (
+            names is True or names == {} or not declared
+        )  # declared names must satisfy propertyNames too
         return call("_s.objects", **keywords), exact
 
     def reference(self, ref: Any) -> Node:
@@ -297,7 +382,10 @@ class StrategyCompiler:
         if name not in self.definitions:
             function = self._function_name(name)
             self.definitions[name] = (function, "")  # reserved first: a recursive body refers to it
-            self.definitions[name] = (function, self.compile(self.defs[name], f"/$defs/{escape(name)}"))
+            self.definitions[name] = (
+                function,
+                self.compile(self.defs[name], f"/$defs/{escape(name)}"),
+            )
         if self.definitions[name][1] == NOTHING:
             return NOTHING
         return call("st.deferred", f"lambda: {self.definitions[name][0]}()")
@@ -363,7 +451,9 @@ class StrategyCompiler:
         if not options:
             return self.nothing(f"{pointer}/{key}", "no branch can be satisfied"), True
         if key == "oneOf" and len(options) > 1:
-            exact = exact and all(not (k & other) for i, k in enumerate(kinds) for other in kinds[i + 1:])
+            exact = exact and all(
+                not (k & other) for i, k in enumerate(kinds) for other in kinds[i + 1 :]
+            )
         return _one_of(options), exact
 
     def merged(self, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
@@ -371,7 +461,9 @@ class StrategyCompiler:
         the fold is exact: a branch's own additionalProperties does not see the other
         branches' properties, so with one the filter has the last word."""
         out: dict[str, Any] | None = {k: v for k, v in schema.items() if k != "allOf"}
-        exact = not OPEN_ENDED & schema.keys()  # the outer one does not see the branches' keys either
+        exact = (
+            not OPEN_ENDED & schema.keys()
+        )  # the outer one does not see the branches' keys either
         for branch in schema["allOf"]:
             if branch is True:
                 continue
@@ -386,7 +478,9 @@ class StrategyCompiler:
                 seen.add(name)
                 branch = _constraints(self.defs[name])
             # A branch's `items` applies past its own `prefixItems` only, not past the other's.
-            crossed = ("items" in branch and "prefixItems" in out) or ("prefixItems" in branch and "items" in out)
+            crossed = ("items" in branch and "prefixItems" in out) or (
+                "prefixItems" in branch and "items" in out
+            )
             exact = exact and not OPEN_ENDED & branch.keys() and not crossed
             out = merge(out, branch)
         return out, exact
@@ -424,11 +518,17 @@ def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
             out[key] = max(out[key], value)
         elif key in ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"):
             out[key] = min(out[key], value)
-        elif key in ("items", "contains", "propertyNames") and isinstance(value, dict) and isinstance(out[key], dict):
+        elif (
+            key in ("items", "contains", "propertyNames")
+            and isinstance(value, dict)
+            and isinstance(out[key], dict)
+        ):
             out[key] = {"allOf": [out[key], value]}
         elif key == "prefixItems" and isinstance(value, list) and isinstance(out[key], list):
             short, long = sorted((out[key], value), key=len)
-            out[key] = [{"allOf": [x, y]} for x, y in zip(short, long)] + long[len(short):]
+            out[key] = [{"allOf": [x, y]} for x, y in zip(short, long, strict=False)] + long[
+                len(short) :
+            ]
         elif key == "not":
             out[key] = {"anyOf": [out[key], value]}
         else:
@@ -443,7 +543,13 @@ def _number(value: Any) -> TypeGuard[int | float]:
 def _types(schema: dict[str, Any]) -> set[str]:
     """The JSON types a schema may accept (every type when it does not say)."""
     kinds = schema.get("type")
-    named = set(kinds) if isinstance(kinds, list) else {kinds} if isinstance(kinds, str) else set(TYPE_KEYWORDS)
+    named = (
+        set(kinds)
+        if isinstance(kinds, list)
+        else {kinds}
+        if isinstance(kinds, str)
+        else set(TYPE_KEYWORDS)
+    )
     return named | {"integer"} if "number" in named else named
 
 

@@ -54,8 +54,10 @@ def testing_module(tool: ToolIR) -> TestingModule:
     arguments_node = _with_overrides(arguments.compile(tool.parameters))
     result = StrategyCompiler(tool.returns, "RETURNS", "_result_")
     result_node = result.compile(tool.returns) if tool.returns is not None else "_s.json_values()"
-    functions = [Function(name, _returning(body)) for name, body in
-                 (*arguments.definitions.values(), *result.definitions.values())]
+    functions = [
+        Function(name, _returning(body))
+        for name, body in (*arguments.definitions.values(), *result.definitions.values())
+    ]
     examples: list[Any] = list(tool.examples)
     return TestingModule(
         arguments=_returning(arguments_node),

@@ -4,6 +4,8 @@
 Copied verbatim into each generated package as `_runtime`; depends on pydantic only.
 """
 
+from .content import Audio, Document, Image, ResourceLink, Text
+from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
 from .errors import (
     ArgumentIssue,
     ToolArgumentsError,
@@ -12,11 +14,9 @@ from .errors import (
     UnknownCategoryError,
     UnknownToolError,
 )
-from .content import Audio, Document, Image, ResourceLink, Text
-from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
+from .execution import cancelled
 from .hooks import CallEvent
 from .registry import Registry
-from .execution import cancelled
 from .results import Output, ToolFailure, ToolInfo, ToolResult
 from .streaming import Chunk, Final, Partial, Progress
 from .tracing import OpenTelemetryHook

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import ArgumentIssue, quote
@@ -64,7 +64,7 @@ class Rename:
 
 def today() -> str:
     """Today's date in UTC, YYYY-MM-DD: what sunsets are compared with."""
-    return datetime.now(timezone.utc).date().isoformat()
+    return datetime.now(UTC).date().isoformat()
 
 
 def passed(sunset: str | None) -> bool:

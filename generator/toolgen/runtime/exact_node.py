@@ -5,9 +5,8 @@ and the words its messages are made of."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
-
 from dataclasses import replace
+from typing import Any, Protocol
 
 from .errors import ArgumentIssue, listing, preview, quote, shown_path
 from .suggest import nearest

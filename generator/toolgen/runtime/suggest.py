@@ -92,7 +92,7 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
         return None
     folded = fold(name)
     folds = [fold(candidate) for candidate in options]
-    same = [c for c, other in zip(options, folds) if other == folded]
+    same = [c for c, other in zip(options, folds, strict=False) if other == folded]
     if same:  # the same words in another case or spelling convention; the same case first
         lowered = name.lower()
         return next((c for c in same if c.lower() == lowered), same[0])
@@ -101,7 +101,7 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
     limit = typo_limit(len(folded))
     letters = set(folded)
     best: tuple[int, str] | None = None
-    for candidate, other in zip(options, folds):
+    for candidate, other in zip(options, folds, strict=False):
         if abs(len(other) - len(folded)) > limit:
             continue
         # Each edit changes the set of letters by at most two: a cheap lower bound.
@@ -114,7 +114,9 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
         return best[1]
     # Only names that contain the other's letters can hold its words (a cheap test, in C).
     related = [
-        c for c, other in zip(options, folds) if folded in other or (other and other in folded)
+        c
+        for c, other in zip(options, folds, strict=False)
+        if folded in other or (other and other in folded)
     ]
     return _same_words(name, related) or _abbreviation(folded, options)
 

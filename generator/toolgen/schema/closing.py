@@ -22,8 +22,13 @@ IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 IN_PLACE_VALUES = ("if", "then", "else")
 
 
-def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = None,
-           defs: dict[str, Any] | None = None, outer: tuple[str, ...] = ()) -> Any:
+def closed(
+    schema: Any,
+    close: bool = True,
+    open_defs: frozenset[str] | None = None,
+    defs: dict[str, Any] | None = None,
+    outer: tuple[str, ...] = (),
+) -> Any:
     """Arguments are closed wherever properties are declared (no silent drops of a typo).
 
     Not an `allOf` branch, nor a definition an `allOf` branch refers to: closed, each
@@ -42,8 +47,15 @@ def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = N
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: closed(sub, key != "dependentSchemas" and not (key == "$defs" and name in open_defs),
-                                     open_defs, defs) for name, sub in value.items()}
+            out[key] = {
+                name: closed(
+                    sub,
+                    key != "dependentSchemas" and not (key == "$defs" and name in open_defs),
+                    open_defs,
+                    defs,
+                )
+                for name, sub in value.items()
+            }
         elif key in SCHEMA_LISTS and isinstance(value, list):
             around = _declared(schema) if key in ("anyOf", "oneOf") else ()
             out[key] = [closed(sub, key != "allOf", open_defs, defs, around) for sub in value]
@@ -52,8 +64,11 @@ def closed(schema: Any, close: bool = True, open_defs: frozenset[str] | None = N
         else:
             out[key] = value
     if close and isinstance(out.get("properties"), dict) and "additionalProperties" not in out:
-        named = [k for k in dict.fromkeys([*_named_keys(schema, defs, frozenset()), *outer])
-                 if k not in out["properties"]]
+        named = [
+            k
+            for k in dict.fromkeys([*_named_keys(schema, defs, frozenset()), *outer])
+            if k not in out["properties"]
+        ]
         if named:
             out["properties"] = {**out["properties"], **{k: {} for k in named}}
         out["additionalProperties"] = False
@@ -67,7 +82,9 @@ def _declared(schema: dict[str, Any]) -> tuple[str, ...]:
     return tuple(own) if isinstance(own, dict) else ()
 
 
-def _named_keys(schema: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> Iterator[str]:
+def _named_keys(
+    schema: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]
+) -> Iterator[str]:
     """Keys the combinators of an object schema declare or require, in document order."""
     for key in IN_PLACE_LISTS:
         branches = schema.get(key)
@@ -81,7 +98,9 @@ def _named_keys(schema: dict[str, Any], defs: dict[str, Any], seen: frozenset[st
     required = schema.get("dependentRequired")
     for trigger, names in required.items() if isinstance(required, dict) else ():
         yield trigger
-        yield from (name for name in names if isinstance(name, str)) if isinstance(names, list) else ()
+        yield from (
+            (name for name in names if isinstance(name, str)) if isinstance(names, list) else ()
+        )
     ref = schema.get("$ref")
     if isinstance(ref, str) and "properties" in schema:
         yield from _keys_of({"$ref": ref}, defs, seen)

@@ -20,18 +20,39 @@ from typing import Any
 from toolgen.schema.keywords import ANNOTATIONS
 
 # Keywords with no effect on validity (2020-12 annotations, toolgen's extensions).
-_INERT = ANNOTATIONS | {"title", "description", "default", "examples", "example", "format", "$schema", "$defs",
-                        "definitions", "x-secret", "x-coerce", "x-repair"}
+_INERT = ANNOTATIONS | {
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "format",
+    "$schema",
+    "$defs",
+    "definitions",
+    "x-secret",
+    "x-coerce",
+    "x-repair",
+}
 # Per type, the keywords the typemap turns into exact pydantic constraints.
 _STRING = {"minLength", "maxLength", "pattern"}
 _INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 _NUMBER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
 _ARRAY = {"items", "minItems", "maxItems"}
 _OBJECT = {"properties", "required", "additionalProperties"}
-_BY_TYPE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "boolean": set(), "null": set(),
-            "array": _ARRAY, "object": _OBJECT}
+_BY_TYPE = {
+    "string": _STRING,
+    "integer": _INTEGER,
+    "number": _NUMBER,
+    "boolean": set(),
+    "null": set(),
+    "array": _ARRAY,
+    "object": _OBJECT,
+}
 _EVERY_TYPE_KEYWORD = set().union(*_BY_TYPE.values())
-_FLOAT_EXACT = 2.0**53  # a bound below this compares exactly with any int pydantic turns into a float
+_FLOAT_EXACT = (
+    2.0**53
+)  # a bound below this compares exactly with any int pydantic turns into a float
 # A pattern pydantic-core's default engine reads as ECMA-262 does: literal characters,
 # classes of literal characters and ranges, anchors, groups, alternation and quantifiers.
 # Anything with a class escape (\d \w \s \b: Unicode in Rust, ASCII in ECMA), `.`
@@ -58,7 +79,9 @@ class _Exactness:
         if schema is False:
             return False  # the typemap gives Any: the exact check refuses
         if not isinstance(schema, dict):
-            return True  # `true`: Any (NaN and Infinity are refused where JSON is read: validation.py)
+            return (
+                True  # `true`: Any (NaN and Infinity are refused where JSON is read: validation.py)
+            )
         keys = set(schema) - _INERT
         keys = {k for k in keys if not k.startswith("x-")}
         if not keys:
@@ -74,7 +97,11 @@ class _Exactness:
             if len(set(types)) != len(types):
                 return False
             return all(self.typed(t, schema, keys - {"type"}) for t in types)
-        if len(keys) == 1 and keys <= {"anyOf", "oneOf"} and isinstance(schema[next(iter(keys))], list):
+        if (
+            len(keys) == 1
+            and keys <= {"anyOf", "oneOf"}
+            and isinstance(schema[next(iter(keys))], list)
+        ):
             # typemap.union: a value one branch takes; exact when branches do not overlap
             # by type (then the branch pydantic picks is the one that takes the value).
             keyword = next(iter(keys))
@@ -89,7 +116,10 @@ class _Exactness:
             pattern = schema.get("pattern")
             return pattern is None or (isinstance(pattern, str) and plain_pattern(pattern))
         if kind == "number":
-            return all(isinstance(schema[k], (int, float)) and abs(schema[k]) < _FLOAT_EXACT for k in keys & _NUMBER)
+            return all(
+                isinstance(schema[k], (int, float)) and abs(schema[k]) < _FLOAT_EXACT
+                for k in keys & _NUMBER
+            )
         if kind == "array":
             return "items" not in schema or self.schema(schema["items"])
         if kind == "object":
@@ -102,13 +132,23 @@ class _Exactness:
         if not isinstance(properties, dict) or not properties:
             # typemap.object: `dict[str, X]` (X: Any when additionalProperties is absent or true)
             # or a class without fields, closed (additionalProperties: false)
-            return not properties and not schema.get("required") and (
-                isinstance(additional, bool) or isinstance(additional, dict) and self.schema(additional))
+            return (
+                not properties
+                and not schema.get("required")
+                and (
+                    isinstance(additional, bool)
+                    or isinstance(additional, dict)
+                    and self.schema(additional)
+                )
+            )
         required = schema.get("required", [])
         if not isinstance(required, list) or not set(required) <= set(properties):
             return False  # a required key the model does not declare
-        if additional is not False and additional is not True and not (
-                isinstance(additional, dict) and self.schema(additional)):
+        if (
+            additional is not False
+            and additional is not True
+            and not (isinstance(additional, dict) and self.schema(additional))
+        ):
             return False
         # An optional key takes `null` as absent (a documented repair): exact only where null is valid.
         return all(self.schema(sub) for sub in properties.values())
@@ -140,7 +180,11 @@ class _Exactness:
         `number` is `number` (its union takes what either takes)."""
         kinds: list[str] = []
         for branch in branches:
-            if not isinstance(branch, dict) or not isinstance(branch.get("type"), str) or not self.schema(branch):
+            if (
+                not isinstance(branch, dict)
+                or not isinstance(branch.get("type"), str)
+                or not self.schema(branch)
+            ):
                 return False
             kinds.append(branch["type"])
         if exclusive and {"integer", "number"} <= set(kinds):
@@ -168,7 +212,12 @@ def _is(value: Any, kind: str) -> bool:
     if kind == "boolean":
         return isinstance(value, bool)
     if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and value.is_integer()
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            or isinstance(value, float)
+            and value.is_integer()
+        )
     if kind == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if kind == "string":

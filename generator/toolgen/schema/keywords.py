@@ -7,13 +7,28 @@ these tables, so they cannot disagree on where a subschema is.
 from __future__ import annotations
 
 # A map whose values are subschemas (its keys are names, never keywords).
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
 # A list of subschemas.
 SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 # One subschema.
-SCHEMA_VALUES = frozenset({"items", "additionalProperties", "additionalItems", "unevaluatedItems",
-                           "unevaluatedProperties", "not", "contains", "propertyNames", "if", "then", "else",
-                           "contentSchema"})
+SCHEMA_VALUES = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "additionalItems",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "not",
+        "contains",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "contentSchema",
+    }
+)
 # Keywords whose values are instance data, never schemas.
 DATA_KEYWORDS = frozenset({"const", "enum", "default", "examples", "example"})
 # Subschemas that add conditions to the object around them rather than describe it whole.
@@ -21,20 +36,57 @@ PARTIAL = frozenset({"not", "if", "then", "else"})
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 # Type names other languages use (lower-cased), and the JSON Schema type each means.
 TYPE_ALIASES: dict[str, str] = {
-    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
-    "struct": "object", "mapping": "object", "json": "object",
-    "str": "string", "text": "string", "char": "string", "character": "string",
-    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
-    "float32": "number", "numeric": "number",
-    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "int32": "integer",
-    "int64": "integer", "bigint": "integer", "biginteger": "integer",
+    "dict": "object",
+    "map": "object",
+    "hashmap": "object",
+    "hash": "object",
+    "record": "object",
+    "struct": "object",
+    "mapping": "object",
+    "json": "object",
+    "str": "string",
+    "text": "string",
+    "char": "string",
+    "character": "string",
+    "float": "number",
+    "double": "number",
+    "decimal": "number",
+    "real": "number",
+    "float64": "number",
+    "float32": "number",
+    "numeric": "number",
+    "int": "integer",
+    "long": "integer",
+    "short": "integer",
+    "byte": "integer",
+    "int32": "integer",
+    "int64": "integer",
+    "bigint": "integer",
+    "biginteger": "integer",
     "bool": "boolean",
-    "list": "array", "tuple": "array", "arraylist": "array", "set": "array", "sequence": "array",
-    "none": "null", "nil": "null", "nonetype": "null",
+    "list": "array",
+    "tuple": "array",
+    "arraylist": "array",
+    "set": "array",
+    "sequence": "array",
+    "none": "null",
+    "nil": "null",
+    "nonetype": "null",
 }
 # toolgen's own `x-` keywords (docs/spec-format.md): their values are checked by the spec
 # format (spec/schema.json, `extensions`); providers never see them (providers/schema.py).
 TOOLGEN_KEYWORDS = frozenset({"x-coerce", "x-repair", "x-secret", "x-sunset", "x-renamed-from"})
 # Keywords that only annotate: nothing to enforce.
-ANNOTATIONS = frozenset({"$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$anchor",
-                         "deprecated", "propertyOrdering", "nullable"})
+ANNOTATIONS = frozenset(
+    {
+        "$comment",
+        "readOnly",
+        "writeOnly",
+        "contentMediaType",
+        "contentEncoding",
+        "$anchor",
+        "deprecated",
+        "propertyOrdering",
+        "nullable",
+    }
+)

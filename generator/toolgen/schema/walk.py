@@ -39,7 +39,10 @@ def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> An
     out: Node = {}
     for key, value in schema.items():
         if key in SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: transform(sub, fn, f"{path}/{key}/{escape(name)}") for name, sub in value.items()}
+            out[key] = {
+                name: transform(sub, fn, f"{path}/{key}/{escape(name)}")
+                for name, sub in value.items()
+            }
         elif key in SCHEMA_LISTS and isinstance(value, list):
             out[key] = [transform(sub, fn, f"{path}/{key}/{i}") for i, sub in enumerate(value)]
         elif key in SCHEMA_VALUES and isinstance(value, dict):

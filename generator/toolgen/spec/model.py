@@ -32,7 +32,9 @@ class Annotations:
 
     def declared(self) -> tuple[tuple[str, bool], ...]:
         """The hints the spec gives, in the format's order: (("read_only", True), ...)."""
-        return tuple((key, value) for key in ANNOTATION_ORDER if (value := getattr(self, key)) is not None)
+        return tuple(
+            (key, value) for key in ANNOTATION_ORDER if (value := getattr(self, key)) is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,9 @@ class ToolSpec:
         return _parse(entry)
 
 
-def _get(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+def _get(
+    entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None
+) -> Any:
     if key not in entry:
         return default
     value = entry[key]
@@ -163,20 +167,28 @@ def _rate_limit(declared: Mapping[str, Any] | None) -> RateLimit | None:
     if declared is None:
         return None
     per = _get(declared, "per_s", (int, float))
-    return RateLimit(_get(declared, "calls", int), float(per), declared.get("when_exceeded") == "wait")
+    return RateLimit(
+        _get(declared, "calls", int), float(per), declared.get("when_exceeded") == "wait"
+    )
 
 
 def _cache(declared: Mapping[str, Any] | None) -> Cache | None:
     if declared is None:
         return None
-    return Cache(float(_get(declared, "ttl_s", (int, float))), _get(declared, "max_entries", int, 1024))
+    return Cache(
+        float(_get(declared, "ttl_s", (int, float))), _get(declared, "max_entries", int, 1024)
+    )
 
 
 def _deprecation(entry: Mapping[str, Any]) -> Deprecation | None:
     declared = _get(entry, "deprecated", dict)
     if declared is None:
         return None  # a `sunset` alone is an error (check/rules/deprecation.py), read as nothing
-    return Deprecation(_get(declared, "reason", str), _get(declared, "replacement", str), _get(entry, "sunset", str))
+    return Deprecation(
+        _get(declared, "reason", str),
+        _get(declared, "replacement", str),
+        _get(entry, "sunset", str),
+    )
 
 
 def _parse(entry: Mapping[str, Any]) -> ToolSpec:
@@ -196,7 +208,9 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         defer=_get(entry, "defer", bool, False),
         kind=_get(entry, "kind", str),
         # `deprecated` implies the stability; declaring another one beside it is an error (the rule).
-        stability="deprecated" if deprecation is not None else _get(entry, "stability", str, "stable"),
+        stability="deprecated"
+        if deprecation is not None
+        else _get(entry, "stability", str, "stable"),
         deprecation=deprecation,
         version=_get(entry, "version", str),
         timeout_s=float(timeout) if timeout is not None else None,
@@ -207,8 +221,10 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         content=tuple(_get(entry, "content", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),
         injected=tuple(_get(entry, "injected", dict, {})),
-        errors=tuple(ErrorKind(kind, _get(spec, "description", str), _get(spec, "retryable", bool, False))
-                     for kind, spec in errors.items()),
+        errors=tuple(
+            ErrorKind(kind, _get(spec, "description", str), _get(spec, "retryable", bool, False))
+            for kind, spec in errors.items()
+        ),
         examples=tuple(_example(e) for e in _get(entry, "examples", list, [])),
     )
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "7f0689afe9ecf8292c5109611c3aff9fee962c378f2fc4b5245a8b82d869667f"
+RUNTIME_SHA256 = "58d122a4f27234d635de721ccc0e56adfac241ba6f81b9282eb4034acc07070a"

@@ -752,7 +752,7 @@ def _hypothesis(
     names = list(strategies)
 
     def drawn(*args: Any, **kwargs: Any) -> None:  # hypothesis passes them by position
-        body(**dict(zip(names, args)), **kwargs)
+        body(**dict(zip(names, args, strict=False)), **kwargs)
 
     name = f"{judge.check}_{judge.tool}"
     drawn.__name__ = drawn.__qualname__ = "".join(c if c.isalnum() else "_" for c in name)
@@ -760,7 +760,7 @@ def _hypothesis(
     # annotation tells the tools apart (and the packages), so one tool's failures are not
     # replayed against another.
     where = f"{judge.check} of {judge.info.name} in {judge.info.arguments.__module__}"
-    setattr(
+    setattr(  # noqa: B010 - mypy knows no __signature__ on a function
         drawn,
         "__signature__",
         inspect.Signature(

@@ -18,13 +18,12 @@ import datetime
 import functools
 import json
 import math
-from decimal import Decimal
 from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 from hypothesis.provisional import domains, urls
-
 from pydantic import BaseModel
 
 from ._link import ecma_pattern, is_multiple, nearest
@@ -36,7 +35,7 @@ Strategy = st.SearchStrategy[Any]
 M = TypeVar("M", bound=BaseModel)
 
 _FORMATS: dict[str, Callable[[], Strategy]] = {
-    "date-time": lambda: st.datetimes(timezones=st.just(datetime.timezone.utc)).map(
+    "date-time": lambda: st.datetimes(timezones=st.just(datetime.UTC)).map(
         lambda d: d.isoformat().replace("+00:00", "Z")
     ),
     "date": lambda: st.dates().map(datetime.date.isoformat),
@@ -61,8 +60,9 @@ def json_values(max_leaves: int = 8) -> Strategy:
     scalars = st.none() | st.booleans() | integers() | numbers() | st.text(max_size=20)
     return st.recursive(
         scalars,
-        lambda inner: st.lists(inner, max_size=4)
-        | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+        ),
         max_leaves=max_leaves,
     )
 

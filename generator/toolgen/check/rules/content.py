@@ -15,8 +15,10 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.runtime.answers import TAKES
 
 ID = "content-left-out"
-SUMMARY = ("Every declared `content` kind reaches the model through every provider (audio reaches only OpenAI "
-           "Chat and MCP; the others read that it was left out).")
+SUMMARY = (
+    "Every declared `content` kind reaches the model through every provider (audio reaches only OpenAI "
+    "Chat and MCP; the others read that it was left out)."
+)
 SEVERITY = Severity.WARNING
 MEDIA = ("image", "document", "audio")
 
@@ -29,9 +31,12 @@ def check(context: Context) -> Iterator[Diagnostic]:
             missing = [provider for provider, takes in TAKES.items() if kind not in takes]
             if not missing:
                 continue
-            yield tool.doc.diagnostic(tool.at(f"/content/{i}"), ID,
-                                      f"{kind} content reaches no model through {', '.join(missing)}: their tool "
-                                      "results take none, so the model reads that it was left out",
-                                      hint="return what the model needs from it as text too (a transcript, a "
-                                           "summary), or offer the tool only where it is shown",
-                                      severity=SEVERITY)
+            yield tool.doc.diagnostic(
+                tool.at(f"/content/{i}"),
+                ID,
+                f"{kind} content reaches no model through {', '.join(missing)}: their tool "
+                "results take none, so the model reads that it was left out",
+                hint="return what the model needs from it as text too (a transcript, a "
+                "summary), or offer the tool only where it is shown",
+                severity=SEVERITY,
+            )

@@ -20,7 +20,9 @@ PATTERN_UNCHECKED = "pattern-unchecked"  # patterns.UNCHECKED, declared with the
 
 def _has_ref(node: Any) -> bool:
     if isinstance(node, dict):
-        return "$ref" in node or any(_has_ref(v) for k, v in node.items() if k not in ("default", "examples", "example"))
+        return "$ref" in node or any(
+            _has_ref(v) for k, v in node.items() if k not in ("default", "examples", "example")
+        )
     if isinstance(node, list):
         return any(_has_ref(v) for v in node)
     return False
@@ -38,22 +40,31 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 samples.extend((f"examples/{i}", v) for i, v in enumerate(node["examples"]))
             if not samples:
                 continue
-            subject: Any = {k: v for k, v in node.items() if k not in ("default", "example", "examples")}
+            subject: Any = {
+                k: v for k, v in node.items() if k not in ("default", "example", "examples")
+            }
             if _has_ref(node):
-                subject = _bundled(tool, pointer)  # its references resolved, as the package reads them
+                subject = _bundled(
+                    tool, pointer
+                )  # its references resolved, as the package reads them
                 if subject is None:
                     continue
             validator = patterns.validator(subject)
             skipped = list(dict.fromkeys(p for _, p in patterns.unchecked(subject)))
             for where, value in samples:
                 for pattern in skipped:
-                    yield tool.doc.diagnostic(f"{pointer}/{where}", PATTERN_UNCHECKED,
-                                              f"{where.split('/')[0]} is not checked against the pattern {pattern!r}",
-                                              hint=patterns.HINT, severity=Severity.WARNING)
+                    yield tool.doc.diagnostic(
+                        f"{pointer}/{where}",
+                        PATTERN_UNCHECKED,
+                        f"{where.split('/')[0]} is not checked against the pattern {pattern!r}",
+                        hint=patterns.HINT,
+                        severity=Severity.WARNING,
+                    )
                 error = jsonschema.exceptions.best_match(patterns.errors(validator, value))
                 if error is not None:
                     yield tool.doc.diagnostic(
-                        f"{pointer}/{where}", ID,
+                        f"{pointer}/{where}",
+                        ID,
                         f"{_SAMPLE[where.split('/')[0]]} {show(value)} is not valid here: {describe(error)}",
                         hint=enum_hint(error) or _hint(value),
                     )
@@ -70,7 +81,7 @@ def _bundled(tool: Any, pointer: str) -> Any:
         if pointer != root and not pointer.startswith(root + "/"):
             continue
         node: Any = schema
-        for token in pointer[len(root):].split("/")[1:]:
+        for token in pointer[len(root) :].split("/")[1:]:
             key = unescape(token)
             if isinstance(node, dict) and key in node:
                 node = node[key]
@@ -90,5 +101,7 @@ def _bundled(tool: Any, pointer: str) -> Any:
 
 def _hint(value: Any) -> str:
     if value is None:
-        return "a null default needs a nullable type (type: [string, 'null']); or remove the default"
+        return (
+            "a null default needs a nullable type (type: [string, 'null']); or remove the default"
+        )
     return "fix the value, or make the schema allow it"

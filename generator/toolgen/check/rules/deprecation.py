@@ -23,8 +23,10 @@ from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 
 ID = "deprecation-invalid"
-SUMMARY = ("A `sunset` (tool) or `x-sunset` (schema) comes with `deprecated`, every date is a day of the calendar, "
-           "and `x-renamed-from` sits on a property of the closed root of `parameters`, naming no declared property.")
+SUMMARY = (
+    "A `sunset` (tool) or `x-sunset` (schema) comes with `deprecated`, every date is a day of the calendar, "
+    "and `x-renamed-from` sits on a property of the closed root of `parameters`, naming no declared property."
+)
 SEVERITY = Severity.ERROR
 ALSO_WARNS = "for a `replacement` that names no tool of the specs"
 
@@ -56,26 +58,46 @@ def _tool(tool: CheckedTool, names: set[str]) -> Iterator[Diagnostic]:
     entry, doc = tool.source.data, tool.doc
     deprecated = entry.get("deprecated")
     if "sunset" in entry and deprecated is None:
-        yield doc.diagnostic(tool.at("/sunset"), ID, f"tool {tool.name!r} has a sunset but is not deprecated",
-                             hint="add `deprecated: {reason: ..., replacement: ...}`, or remove `sunset`", key=True)
+        yield doc.diagnostic(
+            tool.at("/sunset"),
+            ID,
+            f"tool {tool.name!r} has a sunset but is not deprecated",
+            hint="add `deprecated: {reason: ..., replacement: ...}`, or remove `sunset`",
+            key=True,
+        )
     if not_a_day(entry.get("sunset")):
-        yield doc.diagnostic(tool.at("/sunset"), ID, f"sunset {entry['sunset']!r} is not a date", hint=_HINT_DATE)
+        yield doc.diagnostic(
+            tool.at("/sunset"), ID, f"sunset {entry['sunset']!r} is not a date", hint=_HINT_DATE
+        )
     if not isinstance(deprecated, dict):
         return
     stability = entry.get("stability")
     if stability is not None and stability != "deprecated":
-        yield doc.diagnostic(tool.at("/stability"), ID, f"stability {stability!r} contradicts `deprecated`",
-                             hint="remove `stability`: `deprecated` implies `stability: deprecated`")
+        yield doc.diagnostic(
+            tool.at("/stability"),
+            ID,
+            f"stability {stability!r} contradicts `deprecated`",
+            hint="remove `stability`: `deprecated` implies `stability: deprecated`",
+        )
     replacement = deprecated.get("replacement")
     if not isinstance(replacement, str):
         return
     if replacement == tool.name:
-        yield doc.diagnostic(tool.at("/deprecated/replacement"), ID, f"tool {tool.name!r} is its own replacement",
-                             hint="name the tool to use instead, or leave `replacement` out")
+        yield doc.diagnostic(
+            tool.at("/deprecated/replacement"),
+            ID,
+            f"tool {tool.name!r} is its own replacement",
+            hint="name the tool to use instead, or leave `replacement` out",
+        )
     elif replacement not in names:
-        yield warn(doc, tool.at("/deprecated/replacement"), ID,
-                   f"replacement {replacement!r} names no tool of these specs",
-                   suggestion(replacement, names) or "a tool of another package is fine; else name one of these specs")
+        yield warn(
+            doc,
+            tool.at("/deprecated/replacement"),
+            ID,
+            f"replacement {replacement!r} names no tool of these specs",
+            suggestion(replacement, names)
+            or "a tool of another package is fine; else name one of these specs",
+        )
 
 
 def _schemas(tool: CheckedTool) -> Iterator[Diagnostic]:
@@ -101,35 +123,71 @@ def _sunset(doc: Document, pointer: str, node: dict[str, Any]) -> Iterator[Diagn
     if "x-sunset" not in node:
         return
     if node.get("deprecated") is not True:
-        yield doc.diagnostic(child(pointer, "x-sunset"), ID, "x-sunset without `deprecated: true` beside it",
-                             hint="add `deprecated: true`, or remove `x-sunset`", key=True)
+        yield doc.diagnostic(
+            child(pointer, "x-sunset"),
+            ID,
+            "x-sunset without `deprecated: true` beside it",
+            hint="add `deprecated: true`, or remove `x-sunset`",
+            key=True,
+        )
     if not_a_day(node["x-sunset"]):
-        yield doc.diagnostic(child(pointer, "x-sunset"), ID, f"x-sunset {node['x-sunset']!r} is not a date",
-                             hint=_HINT_DATE)
+        yield doc.diagnostic(
+            child(pointer, "x-sunset"),
+            ID,
+            f"x-sunset {node['x-sunset']!r} is not a date",
+            hint=_HINT_DATE,
+        )
 
 
 def _misplaced(doc: Document, pointer: str) -> Diagnostic:
-    return doc.diagnostic(child(pointer, "x-renamed-from"), ID,
-                          "x-renamed-from is read only on a property of the root of `parameters`",
-                          hint="declare the rename on the new property, directly under `parameters.properties`",
-                          key=True)
+    return doc.diagnostic(
+        child(pointer, "x-renamed-from"),
+        ID,
+        "x-renamed-from is read only on a property of the root of `parameters`",
+        hint="declare the rename on the new property, directly under `parameters.properties`",
+        key=True,
+    )
 
 
-def _rename(doc: Document, pointer: str, name: str, renamed: dict[str, Any], parameters: Any,
-            declared: dict[str, Any], claimed: dict[str, str]) -> Iterator[Diagnostic]:
+def _rename(
+    doc: Document,
+    pointer: str,
+    name: str,
+    renamed: dict[str, Any],
+    parameters: Any,
+    declared: dict[str, Any],
+    claimed: dict[str, str],
+) -> Iterator[Diagnostic]:
     old, here = renamed.get("name"), child(pointer, "x-renamed-from")
     if not_a_day(renamed.get("sunset")):
-        yield doc.diagnostic(child(here, "sunset"), ID, f"sunset {renamed['sunset']!r} is not a date", hint=_HINT_DATE)
+        yield doc.diagnostic(
+            child(here, "sunset"),
+            ID,
+            f"sunset {renamed['sunset']!r} is not a date",
+            hint=_HINT_DATE,
+        )
     if not isinstance(old, str):
         return
     if old in declared:
-        what = "its own name" if old == name else f"{old!r}, which is declared: a call sending it means that one"
-        yield doc.diagnostic(child(here, "name"), ID, f"x-renamed-from of {name!r} names {what}",
-                             hint="name the property's old name, one no property declares any more")
+        what = (
+            "its own name"
+            if old == name
+            else f"{old!r}, which is declared: a call sending it means that one"
+        )
+        yield doc.diagnostic(
+            child(here, "name"),
+            ID,
+            f"x-renamed-from of {name!r} names {what}",
+            hint="name the property's old name, one no property declares any more",
+        )
         return
     if old in claimed:
-        yield doc.diagnostic(child(here, "name"), ID, f"{old!r} is already the old name of {claimed[old]!r}",
-                             hint="an old name leads to one property: remove one of the renames")
+        yield doc.diagnostic(
+            child(here, "name"),
+            ID,
+            f"{old!r} is already the old name of {claimed[old]!r}",
+            hint="an old name leads to one property: remove one of the renames",
+        )
         return
     claimed[old] = name
     extra = parameters.get("additionalProperties", False) if isinstance(parameters, dict) else False
@@ -137,9 +195,14 @@ def _rename(doc: Document, pointer: str, name: str, renamed: dict[str, Any], par
     matched = [p for p in (patterns if isinstance(patterns, dict) else {}) if _matches(p, old)]
     if extra is not False or matched:
         why = f"its pattern {matched[0]!r}" if matched else "additionalProperties"
-        yield doc.diagnostic(here, ID, f"the root of parameters takes {old!r} as an undeclared key ({why}): "
-                                       f"it would never be read as {name!r}",
-                             hint="close the root (no additionalProperties), or keep the old name declared", key=True)
+        yield doc.diagnostic(
+            here,
+            ID,
+            f"the root of parameters takes {old!r} as an undeclared key ({why}): "
+            f"it would never be read as {name!r}",
+            hint="close the root (no additionalProperties), or keep the old name declared",
+            key=True,
+        )
 
 
 def _matches(pattern: str, name: str) -> bool:

@@ -29,25 +29,43 @@ from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 
 ID = "description-purpose"
-SUMMARY = ("A tool's description says what the tool does: more than its name restated (`get_weather`: \"Gets "
-           "weather.\"), with a verb for what it does (\"Get\", \"Lists\", \"Creates\", ...).")
+SUMMARY = (
+    "A tool's description says what the tool does: more than its name restated (`get_weather`: \"Gets "
+    'weather."), with a verb for what it does ("Get", "Lists", "Creates", ...).'
+)
 SEVERITY = Severity.WARNING
 PARAMETERS = "description-parameters"
 RETURNS = "description-returns"
 ERRORS = "description-errors"
 LENGTH = "description-length"
 MORE = (
-    Rule(PARAMETERS, Severity.WARNING, "A parameter's description says what the value means: more than its name "
-                                       "restated or its type (`user_id`: \"The user ID\", \"string\")."),
-    Rule(RETURNS, Severity.WARNING, "A tool's description says what the tool gives back (\"Returns ...\", or a verb "
-                                    "whose object is the result: \"Get\", \"List\", \"Search\", ...), unless "
-                                    "`returns` has its own description, the result is `null`, or the tool ends the "
-                                    "turn (`terminal`, `kind: return`)."),
-    Rule(ERRORS, Severity.WARNING, "A tool that declares `errors` says when it fails in its description (the only "
-                                   "part a model reads): a kind's words (`not_found`: \"not found\") or a failure "
-                                   "word (fails, error, refused, ...)."),
-    Rule(LENGTH, Severity.WARNING, "A tool's description has at least 4 words and at most 1,500 characters "
-                                   "(about 375 tokens, sent with every request)."),
+    Rule(
+        PARAMETERS,
+        Severity.WARNING,
+        "A parameter's description says what the value means: more than its name "
+        'restated or its type (`user_id`: "The user ID", "string").',
+    ),
+    Rule(
+        RETURNS,
+        Severity.WARNING,
+        'A tool\'s description says what the tool gives back ("Returns ...", or a verb '
+        'whose object is the result: "Get", "List", "Search", ...), unless '
+        "`returns` has its own description, the result is `null`, or the tool ends the "
+        "turn (`terminal`, `kind: return`).",
+    ),
+    Rule(
+        ERRORS,
+        Severity.WARNING,
+        "A tool that declares `errors` says when it fails in its description (the only "
+        'part a model reads): a kind\'s words (`not_found`: "not found") or a failure '
+        "word (fails, error, refused, ...).",
+    ),
+    Rule(
+        LENGTH,
+        Severity.WARNING,
+        "A tool's description has at least 4 words and at most 1,500 characters "
+        "(about 375 tokens, sent with every request).",
+    ),
 )
 
 MIN_WORDS = 4
@@ -60,31 +78,57 @@ _WIDE = re.compile(r"[\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 
 # Words that say nothing about a tool on their own (a restatement made of them and the
 # name's words restates the name).
-_TOOL_FILLER = frozenset("""
+_TOOL_FILLER = frozenset(
+    """
 a an the this that these those it its tool tools function functions method api endpoint service call calls
 to for of in on at by with from into via and or as is are be will can may which who what use used using
 given specified provided based all any some e g i eg ie etc you your we our my me please here there
 info information detail details data specific particular certain new existing
-""".split())
+""".split()
+)
 # ... and about a parameter.
-_PARAMETER_FILLER = _TOOL_FILLER | frozenset("""
+_PARAMETER_FILLER = _TOOL_FILLER | frozenset(
+    """
 parameter parameters param params argument arguments arg args input inputs field fields value values
-""".split())
+""".split()
+)
 # A type, said in words: a description made of these (and the name's words) gives the type only.
-_TYPE_WORDS = frozenset("""
+_TYPE_WORDS = frozenset(
+    """
 string str text integer int number num numeric boolean bool flag array list dict dictionary map json null none
 id identifier item element type key
-""".split())
+""".split()
+)
 # Words that name the same thing in identifiers and prose (`getUserInfo`: "Retrieve user details").
-_SYNONYMS = tuple(frozenset(group.split()) for group in (
-    "get retrieve fetch obtain", "search find lookup", "calc calculate compute", "stat stats statistic statistics",
-    "num number", "img image", "msg message", "repo repository", "dir directory folder",
-    "config configuration settings", "doc document", "db database", "id identifier", "desc description",
-    "addr address", "qty quantity", "max maximum", "min minimum", "del delete remove", "url link uri",
-))
+_SYNONYMS = tuple(
+    frozenset(group.split())
+    for group in (
+        "get retrieve fetch obtain",
+        "search find lookup",
+        "calc calculate compute",
+        "stat stats statistic statistics",
+        "num number",
+        "img image",
+        "msg message",
+        "repo repository",
+        "dir directory folder",
+        "config configuration settings",
+        "doc document",
+        "db database",
+        "id identifier",
+        "desc description",
+        "addr address",
+        "qty quantity",
+        "max maximum",
+        "min minimum",
+        "del delete remove",
+        "url link uri",
+    )
+)
 
 # Verbs that say what a tool does (base forms; `gets`, `listed`, `copying` are found through them).
-_VERBS = frozenset("""
+_VERBS = frozenset(
+    """
 accept access accumulate acknowledge acquire activate add adjust administer aggregate alert align allocate allow
 analyse analyze annotate answer append apply approve archive arrange ask assess assign attach audit authenticate
 authorize automate back backup ban batch block book bookmark broadcast browse build bulk burn buy calculate
@@ -112,27 +156,36 @@ subtract suggest sum summarise summarize suspend switch sync synchronize tag tak
 transcribe transfer transform translate trigger truncate tune type unarchive unblock undo uninstall unlock unmute
 unpin unsubscribe update upgrade upload upsert use validate verify view visit vote wait walk watch wipe withdraw
 write yield zip
-""".split())
+""".split()
+)
 # Verbs whose object is what comes back: "Get the weather" says the weather is the result.
-_GIVING_VERBS = frozenset("""
+_GIVING_VERBS = frozenset(
+    """
 analyse analyze answer assess browse calculate check classify compare compute convert count crawl describe detect
 determine diagnose diff discover divide download estimate evaluate examine explain explore export extract fetch find
 forecast generate geocode get guess identify inspect interpret list load locate look lookup match measure monitor
 multiply obtain parse predict preview provide query quote rank read recognize recommend render retrieve sample scan
 score scrape screenshot search show simulate solve sort subtract suggest sum summarise summarize tell test track
 transcribe transform translate validate verify view
-""".split())
+""".split()
+)
 # After one of these, a description's first word is read as a verb ("Rent a car", "Checks whether ...");
 # a few articles of other languages written in ASCII letters are among them.
-_OBJECT_STARTERS = frozenset("""
+_OBJECT_STARTERS = frozenset(
+    """
 a an the this that these those my your our their its his her some all any each every one two three several
 whose whether which what how if when where who el la los las le les un una une des der die das ein eine
-""".split())
+""".split()
+)
 _VERB_ENDINGS = ("ize", "ise", "ify", "ate")
 # Words that say what comes back.
-_RESULT_WORDS = frozenset("return output yield respond response result give produce emit answer".split())
+_RESULT_WORDS = frozenset(
+    "return output yield respond response result give produce emit answer".split()
+)
 # Words that say the tool can fail.
-_FAILURE_WORDS = frozenset("fail failure error refuse reject raise exception unable cannot unless".split())
+_FAILURE_WORDS = frozenset(
+    "fail failure error refuse reject raise exception unable cannot unless".split()
+)
 # Error kinds' words that say nothing on their own (`invalid_error` -> invalid).
 _KIND_FILLER = frozenset("error err failed failure exception".split())
 
@@ -162,8 +215,17 @@ def identifier_words(name: str) -> list[str]:
 def bases(word: str) -> frozenset[str]:
     """A word's possible base forms (English inflections; not a stemmer: a word and its guesses)."""
     found = {word}
-    for ending, back in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""),
-                         ("ing", ""), ("ing", "e")):
+    for ending, back in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("es", ""),
+        ("s", ""),
+        ("ed", ""),
+        ("ed", "e"),
+        ("d", ""),
+        ("ing", ""),
+        ("ing", "e"),
+    ):
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             stem = word[: len(word) - len(ending)] + back
             found.add(stem)
@@ -213,29 +275,53 @@ def _tool(tool: CheckedTool, text: str) -> Iterator[Diagnostic]:
     # as too short or as silent about the result.
     purposeless = True
     if restates(text, name, _TOOL_FILLER):
-        yield warn(tool.doc, at, ID, f"the description of {name!r} restates its name ({_quote(text)})",
-                   hint="say what the tool does, to what, and when to use it (and when not)")
+        yield warn(
+            tool.doc,
+            at,
+            ID,
+            f"the description of {name!r} restates its name ({_quote(text)})",
+            hint="say what the tool does, to what, and when to use it (and when not)",
+        )
     elif english and not states_action(said):
-        yield warn(tool.doc, at, ID, f"the description of {name!r} has no verb saying what the tool does "
-                                     f"({_quote(text)})",
-                   hint="start with what it does: \"Get ...\", \"Lists ...\", \"Creates ...\"")
+        yield warn(
+            tool.doc,
+            at,
+            ID,
+            f"the description of {name!r} has no verb saying what the tool does ({_quote(text)})",
+            hint='start with what it does: "Get ...", "Lists ...", "Creates ..."',
+        )
     else:
         purposeless = False
     count = word_count(text)
     if count < MIN_WORDS and not purposeless:
-        yield warn(tool.doc, at, LENGTH, f"the description of {name!r} has {count} word{'s' * (count != 1)}, "
-                                         f"fewer than {MIN_WORDS} ({_quote(text)})",
-                   hint="say what the tool does, what it returns and when to use it")
+        yield warn(
+            tool.doc,
+            at,
+            LENGTH,
+            f"the description of {name!r} has {count} word{'s' * (count != 1)}, "
+            f"fewer than {MIN_WORDS} ({_quote(text)})",
+            hint="say what the tool does, what it returns and when to use it",
+        )
     elif len(text) > MAX_CHARACTERS:
-        yield warn(tool.doc, at, LENGTH, f"the description of {name!r} has {len(text):,} characters, more than the "
-                                         f"budget of {MAX_CHARACTERS:,} (about {len(text) // 4:,} tokens with "
-                                         "every request)",
-                   hint="keep what the model needs to choose and call the tool; move the rest to parameter "
-                        "descriptions or documentation")
+        yield warn(
+            tool.doc,
+            at,
+            LENGTH,
+            f"the description of {name!r} has {len(text):,} characters, more than the "
+            f"budget of {MAX_CHARACTERS:,} (about {len(text) // 4:,} tokens with "
+            "every request)",
+            hint="keep what the model needs to choose and call the tool; move the rest to parameter "
+            "descriptions or documentation",
+        )
     if english and not purposeless and _says_nothing_returned(tool, said):
-        yield warn(tool.doc, at, RETURNS, f"the description of {name!r} does not say what the tool returns",
-                   hint="say what comes back (\"Returns the new issue's number and URL.\"), or describe "
-                        "`returns`")
+        yield warn(
+            tool.doc,
+            at,
+            RETURNS,
+            f"the description of {name!r} does not say what the tool returns",
+            hint='say what comes back ("Returns the new issue\'s number and URL."), or describe '
+            "`returns`",
+        )
     if tool.spec.errors and english:
         yield from _errors(tool, text, said, at)
 
@@ -246,7 +332,9 @@ def states_action(said: list[str]) -> bool:
     if any(_in(w, _VERBS) for w in said):
         return True
     rest = list(dropwhile(lambda w: w in _TOOL_FILLER, said))
-    return bool(rest) and (rest[0].endswith(_VERB_ENDINGS) or len(rest) > 1 and rest[1] in _OBJECT_STARTERS)
+    return bool(rest) and (
+        rest[0].endswith(_VERB_ENDINGS) or len(rest) > 1 and rest[1] in _OBJECT_STARTERS
+    )
 
 
 def _says_nothing_returned(tool: CheckedTool, said: list[str]) -> bool:
@@ -254,8 +342,11 @@ def _says_nothing_returned(tool: CheckedTool, said: list[str]) -> bool:
     if "terminal" in spec.flags or spec.kind == "return":
         return False  # its result ends the turn: the model never reads it
     returns = spec.returns
-    if returns is False or isinstance(returns, dict) and (
-            returns.get("type") == "null" or str(returns.get("description", "")).strip()):
+    if (
+        returns is False
+        or isinstance(returns, dict)
+        and (returns.get("type") == "null" or str(returns.get("description", "")).strip())
+    ):
         return False  # nothing comes back, or the result describes itself
     if any(_in(w, _RESULT_WORDS) for w in said):
         return False
@@ -275,10 +366,15 @@ def _errors(tool: CheckedTool, text: str, said: list[str], at: str) -> Iterator[
     if any(_mentions(said, text, kind) for kind in kinds):
         return
     listed = ", ".join(kinds[:6]) + (f" and {len(kinds) - 6} more" if len(kinds) > 6 else "")
-    yield warn(tool.doc, at, ERRORS, f"{tool.name!r} declares errors ({listed}), but its description names none "
-                                     "of them nor says when the tool fails",
-               hint="providers show the model only the description: say when it fails (\"Fails with not_found "
-                    "when no city matches.\")")
+    yield warn(
+        tool.doc,
+        at,
+        ERRORS,
+        f"{tool.name!r} declares errors ({listed}), but its description names none "
+        "of them nor says when the tool fails",
+        hint='providers show the model only the description: say when it fails ("Fails with not_found '
+        'when no city matches.")',
+    )
 
 
 def _mentions(said: list[str], text: str, kind: str) -> bool:
@@ -308,10 +404,14 @@ def _parameters(tool: CheckedTool) -> Iterator[Diagnostic]:
                 continue  # description-missing's
             problem = parameter_problem(name, text)
             if problem:
-                yield warn(tool.doc, child(child(f"{pointer}/properties", name), "description"), PARAMETERS,
-                           f"the description of parameter {name!r} {problem} ({_quote(text)})",
-                           hint="say what the value means and how to choose it: its unit, format, range, an "
-                                "example, where to get it")
+                yield warn(
+                    tool.doc,
+                    child(child(f"{pointer}/properties", name), "description"),
+                    PARAMETERS,
+                    f"the description of parameter {name!r} {problem} ({_quote(text)})",
+                    hint="say what the value means and how to choose it: its unit, format, range, an "
+                    "example, where to get it",
+                )
 
 
 def parameter_problem(name: str, text: str) -> str:

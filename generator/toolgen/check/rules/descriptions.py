@@ -18,10 +18,23 @@ ALSO_WARNS = "for parameters"
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         if not tool.spec.description.strip():
-            yield tool.doc.diagnostic(tool.at("/name"), ID, f"tool {tool.name!r} has no description",
-                                      hint="say what the tool does and when to use it")
+            yield tool.doc.diagnostic(
+                tool.at("/name"),
+                ID,
+                f"tool {tool.name!r} has no description",
+                hint="say what the tool does and when to use it",
+            )
         for pointer, node in walk(tool.spec.parameters, tool.at("/parameters")):
             for name, sub in (node.get("properties") or {}).items():
-                if isinstance(sub, dict) and not str(sub.get("description", "")).strip() and "$ref" not in sub:
-                    yield warn(tool.doc, child(f"{pointer}/properties", name), ID,
-                               f"parameter {name!r} has no description", key=True)
+                if (
+                    isinstance(sub, dict)
+                    and not str(sub.get("description", "")).strip()
+                    and "$ref" not in sub
+                ):
+                    yield warn(
+                        tool.doc,
+                        child(f"{pointer}/properties", name),
+                        ID,
+                        f"parameter {name!r} has no description",
+                        key=True,
+                    )

@@ -20,8 +20,10 @@ from toolgen.schema.closing import closed
 from toolgen.schema.exactness import exact
 
 ID = "schema-unenforceable"
-SUMMARY = ("Every schema is enforced exactly: one the runtime's exact check cannot compile (a pattern it cannot "
-           "translate from ECMA-262 exactly, another draft's `$schema`) is refused.")
+SUMMARY = (
+    "Every schema is enforced exactly: one the runtime's exact check cannot compile (a pattern it cannot "
+    "translate from ECMA-262 exactly, another draft's `$schema`) is refused."
+)
 SEVERITY = Severity.ERROR
 
 _MALFORMED = re.compile(r"must be |is not a JSON type")
@@ -46,9 +48,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
             found = _WHERE.search(problem)
             where = pointer + (found["pointer"] if found else "")
             message = _WHERE.sub("", problem)
-            yield tool.doc.diagnostic(where, ID, f"cannot be enforced exactly: {message}",
-                                      hint="write it so that JSON Schema 2020-12 says it exactly (for a pattern: "
-                                           "ECMA-262 syntax, e.g. [0-9] for \\d)")
+            yield tool.doc.diagnostic(
+                where,
+                ID,
+                f"cannot be enforced exactly: {message}",
+                hint="write it so that JSON Schema 2020-12 says it exactly (for a pattern: "
+                "ECMA-262 syntax, e.g. [0-9] for \\d)",
+            )
 
 
 def _compiles(schema: object) -> str | None:

@@ -10,8 +10,10 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.keywords import JSON_TYPES
 
 ID = "enum-type-mismatch"
-SUMMARY = ("`enum` and `const` values fit the schema's `type`: a value the type refuses can never be sent "
-           "(and with none left, nothing can).")
+SUMMARY = (
+    "`enum` and `const` values fit the schema's `type`: a value the type refuses can never be sent "
+    "(and with none left, nothing can)."
+)
 SEVERITY = Severity.WARNING
 
 
@@ -19,7 +21,9 @@ def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for pointer, node in tool.subschemas:
             types = node.get("type")
-            kinds = [types] if isinstance(types, str) else types if isinstance(types, list) else None
+            kinds = (
+                [types] if isinstance(types, str) else types if isinstance(types, list) else None
+            )
             if not kinds or not all(isinstance(k, str) and k in JSON_TYPES for k in kinds):
                 continue
             for keyword in ("enum", "const"):
@@ -33,11 +37,18 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     continue
                 shown = ", ".join(show(v) for v in refused[:5]) + (" …" if len(refused) > 5 else "")
                 if len(refused) == len(values):
-                    message = f"no value of {keyword} is of type {show(types)}: no value can be sent"
+                    message = (
+                        f"no value of {keyword} is of type {show(types)}: no value can be sent"
+                    )
                 else:
                     message = f"{keyword} values of another type than {show(types)} can never be sent: {shown}"
-                yield tool.doc.diagnostic(f"{pointer}/{keyword}", ID, message, severity=SEVERITY,
-                                          hint="make the values and the type agree (or widen the type)")
+                yield tool.doc.diagnostic(
+                    f"{pointer}/{keyword}",
+                    ID,
+                    message,
+                    severity=SEVERITY,
+                    hint="make the values and the type agree (or widen the type)",
+                )
 
 
 def _is(value: Any, kind: str) -> bool:
@@ -47,7 +58,8 @@ def _is(value: Any, kind: str) -> bool:
         return isinstance(value, bool)
     if kind == "integer":
         return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer())
+            isinstance(value, float) and value.is_integer()
+        )
     if kind == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if kind == "string":

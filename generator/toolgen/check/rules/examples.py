@@ -39,15 +39,20 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     schema = closed(schema)
                 here = tool.at(f"/examples/{i}/{key}")
                 for pattern in dict.fromkeys(p for _, p in patterns.unchecked(schema)):
-                    yield tool.doc.diagnostic(here, PATTERN_UNCHECKED,
-                                              f"example {key} are not checked against the pattern {pattern!r}",
-                                              hint=patterns.HINT, severity=Severity.WARNING)
+                    yield tool.doc.diagnostic(
+                        here,
+                        PATTERN_UNCHECKED,
+                        f"example {key} are not checked against the pattern {pattern!r}",
+                        hint=patterns.HINT,
+                        severity=Severity.WARNING,
+                    )
                 for error in patterns.errors(patterns.validator(schema), value):
                     yield from _diagnose(tool, here, key, schema_key, error)
 
 
-def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
-              error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
+def _diagnose(
+    tool: CheckedTool, pointer: str, key: str, schema_key: str, error: jsonschema.ValidationError
+) -> Iterator[Diagnostic]:
     for part in error.absolute_path:
         pointer = child(pointer, part)
     closed = error.validator == "additionalProperties" and error.validator_value is False
@@ -55,14 +60,25 @@ def _diagnose(tool: CheckedTool, pointer: str, key: str, schema_key: str,
         allowed = list(error.schema.get("properties", {}))
         for name in _extra(error.instance, error.schema):
             yield tool.doc.diagnostic(
-                child(pointer, name), ID, f"example {key} have an unknown argument {name!r}",
-                hint=suggestion(name, allowed) or f"allowed: {', '.join(allowed)}", key=True,
+                child(pointer, name),
+                ID,
+                f"example {key} have an unknown argument {name!r}",
+                hint=suggestion(name, allowed) or f"allowed: {', '.join(allowed)}",
+                key=True,
             )
         return
-    yield tool.doc.diagnostic(pointer, ID, f"example {key} do not match the {schema_key}: {describe(error)}",
-                              hint=enum_hint(error))
+    yield tool.doc.diagnostic(
+        pointer,
+        ID,
+        f"example {key} do not match the {schema_key}: {describe(error)}",
+        hint=enum_hint(error),
+    )
 
 
 def _extra(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     properties, pattern_keys = schema.get("properties", {}), schema.get("patternProperties", {})
-    return [k for k in instance if k not in properties and not any(patterns.search(p, k) for p in pattern_keys)]
+    return [
+        k
+        for k in instance
+        if k not in properties and not any(patterns.search(p, k) for p in pattern_keys)
+    ]

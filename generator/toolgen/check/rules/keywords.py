@@ -31,12 +31,26 @@ def check(context: Context) -> Iterator[Diagnostic]:
             for key in node:
                 if key in KEYWORDS or key in TOLERATED or key in TOOLGEN_KEYWORDS:
                     continue
-                if key.startswith("x-"):  # an extension of one's own, unless it is close to toolgen's
+                if key.startswith(
+                    "x-"
+                ):  # an extension of one's own, unless it is close to toolgen's
                     hint = suggestion(key, TOOLGEN_KEYWORDS)
                     if hint:
-                        yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown toolgen keyword {key!r} is ignored",
-                                   hint, key=True)
+                        yield warn(
+                            tool.doc,
+                            f"{pointer}/{key}",
+                            ID,
+                            f"unknown toolgen keyword {key!r} is ignored",
+                            hint,
+                            key=True,
+                        )
                     continue
                 hint = suggestion(key, KEYWORDS) or "prefix extensions with 'x-'"
-                yield warn(tool.doc, f"{pointer}/{key}", ID, f"unknown schema keyword {key!r} is ignored",
-                           hint, key=True)
+                yield warn(
+                    tool.doc,
+                    f"{pointer}/{key}",
+                    ID,
+                    f"unknown schema keyword {key!r} is ignored",
+                    hint,
+                    key=True,
+                )

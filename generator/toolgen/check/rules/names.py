@@ -37,6 +37,8 @@ def check(context: Context) -> Iterator[Diagnostic]:
             if label == "name":
                 message = f"tool name {name!r} is already used at {_where(other)}"
             else:
-                message = (f"tool {name!r} collides with tool {other.name!r} ({_where(other)}) "
-                           f"as {label} {key!r}")
+                message = (
+                    f"tool {name!r} collides with tool {other.name!r} ({_where(other)}) "
+                    f"as {label} {key!r}"
+                )
             yield tool.doc.diagnostic(tool.at("/name"), ID, message, hint="rename one of them")

@@ -16,8 +16,10 @@ from toolgen.check.context import CheckedTool, Context, warn
 from toolgen.diagnostics import Diagnostic, Severity
 
 ID = "namespace-size"
-SUMMARY = ("A namespace (`namespace`, else `category`) that holds a deferred tool holds fewer than 10 tools, as "
-           "OpenAI's tool-search guide advises: the model sees one description for all of them.")
+SUMMARY = (
+    "A namespace (`namespace`, else `category`) that holds a deferred tool holds fewer than 10 tools, as "
+    "OpenAI's tool-search guide advises: the model sees one description for all of them."
+)
 SEVERITY = Severity.WARNING
 MOST = 9  # tools in one searched namespace
 
@@ -39,7 +41,11 @@ def check(context: Context) -> Iterator[Diagnostic]:
             continue
         first = tools[0]
         key = "/namespace" if "namespace" in first.source.data else "/category"
-        yield warn(first.doc, first.at(key), ID,
-                   f"namespace {name!r} holds {len(tools)} tools, and tool search shows the model one description "
-                   f"for them all; OpenAI's tool-search guide advises fewer than {MOST + 1}",
-                   hint="split it: give groups of related tools their own `namespace`")
+        yield warn(
+            first.doc,
+            first.at(key),
+            ID,
+            f"namespace {name!r} holds {len(tools)} tools, and tool search shows the model one description "
+            f"for them all; OpenAI's tool-search guide advises fewer than {MOST + 1}",
+            hint="split it: give groups of related tools their own `namespace`",
+        )

@@ -19,30 +19,46 @@ from toolgen.check.context import Context, Rule
 from toolgen.diagnostics import Diagnostic, Severity
 
 ID = "retry-without-effect"
-SUMMARY = ("A `retry` declaration can take effect: the tool has an error kind with `retryable: true`, or the flag "
-           "`retryable` or `idempotent` (whose timeouts are retried).")
+SUMMARY = (
+    "A `retry` declaration can take effect: the tool has an error kind with `retryable: true`, or the flag "
+    "`retryable` or `idempotent` (whose timeouts are retried)."
+)
 SEVERITY = Severity.WARNING
 CACHE = "cache-not-idempotent"
-MORE = (Rule(CACHE, Severity.ERROR, "A `cache` is declared only on a tool flagged `idempotent`: a cached result "
-                                    "answers a call without running the tool."),)
+MORE = (
+    Rule(
+        CACHE,
+        Severity.ERROR,
+        "A `cache` is declared only on a tool flagged `idempotent`: a cached result "
+        "answers a call without running the tool.",
+    ),
+)
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         spec = tool.spec
         if spec.cache is not None and "idempotent" not in spec.flags:
-            yield tool.doc.diagnostic(tool.at("/cache"), CACHE,
-                                      f"{spec.name!r} is cached, but not flagged idempotent: a cached result would "
-                                      "answer calls that should have run the tool",
-                                      hint="flag it `idempotent` if calling it again changes nothing, else remove "
-                                           "`cache`", key=True)
+            yield tool.doc.diagnostic(
+                tool.at("/cache"),
+                CACHE,
+                f"{spec.name!r} is cached, but not flagged idempotent: a cached result would "
+                "answer calls that should have run the tool",
+                hint="flag it `idempotent` if calling it again changes nothing, else remove "
+                "`cache`",
+                key=True,
+            )
         if spec.retry.attempts <= 1:
             continue
         if any(e.retryable for e in spec.errors) or {"retryable", "idempotent"} & set(spec.flags):
             continue
-        yield tool.doc.diagnostic(tool.at("/retry"), ID,
-                                  f"retry declares {spec.retry.attempts} attempts, but no failure of "
-                                  f"{spec.name!r} is retryable: the tool is always called once",
-                                  hint="mark the error kinds that may pass with `retryable: true`, or flag the tool "
-                                       "`retryable` (or `idempotent`, for its timeouts); else remove `retry`",
-                                  severity=SEVERITY, key=True)
+        yield tool.doc.diagnostic(
+            tool.at("/retry"),
+            ID,
+            f"retry declares {spec.retry.attempts} attempts, but no failure of "
+            f"{spec.name!r} is retryable: the tool is always called once",
+            hint="mark the error kinds that may pass with `retryable: true`, or flag the tool "
+            "`retryable` (or `idempotent`, for its timeouts); else remove `retry`",
+            severity=SEVERITY,
+            key=True,
+        )

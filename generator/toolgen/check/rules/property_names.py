@@ -29,9 +29,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 continue
             for name in properties:
                 if not _encodable(name):
-                    shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+                    shown = name.encode("utf-8", "backslashreplace").decode(
+                        "ascii", "backslashreplace"
+                    )
                     yield tool.doc.diagnostic(
-                        child(f"{pointer}/properties", name), ID,
+                        child(f"{pointer}/properties", name),
+                        ID,
                         f"property name {shown!r} is not valid Unicode (a lone surrogate)",
-                        hint="escape whole characters: a surrogate pair, or the character itself", key=True,
+                        hint="escape whole characters: a surrogate pair, or the character itself",
+                        key=True,
                     )

@@ -44,5 +44,10 @@ def check(context: Context) -> Iterator[Diagnostic]:
 
 
 def _misplaced(doc: Document, pointer: str) -> Diagnostic:
-    return doc.diagnostic(child(pointer, KEYWORD), ID, "x-repair is read only on the root of `parameters`",
-                          hint=_HINT, key=True)
+    return doc.diagnostic(
+        child(pointer, KEYWORD),
+        ID,
+        "x-repair is read only on the root of `parameters`",
+        hint=_HINT,
+        key=True,
+    )

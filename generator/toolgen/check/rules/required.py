@@ -21,6 +21,9 @@ def check(context: Context) -> Iterator[Diagnostic]:
             for i, name in enumerate(required):
                 if isinstance(name, str) and name not in properties:
                     yield tool.doc.diagnostic(
-                        f"{pointer}/required/{i}", ID, f"required property {name!r} is not declared",
-                        hint=suggestion(name, properties) or "declare it under properties, or remove it",
+                        f"{pointer}/required/{i}",
+                        ID,
+                        f"required property {name!r} is not declared",
+                        hint=suggestion(name, properties)
+                        or "declare it under properties, or remove it",
                     )

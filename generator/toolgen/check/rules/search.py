@@ -15,8 +15,10 @@ from toolgen.naming import provider_name
 from toolgen.runtime.search import CALL_TOOL, SEARCH_TOOLS
 
 ID = "search-reserved"
-SUMMARY = ("Where any tool is deferred (`defer: true`), no tool is named `search_tools` or `call_tool`: providers "
-           "without native tool search are shown that pair instead of the deferred tools.")
+SUMMARY = (
+    "Where any tool is deferred (`defer: true`), no tool is named `search_tools` or `call_tool`: providers "
+    "without native tool search are shown that pair instead of the deferred tools."
+)
 SEVERITY = Severity.ERROR
 RESERVED = frozenset({SEARCH_TOOLS["name"], CALL_TOOL["name"]})
 
@@ -28,7 +30,10 @@ def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         taken = {tool.name, provider_name(tool.name)} & RESERVED
         if taken:
-            yield tool.doc.diagnostic(tool.at("/name"), ID,
-                                      f"{tool.name!r} takes the name of the search pair's {sorted(taken)[0]!r}, "
-                                      f"and {deferred.name!r} is deferred",
-                                      hint="rename the tool, or defer no tool")
+            yield tool.doc.diagnostic(
+                tool.at("/name"),
+                ID,
+                f"{tool.name!r} takes the name of the search pair's {sorted(taken)[0]!r}, "
+                f"and {deferred.name!r} is deferred",
+                hint="rename the tool, or defer no tool",
+            )
