@@ -441,18 +441,16 @@ def test_search_is_fast_on_a_thousand_tools() -> None:
         )
         for i in range(1000)
     ]
-    started = time.perf_counter()
+    # CPU seconds of this thread: what the work costs, however loaded the machine.
+    started = time.thread_time()
     index = SearchIndex(entries)
-    built = time.perf_counter() - started
+    built = time.thread_time() - started
     queries = [" ".join(rng.choices(words, k=4)) for _ in range(200)]
-    started = time.perf_counter()
+    started = time.thread_time()
     for query in queries:
         index.search(query)
-    per_query = (time.perf_counter() - started) / len(queries)
-    assert built < 2.0 and per_query < 0.005, (
-        built,
-        per_query,
-    )  # a few ms at most, on a loaded machine
+    per_query = (time.thread_time() - started) / len(queries)
+    assert built < 2.0 and per_query < 0.005, (built, per_query)  # a few ms at most
 
 
 @pytest.mark.skipif(not (CORPUS / "livemcpbench.jsonl").is_file(), reason=NO_CORPUS)
