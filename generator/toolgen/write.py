@@ -238,10 +238,12 @@ def _exchange_in(out: Path, stage: Path, entries: list[str]) -> bool:
     """Put each staged entry in place in one step (folders before files: the package, then
     pyproject.toml, in consecutive calls), then delete the old entries the exchanges left in the
     staging folder. False, the output untouched, where the platform or file system cannot exchange."""
-    steps = [  # (entry, exchange: else rename in; an absent entry is not exchanged but created)
+    # (entry, exchange: else rename in, an entry not yet in OUT); an entry with nothing staged
+    # (all of it orphans) stays, as in _swap
+    steps = [
         (entry, os.path.lexists(out / entry))
         for entry in sorted(entries, key=lambda name: (stage / name).is_file())
-        if os.path.lexists(stage / entry)  # nothing staged (all of it orphans): it stays, as in _swap
+        if os.path.lexists(stage / entry)
     ]
     done: list[tuple[str, bool]] = []
     try:
