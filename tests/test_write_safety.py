@@ -27,6 +27,7 @@ from toolgen.cli import main
 from toolgen.config import BuildOptions
 from toolgen.exchange import Unsupported, exchange
 from toolgen.outlock import JOURNAL, WriteError, locked
+from toolgen.pipeline import build
 from toolgen.write import leftovers, plan, write
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -153,6 +154,27 @@ def test_a_swap_that_fails_half_way_is_rolled_back(
     as_before(tmp_path, before)
     if swap == "exchange":
         assert len(calls) == 3  # the package's exchange undone by a second one
+
+
+def test_ctrl_c_between_the_two_exchanges_puts_the_package_back(
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(tmp_path)[0] == 0
+    before = tree(tmp_path)
+    calls = []
+
+    def interrupted(a: Path, b: Path) -> None:
+        calls.append(a)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        exchange(a, b)
+
+    monkeypatch.setattr(write_module, "exchange", interrupted)
+    files = build(other_specs, BuildOptions(package="weather")).files
+    with pytest.raises(KeyboardInterrupt):
+        write(tmp_path, files, BuildOptions(package="weather"))
+    as_before(tmp_path, before)
+    assert len(calls) == 3
 
 
 def test_without_an_exchange_the_journal_swap_writes_the_same_tree(

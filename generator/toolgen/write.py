@@ -250,7 +250,7 @@ def _exchange_in(out: Path, stage: Path, entries: list[str]) -> bool:
         for entry, exchanged in steps:
             (exchange if exchanged else os.rename)(stage / entry, out / entry)
             done.append((entry, exchanged))
-    except OSError as exc:
+    except BaseException as exc:  # an error, or Ctrl-C between two exchanges
         for entry, exchanged in reversed(done):  # back as it was, one step per entry again
             if exchanged:
                 exchange(stage / entry, out / entry)
