@@ -7,8 +7,10 @@ waits for the first, and gives up with exit 2 after TOOLGEN_LOCK_TIMEOUT seconds
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -16,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -221,6 +224,23 @@ def test_exchange_swaps_two_entries_of_any_kind(tmp_path: Path) -> None:
     with pytest.raises(OSError) as missing:
         exchange(folder, tmp_path / "absent")
     assert missing.value.errno == errno.ENOENT and not isinstance(missing.value, Unsupported)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux")
+    or platform.machine() not in exchange_module._SYSCALL_RENAMEAT2,
+    reason="the raw renameat2 system call is known on Linux x86_64 and aarch64",
+)
+def test_without_renameat2_in_libc_the_system_call_exchanges(tmp_path: Path) -> None:
+    """An older glibc or musl exports no renameat2: the system call is made by its number."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    call = exchange_module._load(SimpleNamespace(syscall=libc.syscall))
+    assert call is not None
+    (tmp_path / "a").write_text("a\n")
+    (tmp_path / "b").mkdir()
+    assert call(os.fsencode(tmp_path / "a"), os.fsencode(tmp_path / "b")) == 0
+    assert (tmp_path / "a").is_dir() and (tmp_path / "b").read_text() == "a\n"
+    assert exchange_module._load(SimpleNamespace()) is None  # neither: the journal
 
 
 def test_exchange_is_unsupported_where_the_platform_has_no_call(

@@ -19,6 +19,7 @@ import platform
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 AT_FDCWD = -100
 RENAME_EXCHANGE = 1 << 1  # linux/fs.h
@@ -43,10 +44,10 @@ class Unsupported(OSError):
 _Call = Callable[[bytes, bytes], int]
 
 
-def _load() -> _Call | None:
-    """The exchange call of this platform, or None."""
+def _load(libc: Any = None) -> _Call | None:
+    """The exchange call of this platform (in `libc`, by default the C library), or None."""
     if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = libc or ctypes.CDLL(None, use_errno=True)
         if hasattr(libc, "renameat2"):
             renameat2 = libc.renameat2
             return lambda a, b: int(renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
@@ -56,7 +57,7 @@ def _load() -> _Call | None:
         syscall = libc.syscall
         return lambda a, b: int(syscall(number, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
     if sys.platform == "darwin":
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = libc or ctypes.CDLL(None, use_errno=True)
         if not hasattr(libc, "renamex_np"):
             return None
         renamex_np = libc.renamex_np
