@@ -7,23 +7,30 @@ waits for the first, and gives up with exit 2 after TOOLGEN_LOCK_TIMEOUT seconds
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
+import platform
 import resource
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 from conftest import REPO, tree
 
+import toolgen.exchange as exchange_module
+import toolgen.write as write_module
 from toolgen.cli import main
 from toolgen.config import BuildOptions
+from toolgen.exchange import Unsupported, exchange
 from toolgen.outlock import JOURNAL, WriteError, locked
+from toolgen.pipeline import build
 from toolgen.write import leftovers, plan, write
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -112,21 +119,34 @@ def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:
     assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == stamps
 
 
+def refuse_exchange(a: Path, b: Path) -> None:
+    """What a file system without RENAME_EXCHANGE answers (and what makes write.py take the journal)."""
+    raise Unsupported(errno.EINVAL, "Invalid argument", str(a))
+
+
+@pytest.mark.parametrize("swap", ["exchange", "journal"])
 def test_a_swap_that_fails_half_way_is_rolled_back(
-    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch, swap: str
 ) -> None:
     assert generate(tmp_path)[0] == 0
     before = tree(tmp_path)
     calls = []
-    rename = os.rename
 
-    def second_fails(source: str | Path, target: str | Path) -> None:
-        calls.append(source)
-        if len(calls) == 2:  # the old package is aside, the new one not yet in place
-            raise OSError(errno.EIO, "Input/output error", str(target))
-        rename(source, target)
+    def second_fails(inner: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+        def call(source: Path, target: Path) -> None:
+            calls.append(source)
+            if len(calls) == 2:  # journal: pyproject.toml aside, the new one not yet in place;
+                # exchange: the package exchanged, pyproject.toml not yet
+                raise OSError(errno.EIO, "Input/output error", str(target))
+            inner(source, target)
 
-    monkeypatch.setattr(os, "rename", second_fails)
+        return call
+
+    if swap == "journal":
+        monkeypatch.setattr(write_module, "exchange", refuse_exchange)
+        monkeypatch.setattr(os, "rename", second_fails(os.rename))
+    else:
+        monkeypatch.setattr(write_module, "exchange", second_fails(exchange))
     code, _, err = generate(tmp_path, other_specs)
     assert (
         code == 2
@@ -135,6 +155,103 @@ def test_a_swap_that_fails_half_way_is_rolled_back(
         and "Traceback" not in err
     )
     as_before(tmp_path, before)
+    if swap == "exchange":
+        assert len(calls) == 3  # the package's exchange undone by a second one
+
+
+def test_ctrl_c_between_the_two_exchanges_puts_the_package_back(
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(tmp_path)[0] == 0
+    before = tree(tmp_path)
+    calls = []
+
+    def interrupted(a: Path, b: Path) -> None:
+        calls.append(a)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        exchange(a, b)
+
+    monkeypatch.setattr(write_module, "exchange", interrupted)
+    files = build(other_specs, BuildOptions(package="weather")).files
+    with pytest.raises(KeyboardInterrupt):
+        write(tmp_path, files, BuildOptions(package="weather"))
+    as_before(tmp_path, before)
+    assert len(calls) == 3
+
+
+def test_without_an_exchange_the_journal_swap_writes_the_same_tree(
+    tmp_path: Path, other_specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(tmp_path / "exchanged", other_specs)[0] == 0
+    assert generate(tmp_path / "journal")[0] == 0
+    refused = []
+
+    def refuse(a: Path, b: Path) -> None:
+        refused.append(a)
+        refuse_exchange(a, b)
+
+    monkeypatch.setattr(write_module, "exchange", refuse)
+    code, _, err = generate(tmp_path / "journal", other_specs)
+    assert code == 0, err
+    assert refused, "the exchange was tried first"
+    assert tree(tmp_path / "journal") == tree(tmp_path / "exchanged")
+    assert not leftovers(tmp_path / "journal")
+
+
+def test_a_first_generation_renames_the_entries_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing to exchange with: a plain rename takes an absent entry to a complete one."""
+    monkeypatch.setattr(write_module, "exchange", refuse_exchange)  # never called
+    for out in (tmp_path / "new", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir()
+        code, _, err = generate(out)
+        assert code == 0, err
+        assert sorted(p.name for p in out.iterdir()) == ["pyproject.toml", "weather"]
+
+
+@pytest.mark.skipif(exchange_module.primitive() is None, reason="no atomic exchange here")
+def test_exchange_swaps_two_entries_of_any_kind(tmp_path: Path) -> None:
+    folder, file = tmp_path / "folder", tmp_path / "file"
+    folder.mkdir()
+    (folder / "inside").write_text("in the folder\n")
+    file.write_text("a file\n")
+    exchange(folder, file)
+    assert file.is_dir() and (file / "inside").read_text() == "in the folder\n"
+    assert folder.read_text() == "a file\n"
+    with pytest.raises(OSError) as missing:
+        exchange(folder, tmp_path / "absent")
+    assert missing.value.errno == errno.ENOENT and not isinstance(missing.value, Unsupported)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux")
+    or platform.machine() not in exchange_module._SYSCALL_RENAMEAT2,
+    reason="the raw renameat2 system call is known on Linux x86_64 and aarch64",
+)
+def test_without_renameat2_in_libc_the_system_call_exchanges(tmp_path: Path) -> None:
+    """An older glibc or musl exports no renameat2: the system call is made by its number."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    call = exchange_module._load(SimpleNamespace(syscall=libc.syscall))
+    assert call is not None
+    (tmp_path / "a").write_text("a\n")
+    (tmp_path / "b").mkdir()
+    assert call(os.fsencode(tmp_path / "a"), os.fsencode(tmp_path / "b")) == 0
+    assert (tmp_path / "a").is_dir() and (tmp_path / "b").read_text() == "a\n"
+    assert exchange_module._load(SimpleNamespace()) is None  # neither: the journal
+
+
+def test_exchange_is_unsupported_where_the_platform_has_no_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exchange_module, "primitive", lambda: None)
+    (tmp_path / "a").write_text("a\n")
+    (tmp_path / "b").write_text("b\n")
+    with pytest.raises(Unsupported):
+        exchange(tmp_path / "a", tmp_path / "b")
+    assert (tmp_path / "a").read_text() == "a\n"
 
 
 def test_check_reports_a_pending_recovery_and_writes_nothing(tmp_path: Path) -> None:

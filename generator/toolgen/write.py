@@ -4,7 +4,11 @@ plan() only reads. apply() makes a generation visible at once. Each top-level en
 output that changes (the package folder, pyproject.toml) is staged complete in a sibling folder,
 `OUT/.toolgen-stage-<pid>/`: files toolgen did not write are carried over (orphans, files that
 carry toolgen's header or the runtime's marker but are no longer generated, are not), unchanged
-files as hard links. Then a journal, `OUT/.toolgen-journal`, is written and fsynced, and the
+files as hard links. Then each entry is exchanged with its staged version in one system call
+(exchange.py: the package folder first, then pyproject.toml), and the staging folder, now
+holding the old entries, is deleted: a reader sees each entry old or new at every instant, and
+a killed run leaves only a staging folder the next run deletes. Where the platform or the file
+system cannot exchange, a journal, `OUT/.toolgen-journal`, is written and fsynced, and the
 entries are swapped in by renames (old -> `OUT/.toolgen-old-<pid>/`, new -> final); the journal
 goes, then the old entries. A run killed before the journal leaves the old tree and a staging
 folder the next run deletes; a run killed after it leaves a swap the next run completes
@@ -25,6 +29,7 @@ from pathlib import Path
 
 from toolgen.config import BuildOptions
 from toolgen.constants import GENERATED_MARK, RUNTIME_MARKER
+from toolgen.exchange import Unsupported, exchange
 from toolgen.outlock import JOURNAL, WriteError, locked
 
 MARKERS = (GENERATED_MARK.encode(), RUNTIME_MARKER.encode())
@@ -215,6 +220,8 @@ def _stage_and_swap(out: Path, result: Plan) -> None:
                 parent.rmdir()
                 parent = parent.parent
         _sync(stage)
+        if _exchange_in(out, stage, entries):
+            return
         _write_journal(out, {"stage": stage.name, "old": old.name, "entries": entries})
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
@@ -225,6 +232,36 @@ def _stage_and_swap(out: Path, result: Plan) -> None:
     except OSError:
         _roll_back(out, stage, old, entries)
         raise
+
+
+def _exchange_in(out: Path, stage: Path, entries: list[str]) -> bool:
+    """Put each staged entry in place in one step (folders before files: the package, then
+    pyproject.toml, in consecutive calls), then delete the old entries the exchanges left in the
+    staging folder. False, the output untouched, where the platform or file system cannot exchange."""
+    # (entry, exchange: else rename in, an entry not yet in OUT); an entry with nothing staged
+    # (all of it orphans) stays, as in _swap
+    steps = [
+        (entry, os.path.lexists(out / entry))
+        for entry in sorted(entries, key=lambda name: (stage / name).is_file())
+        if os.path.lexists(stage / entry)
+    ]
+    done: list[tuple[str, bool]] = []
+    try:
+        for entry, exchanged in steps:
+            (exchange if exchanged else os.rename)(stage / entry, out / entry)
+            done.append((entry, exchanged))
+    except BaseException as exc:  # an error, or Ctrl-C between two exchanges
+        for entry, exchanged in reversed(done):  # back as it was, one step per entry again
+            if exchanged:
+                exchange(stage / entry, out / entry)
+            else:
+                os.rename(out / entry, stage / entry)
+        if isinstance(exc, Unsupported):
+            return False
+        raise
+    _fsync_dir(out)
+    shutil.rmtree(stage, ignore_errors=True)
+    return True
 
 
 def _carry_over(source: Path, target: Path, skip: set[str], out: Path) -> None:
