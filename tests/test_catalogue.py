@@ -154,9 +154,7 @@ def test_disable_drops_warnings_and_keeps_errors() -> None:
     warning = Diagnostic(
         "a.yaml", 2, 1, "description-missing", Severity.WARNING, "parameter 'x' has no description"
     )
-    other = Diagnostic(
-        "a.yaml", 3, 1, "unknown-keyword", Severity.WARNING, "unknown schema keyword"
-    )
+    other = Diagnostic("a.yaml", 3, 1, "description-purpose", Severity.WARNING, "no verb")
     assert without_disabled([error, warning, other], ["description-missing"]) == [error, other]
     assert without_disabled([error, warning, other], []) == [error, warning, other]
 
@@ -170,6 +168,10 @@ def test_disable_drops_warnings_and_keeps_errors() -> None:
         ),
         (["json-schema"], "rule 'json-schema' in [tool.toolgen.lint] disable reports only errors"),
         (["syntax"], "rule 'syntax' in [tool.toolgen.lint] disable reports only errors"),
+        (
+            ["unknown-keyword"],
+            "rule 'unknown-keyword' in [tool.toolgen.lint] disable reports only errors",
+        ),
     ],
 )
 def test_disable_refuses_unknown_and_error_only_rules(ids: list[str], message: str) -> None:
@@ -178,17 +180,17 @@ def test_disable_refuses_unknown_and_error_only_rules(ids: list[str], message: s
 
 
 def test_disable_accepts_warning_rules() -> None:
-    ids = ("unknown-keyword", "description-missing", "provider-lossy", "description-too-long")
+    ids = ("description-purpose", "description-missing", "provider-lossy", "description-too-long")
     assert validate_disabled(ids) == ids
 
 
 SPEC = """\
 name: t
-description: A tool.
+description: Weather for a city.
 parameters:
   type: object
   properties:
-    x: {type: string, descriptoin: typo}
+    x: {type: string}
 """
 
 
@@ -210,16 +212,16 @@ def test_lint_and_generate_honour_the_configuration(
     report = loud.stdout if command == ["lint"] else loud.stderr
     assert (
         loud.exit_code == 0
-        and "warning[unknown-keyword]" in report
+        and "warning[description-purpose]" in report
         and "warning[description-missing]" in report
     )
 
-    monkeypatch.chdir(project(tmp_path / "quiet", '["unknown-keyword"]'))
+    monkeypatch.chdir(project(tmp_path / "quiet", '["description-purpose"]'))
     quiet = CliRunner().invoke(main, command, catch_exceptions=False)
     report = quiet.stdout if command == ["lint"] else quiet.stderr
     assert (
         quiet.exit_code == 0
-        and "unknown-keyword" not in report
+        and "description-purpose" not in report
         and "warning[description-missing]" in report
     )
 
@@ -229,7 +231,7 @@ def test_lint_and_generate_honour_the_configuration(
     [
         ('["unknown-keywrd"]', "did you mean 'unknown-keyword'?"),
         ('["json-schema"]', "reports only errors"),
-        ('"unknown-keyword"', "must be a list of rule IDs"),
+        ('"description-purpose"', "must be a list of rule IDs"),
     ],
 )
 def test_a_bad_configuration_is_a_usage_error(
