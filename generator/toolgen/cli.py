@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config
+from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config, targets
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 from toolgen.outlock import WriteError, locked
@@ -299,7 +299,10 @@ def lint(specs: str | None, fmt: str, strict: bool, notes: bool) -> None:
     try:  # progress only beside text output: json and github output are read by programs
         with Progress("toolgen: linting", enabled=None if fmt == "text" else False) as progress:
             diagnostics, tools = check_specs(
-                config.specs, progress=progress, disable=config.lint_disable
+                config.specs,
+                progress=progress,
+                disable=config.lint_disable,
+                providers=targets(config.providers) if config.providers else None,
             )
     except FileNotFoundError as exc:
         _fail(str(exc))

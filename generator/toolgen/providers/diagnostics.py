@@ -70,13 +70,15 @@ def _unicode(schema: Any) -> bool:
     return True
 
 
-def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
+def warnings(
+    checked: Iterable[CheckedTool], providers: tuple[str, ...] | None = None
+) -> Iterator[Diagnostic]:
     """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes
     and the token budget of the exports it renders instead (pipeline.py), so it exports once."""
     from toolgen.providers import export_all, notes_of, tokens
 
     tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.name)
-    exports = export_all([view(t) for t in tools])
+    exports = export_all([view(t) for t in tools], providers=providers)
     yield from report(notes_of(exports), tools)
     yield from tokens.warnings(exports, tools)
 
