@@ -414,6 +414,45 @@ def test_breaking_against_the_commit_before(repository: Path) -> None:
     assert toolgen(repository, "breaking", "--against", "HEAD").returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("version", "code"), [("2.0.0", 0), ("1.5.0", 1), ("1.4.0", 1), ("3.0.0rc1", 0)]
+)
+def test_a_break_released_as_a_major_version_goes_through(
+    repository: Path, version: str, code: int
+) -> None:
+    """The CI recipe's promise: raising the version as the summary asks lets a deliberate break
+    through; a smaller bump does not."""
+    (repository / "pyproject.toml").write_text(
+        f'[tool.toolgen]\nspecs = "specs"\nversion = "{version}"\n', "utf-8"
+    )
+    git(repository, "commit", "-q", "--allow-empty", "-am", "release")
+    done = toolgen(repository, "breaking", "--against", "HEAD~2")
+    assert done.returncode == code, done.stdout + done.stderr
+    assert "error[PARAM_NO_DELETE]" in done.stdout  # reported either way
+    last = done.stdout.splitlines()[-1]
+    assert last.endswith("; 1 let through by the declared version bump") == (code == 0), last
+    as_json = json.loads(
+        toolgen(repository, "breaking", "--against", "HEAD~2", "--format", "json").stdout
+    )
+    assert [f["rule"] for f in as_json["released"]] == (["PARAM_NO_DELETE"] if code == 0 else [])
+
+
+def test_a_tools_own_major_version_lets_its_break_through(tmp_path: Path) -> None:
+    case = CASES_ROOT / "param_no_delete"
+    sides = {}
+    for side, version in (("previous", "1.2.0"), ("current", "2.0.0")):
+        folder = tmp_path / side
+        folder.mkdir()
+        text = (case / side / "weather.yaml").read_text("utf-8")
+        (folder / "weather.yaml").write_text(f"version: '{version}'\n{text}", "utf-8")
+        sides[side] = folder
+    done = toolgen(
+        tmp_path, "breaking", "--against", str(sides["previous"]), "--specs", str(sides["current"])
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "error[PARAM_NO_DELETE]" in done.stdout and "let through" in done.stdout
+
+
 def test_breaking_output_formats_and_exit_codes(repository: Path) -> None:
     github = toolgen(repository, "breaking", "--against", "HEAD~1", "--format", "github")
     assert re.search(

@@ -142,3 +142,68 @@ def test_examples_in_descriptions_reaches_the_definitions(
         == description(folded, "anthropic")
         == description(plain, "anthropic")
     )
+
+
+def test_a_project_shipping_to_one_provider_still_serves_over_mcp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`providers = ["openai"]` in [tool.toolgen]: lint reports on OpenAI's definitions only,
+    and the package still serves its tools (MCP's definitions are always generated)."""
+    import shutil
+    import subprocess
+    import sys
+
+    import anyio
+    from click.testing import CliRunner
+    from mcp import Client, StdioServerParameters
+    from mcp_support import python_path
+
+    from toolgen.cli import main
+
+    monkeypatch.setenv("TOOLGEN_CACHE_DIR", str(tmp_path / "cache"))
+    shutil.copytree(SPECS, tmp_path / "specs")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolgen]\nspecs = "specs"\nout = "out"\npackage = "weather"\n'
+        'providers = ["openai"]\n',
+        "utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    linted = CliRunner().invoke(main, ["lint", "--notes"])
+    assert linted.exit_code == 0, linted.output
+    targets = {
+        line.split("]: ", 1)[1].split(":")[0]
+        for line in linted.output.splitlines()
+        if "note[" in line
+    }
+    assert targets and all(t.startswith("openai") for t in targets), targets
+    generated = CliRunner().invoke(main, ["generate"])
+    assert generated.exit_code == 0, generated.output
+    definitions = sorted(p.name for p in (tmp_path / "out" / "weather" / "definitions").iterdir())
+    assert definitions == ["mcp.json", "openai.json", "search.json"]
+
+    (tmp_path / "my_tools.py").write_text(
+        "import weather\n"
+        "from weather.tools.get_weather import GetWeatherResult, GetWeatherTool\n\n"
+        "class GetWeather(GetWeatherTool):\n"
+        "    def run(self, arguments):\n"
+        "        return GetWeatherResult(temperature=21.5, conditions=None)\n\n"
+        "registry = weather.build_registry(GetWeather())\n",
+        "utf-8",
+    )
+    env = python_path(tmp_path / "out", tmp_path)
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "weather", "serve", "--stdio", "--registry", "my_tools:registry"],
+        env=env,
+        cwd=str(tmp_path),
+    )
+
+    async def session() -> tuple[list[str], object]:
+        async with Client(server, read_timeout_seconds=60) as client:
+            listed = await client.list_tools()
+            called = await client.call_tool("get_weather", {"location": "Paris"})
+            return [t.name for t in listed.tools], called.structured_content
+
+    names, result = anyio.run(session)
+    assert names == ["get_weather"] and result == {"temperature": 21.5, "conditions": None}
+    assert subprocess.run([sys.executable, "-c", "import weather"], env=env).returncode == 0

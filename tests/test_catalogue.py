@@ -25,7 +25,7 @@ from toolgen.check.catalogue import (
 from toolgen.cli import main
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.providers.base import RULES as NOTE_RULES
-from toolgen.providers.diagnostics import HINTS
+from toolgen.providers.diagnostics import HINTS, NOTES
 
 SOURCES = REPO / "generator" / "toolgen"
 DOC = REPO / "docs" / "spec-format.md"
@@ -131,7 +131,9 @@ def test_every_rule_in_the_goldens_is_catalogued() -> None:
 def test_provider_notes_are_catalogued_with_a_hint() -> None:
     exported = {rule.id for rule in catalogue() if rule.id in set(NOTE_RULES.values())}
     assert exported == set(NOTE_RULES.values()) == set(HINTS)
-    assert all(by_id()[rule].severity is Severity.WARNING for rule in exported)
+    # A note where the runtime enforces everything and only a provider's model is told less.
+    for rule in exported:
+        assert by_id()[rule].severity is (Severity.NOTE if rule in NOTES else Severity.WARNING)
 
 
 def test_the_docs_table_is_generated_from_the_catalogue() -> None:
@@ -154,9 +156,7 @@ def test_disable_drops_warnings_and_keeps_errors() -> None:
     warning = Diagnostic(
         "a.yaml", 2, 1, "description-missing", Severity.WARNING, "parameter 'x' has no description"
     )
-    other = Diagnostic(
-        "a.yaml", 3, 1, "unknown-keyword", Severity.WARNING, "unknown schema keyword"
-    )
+    other = Diagnostic("a.yaml", 3, 1, "description-purpose", Severity.WARNING, "no verb")
     assert without_disabled([error, warning, other], ["description-missing"]) == [error, other]
     assert without_disabled([error, warning, other], []) == [error, warning, other]
 
@@ -170,6 +170,10 @@ def test_disable_drops_warnings_and_keeps_errors() -> None:
         ),
         (["json-schema"], "rule 'json-schema' in [tool.toolgen.lint] disable reports only errors"),
         (["syntax"], "rule 'syntax' in [tool.toolgen.lint] disable reports only errors"),
+        (
+            ["unknown-keyword"],
+            "rule 'unknown-keyword' in [tool.toolgen.lint] disable reports only errors",
+        ),
     ],
 )
 def test_disable_refuses_unknown_and_error_only_rules(ids: list[str], message: str) -> None:
@@ -178,17 +182,17 @@ def test_disable_refuses_unknown_and_error_only_rules(ids: list[str], message: s
 
 
 def test_disable_accepts_warning_rules() -> None:
-    ids = ("unknown-keyword", "description-missing", "provider-lossy", "description-too-long")
+    ids = ("description-purpose", "description-missing", "provider-lossy", "description-too-long")
     assert validate_disabled(ids) == ids
 
 
 SPEC = """\
 name: t
-description: A tool.
+description: Weather for a city.
 parameters:
   type: object
   properties:
-    x: {type: string, descriptoin: typo}
+    x: {type: string}
 """
 
 
@@ -210,16 +214,16 @@ def test_lint_and_generate_honour_the_configuration(
     report = loud.stdout if command == ["lint"] else loud.stderr
     assert (
         loud.exit_code == 0
-        and "warning[unknown-keyword]" in report
+        and "warning[description-purpose]" in report
         and "warning[description-missing]" in report
     )
 
-    monkeypatch.chdir(project(tmp_path / "quiet", '["unknown-keyword"]'))
+    monkeypatch.chdir(project(tmp_path / "quiet", '["description-purpose"]'))
     quiet = CliRunner().invoke(main, command, catch_exceptions=False)
     report = quiet.stdout if command == ["lint"] else quiet.stderr
     assert (
         quiet.exit_code == 0
-        and "unknown-keyword" not in report
+        and "description-purpose" not in report
         and "warning[description-missing]" in report
     )
 
@@ -229,7 +233,7 @@ def test_lint_and_generate_honour_the_configuration(
     [
         ('["unknown-keywrd"]', "did you mean 'unknown-keyword'?"),
         ('["json-schema"]', "reports only errors"),
-        ('"unknown-keyword"', "must be a list of rule IDs"),
+        ('"description-purpose"', "must be a list of rule IDs"),
     ],
 )
 def test_a_bad_configuration_is_a_usage_error(

@@ -375,7 +375,7 @@ def test_a_misspelt_toolgen_keyword_is_named_and_other_extensions_are_left_alone
     )
     diagnostics, _ = check_specs(tmp_path)
     assert [d.text() for d in diagnostics if not d.rule.startswith("description-")] == [
-        "t.yaml:6:40: warning[unknown-keyword]: unknown toolgen keyword 'x-renamed_from' is ignored\n"
+        "t.yaml:6:40: error[unknown-keyword]: unknown toolgen keyword 'x-renamed_from' would be ignored\n"
         "  hint: did you mean 'x-renamed-from'?"
     ]
 

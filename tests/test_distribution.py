@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pydantic
@@ -79,8 +81,15 @@ PYDANTIC = (
     "annotated_types",
     "typing_inspection",
 )
-# The `testing` extra: hypothesis and jsonschema, with their own dependencies.
+# The `testing` extra: hypothesis, jsonschema and pytest, with their own dependencies.
 TESTING = (
+    "pytest",
+    "_pytest",
+    "pluggy",
+    "iniconfig",
+    "packaging",
+    "pygments",
+    "py",
     "hypothesis",
     "_hypothesis_globals",
     "attr",
@@ -176,3 +185,43 @@ def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == """toolgen call done '{"summary": "000"}'"""
+
+
+def test_the_contract_test_class_runs_under_pytest_with_the_testing_extra_alone(
+    tmp_path: Path,
+) -> None:
+    """The documented contract test (a `ContractTests` subclass) runs where the package's
+    `testing` extra is all that is installed: the extra names pytest."""
+    extra = tomllib.loads((case_output("library") / "pyproject.toml").read_text("utf-8"))
+    assert any(r.startswith("pytest") for r in extra["project"]["optional-dependencies"]["testing"])
+    site = _site(tmp_path, PYDANTIC + TESTING)
+    (tmp_path / "test_done.py").write_text(
+        "import pytest\n"
+        "import library\n"
+        "from library.testing import ContractTests\n"
+        "from library.tools.done import DoneResult, DoneTool\n\n"
+        "class Done(DoneTool):\n"
+        "    def run(self, arguments):\n"
+        "        return DoneResult(arguments.summary)\n\n"
+        "class TestContracts(ContractTests):\n"
+        "    max_examples = 10\n\n"
+        "    @pytest.fixture\n"
+        "    def registry(self):\n"
+        "        return library.build_registry(Done())\n",
+        "utf-8",
+    )
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-S", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_done.py"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"\b\d+ passed", result.stdout), result.stdout

@@ -70,6 +70,25 @@ def test_any_and_the_empty_type_mean_no_type(written: str) -> None:
     assert notes == [f"/type: type {json.dumps(written)} means any value; removed"]
 
 
+def test_keywords_no_validator_reads_are_removed_with_a_note_naming_a_near_miss() -> None:
+    out, notes = norm(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string", "choices": ["x"], "x-secert": True}},
+            "requried": ["a"],
+        }
+    )
+    assert out == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert notes == [
+        "/properties/a/choices: removed: unknown schema keyword 'choices' would be ignored "
+        "by every validator",
+        "/properties/a/x-secert: removed: unknown toolgen keyword 'x-secert' would be ignored "
+        "(did you mean 'x-secret'?)",
+        "/requried: removed: unknown schema keyword 'requried' would be ignored by every "
+        "validator (did you mean 'required'?)",
+    ]
+
+
 def test_type_lists_are_mapped_and_deduplicated() -> None:
     out, notes = norm({"type": ["int", "integer", "None"]})
     assert out == {"type": ["integer", "null"]}
@@ -86,7 +105,7 @@ def test_standard_schemas_come_back_unchanged_and_without_notes() -> None:
                 "default": None,
             },
             "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
-            "unit": {"type": "string", "unit": "cm"},  # unknown keywords are kept (lint warns)
+            "unit": {"type": "string", "x-unit": "cm", "example": "m"},  # extensions, allow-list
         },
         "required": ["q"],
         "additionalProperties": False,

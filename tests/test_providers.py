@@ -592,13 +592,18 @@ def test_random_schemas_yield_definitions_every_sdk_accepts(
 
 
 def test_lint_names_the_target_and_the_reason() -> None:
-    result = CliRunner().invoke(main, ["lint", "--specs", str(CASES / "providers/specs")])
+    specs = ["--specs", str(CASES / "providers/specs")]
+    result = CliRunner().invoke(main, ["lint", "--notes", *specs])
     assert result.exit_code == 0, result.output
-    assert "warning[provider-fallback]: openai strict: cannot express a map" in result.output
+    assert "note[provider-fallback]: openai strict: cannot express a map" in result.output
     assert (
-        "warning[provider-fallback]: anthropic strict: cannot express a recursive definition ('Node')"
+        "note[provider-fallback]: anthropic strict: cannot express a recursive definition ('Node')"
         in result.output
     )
+    # Without --notes, the notes are counted and the warnings listed.
+    quiet = CliRunner().invoke(main, ["lint", *specs])
+    assert "note[" not in quiet.output and "warning[provider-refused]" in quiet.output
+    assert "; `toolgen lint --notes` lists the notes" in quiet.output.splitlines()[-1]
     assert (
         "warning[provider-refused]: gemini parameters (OpenAPI): property name 'Content-Type'"
         in result.output

@@ -6,7 +6,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -14,8 +14,8 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config
-from toolgen.diagnostics import has_errors, render
+from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config, targets
+from toolgen.diagnostics import Diagnostic, Severity, has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 from toolgen.outlock import WriteError, locked
 from toolgen.pipeline import Build, build, check_specs
@@ -66,20 +66,31 @@ def _target_options(function: F) -> F:
 
 
 def _build(
-    specs: Path, options: BuildOptions, disable: tuple[str, ...] = (), strict: bool = False
+    specs: Path,
+    options: BuildOptions,
+    disable: tuple[str, ...] = (),
+    strict: bool = False,
+    warnings: bool = True,
 ) -> Build:
+    """The build, its errors printed (and its warnings, unless `warnings` is off: `check` and
+    `scaffold` leave them to `lint` and `generate`, and only count them); exits on errors."""
     try:
         with Progress(f"toolgen: building {options.package}") as progress:
             result = build(specs, options, progress, disable)
     except FileNotFoundError as exc:
         _fail(str(exc))
-    if result.diagnostics:
-        click.echo(render(result.diagnostics), err=True)
+    if not all(d.is_note for d in result.diagnostics):  # notes alone are lint's to list
+        click.echo(render(result.diagnostics, warnings=warnings), err=True)
     if not result.ok:
         sys.exit(1)
-    if strict and result.diagnostics:
+    if strict and _warned(result.diagnostics):
         _fail("warnings count as errors (--strict)", 1)
     return result
+
+
+def _warned(diagnostics: Sequence[Diagnostic]) -> bool:
+    """Whether `--strict` fails: a warning (notes are what a provider is told, never a failure)."""
+    return any(d.severity is Severity.WARNING for d in diagnostics)
 
 
 @click.group()
@@ -129,6 +140,7 @@ def _read_plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
         _fail(f"cannot read the output in {out}: {exc.strerror or exc}")
 
 
+DIFF_LINES = 40  # of `check`'s diff, by default: enough to see what changed, not a flood
 _IMPLEMENTATIONS_HELP = "module:attribute of the implementations (default: the configured ones, for the configured package)."
 _STRICT = click.option(
     "--strict",
@@ -154,17 +166,24 @@ def _bound_config(
 @_target_options
 @click.option("--implementations", help=_IMPLEMENTATIONS_HELP)
 @_STRICT
+@click.option(
+    "--diff",
+    "whole_diff",
+    is_flag=True,
+    help=f"Print the whole diff of what is stale (default: its first {DIFF_LINES} lines).",
+)
 def check(
     specs: str | None,
     out: str | None,
     package: str | None,
     implementations: str | None,
     strict: bool,
+    whole_diff: bool,
 ) -> None:
     """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
-    result = _build(config.specs, options, config.lint_disable, strict)
+    result = _build(config.specs, options, config.lint_disable, strict, warnings=False)
     changes = _read_plan(config.out, result.files, options)
     if not changes.clean:
         for label, paths in (
@@ -174,7 +193,11 @@ def check(
         ):
             for path in sorted(paths):
                 click.echo(f"{label}: {path}")
-        click.echo(diff(config.out, changes))
+        lines = diff(config.out, changes).splitlines()
+        click.echo("\n".join(lines if whole_diff else lines[:DIFF_LINES]))
+        if len(lines) > DIFF_LINES and not whole_diff:
+            more = len(lines) - DIFF_LINES
+            click.echo(f"... {more} more lines of diff (`toolgen check --diff` prints them all)")
         click.echo("run `toolgen generate` to update the generated files", err=True)
         if config.implementations:
             click.echo(
@@ -224,7 +247,7 @@ def scaffold(
 
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
-    result = _build(config.specs, options, config.lint_disable)
+    result = _build(config.specs, options, config.lint_disable, warnings=False)
     if not _read_plan(config.out, result.files, options).clean:
         _fail("the generated files are out of date: run `toolgen generate` first", 1)
     try:
@@ -265,22 +288,31 @@ def scaffold(
     show_default=True,
 )
 @_STRICT
-def lint(specs: str | None, fmt: str, strict: bool) -> None:
+@click.option(
+    "--notes",
+    is_flag=True,
+    help="List the notes too: what each provider is told less, while the runtime enforces it all.",
+)
+def lint(specs: str | None, fmt: str, strict: bool, notes: bool) -> None:
     """Check specs; exit 1 on errors (with --strict, on warnings too)."""
     config = _config(specs=specs)
     try:  # progress only beside text output: json and github output are read by programs
         with Progress("toolgen: linting", enabled=None if fmt == "text" else False) as progress:
             diagnostics, tools = check_specs(
-                config.specs, progress=progress, disable=config.lint_disable
+                config.specs,
+                progress=progress,
+                disable=config.lint_disable,
+                providers=targets(config.providers) if config.providers else None,
             )
     except FileNotFoundError as exc:
         _fail(str(exc))
-    output = render(diagnostics, fmt, _repository_path(config.specs) if fmt == "github" else "")
+    base = _repository_path(config.specs) if fmt == "github" else ""
+    output = render(diagnostics, fmt, base, notes=notes)
     if output:
         click.echo(output)
     elif fmt == "text":
         click.echo(f"{len(tools)} tools, no problems")
-    sys.exit(1 if has_errors(diagnostics) or (strict and diagnostics) else 0)
+    sys.exit(1 if has_errors(diagnostics) or (strict and _warned(diagnostics)) else 0)
 
 
 @main.command()
@@ -391,6 +423,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     from toolgen.lower import lower
     from toolgen.providers import PROVIDERS
     from toolgen.providers import export as export_definitions
+    from toolgen.providers.diagnostics import NOTES
 
     if provider not in PROVIDERS:
         _fail(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")
@@ -415,7 +448,8 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     for note in result.notes:
         if note.rule in config.lint_disable:
             continue
-        click.echo(f"toolgen: warning[{note.rule}]: {note.tool}: {note.text()}", err=True)
+        level = "note" if note.rule in NOTES else "warning"
+        click.echo(f"toolgen: {level}[{note.rule}]: {note.tool}: {note.text()}", err=True)
     click.echo(json.dumps(result.definitions, indent=2, ensure_ascii=False))
 
 

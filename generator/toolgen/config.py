@@ -8,7 +8,7 @@ import re
 import sys
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,13 @@ def package_name_problem(name: str) -> str | None:
     return None
 
 
+def targets(providers: Iterable[str]) -> tuple[str, ...]:
+    """The providers a package carries definitions for, in the canonical order: the chosen ones,
+    and MCP's always (the package serves its tools over MCP and its client reads them)."""
+    wanted = {*providers, "mcp"}
+    return tuple(p for p in PROVIDER_NAMES if p in wanted)
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     """What a build makes of the specs: validated once, here; frozen and hashable, so the
@@ -106,9 +113,7 @@ class BuildOptions:
                 if unknown
                 else "providers: name at least one"
             )
-        object.__setattr__(
-            self, "providers", tuple(p for p in PROVIDER_NAMES if p in self.providers)
-        )
+        object.__setattr__(self, "providers", targets(self.providers))
         if self.templates is not None:
             object.__setattr__(self, "templates", Path(self.templates).resolve())
         if type(self.examples_budget) is not int or self.examples_budget < 0:

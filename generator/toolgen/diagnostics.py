@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import posixpath
 from collections.abc import Iterable, Sequence
@@ -12,6 +13,10 @@ from enum import Enum
 class Severity(str, Enum):  # noqa: UP042 - str() and format() of the members stay as they are
     ERROR = "error"
     WARNING = "warning"
+    # What the generated package does differently for one provider while the runtime still
+    # enforces the whole spec (a keyword written into a description, strict mode left off):
+    # counted in the summary, listed only on request (`toolgen lint --notes`).
+    NOTE = "note"
 
 
 @dataclass(frozen=True, order=True)
@@ -34,6 +39,10 @@ class Diagnostic:
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
+    @property
+    def is_note(self) -> bool:
+        return self.severity is Severity.NOTE
+
     def text(self) -> str:
         out = f"{self.file}:{self.line}:{self.col}: {self.severity.value}[{self.rule}]: {self.message}"
         if self.hint:
@@ -45,23 +54,41 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
 
 
-def render(diagnostics: Sequence[Diagnostic], fmt: str = "text", base: str = "") -> str:
+def render(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str = "text",
+    base: str = "",
+    notes: bool = False,
+    warnings: bool = True,
+) -> str:
     """Render diagnostics as `text`, `json` or `github` (Actions workflow commands).
 
     `base`: the folder the diagnostics' files are relative to, as a path from the repository
-    root; GitHub attaches an annotation to the file at `base/file` (used by `github` only)."""
+    root; GitHub attaches an annotation to the file at `base/file` (used by `github` only).
+    Notes are listed only with `notes`, warnings only with `warnings` (errors always); the
+    text summary counts what was left out and says which command lists it."""
     ordered = sorted(diagnostics)
-    if fmt == "json":
+    if fmt == "json":  # read by programs, which filter as they need
         rows = [{**asdict(d), "severity": d.severity.value} for d in ordered]
         return json.dumps(rows, indent=2, ensure_ascii=False)
+    shown = [d for d in ordered if d.is_error or (notes if d.is_note else warnings)]
     if fmt == "github":
-        return "\n".join(_github_line(d, base) for d in ordered)
-    lines = [d.text() for d in ordered]
-    errors = sum(d.is_error for d in ordered)
-    warnings = len(ordered) - errors
-    if ordered:
-        lines.append(f"{errors} error(s), {warnings} warning(s)")
-    return "\n".join(lines)
+        return "\n".join(_github_line(d, base) for d in shown)
+    return "\n".join([d.text() for d in shown] + ([summary(ordered, shown)] if ordered else []))
+
+
+def summary(diagnostics: Sequence[Diagnostic], shown: Sequence[Diagnostic]) -> str:
+    """`1 error(s), 2 warning(s), 79 note(s)`, and what was not listed and which command lists it."""
+    counts = collections.Counter(d.severity for d in diagnostics)
+    left = counts - collections.Counter(d.severity for d in shown)
+    line = f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
+    if counts[Severity.NOTE]:
+        line += f", {counts[Severity.NOTE]} note(s)"
+    if left:
+        what = " and ".join(f"the {s.value}s" for s in (Severity.WARNING, Severity.NOTE) if left[s])
+        flag = " --notes" if left[Severity.NOTE] else ""
+        line += f"; `toolgen lint{flag}` lists {what}"
+    return line
 
 
 def escape_data(text: str) -> str:
@@ -77,6 +104,6 @@ def escape_property(text: str) -> str:
 def _github_line(d: Diagnostic, base: str) -> str:
     # Everything printed is escaped: a file name is input too (a newline in it must not start a command).
     message = escape_data(f"[{d.rule}] {d.message}" + (f" (hint: {d.hint})" if d.hint else ""))
-    level = "error" if d.is_error else "warning"
+    level = "error" if d.is_error else "notice" if d.is_note else "warning"
     file = posixpath.normpath(posixpath.join(base, d.file)) if base else d.file
     return f"::{level} file={escape_property(file)},line={d.line},col={d.col}::{message}"

@@ -42,13 +42,18 @@ class Build:
 
 
 def check_specs(
-    specs: Path, exports: bool = True, progress: Progress = _quiet, disable: tuple[str, ...] = ()
+    specs: Path,
+    exports: bool = True,
+    progress: Progress = _quiet,
+    disable: tuple[str, ...] = (),
+    providers: tuple[str, ...] | None = None,
 ) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Load and lint. `exports=False`: without the provider rule (build reports it from its own exports).
-    `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint])."""
+    `disable`: rule IDs whose warnings are left out ([tool.toolgen.lint]); `providers`: the
+    targets the provider rule reports on ([tool.toolgen] providers; None: every one)."""
     loaded = _load(specs, progress)
     progress("check")
-    return lint(loaded, exports, disable)
+    return lint(loaded, exports, disable, providers)
 
 
 def _load(specs: Path, progress: Progress) -> SpecSet:
@@ -61,7 +66,10 @@ def _load(specs: Path, progress: Progress) -> SpecSet:
 
 
 def lint(
-    specs: SpecSet, exports: bool = True, disable: tuple[str, ...] = ()
+    specs: SpecSet,
+    exports: bool = True,
+    disable: tuple[str, ...] = (),
+    providers: tuple[str, ...] | None = None,
 ) -> tuple[list[Diagnostic], list[CheckedTool]]:
     """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
     from toolgen import check
@@ -74,7 +82,7 @@ def lint(
     }  # their errors say more than this warning would
     diagnostics += satisfiable.warnings(t for t in tools if t.doc.display not in broken)
     if exports:
-        diagnostics += provider_rule.warnings(tools)
+        diagnostics += provider_rule.warnings(tools, providers)
     return _without(sorted(set(diagnostics)), disable), tools
 
 
@@ -132,7 +140,8 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     if has_errors(
         diagnostics
     ):  # nothing is rendered: the provider rule reports as `toolgen lint` does
-        return Build(sorted(set(diagnostics + list(provider_rule.warnings(tools)))), None, {})
+        found = provider_rule.warnings(tools, options.providers)
+        return Build(sorted(set(diagnostics + list(found))), None, {})
 
     from toolgen.format import format_files
     from toolgen.lower import lower

@@ -42,4 +42,4 @@ def run_breaking(
         return 2
     report = compare(before, after, settings, today)
     echo(render(report, fmt, base))
-    return 1 if any(settings.fails(f.severity) for f in report.findings) else 0
+    return 1 if report.failures(settings.fails) else 0

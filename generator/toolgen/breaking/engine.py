@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolgen.breaking import lifecycle
 from toolgen.breaking.behaviour import behaviour
@@ -421,12 +421,15 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
     findings = comparison.findings()
     findings += _tool_versions(comparison, findings)
     versions = None
+    released: set[Finding] = set(_released_by_tools(comparison, findings))
     if before.version is not None and after.version is not None:
         declared = declared_bump(before.version, after.version)
         if declared is not None:
             versions = Versions(before.version, after.version, declared)
             needed = needed_bump(findings)
-            if not enough(before.version, declared, needed):
+            if enough(before.version, declared, needed):
+                released |= set(findings)  # (none when nothing changed that needs a bump)
+            else:
                 file, line = after.version_at or ("pyproject.toml", 1)
                 findings += _version_finding(
                     comparison,
@@ -445,41 +448,66 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
         *_problems(before, "cannot load the previous side"),
     ]
     everything = sorted(set(findings + problems))
-    return Report(tuple(everything), needed_bump(findings), versions)
+    return Report(tuple(everything), needed_bump(findings), versions, frozenset(released))
+
+
+class _ToolBump(NamedTuple):
+    entry: ToolEntry
+    previous: ToolEntry
+    old: str
+    new: str
+    declared: str  # none, patch, minor, major or "down"
+    findings: list[Finding]  # about this tool (its own version finding aside)
+
+
+def _tool_bumps(comparison: Comparison, findings: list[Finding]) -> Iterator[_ToolBump]:
+    """Each tool whose own `version` both sides state, with the findings about it."""
+    if not (comparison.before.complete and comparison.after.complete):
+        return
+    before = _by_name(comparison.before.tools)
+    by_tool: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        if finding.rule != "VERSION_BUMP_TOO_SMALL":
+            by_tool[finding.tool].append(finding)
+    for entry in comparison.after.tools:
+        previous = before.get(entry.name)
+        old = previous.data.get("version") if previous is not None else None
+        new = entry.data.get("version")
+        if previous is None or not (isinstance(old, str) and isinstance(new, str)):
+            continue
+        declared = declared_bump(old, new)
+        if declared is not None:
+            yield _ToolBump(entry, previous, old, new, declared, by_tool.get(entry.name, []))
+
+
+def _released_by_tools(comparison: Comparison, findings: list[Finding]) -> Iterator[Finding]:
+    """The findings about a tool whose own declared `version` rose enough for them."""
+    for bump in _tool_bumps(comparison, findings):
+        needed = needed_bump(bump.findings)
+        if bump.declared not in ("none", "down") and enough(bump.old, bump.declared, needed):
+            yield from bump.findings
 
 
 def _tool_versions(comparison: Comparison, findings: list[Finding]) -> list[Finding]:
     """A tool's own `version`, where both sides state one, against the findings about that tool."""
-    if not (comparison.before.complete and comparison.after.complete):
-        return []
-    before = _by_name(comparison.before.tools)
-    by_tool: dict[str, list[Finding]] = defaultdict(list)
-    for finding in findings:
-        by_tool[finding.tool].append(finding)
     out: list[Finding] = []
-    for entry in comparison.after.tools:
-        old_entry = before.get(entry.name)
-        old, new = (old_entry.data.get("version") if old_entry else None), entry.data.get("version")
-        if not (isinstance(old, str) and isinstance(new, str)) or old_entry is None:
+    for bump in _tool_bumps(comparison, findings):
+        needed = needed_bump(bump.findings)
+        if enough(bump.old, bump.declared, needed):
             continue
-        declared = declared_bump(old, new)
-        needed = needed_bump(by_tool.get(entry.name, []))
-        if declared is None or enough(old, declared, needed):
-            continue
-        place = entry.at("version")
-        line, col = place.position()
+        line, col = bump.entry.at("version").position()
         out += _version_finding(
             comparison,
-            entry.doc.display,
+            bump.entry.doc.display,
             line,
             col,
-            f"tool '{entry.name}'",
-            old,
-            new,
-            declared,
+            f"tool '{bump.entry.name}'",
+            bump.old,
+            bump.new,
+            bump.declared,
             needed,
-            entry.name,
-            old_entry.at("version"),
+            bump.entry.name,
+            bump.previous.at("version"),
         )
     return out
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from toolgen.breaking.rules import BY_ID, ERROR, INFO, WARNING
@@ -52,9 +52,16 @@ class Report:
     findings: tuple[Finding, ...]
     needed: str  # the bump the findings need: none, patch, minor, major
     versions: Versions | None = None
+    # The findings a declared version bump covers (the spec set's, or the tool's own): a break
+    # released as one on purpose. Reported, and never a failure.
+    released: frozenset[Finding] = frozenset()
 
     def count(self, severity: str) -> int:
         return sum(f.severity == severity for f in self.findings)
+
+    def failures(self, fails: Callable[[str], bool]) -> list[Finding]:
+        """The findings that fail the command: of a failing severity, and not released."""
+        return [f for f in self.findings if fails(f.severity) and f not in self.released]
 
 
 def bump_of(finding: Finding) -> str:
@@ -82,6 +89,8 @@ def summary(report: Report) -> str:
     if report.versions is not None:
         v = report.versions
         line += f" (declared: {v.declared}, {v.before} -> {v.after})"
+    if report.released:
+        line += f"; {len(report.released)} let through by the declared version bump"
     return line
 
 
@@ -98,6 +107,7 @@ def render(report: Report, fmt: str = "text", base: str = "") -> str:
                 "info": report.count(INFO),
                 "needed_bump": report.needed,
                 "versions": asdict(report.versions) if report.versions is not None else None,
+                "released": [asdict(f) for f in ordered if f in report.released],
             },
             indent=2,
             ensure_ascii=False,

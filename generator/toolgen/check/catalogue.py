@@ -25,7 +25,7 @@ from toolgen.check import envelope
 from toolgen.check.context import Rule, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
 
-ERROR, WARNING = Severity.ERROR, Severity.WARNING
+ERROR, WARNING, NOTE = Severity.ERROR, Severity.WARNING, Severity.NOTE
 
 LOADING = (
     Rule(
@@ -79,14 +79,14 @@ REFERENCES = (
 EXPORTS = (
     Rule(
         "provider-fallback",
-        WARNING,
+        NOTE,
         "Every provider gets a definition it accepts; where that is a weaker one "
-        "(strict off, recursion unrolled), the warning names the target and why.",
+        "(strict off, recursion unrolled), the note names the target and why.",
     ),
     Rule(
         "provider-lossy",
-        WARNING,
-        "Where a provider cannot say what the spec says, the warning names it; the runtime still enforces it.",
+        NOTE,
+        "Where a provider cannot say what the spec says, the note names it; the runtime still enforces it.",
     ),
     Rule(
         "provider-refused",

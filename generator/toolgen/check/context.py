@@ -88,7 +88,7 @@ class Rule:
     @property
     def may_disable(self) -> bool:
         """Only warnings can be disabled: errors are what stops generate from writing a broken package."""
-        return self.severity is Severity.WARNING or bool(self.also_warns)
+        return self.severity is not Severity.ERROR or bool(self.also_warns)
 
 
 def suggestion(word: str, candidates: Iterable[str]) -> str:

@@ -17,13 +17,17 @@ fixes is what the shared corpus of real tool definitions shows people write:
   None and accepts null for it, while widening the type would change what every
   provider is told.
 
-Anything else is kept as written (unknown keywords too: lint warns about them).
+Keywords no validator reads (a foreign vocabulary's `choices`, a typo such as `requried`) are
+removed, each with a note that says so: the source's tools never enforced them, and a spec
+must not carry a keyword that reads as a constraint nobody checks (lint refuses it). Anything
+else is kept as written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolgen.check.rules.keywords import explain, known
 from toolgen.importers.common import UnsupportedSchema, show
 from toolgen.importers.samples import fix_samples
 from toolgen.runtime.types import json_type
@@ -118,8 +122,11 @@ def _schema(node: Any, ptr: str, notes: list[str]) -> Any:
         elif key == "examples" and not isinstance(value, list):
             out[key] = [value]
             notes.append(f"{here}: `examples` is a list in Draft 2020-12; wrapped the value")
+        elif known(key) or key == "optional" and isinstance(value, list):
+            out[key] = value  # (BFCL's `optional` list is read by `_optional` below)
         else:
-            out[key] = value
+            message, hint = explain(key)
+            notes.append(f"{here}: removed: {message}" + (f" ({hint})" if "?" in hint else ""))
     _nullable(out, pending, ptr, notes)
     _exclusive(out, pending, ptr, notes)
     _optional(out, pending, ptr, notes)

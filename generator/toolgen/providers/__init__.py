@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,14 +212,17 @@ def definitions(provider: str, tools: Tools, **options: Any) -> list[dict[str, A
     return export(provider, tools, **options).definitions
 
 
-def export_all(tools: Tools, examples_budget: int = 0) -> Exports:
-    """Every variant of every provider, exported once: lint reads the notes, render the definitions."""
+def export_all(
+    tools: Tools, examples_budget: int = 0, providers: Iterable[str] | None = None
+) -> Exports:
+    """Every variant of every provider (or of `providers`), exported once: lint reads the notes,
+    render the definitions."""
     return {
         provider: [
             (option, export(provider, tools, examples_budget=examples_budget, **option))
             for option in variants(provider)
         ]
-        for provider in PROVIDERS
+        for provider in (PROVIDERS if providers is None else providers)
     }
 
 

@@ -14,9 +14,9 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from toolgen.check.context import CheckedTool, warn
+from toolgen.check.context import CheckedTool
 from toolgen.check.rules.meta_schema import is_valid_schema
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lower import view
 from toolgen.providers.base import RULES
 from toolgen.schema.pointer import ref_name
@@ -33,6 +33,10 @@ HINTS = {
     "provider-root-merged": "the runtime still checks the root as written; say the alternatives in the description, "
     "or split the tool in one tool per alternative",
 }
+
+
+# Rules whose findings are notes: a provider is told less, and the runtime still enforces it all.
+NOTES = frozenset({"provider-fallback", "provider-lossy"})
 
 
 def _exportable(tool: CheckedTool) -> bool:
@@ -66,13 +70,15 @@ def _unicode(schema: Any) -> bool:
     return True
 
 
-def warnings(checked: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
+def warnings(
+    checked: Iterable[CheckedTool], providers: tuple[str, ...] | None = None
+) -> Iterator[Diagnostic]:
     """For `toolgen lint`, and for specs with errors elsewhere: `generate` reports the notes
     and the token budget of the exports it renders instead (pipeline.py), so it exports once."""
     from toolgen.providers import export_all, notes_of, tokens
 
     tools = sorted((t for t in checked if _exportable(t)), key=lambda t: t.name)
-    exports = export_all([view(t) for t in tools])
+    exports = export_all([view(t) for t in tools], providers=providers)
     yield from report(notes_of(exports), tools)
     yield from tokens.warnings(exports, tools)
 
@@ -89,16 +95,17 @@ def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diag
             continue
         tool = by_name[note.tool]
         pointer = tool.at("/parameters" + note.path) if note.path else tool.at("/name")
-        yield warn(tool.doc, pointer, note.rule, note.text(), HINTS[note.rule])
+        yield _finding(tool, pointer, note.rule, note.text())
     for (target, kind, message), names in shared.items():
         rule = RULES[kind]
         listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
         count = "1 tool is" if len(names) == 1 else f"{len(names)} tools are"
         tool = by_name[names[0]]
-        yield warn(
-            tool.doc,
-            tool.at("/name"),
-            rule,
-            f"{target}: {message}: {count} sent non-strict: {listed}",
-            HINTS[rule],
+        yield _finding(
+            tool, tool.at("/name"), rule, f"{target}: {message}: {count} sent non-strict: {listed}"
         )
+
+
+def _finding(tool: CheckedTool, pointer: str, rule: str, message: str) -> Diagnostic:
+    severity = Severity.NOTE if rule in NOTES else Severity.WARNING
+    return tool.doc.diagnostic(pointer, rule, message, hint=HINTS[rule], severity=severity)

@@ -73,6 +73,20 @@ TYPE_ALIASES: dict[str, str] = {
     "nil": "null",
     "nonetype": "null",
 }
+# Every keyword of Draft 2020-12's vocabularies (core, applicator, unevaluated, validation,
+# meta-data, format, content), and draft-07's `definitions`, which `$ref`s still point into.
+KEYWORDS = frozenset(
+    """$schema $id $ref $defs $anchor $dynamicRef $dynamicAnchor $vocabulary $comment definitions
+    type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength
+    minLength pattern maxItems minItems uniqueItems maxContains minContains maxProperties
+    minProperties required dependentRequired properties patternProperties additionalProperties
+    propertyNames items prefixItems contains unevaluatedItems unevaluatedProperties allOf anyOf
+    oneOf not if then else dependentSchemas format contentEncoding contentMediaType contentSchema
+    title description default deprecated readOnly writeOnly examples""".split()
+)
+# The allow-list: keywords of other dialects that only annotate, so no validator needs to
+# read them (docs/spec-format.md): OpenAPI's singular `example`, Gemini's `propertyOrdering`.
+ALLOWED_KEYWORDS = frozenset({"example", "propertyOrdering"})
 # toolgen's own `x-` keywords (docs/spec-format.md): their values are checked by the spec
 # format (spec/schema.json, `extensions`); providers never see them (providers/schema.py).
 TOOLGEN_KEYWORDS = frozenset({"x-coerce", "x-repair", "x-secret", "x-sunset", "x-renamed-from"})
