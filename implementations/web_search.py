@@ -135,6 +135,10 @@ class SearxngBackend:
                         "bad_response",
                         f"the search service answered binary content ({exc.message})",
                     ) from None
+                if exc.kind == "bad_encoding":
+                    raise ToolError(
+                        "bad_response", f"the search service's answer: {exc.message}"
+                    ) from None
                 if exc.kind == "timeout":
                     raise ToolError(
                         "timeout", "the search service did not answer within the time limit"
