@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolgen.breaking.versions import pyproject_version
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic, Severity, terminal
 from toolgen.load.document import Document, LoadError, load_bytes, load_file
 from toolgen.load.files import SPEC_SUFFIXES, Limits
 from toolgen.load.specs import Reuse, SpecSet, ToolSource, entries, load_specs
@@ -294,8 +294,7 @@ def _unmarked(schema: dict[str, Any]) -> dict[str, Any]:
 def shown(ref: str, limit: int = 60) -> str:
     """`ref` as a message shows it, on one line: cut to `limit` characters, control characters
     escaped (a REF comes from the command line, and may be anything)."""
-    text = ref[:limit] + ("..." if len(ref) > limit else "")
-    return text if text.isprintable() else repr(text)[1:-1]
+    return terminal(ref[:limit] + ("..." if len(ref) > limit else ""))
 
 
 # -- a git revision ----------------------------------------------------------------------------

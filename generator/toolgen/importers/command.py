@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolgen.importers.common import SourceError, terminal
+from toolgen.diagnostics import terminal
+from toolgen.importers.common import SourceError
 from toolgen.importers.run import (
     ImportResult,
     existing_names,

@@ -22,13 +22,3 @@ def show(value: Any, limit: int = 80) -> str:
     """A value as JSON, shortened for a one-line note."""
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def terminal(text: str) -> str:
-    """`text` safe to print as one line: every character that is not printable (CR, LF, ESC
-    and the other controls, format characters such as bidi overrides, line separators) is
-    shown as its Python escape. What a server or a file says reaches the terminal this way,
-    so it can neither forge a line nor send the terminal an escape sequence."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
