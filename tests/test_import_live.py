@@ -125,8 +125,8 @@ def test_what_a_server_says_reaches_the_terminal_escaped(tmp_path: Path, mode: s
     code, stdout, stderr = invoke(command, "--out", str(tmp_path / "specs"))
     lines = (stdout + stderr).splitlines()
     assert code == (1 if mode == "lists" else 2), stderr
-    assert not any(c in stdout + stderr for c in "\r\x1b\x07"), repr(stdout + stderr)
-    assert "\\x1b]0;title\\x07" in stderr  # shown, escaped
+    assert not any(c in stdout + stderr for c in "\r\x1b\x07\u202e"), repr(stdout + stderr)
+    assert "\\x1b]0;title\\x07 \\u202egnp.exe" in stderr  # shown, escaped
     forged = [line for line in lines if line.startswith("refused: nothing")]
     assert forged == [], lines  # the server's CR LF started no line of its own
     if mode == "lists":

@@ -1,7 +1,8 @@
 """An MCP server (the official SDK's MCPServer) whose every word is hostile to a terminal.
 
 Its name and version, a tool's name and, with `--fail`, the error it answers `tools/list`
-with carry CR LF (a forged line) and ANSI escapes (colour, clear screen, window title).
+with carry CR LF (a forged line), ANSI escapes (colour, clear screen, window title) and a
+right-to-left override.
 `toolgen import --from mcp-server` must print them escaped (tests/test_import_live.py).
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
 
-FORGED = "\r\nrefused: nothing\x1b[31m red\x1b[2J\x1b]0;title\x07"
+FORGED = "\r\nrefused: nothing\x1b[31m red\x1b[2J\x1b]0;title\x07 \u202egnp.exe"
 FAIL = sys.argv[1:2] == ["--fail"]
 
 
