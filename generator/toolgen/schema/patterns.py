@@ -29,6 +29,7 @@ from toolgen.runtime.ecma import ecma_pattern
 _PLAIN = re.compile(r"(?:[^\\.(]|\\[^A-Za-z0-9]|\((?!\?))*")
 # Inside a class, Rust reads these as set operations; ECMA-262 (without the v flag) as characters.
 _SET_OPERATORS = ("&&", "--", "~~")
+_CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
 _POSIX = re.compile(r"\[:(\^?)([a-z]+):\]")
 _POSIX_CLASSES = {
     "alpha": "[A-Za-z]",
@@ -149,6 +150,15 @@ def refusal(pattern: str) -> tuple[str, str]:
         return (
             "inline flags such as (?i) are not ECMA-262",
             "spell the cases out ([Aa]) or drop the flag",
+        )
+    outside = _CLASS.sub(
+        "x", pattern.replace("\\\\", "x")
+    )  # classes and escaped backslashes as atoms
+    if re.search(r"(?<!\\)(?:[*+?]|\{[0-9]+(?:,[0-9]*)?\})[+*]", outside):
+        return (
+            "a quantifier of a quantifier (`a++`, a possessive quantifier in Python and Perl) "
+            "is not ECMA-262",
+            "write one quantifier (a+), or a lazy one (a+?)",
         )
     if re.search(r"\\[pP]\{", pattern) and python_compiles(
         re.sub(r"\\[pP]\{[^}]*\}", "x", pattern)
