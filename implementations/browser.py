@@ -10,7 +10,8 @@
   host is reported in `blocked_hosts`), and Chromium's only way out is an HTTP proxy on
   127.0.0.1 (browser_proxy.py) that connects to allowed hosts only: routing sees only the
   first URL of a redirect chain, WebSockets and workers' requests escape it, the proxy sees
-  all of them. Downloads and service workers are off; WebRTC may not send UDP past the proxy.
+  all of them. Downloads and service workers are off; WebRTC may not send UDP past the proxy
+  (the profile's `webrtc.ip_handling_policy` preference: no UDP at all, as the proxy has none).
 - Session: the browser starts at the first call that needs it (a fresh temporary profile,
   removed at the end), and its one page stays open across calls until a `close` action, the
   tool's `close()`, its garbage collection or the interpreter's exit. A page a click opens in
@@ -24,6 +25,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
@@ -72,6 +74,8 @@ LAUNCH_ARGS = (
     "--disable-sync",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
+# Written into the fresh profile before launch (the switch above alone lets STUN out).
+PREFERENCES = {"webrtc": {"ip_handling_policy": "disable_non_proxied_udp"}}
 INSTALL_HINT = (
     "install Playwright (toolgen's `browser` extra, playwright==1.65.2) "
     "and Chromium (apt-get install chromium)"
@@ -253,6 +257,7 @@ class _Session:
         self.proxy = AllowListProxy(self.allows, on_unreachable=self.unreachable)
         proxy_url = self.proxy.start()
         self.profile = tempfile.mkdtemp(prefix="toolgen-browser-")
+        _write_preferences(self.profile)
         width, height = self.policy.viewport
         try:
             self.playwright = sync_playwright().start()
@@ -320,6 +325,17 @@ class _Session:
             _quietly(old.close)
         settle(popup, deadline)
         return True
+
+
+def _write_preferences(profile: str) -> None:
+    """The fresh profile's preferences, before Chromium first reads them: WebRTC may use no UDP
+    but through the proxy (which has none), so no STUN or media packet leaves the machine.
+    (The switch --force-webrtc-ip-handling-policy alone did not hold: a page's STUN binding
+    requests still went out over UDP.)"""
+    folder = os.path.join(profile, "Default")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "Preferences"), "w", encoding="utf-8") as out:
+        json.dump(PREFERENCES, out)
 
 
 def _quietly(step: Callable[[], object]) -> None:

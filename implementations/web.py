@@ -7,7 +7,8 @@
   most the time left, and a timer shuts the socket down at the deadline, so a server that
   dribbles bytes cannot stretch it.
 - Size: the body is read in chunks up to the limit, then the connection is dropped
-  (`truncated: true`); memory stays bounded whatever the server sends or announces.
+  (`truncated: true`); memory stays bounded whatever the server sends or announces. A body
+  in gzip or deflate is decoded as it is read, the limit counting decoded bytes (encoding.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from urllib.parse import SplitResult, quote, urljoin, urlsplit
 from toolgen_builtin import ToolError
 from toolgen_builtin.tools.fetch_url import FetchUrlArguments, FetchUrlResult, FetchUrlTool
 
+from .encoding import ACCEPT_ENCODING, Decoder
 from .html_markdown import convert
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -72,6 +74,8 @@ class WebPolicy:
     max_timeout_s: float = 30.0
     max_redirects: int = 5
     user_agent: str = "toolgen-fetch_url/0.1"
+    retries: int = 1  # a failure that may pass (connection, 5xx, 408, 429): tried again
+    retry_backoff_s: float = 1.0  # after this wait, when the deadline leaves time for it
 
     def allows(self, host: str) -> bool:
         for entry in self.allow_hosts:
@@ -174,7 +178,8 @@ def http_get(
 ) -> _Response:
     """A GET of an allowed target within the deadline; the body read up to `limit` bytes (2xx only).
 
-    Raises ToolError: timeout, connection_failed, not_text (a 2xx body that is not text).
+    Raises ToolError: timeout, connection_failed, not_text (a 2xx body that is not text),
+    bad_encoding (a Content-Encoding not decoded, or broken compressed data; encoding.py).
     """
     remaining = deadline - time.monotonic()
     if remaining <= 0:
@@ -188,7 +193,7 @@ def http_get(
             target.path,
             headers={
                 "User-Agent": policy.user_agent,
-                "Accept-Encoding": "identity",
+                "Accept-Encoding": ACCEPT_ENCODING,
                 "Accept": accept,
             },
         )
@@ -207,6 +212,7 @@ def http_get(
             return _Response(*head, b"", False)
         if media_type and not _is_text(media_type):
             raise ToolError("not_text", f"the content is {media_type}, not text")
+        decoder = Decoder.of(response.getheader("Content-Encoding"))
         body = bytearray()
         truncated = False
         while True:
@@ -215,16 +221,18 @@ def http_get(
                 raise TimeoutError
             if connection.sock is not None:
                 connection.sock.settimeout(left)
-            chunk = response.read1(min(_CHUNK, limit + 1 - len(body)))
+            chunk = response.read1(_CHUNK if decoder else min(_CHUNK, limit + 1 - len(body)))
             if not chunk:
                 break
-            body += chunk
+            body += decoder.feed(chunk, limit - len(body)) if decoder else chunk
             if len(body) > limit:
                 del body[limit:]
                 truncated = True
                 break
         if expired.is_set():  # the timer's shutdown reads as end-of-file
             raise TimeoutError
+        if decoder and not truncated:
+            decoder.finish()
         if not truncated and response.length:
             raise ToolError(
                 "connection_failed",
@@ -256,15 +264,42 @@ def _decode(body: bytes, charset: str | None) -> str:
 
 
 class FetchUrl(FetchUrlTool):
+    """fetch_url. Its retries are its own, under the call's one deadline (the spec declares
+    none for the registry, whose retries would each get a new `timeout_s`)."""
+
     def __init__(self, policy: WebPolicy) -> None:
         self.policy = policy
+
+    def get(self, target: Target, deadline: float, limit: int) -> _Response:
+        """One GET, tried again after `retry_backoff_s` while it fails in a way that may pass
+        (`connection_failed`, a 5xx, 408 or 429) and the backoff ends before the deadline."""
+        for tries in range(1, self.policy.retries + 2):
+            try:
+                response = http_get(target, deadline, limit, self.policy)
+            except ToolError as exc:
+                if exc.kind != "connection_failed" or not self._again(tries, deadline):
+                    raise
+                continue
+            if error_kind(response.status) != "http_unavailable" or not self._again(
+                tries, deadline
+            ):
+                return response
+        raise AssertionError("unreachable: the last try returns or raises")
+
+    def _again(self, tries: int, deadline: float) -> bool:
+        """Whether to try once more (after waiting the backoff)."""
+        wait = self.policy.retry_backoff_s
+        if tries > self.policy.retries or time.monotonic() + wait >= deadline:
+            return False
+        time.sleep(wait)
+        return True
 
     def run(self, arguments: FetchUrlArguments) -> FetchUrlResult:
         deadline = time.monotonic() + min(arguments.timeout_s, self.policy.max_timeout_s)
         limit = min(arguments.max_bytes, self.policy.max_bytes)
         url = arguments.url.strip()
         for _ in range(self.policy.max_redirects + 1):
-            response = http_get(check_url(url, self.policy), deadline, limit, self.policy)
+            response = self.get(check_url(url, self.policy), deadline, limit)
             if response.status in REDIRECTS and response.location:
                 url = urljoin(url, response.location.strip())
                 continue

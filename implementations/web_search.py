@@ -135,6 +135,10 @@ class SearxngBackend:
                         "bad_response",
                         f"the search service answered binary content ({exc.message})",
                     ) from None
+                if exc.kind == "bad_encoding":
+                    raise ToolError(
+                        "bad_response", f"the search service's answer: {exc.message}"
+                    ) from None
                 if exc.kind == "timeout":
                     raise ToolError(
                         "timeout", "the search service did not answer within the time limit"
@@ -168,6 +172,10 @@ class SearxngBackend:
             data = json.loads(response.body.decode(response.charset or "utf-8", errors="replace"))
         except (ValueError, LookupError):
             raise ToolError("bad_response", "the search service's answer is not JSON") from None
+        except RecursionError:  # the parser recurses once per level of nesting
+            raise ToolError(
+                "bad_response", "the search service's answer is JSON nested too deeply to read"
+            ) from None
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             raise ToolError("bad_response", "the search service's answer has no list of results")

@@ -467,6 +467,12 @@ def test_breaking_output_formats_and_exit_codes(repository: Path) -> None:
     assert {f["rule"] for f in as_json["findings"]} == {"PARAM_NO_DELETE", "VERSION_BUMP_TOO_SMALL"}
     missing = toolgen(repository, "breaking", "--against", "no-such-revision")
     assert missing.returncode == 2 and "cannot read --against no-such-revision" in missing.stderr
+    # A REF the OS cannot use as a path (a name too long), or that would break the line: one line.
+    for unusable in ("a" * 5000, "x/" + "b" * 300 + "/y", "line\r\nbreak\x1b[31m"):
+        refused = toolgen(repository, "breaking", "--against", unusable)
+        assert refused.returncode == 2 and refused.stdout == "", refused.stderr[-300:]
+        assert refused.stderr.startswith("toolgen: cannot read --against "), refused.stderr[-300:]
+        assert len(refused.stderr.splitlines()) == 1 and "\x1b" not in refused.stderr
     (repository / "pyproject.toml").write_text(
         '[tool.toolgen]\nspecs = "specs"\n[tool.toolgen.breaking]\nexcept = ["PARAM_NO_DELETE"]\n',
         "utf-8",

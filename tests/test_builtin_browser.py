@@ -54,6 +54,13 @@ PAGES = {
     "/second": "<!doctype html><title>Second</title><p>The second page.</p>",
     "/subresource-redirect": "<!doctype html><title>Images</title><p>Two images.</p>"
     "<img src='/redirect'><img src='/redirect-https'>",
+    # A peer connection asking a STUN server on 127.0.0.1 (UDP) for this machine's address.
+    "/webrtc": """<!doctype html><title>WebRTC</title><p id="state">gathering</p><script>
+const pc = new RTCPeerConnection({{iceServers: [{{urls: 'stun:127.0.0.1:{stun}'}}]}});
+pc.createDataChannel('probe');
+pc.onicecandidate = e => {{ if (!e.candidate) document.getElementById('state').textContent = 'gathered'; }};
+pc.createOffer().then(offer => pc.setLocalDescription(offer));
+</script>""",
     "/long": "<!doctype html><title>Long</title>"
     + "".join(f"<p>Paragraph {n} of the long page.</p>" for n in range(400)),
 }
@@ -85,7 +92,7 @@ class Site(BaseHTTPRequestHandler):
         else:
             body = PAGES.get(
                 path, "<!doctype html><title>Other</title><p>Some other page.</p>"
-            ).format(port=port)
+            ).format(port=port, stun=parse_qs(query).get("stun", ["0"])[0])
         data = body.encode("utf-8")
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -236,6 +243,28 @@ def test_only_allowed_hosts_are_reached(tools: Registry, site: str) -> None:
         f"127.0.0.1:{port}",
         "/redirect",
     ) in Site.hits  # the allowed host was asked; localhost never
+
+
+@needs_browser
+def test_webrtc_sends_no_udp(tools: Registry, site: str) -> None:
+    """A page's peer connection gathers its candidates without a single UDP datagram: its STUN
+    server, a socket of this test on 127.0.0.1, receives nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stun:
+        stun.bind(("127.0.0.1", 0))
+        stun.settimeout(0.25)
+        call(tools, action="navigate", url=f"{site}/webrtc?stun={stun.getsockname()[1]}")
+        received: list[bytes] = []
+        state = "gathering"
+        for _ in range(40):  # until gathering ends or a datagram comes (about 10 s at most)
+            try:
+                received.append(stun.recv(2048))
+            except TimeoutError:
+                pass
+            state = call(tools, action="read_text", selector="#state")["text"]
+            if received or state == "gathered":
+                break
+        assert received == [], f"{len(received)} UDP datagram(s) reached the STUN server"
+        assert state == "gathered"  # gathering ended: nothing was left to send
 
 
 @needs_browser

@@ -113,6 +113,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, b"\x89PNG" + bytes(50), "image/png")
         elif query == "nolist":
             self.send(200, b'{"results": 5}')
+        elif query == "brotli":  # a coding the tool cannot decode
+            self.send(200, b"\x1b\x03\x00\xf8\xa5@\x02", **{"Content-Encoding": "br"})
+        elif query == "nested":  # deeper than any JSON parser's recursion goes
+            self.send(200, b'{"results": ' + b"[" * 20_000 + b"]" * 20_000 + b"}")
         elif query == "huge":
             self.results(page_of(query, 1), padding="x" * 200_000)
         elif query == "slow":
@@ -234,6 +238,8 @@ def test_errors_are_declared(r: Any, base: str, server: Any, tmp_path: Path) -> 
         ("html", "bad_response"),
         ("binary", "bad_response"),
         ("nolist", "bad_response"),
+        ("nested", "bad_response"),
+        ("brotli", "bad_response"),  # a RecursionError in the parser, never `internal`
         ("huge", "bad_response"),
     ):
         assert kind(search(r, query)) == expected, query

@@ -543,3 +543,23 @@ def test_ecma_pattern() -> None:
     for bad in ["\\a", "a{", "}", "]", "(?i)a", "a{,2}", "[\\d-z]", "\\p{Greek}", "\\u{110000}"]:
         assert ecma_pattern(bad) is None, bad
     assert re.compile("x").pattern == "x"  # (the translation returns re patterns)
+
+
+def test_patterns_of_other_engines_have_no_ecma_reading_and_rust_gets_only_its_own() -> None:
+    """What pydantic-core's engine (Rust's regex) is trusted with: only patterns it reads as
+    ECMA-262 does. The rest go to the exact check, or are refused (no ECMA reading)."""
+    from toolgen.schema.patterns import pydantic_exact
+
+    # A POSIX class (a lone `]` in ECMA-262), Python's \Z, a group never closed.
+    for other in ("^[[:alpha:]]+$", "^a\\Z", "(", "x]", "a{2"):
+        assert ecma_pattern(other) is None and not pydantic_exact(other), other
+    # Python reads these as possessive quantifiers, or repeats a look-around: ECMA-262 refuses.
+    for other in ("a++", "a*+", "a{2}+", "a+??", "(?=a)*", "(?<!a)+b"):
+        assert ecma_pattern(other) is None, other
+    assert ecma_pattern("^(?:a)+?(b)*(?<n>c){2}?$") is not None
+    for plain in ("^[a-z]+$", "^(ab|cd){2,3}$", "^a\\.b-c$", "^[^ ]*$", "[é-ü]"):
+        assert pydantic_exact(plain), plain
+    # Valid ECMA-262 that Rust reads otherwise: set operators, empty classes.
+    for other in ("^[a&&b]$", "^[a~~b]$", "^[]$", "^[^]$", "\\d", "."):
+        assert ecma_pattern(other) is not None and not pydantic_exact(other), other
+    assert ecma_pattern("^[a&&b]$").search("&")  # type: ignore[union-attr]

@@ -386,7 +386,7 @@ FOUND = [  # each crashed once (traceback or RecursionError); now a located diag
                 },
             }
         ),
-        "schema-unenforceable",
+        "pattern-invalid",
     ),
 ]
 

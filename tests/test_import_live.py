@@ -1,7 +1,7 @@
 """`toolgen import --from mcp-server`: the tools of a running MCP server, over stdio and streamable HTTP.
 
 The servers: tests/data/mcp_weather_server.py (the official SDK's MCPServer, one tool per
-`tools/list` page), and the MCP reference server `@modelcontextprotocol/server-everything`
+`tools/list` page), tests/data/mcp_hostile_server.py (control characters in all it says), and the MCP reference server `@modelcontextprotocol/server-everything`
 (MIT), run with npx. What cannot be listed (a command that does not start, a URL that
 refuses, a program that is not an MCP server, one that never answers) is one line, exit 2.
 """
@@ -34,6 +34,7 @@ from toolgen.load.yaml12 import parse_yaml
 SERVER = REPO / "tests" / "data" / "mcp_weather_server.py"
 COMMAND = shlex.join([sys.executable, str(SERVER)])
 PYTHON = shlex.quote(sys.executable)
+HOSTILE = shlex.join([sys.executable, str(REPO / "tests" / "data" / "mcp_hostile_server.py")])
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
@@ -114,6 +115,26 @@ def test_a_stdio_server_lists_every_page_and_its_specs_pass_lint(tmp_path: Path)
     assert (code, stderr) == (0, ""), stderr
     assert stdout.startswith(f"{COMMAND} (mcp-server): 2 tools: 2 written")
     check_weather_specs(tmp_path / "specs", COMMAND)
+
+
+@pytest.mark.parametrize("mode", ["lists", "fails"])
+def test_what_a_server_says_reaches_the_terminal_escaped(tmp_path: Path, mode: str) -> None:
+    """Its name, version, tool names and error messages carry CR LF and ANSI escapes: each line
+    printed stays one line, with the escapes shown, never sent (click only strips colours)."""
+    command = HOSTILE + (" --fail" if mode == "fails" else "")
+    code, stdout, stderr = invoke(command, "--out", str(tmp_path / "specs"))
+    lines = (stdout + stderr).splitlines()
+    assert code == (1 if mode == "lists" else 2), stderr
+    assert not any(c in stdout + stderr for c in "\r\x1b\x07\u202e"), repr(stdout + stderr)
+    assert "\\x1b]0;title\\x07 \\u202egnp.exe" in stderr  # shown, escaped
+    forged = [line for line in lines if line.startswith("refused: nothing")]
+    assert forged == [], lines  # the server's CR LF started no line of its own
+    if mode == "lists":
+        assert stderr.count("\n") == 1 and stderr.startswith(f"refused: {command} hostile")
+        assert "hostile\\r\\nrefused: nothing\\x1b[31m red" in stderr
+        assert len(stdout.splitlines()) == 3 and (tmp_path / "specs" / "fine.yaml").is_file()
+    else:
+        assert stderr.count("\n") == 1 and "listing failed refused: nothing\\x1b[31m" in stderr
 
 
 def test_a_streamable_http_server(tmp_path: Path, http_server: str) -> None:

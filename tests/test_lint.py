@@ -41,7 +41,7 @@ RULES = {
     "parameters-not-object", "required-missing-property", "default-invalid", "example-invalid", "ref-unresolved",
     "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword", "deprecation-invalid",
     "description-purpose", "description-parameters", "description-returns", "description-errors",
-    "description-length", "namespace-size",
+    "description-length", "namespace-size", "pattern-invalid",
 }  # fmt: skip
 
 
@@ -268,3 +268,43 @@ def test_a_default_beside_a_ref_is_checked_against_what_it_refers_to(tmp_path: P
     )
     found = [(d.line, d.rule) for d in check_specs(specs)[0] if d.is_error]
     assert found == [(3, "default-invalid")]
+
+
+# Patterns other engines read differently from ECMA-262 (unicode mode, JSON Schema's dialect):
+# (pattern, where the refusal points, a word of the suggestion).
+OTHER_ENGINES = [
+    # POSIX class in Rust's regex (pydantic-core); ECMA-262: `[[:alph]` then a lone `]`.
+    ("^[[:alpha:]]+$", "[A-Za-z]"),
+    ("^a\\Z", "$"),  # Python's end of string; not an ECMA-262 escape
+    ("(", "close"),  # compiles nowhere: was dropped from the class without a word
+]
+
+
+@pytest.mark.parametrize(("pattern", "suggested"), OTHER_ENGINES, ids=["posix", "Z", "open"])
+def test_a_pattern_read_differently_by_another_engine_is_refused_located(
+    tmp_path: Path, pattern: str, suggested: str
+) -> None:
+    from _generated import build_specs, spec
+
+    tools = [
+        spec("t", {"s": {"type": "string", "pattern": pattern, "description": "s"}}),
+        spec("u", {"m": {"type": "object", "patternProperties": {pattern: {}}}}),
+    ]
+    built = build_specs(tmp_path, tools, "p")
+    refused = [d for d in built.diagnostics if d.is_error]
+    assert [(d.rule, d.file) for d in refused] == [("pattern-invalid", "tools.json")] * 2, [
+        d.text() for d in built.diagnostics
+    ]
+    assert all(d.line >= 1 and d.col > 1 and suggested in d.hint for d in refused), refused
+    assert not built.files
+
+
+def test_a_pattern_rust_reads_with_set_operators_is_read_as_ecma(tmp_path: Path) -> None:
+    """`[a&&b]` is the class of `a`, `&` and `b` in ECMA-262, their intersection in Rust."""
+    from _generated import package, spec
+
+    tool = spec("t", {"s": {"type": "string", "pattern": "^[a&&b]$", "description": "s"}})
+    with package(tmp_path, tool) as module:
+        assert module.validate_arguments("t", {"s": "&"}) is not None
+        with pytest.raises(Exception, match="pattern"):
+            module.validate_arguments("t", {"s": "ab"})

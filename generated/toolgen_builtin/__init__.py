@@ -99,9 +99,9 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
 # over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
 SPEC_VERSION = "0.1.0"
-SPEC_SHA256 = "b4b5ee7bc0928c75b652f5943e67e8d71815cd5c10752c87aefe5b2d99266f12"
+SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "b7399405095e0396b8ee82f362c0a3d3b2c4a2a155fe2ad10598b3a4901b0836"
+_RUNTIME_SHA256 = "0f740d85bd1988498280a3994d61f7ecb2de0e4a8cd637088a102bf07416cd5c"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

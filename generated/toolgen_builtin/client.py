@@ -108,7 +108,7 @@ class Tools:
         /,
         **fields: Any,
     ) -> FetchUrlResult:
-        """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so)."""
+        """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so). A failure that may pass (no connection, a 5xx, 408 or 429) is tried once more within timeout_s."""
         return await self.remote.value("fetch_url", FetchUrlResult, arguments, **fields)
 
     async def glob_files(
@@ -295,7 +295,7 @@ class SyncTools:
         /,
         **fields: Any,
     ) -> FetchUrlResult:
-        """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so)."""
+        """Fetch a web page or text document with an HTTP GET and return its content. Only hosts the host application allows can be fetched (redirects are followed only to allowed hosts too). format "markdown" (the default) turns HTML into Markdown with links kept, "text" into plain visible text, and "raw" returns the body as it came; non-HTML text (JSON, plain text, CSV, XML) is returned as it came in every format. Binary content (images, PDFs, archives) is refused. Bodies above the size limit are cut (truncated says so). A failure that may pass (no connection, a 5xx, 408 or 429) is tried once more within timeout_s."""
         return self.remote.value("fetch_url", FetchUrlResult, arguments, **fields)
 
     def glob_files(

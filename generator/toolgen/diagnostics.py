@@ -91,6 +91,17 @@ def summary(diagnostics: Sequence[Diagnostic], shown: Sequence[Diagnostic]) -> s
     return line
 
 
+def terminal(text: str) -> str:
+    """`text` safe to print as one line: every character that is not printable (CR, LF, ESC
+    and the other controls, format characters such as bidi overrides, line separators) is
+    shown as its Python escape. What a command echoes from its input (a server's words, a
+    command-line argument) goes through it, so it can neither forge a line nor send the
+    terminal an escape sequence."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def escape_data(text: str) -> str:
     """A workflow command's message: `%`, CR and LF escaped (`%` first)."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "b7399405095e0396b8ee82f362c0a3d3b2c4a2a155fe2ad10598b3a4901b0836"
+RUNTIME_SHA256 = "0f740d85bd1988498280a3994d61f7ecb2de0e4a8cd637088a102bf07416cd5c"

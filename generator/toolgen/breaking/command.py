@@ -38,7 +38,7 @@ def run_breaking(
     try:
         before = sources.previous(against, config.specs, known, after)
     except sources.Unreadable as exc:
-        echo(f"toolgen: cannot read --against {against}: {exc}", err=True)
+        echo(f"toolgen: cannot read --against {sources.shown(against)}: {exc}", err=True)
         return 2
     report = compare(before, after, settings, today)
     echo(render(report, fmt, base))

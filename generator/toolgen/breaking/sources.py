@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolgen.breaking.versions import pyproject_version
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic, Severity, terminal
 from toolgen.load.document import Document, LoadError, load_bytes, load_file
 from toolgen.load.files import SPEC_SUFFIXES, Limits
 from toolgen.load.specs import Reuse, SpecSet, ToolSource, entries, load_specs
@@ -139,7 +139,11 @@ def previous(
     """`--against REF` (see the module's docstring for how REF is read); Unreadable when it cannot be.
     A file with the same path and bytes as one of `current`'s is parsed once, for both sides."""
     folder = Path(ref)
-    if folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError:  # a name the OS cannot use as a path (too long): perhaps a revision
+        is_folder = False
+    if is_folder:
         definitions = folder / "definitions" / "mcp.json"
         packages = sorted(folder.glob("*/definitions/mcp.json"))
         if definitions.is_file() or len(packages) == 1:
@@ -287,6 +291,12 @@ def _unmarked(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "properties": out}
 
 
+def shown(ref: str, limit: int = 60) -> str:
+    """`ref` as a message shows it, on one line: cut to `limit` characters, control characters
+    escaped (a REF comes from the command line, and may be anything)."""
+    return terminal(ref[:limit] + ("..." if len(ref) > limit else ""))
+
+
 # -- a git revision ----------------------------------------------------------------------------
 
 
@@ -297,6 +307,9 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
         )
     except FileNotFoundError:
         raise Unreadable("git is not installed") from None
+    except (OSError, ValueError) as exc:  # an argument the OS refuses (too long, a NUL)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise Unreadable(f"git {args[0]} could not be run: {reason}") from None
     except subprocess.TimeoutExpired:
         raise Unreadable(f"git {args[0]} took longer than 300 s") from None
     if done.returncode != 0:
@@ -310,19 +323,21 @@ def revision(
 ) -> Side:
     """The spec files under the same path as `root`, at the git revision `ref`."""
     if ref.startswith("-"):
-        raise Unreadable(f"{ref!r} is neither a directory nor a git revision")
+        raise Unreadable(f"'{shown(ref)}' is neither a directory nor a git revision")
     try:
         top = Path(_git(["rev-parse", "--show-toplevel"], root).decode("utf-8").strip())
     except Unreadable:
         raise Unreadable(
-            f"{ref!r} is not a directory, and {root} is not in a git repository"
+            f"'{shown(ref)}' is not a directory, and {root} is not in a git repository"
         ) from None
     try:
         commit = _git(
             ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], top
         )
     except Unreadable:
-        raise Unreadable(f"{ref!r} is neither a directory nor a git revision of {top}") from None
+        raise Unreadable(
+            f"'{shown(ref)}' is neither a directory nor a git revision of {top}"
+        ) from None
     commit_id = commit.decode("ascii").strip()
     prefix = root.resolve().relative_to(top.resolve()).as_posix()
     prefix = "" if prefix == "." else prefix

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from toolgen.diagnostics import terminal
 from toolgen.importers.common import SourceError
 from toolgen.importers.run import (
     ImportResult,
@@ -26,6 +27,7 @@ def run_import(
     echo: Callable[..., None],
     timeout: float | None = None,
 ) -> int:
+    echo = _escaping(echo)
     try:
         source, items = read_source(fmt, file, timeout)
         result = import_items(items, fmt, taken=existing_names(out))
@@ -41,6 +43,16 @@ def run_import(
     for relative in skipped:
         echo(f"skipped: {out / relative} exists (--force replaces it)", err=True)
     return 1 if result.refused or skipped else 0
+
+
+def _escaping(echo: Callable[..., None]) -> Callable[..., None]:
+    """`echo` for lines that may hold what the source said (a server's name, a tool's name, an
+    error message): control characters escaped, so each stays one plain line."""
+
+    def escaped(line: str, **options: Any) -> None:
+        echo(terminal(line), **options)
+
+    return escaped
 
 
 def read_source(

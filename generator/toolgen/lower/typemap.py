@@ -15,14 +15,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-import pydantic_core
-from pydantic_core import core_schema
-
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
-from toolgen.schema.exactness import plain_pattern
+from toolgen.schema.patterns import pydantic_exact
 
 LITERAL_TYPES = (str, int, bool, type(None))
 ONE_OF = f"{TYPES}.OneOf"  # enum/const membership with JSON equality (True is not 1)
@@ -35,14 +32,6 @@ def _literal_ok(value: Any) -> bool:
     if isinstance(value, str):
         return not _SURROGATE.search(value)
     return isinstance(value, LITERAL_TYPES)
-
-
-def _rust_regex_ok(pattern: str) -> bool:
-    try:
-        pydantic_core.SchemaValidator(core_schema.str_schema(pattern=pattern))
-        return True
-    except pydantic_core.SchemaError:
-        return False
 
 
 @dataclass
@@ -440,10 +429,8 @@ class TypeMapper:
                 value = int(
                     value
                 )  # 3.0 is the integer 3 in JSON Schema (the meta-schema refuses 3.5)
-            if key == "pattern" and not (
-                isinstance(value, str) and plain_pattern(value) and _rust_regex_ok(value)
-            ):
-                continue  # another engine's reading of it could refuse what ECMA-262 takes: the exact check's
+            if key == "pattern" and not (isinstance(value, str) and pydantic_exact(value)):
+                continue  # Rust's reading of it could differ from ECMA-262's: the exact check's
             args.append(f"{argument}={py_literal(value)}")
         if not args:
             return Annotation.of(base, forward, base_uses)

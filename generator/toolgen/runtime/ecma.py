@@ -145,10 +145,17 @@ class _Parser:
     def translate(self) -> str:
         out: list[str] = []
         s = self.s
+        # What a quantifier would repeat: "atom"; "quantified" (only a lazy `?` may follow);
+        # "" (nothing, or an assertion, which unicode mode does not repeat). Python reads
+        # `a++` as possessive and repeats a look-around: ECMA-262 refuses both.
+        last = ""
+        looks: list[bool] = []  # for each open group: whether it is a look-around
         while self.i < len(s):
             c = s[self.i]
             self.i += 1
+            kind = "atom"
             if c == "\\":
+                kind = "" if self.peek() in ("b", "B") else "atom"
                 out.append(self.escape())
             elif c == "[":
                 out.append(self.klass())
@@ -156,20 +163,35 @@ class _Parser:
                 out.append(_set(_complement(_LINE_ENDS)))
             elif c == "$":
                 out.append(r"\Z")
+                kind = ""
             elif c == "(":
+                ahead = s[self.i : self.i + 3]
+                looks.append(ahead[:2] in ("?=", "?!") or ahead in ("?<=", "?<!"))
                 out.append(self.group())
-            elif c == "{":
-                match = _QUANTIFIER.match(s, self.i - 1)
-                if not match:
+                kind = ""
+            elif c == "{" or c in "*+?":
+                match = _QUANTIFIER.match(s, self.i - 1) if c == "{" else None
+                if c == "{" and not match:
                     raise self.fail()
-                out.append(match.group())
-                self.i = match.end()
-            elif c in "}]":
+                if c == "?" and last == "quantified":
+                    kind = ""  # lazy
+                elif last != "atom":
+                    raise self.fail()
+                else:
+                    kind = "quantified"
+                out.append(match.group() if match else c)
+                self.i = match.end() if match else self.i
+            elif c in "}]" or (c == ")" and not looks):
                 raise self.fail()
-            elif c in "^)|*+?":
+            elif c == ")":
                 out.append(c)
+                kind = "" if looks.pop() else "atom"
+            elif c in "^|":
+                out.append(c)
+                kind = ""
             else:
                 out.append(_char(ord(c)))
+            last = kind
         return "".join(out)
 
     def group(self) -> str:

@@ -14,10 +14,10 @@ Read together with typemap.py: each rule here names the typemap line it relies o
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from toolgen.schema.keywords import ANNOTATIONS
+from toolgen.schema.patterns import pydantic_exact
 
 # Keywords with no effect on validity (2020-12 annotations, toolgen's extensions).
 _INERT = ANNOTATIONS | {
@@ -53,21 +53,11 @@ _EVERY_TYPE_KEYWORD = set().union(*_BY_TYPE.values())
 _FLOAT_EXACT = (
     2.0**53
 )  # a bound below this compares exactly with any int pydantic turns into a float
-# A pattern pydantic-core's default engine reads as ECMA-262 does: literal characters,
-# classes of literal characters and ranges, anchors, groups, alternation and quantifiers.
-# Anything with a class escape (\d \w \s \b: Unicode in Rust, ASCII in ECMA), `.`
-# (line terminators differ) or `(?` (flags, look-around) is checked by the exact check.
-_PLAIN_PATTERN = re.compile(r"(?:[^\\.(]|\\[^A-Za-z0-9]|\((?!\?))*")
 
 
 def exact(schema: Any, defs: dict[str, Any]) -> bool:
     """True when the model the typemap builds for `schema` accepts exactly what `schema` accepts."""
     return _Exactness(defs).schema(schema)
-
-
-def plain_pattern(pattern: str) -> bool:
-    """A pattern pydantic's default regex engine enforces exactly as ECMA-262 does."""
-    return _PLAIN_PATTERN.fullmatch(pattern) is not None and "\\u" not in pattern
 
 
 class _Exactness:
@@ -114,7 +104,7 @@ class _Exactness:
             return False
         if kind == "string":
             pattern = schema.get("pattern")
-            return pattern is None or (isinstance(pattern, str) and plain_pattern(pattern))
+            return pattern is None or (isinstance(pattern, str) and pydantic_exact(pattern))
         if kind == "number":
             return all(
                 isinstance(schema[k], (int, float)) and abs(schema[k]) < _FLOAT_EXACT

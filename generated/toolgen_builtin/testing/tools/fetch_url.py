@@ -43,7 +43,7 @@ PARAMETERS: dict[str, Any] = {
             "exclusiveMinimum": 0,
             "maximum": 60,
             "default": 20,
-            "description": "Seconds for the whole fetch, redirects included; the host may lower the maximum.",
+            "description": "Seconds for the whole fetch, redirects and retries included; the host may lower the maximum.",
         },
     },
     "required": ["url"],

@@ -2,9 +2,9 @@
 
 Where a generated class cannot express a schema (schema/exactness.py), the package enforces
 it with the runtime's exact check. That check is compiled here, at generation time, so that
-what it refuses to compile (an ECMA-262 pattern it cannot translate exactly, `$schema` of
-another draft, a reference it cannot follow) is a located error now, never an import error
-of the generated package.
+what it refuses to compile (`$schema` of another draft, a reference it cannot follow) is a
+located error now, never an import error of the generated package. A pattern it cannot
+translate is left to pattern-invalid, which says why and what to write instead.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from toolgen.schema.exactness import exact
 
 ID = "schema-unenforceable"
 SUMMARY = (
-    "Every schema is enforced exactly: one the runtime's exact check cannot compile (a pattern it cannot "
-    "translate from ECMA-262 exactly, another draft's `$schema`) is refused."
+    "Every schema is enforced exactly: one the runtime's exact check cannot compile (another "
+    "draft's `$schema`, a reference it cannot follow) is refused (a pattern: `pattern-invalid`)."
 )
 SEVERITY = Severity.ERROR
 
@@ -45,6 +45,8 @@ def check(context: Context) -> Iterator[Diagnostic]:
             problem = _compiles(schema)
             if problem is None or _MALFORMED.search(problem):
                 continue  # a keyword's value of the wrong kind: the meta-schema rule says so
+            if problem.startswith("the pattern "):
+                continue  # one with no exact reading: pattern-invalid says so, and why
             found = _WHERE.search(problem)
             where = pointer + (found["pointer"] if found else "")
             message = _WHERE.sub("", problem)
@@ -52,8 +54,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 where,
                 ID,
                 f"cannot be enforced exactly: {message}",
-                hint="write it so that JSON Schema 2020-12 says it exactly (for a pattern: "
-                "ECMA-262 syntax, e.g. [0-9] for \\d)",
+                hint="write it so that JSON Schema 2020-12 says it exactly",
             )
 
 
