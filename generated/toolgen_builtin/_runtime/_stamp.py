@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "b7399405095e0396b8ee82f362c0a3d3b2c4a2a155fe2ad10598b3a4901b0836"
+RUNTIME_SHA256 = "60319b3b63ab87686111d23c4ad45c0e038d072ca11d8ef3563e610e252f18b0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from toolgen.runtime.ecma import ecma_pattern
+from toolgen.runtime.validation.exact.ecma import ecma_pattern
 
 
 @lru_cache(maxsize=1024)

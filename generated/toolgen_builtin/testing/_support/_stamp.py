@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "58d122a4f27234d635de721ccc0e56adfac241ba6f81b9282eb4034acc07070a"
+RUNTIME_SHA256 = "425edb28d46ce1f38b0f2a7120e21339980c0ebfdd434869a1d3377a29211b8c"
