@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "60319b3b63ab87686111d23c4ad45c0e038d072ca11d8ef3563e610e252f18b0"
+RUNTIME_SHA256 = "d4ce6c6e6900153aa4dc67d99c6504b0c94a2cc0dba2f811260580ed74c987c4"

@@ -273,7 +273,7 @@ def finish(
             )
     problem: Exception
     try:
-        if kind is info.result or isinstance(outcome, info.result):
+        if kind is info.result or (kind is not dict and isinstance(outcome, info.result)):
             value = outcome
         else:
             value = info.result.__pydantic_validator__.validate_python(outcome)
