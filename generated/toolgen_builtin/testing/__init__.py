@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "425edb28d46ce1f38b0f2a7120e21339980c0ebfdd434869a1d3377a29211b8c"
+_SUPPORT_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

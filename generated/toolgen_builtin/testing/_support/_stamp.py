@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "425edb28d46ce1f38b0f2a7120e21339980c0ebfdd434869a1d3377a29211b8c"
+RUNTIME_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"
