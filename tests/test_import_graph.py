@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, generate
 
 PACKAGE = REPO / "generator" / "toolgen"
 
@@ -290,3 +290,30 @@ def test_the_fast_paths_import_no_heavy_stage(phase: str, tmp_path: Path) -> Non
     assert "toolgen.cli" in loaded and "toolgen.pipeline" in loaded
     heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert heavy == []
+
+
+# What importing a generated package must not load: asyncio (async streams import it when they
+# run), and the runtime's modules a call loads when it first needs them.
+LOADED_AT_FIRST_USE = (
+    "asyncio",
+    "weather._runtime.validation.repair",
+    "weather._runtime.search",
+    "weather._runtime.serving",
+    "weather._runtime.providers",
+)
+
+
+def test_importing_a_generated_package_leaves_what_a_call_may_need_unloaded(
+    tmp_path: Path,
+) -> None:
+    """In a fresh interpreter, `import weather` (a 1-tool package): the registry and validation
+    are loaded, what only some calls need is not."""
+    generate(REPO / "tests" / "cases" / "weather" / "specs", tmp_path, "weather")
+    probe = "import json, sys, weather; print(json.dumps(sorted(sys.modules)))"
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    loaded = json.loads(ran.stdout)
+    assert "weather._runtime.calls.registry" in loaded  # the probe sees the package's imports
+    early = [m for m in loaded if any(m == n or m.startswith(n + ".") for n in LOADED_AT_FIRST_USE)]
+    assert early == []

@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "b4b5ee7bc0928c75b652f5943e67e8d71815cd5c10752c87aefe5b2d99266f12"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "d4ce6c6e6900153aa4dc67d99c6504b0c94a2cc0dba2f811260580ed74c987c4"
+_RUNTIME_SHA256 = "4f898eed1c2e125da51b1b8e66a53e6129790f9b4862ed1fb48bf34216591274"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

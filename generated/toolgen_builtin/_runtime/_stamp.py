@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d4ce6c6e6900153aa4dc67d99c6504b0c94a2cc0dba2f811260580ed74c987c4"
+RUNTIME_SHA256 = "4f898eed1c2e125da51b1b8e66a53e6129790f9b4862ed1fb48bf34216591274"

@@ -23,7 +23,6 @@ from ..results import control
 from ..results.control import Suspension
 from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation import deprecation
-from ..validation.repair import Repair
 from . import execution, streaming
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
@@ -332,7 +331,7 @@ def _noted(info: ToolInfo, result: ToolResult, notes: tuple[Any, ...] = ()) -> T
     warnings = tuple(n for n in notes if isinstance(n, str))
     if info.stability == "deprecated":
         warnings = (deprecation.tool_warning(info), *warnings)
-    made = tuple(n for n in notes if isinstance(n, Repair))
+    made = tuple(n for n in notes if not isinstance(n, str))  # the Repair records
     if made:
         return replace(
             result, warnings=(*result.warnings, *warnings), repairs=(*result.repairs, *made)

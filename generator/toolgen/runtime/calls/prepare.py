@@ -20,9 +20,11 @@ from pydantic import ValidationError
 
 from ..errors import ToolArgumentsError, UnknownToolError, short
 from ..results.result import ToolFailure, ToolInfo, ToolResult, raised_as
-from ..validation import payload, repair
-from ..validation.repair import Repair
+from ..validation import payload
 from ..validation.validate import closest_example, validate
+
+if TYPE_CHECKING:
+    from ..validation.repair import Repair
 
 Injector = Callable[[str], Mapping[str, Any]]  # tool name -> injected values for this call
 
@@ -118,6 +120,8 @@ class Preparer:
     ) -> Prepared | ToolResult | None:
         """The call prepared with its text repaired as the spec allows (repair.py) and its
         repairs noted; None when the text cannot be repaired or its value is not valid."""
+        from ..validation import repair  # loaded by the first call that needs a repair
+
         found = repair.repair(text, info.repair)
         # Arguments are an object: any other value (`null` read as no arguments, a string read
         # as text again) would be read as something the text does not say.
@@ -160,6 +164,8 @@ class Preparer:
             return None
         if payload.check(arguments, payload.LIMITS) is not None:
             return None
+        from ..validation import repair
+
         parts = repair.split(name, arguments, [*self._tools, *self._aliases])
         if parts is None:
             return None
@@ -176,6 +182,8 @@ class Preparer:
         if parts is None:
             return None
         names = [part for part, _ in parts]
+        from ..validation import repair
+        from ..validation.repair import Repair
 
         def prepared() -> Iterator[tuple[Prepared | ToolResult, float]]:
             for i, (part, text) in enumerate(parts):
@@ -201,6 +209,8 @@ def _with_repairs(
 ) -> Prepared | ToolResult:
     """A prepared call (or the result it already has) with these repairs told: logged, and
     noted for its result (`repairs`, and one line of `warnings`)."""
+    from ..validation import repair
+
     repair.tell(tool, made)
     line = repair.warning(tool, made)
     if isinstance(prepared, ToolResult):

@@ -12,7 +12,6 @@ the result against `returns` as for any call. Cancelling the call closes the gen
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import contextvars
 import inspect
@@ -24,6 +23,8 @@ from ..results.content import block_kind
 from .execution import cancelled
 
 if TYPE_CHECKING:
+    import asyncio
+
     from ..results.result import ToolResult
 
 OnEvent = Callable[[Any], None]
@@ -107,6 +108,8 @@ async def relayed(
     """What is queued on `items` while `call` runs, as it comes, up to the last item queued
     before the call ended (`call.result()` is then ready). Stopped early (closed, cancelled),
     it cancels the call and waits for it to end."""
+    import asyncio  # here, not at the top: importing it costs every package ~15 ms
+
     try:
         while not call.done() or not items.empty():
             waiting = asyncio.ensure_future(items.get())
