@@ -2,7 +2,7 @@
 
 A tool that returns an image inside its JSON result (base64 in a string, what a tool without
 content blocks has to do) makes the model read every character of it. Returned as a content
-block, each provider gets it as its own image input (runtime/answers.py), and the model's text
+block, each provider gets it as its own image input (runtime/providers/answers.py), and the model's text
 is only the result and a short reference. For each provider this prints the bytes of text in
 the answer (what the model reads as tokens) and the bytes of image data (what it sees), with
 both ways of returning the same image, and an estimate of the tokens each costs:
@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT / "generator"))
 
 from pydantic import RootModel  # noqa: E402
 
-from toolgen.runtime import answers  # noqa: E402
-from toolgen.runtime.content import Image  # noqa: E402
-from toolgen.runtime.results import ToolResult  # noqa: E402
+from toolgen.runtime.providers import answers  # noqa: E402
+from toolgen.runtime.results.content import Image  # noqa: E402
+from toolgen.runtime.results.result import ToolResult  # noqa: E402
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp")
 # Strings under these keys are names and ids, not what the model reads; MCP's

@@ -1,4 +1,4 @@
-"""Tool search, measured: toolgen's index (runtime/search.py) against a plain BM25, same run.
+"""Tool search, measured: toolgen's index (runtime/search/index.py) against a plain BM25, same run.
 
 Catalogs: the built-in library (`schemas/`, through the pipeline: the index `generate`
 writes) and, given the corpus, its largest catalogs: the GitHub MCP server (117 tools), the
@@ -54,8 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 
-from toolgen.runtime import search  # noqa: E402
-from toolgen.runtime.search import Entry, SearchIndex  # noqa: E402
+from toolgen.runtime.search import index as search  # noqa: E402
+from toolgen.runtime.search.index import Entry, SearchIndex  # noqa: E402
 
 # Asked of every catalog, but where the catalog is listed beside the query: one of its tools
 # does what the query asks, or its near equivalent (vetted by reading each catalog's tools that

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from toolgen_builtin import Image, Output, ToolError
-from toolgen_builtin._runtime.content import LIMITS as CONTENT_LIMITS
+from toolgen_builtin._runtime.results.content import LIMITS as CONTENT_LIMITS
 from toolgen_builtin.tools.browser import BrowserArguments, BrowserResult, BrowserTool
 
 from .browser_proxy import PROXY_HEADER, AllowListProxy

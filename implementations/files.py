@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from toolgen_builtin import Image, Output, ToolError
-from toolgen_builtin._runtime.content import LIMITS, sniff
+from toolgen_builtin._runtime.results.content import LIMITS, sniff
 from toolgen_builtin.tools.append_file import AppendFileArguments, AppendFileResult, AppendFileTool
 from toolgen_builtin.tools.edit_file import EditFileArguments, EditFileResult, EditFileTool
 from toolgen_builtin.tools.insert_lines import (

@@ -20,8 +20,8 @@ from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 from toolgen.providers.catalog import PAIR_NAMES, namespace_description
-from toolgen.runtime.registry import definition_name
-from toolgen.runtime.search import CALL_TOOL, SEARCH_TOOLS
+from toolgen.runtime.calls.registry import definition_name
+from toolgen.runtime.search.index import CALL_TOOL, SEARCH_TOOLS
 
 NATIVE = {"openai-responses", "anthropic"}
 

@@ -1,4 +1,4 @@
-"""Content blocks (runtime/content.py) and how each provider receives them (runtime/answers.py):
+"""Content blocks (runtime/results/content.py) and how each provider receives them (runtime/providers/answers.py):
 a turn whose result holds an image, a PDF, audio and a link gives exactly the messages each
 provider's SDK types accept, and no image ever travels as text."""
 
@@ -358,7 +358,7 @@ def test_what_lint_says_each_provider_takes_is_what_it_is_sent(
     package: ModuleType, provider: str
 ) -> None:
     """answers.TAKES (read by the content-left-out rule) against the answers themselves."""
-    from toolgen.runtime.answers import TAKES
+    from toolgen.runtime.providers.answers import TAKES
 
     blocks = {
         "image": package.Image.of(png()),

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
 from toolgen.runtime import Registry, ToolError, ToolInfo
-from toolgen.runtime_testing import contract as contract_module
+from toolgen.runtime_testing import verdict as contract_module
 from toolgen.runtime_testing.contract import (
     ContractViolation,
     ToolContract,

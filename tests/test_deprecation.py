@@ -91,7 +91,7 @@ def today(package: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Set the day the runtime compares sunsets with."""
 
     def set_today(day: str) -> None:
-        monkeypatch.setattr(package._runtime.deprecation, "today", lambda: day)
+        monkeypatch.setattr(package._runtime.validation.deprecation, "today", lambda: day)
 
     set_today("2029-01-01")
     return set_today
@@ -231,7 +231,7 @@ def test_a_deprecated_tool_warns_with_its_reason_replacement_and_sunset(
     tools = registry(package)
     info = tools.info("weather.old_forecast")
     assert info.stability == "deprecated"  # implied by `deprecated`
-    assert info.deprecation == package._runtime.deprecation.Deprecation(
+    assert info.deprecation == package._runtime.validation.deprecation.Deprecation(
         "It reads a retired API", "weather.forecast", "2030-01-01"
     )
     result = calling(tools, "weather.old_forecast", {"city": "Rome"})

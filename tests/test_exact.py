@@ -1,4 +1,4 @@
-"""The exact JSON Schema 2020-12 checker (runtime/exact.py): the official test suite, a property
+"""The exact JSON Schema 2020-12 checker (runtime/validation/exact/checker.py): the official test suite, a property
 test against jsonschema, and the exact message of every issue code it adds."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolgen.runtime.ecma import ecma_pattern
 from toolgen.runtime.errors import ArgumentIssue
-from toolgen.runtime.exact import Checker, Unsupported
+from toolgen.runtime.validation.exact.checker import Checker, Unsupported
+from toolgen.runtime.validation.exact.ecma import ecma_pattern
 
 SUITE = REPO / "tests" / "data" / "json-schema-test-suite" / "draft2020-12"
 OPTIONAL = [

@@ -1,4 +1,4 @@
-"""What the spec declares about running a tool, enforced by the generated registry (runtime/execution.py):
+"""What the spec declares about running a tool, enforced by the generated registry (runtime/calls/execution.py):
 deadlines (sync and async, `call` and `acall`, the tool's own or the registry's), sync
 implementations kept off the event loop, async ones called from inside a running loop, and
 `retryable` carried to the failure. Real threads and tasks, short real deadlines.

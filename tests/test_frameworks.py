@@ -1,4 +1,4 @@
-"""The agent-framework glue (runtime/frameworks.py, in a generated package's `_runtime`): a
+"""The agent-framework glue (runtime/serving/frameworks.py, in a generated package's `_runtime`): a
 registry's tools in the OpenAI Agents SDK, pydantic-ai and LangChain, each driven offline by the
 framework's own scripted model. For each: the framework is given toolgen's definitions, a
 valid call runs the implementation and its result reaches the model, an invalid call reaches
@@ -104,7 +104,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 @pytest.fixture(scope="module")
 def frameworks(package: ModuleType) -> ModuleType:
-    return importlib.import_module(f"{package.__name__}._runtime.frameworks")
+    return importlib.import_module(f"{package.__name__}._runtime.serving.frameworks")
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, generate
 
 PACKAGE = REPO / "generator" / "toolgen"
 
@@ -121,19 +121,19 @@ def test_no_module_imports_a_later_stage() -> None:
     assert sorted(KNOWN_LATER - later) == [], "fixed: remove it from KNOWN_LATER"
 
 
-def test_no_import_cycles() -> None:
-    """Tarjan's strongly connected components: any component of two or more modules is a cycle."""
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components: each component of two or more nodes, sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
-    cycles: list[list[str]] = []
+    found: list[list[str]] = []
 
     def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for target in sorted(GRAPH[node]):
+        for target in sorted(graph.get(node, ())):
             if target not in index:
                 visit(target)
                 low[node] = min(low[node], low[target])
@@ -148,15 +148,105 @@ def test_no_import_cycles() -> None:
                 if member == node:
                     break
             if len(component) > 1:
-                cycles.append(sorted(component))
+                found.append(sorted(component))
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    for name in sorted(GRAPH):
+    for name in sorted(graph):
         if name not in index:
             visit(name)
-    assert sorted(cycles) == sorted(KNOWN_CYCLES), (
+    return sorted(found)
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(GRAPH) == sorted(KNOWN_CYCLES), (
         "a new cycle, or a known one fixed (then remove it from KNOWN_CYCLES)"
     )
+
+
+# The runtime's groups: each subpackage of toolgen.runtime is one (validation, results, calls,
+# search, providers, serving), each module at its top one of its own (errors, types, secrets,
+# models). `toolgen.runtime` itself, the public surface, imports from every group and is none.
+RUNTIME = "toolgen.runtime"
+RUNTIME_GROUPS = sorted({name.split(".")[2] for name in MODULES if name.startswith(RUNTIME + ".")})
+
+
+def runtime_group(name: str) -> str | None:
+    return name.split(".")[2] if name.startswith(RUNTIME + ".") else None
+
+
+def group_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Group -> the other groups its modules import (every import, as GRAPH reads them)."""
+    edges: dict[str, set[str]] = {group: set() for group in RUNTIME_GROUPS}
+    for name, targets in graph.items():
+        source = runtime_group(name)
+        if source is None:
+            continue
+        for target in targets:
+            group = runtime_group(target)
+            if group is not None and group != source:
+                edges[source].add(group)
+    return edges
+
+
+def test_the_runtime_groups_are_read() -> None:
+    """What the layering test below walks is there: the groups and an edge plainly in the code."""
+    assert {"calls", "errors", "results", "search", "serving", "validation"} <= set(RUNTIME_GROUPS)
+    groups = group_graph(GRAPH)
+    assert "validation" in groups["results"]  # results.result imports validation.validate
+    assert "calls" in groups["serving"]
+
+
+def test_the_runtime_groups_form_no_cycle() -> None:
+    """The groups form a layered graph: no group imports, through any chain, one that imports
+    it (docs/architecture.md lists the allowed edges)."""
+    assert cycles(group_graph(GRAPH)) == []
+
+
+def test_a_cycle_between_groups_is_caught() -> None:
+    """The check above fails on a cycle: one planted import from validation back to calls."""
+    planted = {name: set(targets) for name, targets in GRAPH.items()}
+    planted[f"{RUNTIME}.validation.validate"].add(f"{RUNTIME}.calls.registry")
+    found = cycles(group_graph(planted))
+    assert found and "validation" in found[0] and "calls" in found[0]
+
+
+def test_a_runtime_group_package_imports_nothing() -> None:
+    """A group's `__init__.py` is its docstring: importing one module of a group never loads
+    the rest of it."""
+    for name, path in MODULES.items():
+        if path.name == "__init__.py" and runtime_group(name) is not None:
+            body = ast.parse(path.read_text("utf-8")).body
+            assert all(isinstance(s, ast.Expr) for s in body), f"{name} does more than document"
+            assert ast.get_docstring(ast.parse(path.read_text("utf-8"))), f"{name} has no docstring"
+
+
+# Third-party imports the runtime may make: pydantic everywhere; the extras' packages only in
+# the modules those extras serve (each imported there, never elsewhere).
+RUNTIME_THIRD_PARTY = {"pydantic", "pydantic_core"}
+RUNTIME_EXTRAS = {
+    f"{RUNTIME}.serving.server": {"mcp", "mcp_types", "starlette", "uvicorn"},
+    f"{RUNTIME}.serving.remote": {"mcp", "mcp_types", "anyio", "httpx2"},
+    f"{RUNTIME}.calls.tracing": {"opentelemetry"},
+}
+
+
+def test_the_runtime_imports_only_itself_the_standard_library_and_pydantic() -> None:
+    """Copied into packages that do not have toolgen: relative imports only inside the runtime,
+    and nothing beyond the standard library and pydantic outside the modules extras serve."""
+    found: list[str] = []
+    for name, path in MODULES.items():
+        if not (name == RUNTIME or name.startswith(RUNTIME + ".")):
+            continue
+        allowed = RUNTIME_THIRD_PARTY | RUNTIME_EXTRAS.get(name, set())
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                tops = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                tops = {(node.module or "").split(".")[0]}
+            else:
+                continue
+            found += [f"{name}: {top}" for top in sorted(tops - allowed - sys.stdlib_module_names)]
+    assert found == []
 
 
 PROBE = """
@@ -200,3 +290,30 @@ def test_the_fast_paths_import_no_heavy_stage(phase: str, tmp_path: Path) -> Non
     assert "toolgen.cli" in loaded and "toolgen.pipeline" in loaded
     heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert heavy == []
+
+
+# What importing a generated package must not load: asyncio (async streams import it when they
+# run), and the runtime's modules a call loads when it first needs them.
+LOADED_AT_FIRST_USE = (
+    "asyncio",
+    "weather._runtime.validation.repair",
+    "weather._runtime.search",
+    "weather._runtime.serving",
+    "weather._runtime.providers",
+)
+
+
+def test_importing_a_generated_package_leaves_what_a_call_may_need_unloaded(
+    tmp_path: Path,
+) -> None:
+    """In a fresh interpreter, `import weather` (a 1-tool package): the registry and validation
+    are loaded, what only some calls need is not."""
+    generate(REPO / "tests" / "cases" / "weather" / "specs", tmp_path, "weather")
+    probe = "import json, sys, weather; print(json.dumps(sorted(sys.modules)))"
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    loaded = json.loads(ran.stdout)
+    assert "weather._runtime.calls.registry" in loaded  # the probe sees the package's imports
+    early = [m for m in loaded if any(m == n or m.startswith(n + ".") for n in LOADED_AT_FIRST_USE)]
+    assert early == []

@@ -133,7 +133,7 @@ def test_a_call_approved_during_it_streams_its_events_and_logs(
         return ElicitResult(action="accept")
 
     async def scenario(protocol: str) -> list[Any]:
-        remote_module = importlib.import_module(f"{PACKAGE}._runtime.remote")
+        remote_module = importlib.import_module(f"{PACKAGE}._runtime.serving.remote")
         served = _served(pkg, impl.registry)
         holder: list[Any] = []
 

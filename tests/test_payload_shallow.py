@@ -66,7 +66,7 @@ def p(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 
 def shallow(p: ModuleType, name: str) -> int | None:
-    payload = __import__(f"{p.__name__}._runtime.payload", fromlist=["shallow"])
+    payload = __import__(f"{p.__name__}._runtime.validation.payload", fromlist=["shallow"])
     return payload.shallow(p.tool_info(name).arguments)  # type: ignore[no-any-return]
 
 

@@ -1,4 +1,4 @@
-"""The Registry's operations (runtime/registry.py), on the built-in library: a registry is a
+"""The Registry's operations (runtime/calls/registry.py), on the built-in library: a registry is a
 value (each operation returns a new one), and its definitions are exactly its tools'."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Repair of malformed argument text (`x-repair`, runtime/repair.py) and the closest valid
+"""Repair of malformed argument text (`x-repair`, runtime/validation/repair.py) and the closest valid
 example in refused calls' messages.
 
 tests/repair/calls.jsonl is a corpus of malformed calls to the tools of tests/repair/specs:
@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from runtime_support import generated_package
 
 from toolgen import pipeline
-from toolgen.runtime import repair
-from toolgen.runtime.repair import KINDS
+from toolgen.runtime.validation import repair
+from toolgen.runtime.validation.repair import KINDS
 
 HERE = Path(__file__).parent / "repair"
 SPECS: dict[str, Any] = yaml.safe_load((HERE / "specs" / "tools.yaml").read_text("utf-8"))
@@ -56,7 +56,7 @@ class Harness:
         self.package = package
         self.received: list[tuple[str, Any]] = []
         self.results: list[Any] = []  # every result the registry's hook saw
-        as_sent = import_module(f"{package.__name__}._runtime.validation").as_sent
+        as_sent = import_module(f"{package.__name__}._runtime.validation.validate").as_sent
         implementations = []
         for name in package.TOOL_NAMES:
             tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[name]}")
@@ -134,7 +134,7 @@ def test_a_call_is_repaired_exactly_or_refused_as_without_repair(
     )
     # The pure function agrees with the registry.
     allowed = repairing.package.tool_info(case["tool"]).repair
-    assert import_module(f"{repairing.package.__name__}._runtime.repair").repair(
+    assert import_module(f"{repairing.package.__name__}._runtime.validation.repair").repair(
         case["text"], allowed
     ) == (case["value"], result.repairs)
 
@@ -145,7 +145,7 @@ def test_a_call_is_repaired_exactly_or_refused_as_without_repair(
 def test_a_glued_call_is_run_as_its_parts_or_unknown(
     repairing: Harness, strict: Harness, case: dict[str, Any]
 ) -> None:
-    adapters = import_module(f"{repairing.package.__name__}._runtime.adapters")
+    adapters = import_module(f"{repairing.package.__name__}._runtime.providers.adapters")
     call = [
         {
             "id": "c1",
@@ -155,7 +155,7 @@ def test_a_glued_call_is_run_as_its_parts_or_unknown(
     ]
     answer = adapters.respond(repairing.registry, "openai", call)
     received, results = repairing.take()
-    plain_answer = import_module(f"{strict.package.__name__}._runtime.adapters").respond(
+    plain_answer = import_module(f"{strict.package.__name__}._runtime.providers.adapters").respond(
         strict.registry, "openai", call
     )
     strict.take()
@@ -187,7 +187,7 @@ def test_a_glued_call_is_run_as_its_parts_or_unknown(
 
 
 def test_glued_calls_async_and_in_each_provider(repairing: Harness) -> None:
-    adapters = import_module(f"{repairing.package.__name__}._runtime.adapters")
+    adapters = import_module(f"{repairing.package.__name__}._runtime.providers.adapters")
     text = '{"city": "Paris"}{"tz": "UTC"}'
     block = {"type": "tool_use", "id": "t1", "name": "get_weatherget_time", "input": {}}
     # Anthropic sends an object, never glued text: nothing to split, the unknown tool's answer.

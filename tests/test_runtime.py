@@ -34,11 +34,15 @@ from toolgen.runtime import models as runtime_models
 from toolgen.write import apply, plan
 
 SOURCE = REPO / "generator" / "toolgen"
-RUNTIME = sorted((SOURCE / "runtime").glob("*.py"))
+RUNTIME = sorted(p for p in (SOURCE / "runtime").rglob("*.py") if "__pycache__" not in p.parts)
 SUPPORT = sorted((SOURCE / "runtime_testing").glob("*.py"))
 
 
-@pytest.mark.parametrize("path", RUNTIME + SUPPORT, ids=lambda p: f"{p.parent.name}/{p.name}")
+def source_id(path: Path) -> str:
+    return path.relative_to(SOURCE).as_posix()
+
+
+@pytest.mark.parametrize("path", RUNTIME + SUPPORT, ids=source_id)
 def test_each_source_is_marked_black_stable_and_skips_black(path: Path) -> None:
     text = path.read_text("utf-8")
     assert text.startswith(f"# {RUNTIME_MARKER}\n")
@@ -46,7 +50,7 @@ def test_each_source_is_marked_black_stable_and_skips_black(path: Path) -> None:
     assert in_black_layout(text)  # so the format step passes the copy through untouched
 
 
-@pytest.mark.parametrize("path", RUNTIME + SUPPORT, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", RUNTIME + SUPPORT, ids=source_id)
 def test_sources_import_nothing_of_toolgen_and_support_reaches_the_runtime_only_through_its_link(
     path: Path,
 ) -> None:
@@ -55,12 +59,15 @@ def test_sources_import_nothing_of_toolgen_and_support_reaches_the_runtime_only_
             assert not any(alias.name.split(".")[0] == "toolgen" for alias in node.names), path
         elif isinstance(node, ast.ImportFrom):
             assert node.level > 0 or (node.module or "").split(".")[0] != "toolgen", path
-            if node.level > 1:  # outside its own folder: only the support's link, to the runtime
+            # never above its own root folder (runtime/ or runtime_testing/), but for the
+            # support's link, to the runtime
+            depth = len(path.relative_to(SOURCE).parts) - 1  # 1: a module at a root's top
+            if node.level > depth:
                 assert path.name == "_link.py" and (node.module or "").startswith("runtime."), path
 
 
 def test_the_registry_does_not_import_the_adapters() -> None:
-    tree = ast.parse((SOURCE / "runtime" / "registry.py").read_text("utf-8"))
+    tree = ast.parse((SOURCE / "runtime" / "calls" / "registry.py").read_text("utf-8"))
     imported_modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert imported_modules and not any("adapters" in (m or "") for m in imported_modules)
 
@@ -91,10 +98,10 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
 
 def test_copies_are_byte_identical(library: tuple[Path, dict[str, str]]) -> None:
     out, _ = library
+    runtime = SOURCE / "runtime"
     for source in RUNTIME:
-        assert (out / "library" / "_runtime" / source.name).read_bytes() == source.read_bytes(), (
-            source.name
-        )
+        name = source.relative_to(runtime)
+        assert (out / "library" / "_runtime" / name).read_bytes() == source.read_bytes(), name
     for source in SUPPORT:
         copy = (out / "library" / "testing" / "_support" / source.name).read_bytes()
         if source.name == "_link.py":  # the one rewritten line per import: same line numbers
@@ -102,17 +109,21 @@ def test_copies_are_byte_identical(library: tuple[Path, dict[str, str]]) -> None
             assert copy == source.read_bytes().replace(b"from ..runtime", b"from ..._runtime")
         else:
             assert copy == source.read_bytes(), source.name
-    copied = {p.name for p in (out / "library" / "_runtime").glob("*.py")}
-    assert copied == {p.name for p in RUNTIME} | {"_stamp.py"}
+    copied = {
+        p.relative_to(out / "library" / "_runtime")
+        for p in (out / "library" / "_runtime").rglob("*.py")
+    }
+    assert copied == {p.relative_to(runtime) for p in RUNTIME} | {Path("_stamp.py")}
 
 
 def test_stamps_name_the_copied_sources(library: tuple[Path, dict[str, str]]) -> None:
     out, files = library
-    for folder, sources, constant in (
-        ("_runtime", RUNTIME, "_RUNTIME_SHA256"),
-        ("testing/_support", SUPPORT, "_SUPPORT_SHA256"),
+    for folder, sources, root, constant in (
+        ("_runtime", RUNTIME, "runtime", "_RUNTIME_SHA256"),
+        ("testing/_support", SUPPORT, "runtime_testing", "_SUPPORT_SHA256"),
     ):
-        copies = {p.name: files[f"library/{folder}/{p.name}"] for p in sources}
+        names = [p.relative_to(SOURCE / root).as_posix() for p in sources]
+        copies = {name: files[f"library/{folder}/{name}"] for name in names}
         stamp = files[f"library/{folder}/_stamp.py"]
         assert f'RUNTIME_SHA256 = "{digest(copies)}"' in stamp
         checker = files[
@@ -158,12 +169,12 @@ def test_check_reports_a_hand_edited_runtime_file_and_cleanup_knows_the_copies(
 ) -> None:
     specs = CASES / "weather" / "specs"
     files = generate(specs, tmp_path, "weather")
-    registry = tmp_path / "weather" / "_runtime" / "registry.py"
+    registry = tmp_path / "weather" / "_runtime" / "calls" / "registry.py"
     registry.write_text(registry.read_text().replace("registered twice", "registered 2x"))
     result = CliRunner().invoke(
         main, ["check", "--specs", str(specs), "--out", str(tmp_path), "--package", "weather"]
     )
-    assert result.exit_code == 1 and "stale: weather/_runtime/registry.py" in result.stdout
+    assert result.exit_code == 1 and "stale: weather/_runtime/calls/registry.py" in result.stdout
     # A runtime module toolgen no longer ships is an orphan; a file of the user's is not.
     old = tmp_path / "weather" / "_runtime" / "retired.py"
     old.write_text(f"# {RUNTIME_MARKER}\n")
@@ -175,7 +186,7 @@ def test_check_reports_a_hand_edited_runtime_file_and_cleanup_knows_the_copies(
     assert (
         not old.exists()
         and mine.exists()
-        and registry.read_text() == files["weather/_runtime/registry.py"]
+        and registry.read_text() == files["weather/_runtime/calls/registry.py"]
     )
 
 

@@ -114,7 +114,7 @@ def test_a_cycle_is_refused(p: ModuleType) -> None:
 
 def counting(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the issues translated one by one (the work the old code did for every error)."""
-    translate = importlib.import_module(f"{p.__name__}._runtime.translate")
+    translate = importlib.import_module(f"{p.__name__}._runtime.validation.translate")
     made = [0]
     original = translate._issue
 

@@ -1,4 +1,4 @@
-"""Tool search (runtime/search.py, render/search_index.py): the analyzer, the scorer and its
+"""Tool search (runtime/search/index.py, render/search_index.py): the analyzer, the scorer and its
 "nothing serves this" rule, the search_tools/call_tool pair through a registry, the index a
 generated package ships, the pair served over MCP, and a smoke run of the evaluation."""
 
@@ -21,11 +21,19 @@ from mcp_support import python_path
 
 import toolgen_builtin
 from implementations import registry as builtin_registry
-from toolgen.runtime import search
 from toolgen.runtime.errors import ToolArgumentsError
-from toolgen.runtime.search import CALL_TOOL, SEARCH_TOOLS, Entry, SearchIndex, fields, stem, tokens
-from toolgen.runtime.validation import validate
-from toolgen_builtin._runtime import search as package_search
+from toolgen.runtime.search import index as search
+from toolgen.runtime.search.index import (
+    CALL_TOOL,
+    SEARCH_TOOLS,
+    Entry,
+    SearchIndex,
+    fields,
+    stem,
+    tokens,
+)
+from toolgen.runtime.validation.validate import validate
+from toolgen_builtin._runtime.search import index as package_search
 
 
 def entry(

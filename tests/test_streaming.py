@@ -1,4 +1,4 @@
-"""Streaming tools (runtime/streaming.py): a generator `run`, sync or async, drained by the
+"""Streaming tools (runtime/calls/streaming.py): a generator `run`, sync or async, drained by the
 registry under the call's deadline; events reach the host as they come (`on_event`,
 `astream`), the result is checked like any other, and a stream cut short is closed so that
 its cleanup runs. Real threads and tasks, short waits."""

@@ -19,8 +19,8 @@ from conftest import REPO, generate, imported
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolgen.runtime import suggest
-from toolgen.runtime.payload import depth
+from toolgen.runtime.validation import suggest
+from toolgen.runtime.validation.payload import depth
 
 GOLDEN_SPECS = REPO / "tests" / "golden" / "errors" / "specs"
 ORDER = {
@@ -212,7 +212,7 @@ def test_depth_skips_brackets_inside_strings(text: str, expected: int) -> None:
 
 
 def test_limits_are_checked() -> None:
-    from toolgen.runtime.payload import Limits
+    from toolgen.runtime.validation.payload import Limits
 
     with pytest.raises(ValueError):
         Limits(max_issues=0)
@@ -290,7 +290,7 @@ def test_coercion_never_hides_a_secret(tmp_path: Path) -> None:
 def test_valid_calls_never_reach_the_failure_path(
     golden: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    validation = golden._runtime.validation
+    validation = golden._runtime.validation.validate
 
     def boom(*args: Any) -> Any:
         raise AssertionError("the failure path ran for a valid call")

@@ -3,6 +3,6 @@
 
 import sys
 
-from ._runtime.serving import main
+from ._runtime.serving.server import main
 
 sys.exit(main(sys.argv[1:], __package__ or "toolgen_builtin"))

@@ -4,8 +4,11 @@
 Copied verbatim into each generated package as `_runtime`; depends on pydantic only.
 """
 
-from .content import Audio, Document, Image, ResourceLink, Text
-from .control import Resumed, Suspend, Suspension, SuspensionError, resumed
+from .calls.execution import cancelled
+from .calls.hooks import CallEvent
+from .calls.registry import Registry
+from .calls.streaming import Chunk, Final, Partial, Progress
+from .calls.tracing import OpenTelemetryHook
 from .errors import (
     ArgumentIssue,
     ToolArgumentsError,
@@ -14,13 +17,10 @@ from .errors import (
     UnknownCategoryError,
     UnknownToolError,
 )
-from .execution import cancelled
-from .hooks import CallEvent
-from .registry import Registry
-from .results import Output, ToolFailure, ToolInfo, ToolResult
-from .streaming import Chunk, Final, Partial, Progress
-from .tracing import OpenTelemetryHook
-from .validation import validate
+from .results.content import Audio, Document, Image, ResourceLink, Text
+from .results.control import Resumed, Suspend, Suspension, SuspensionError, resumed
+from .results.result import Output, ToolFailure, ToolInfo, ToolResult
+from .validation.validate import validate
 
 __all__ = [
     "ArgumentIssue",

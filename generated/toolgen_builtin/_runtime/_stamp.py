@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0f740d85bd1988498280a3994d61f7ecb2de0e4a8cd637088a102bf07416cd5c"
+RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"

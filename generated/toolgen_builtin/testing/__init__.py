@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from .._index import MODULES, PROVIDER_NAMES
 from .._runtime import UnknownToolError
-from .._runtime.suggest import nearest
+from .._runtime.validation.suggest import nearest
 from ._support import contract as _contract
 from ._support._stamp import RUNTIME_SHA256, RUNTIME_VERSION
 from ._support.contract import (
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "58d122a4f27234d635de721ccc0e56adfac241ba6f81b9282eb4034acc07070a"
+_SUPPORT_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"
 if RUNTIME_SHA256 != _SUPPORT_SHA256:
     raise ImportError(
         f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "

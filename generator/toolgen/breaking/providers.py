@@ -11,7 +11,7 @@ from typing import Any
 
 from toolgen.lower import EMPTY_PARAMETERS, ToolView
 from toolgen.naming import provider_name
-from toolgen.runtime.registry import definition_name
+from toolgen.runtime.calls.registry import definition_name
 from toolgen.schema.closing import closed
 
 

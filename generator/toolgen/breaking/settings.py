@@ -30,7 +30,7 @@ from toolgen.breaking.rules import (
     WARNING,
     Rule,
 )
-from toolgen.runtime.suggest import nearest
+from toolgen.runtime.validation.suggest import nearest
 
 KEYS = ("use", "except", "ignore_only", "severity", "fail_on")
 FAIL_ON = (ERROR, WARNING)

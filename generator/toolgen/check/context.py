@@ -14,7 +14,7 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
 from toolgen.load.refs import schema_roots
 from toolgen.load.specs import SpecSet, ToolSource
-from toolgen.runtime.suggest import nearest
+from toolgen.runtime.validation.suggest import nearest
 from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 from toolgen.spec.model import ToolSpec

@@ -12,7 +12,7 @@ import referencing.jsonschema
 from toolgen.check.context import Rule, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document
-from toolgen.runtime.suggest import nearest
+from toolgen.runtime.validation.suggest import nearest
 from toolgen.schema.pointer import child
 from toolgen.spec import JSON_SCHEMA_DIALECT, spec_schema
 

@@ -25,7 +25,7 @@ import referencing.jsonschema
 
 from toolgen.load.document import Document
 from toolgen.load.specs import SpecSet, ToolSource
-from toolgen.runtime.suggest import nearest
+from toolgen.runtime.validation.suggest import nearest
 from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_MAPS
 from toolgen.schema.pointer import child, unescape
 

@@ -18,7 +18,7 @@ from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
 from toolgen.lower.typemap import TypeMapper, merged
 from toolgen.naming import module_name, provider_name, tool_classes
-from toolgen.runtime import repair
+from toolgen.runtime.validation import repair
 from toolgen.schema.closing import (
     closed as closed,
 )  # re-exported: importers and tests take it from here

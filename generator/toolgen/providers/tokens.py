@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from toolgen.check.context import CheckedTool, warn
 from toolgen.diagnostics import Diagnostic
 from toolgen.naming import provider_name
-from toolgen.runtime.registry import definition_name
+from toolgen.runtime.calls.registry import definition_name
 
 if TYPE_CHECKING:
     from toolgen.providers import Exports

@@ -26,6 +26,8 @@ from toolgen.render.testing import render_testing
 from toolgen.runtime import models as runtime_models
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from toolgen.config import BuildOptions
 
 
@@ -343,9 +345,18 @@ SUPPORT_LINK = ("_link.py", "from ..runtime", "from ..._runtime")
 
 @cache
 def _sources(package: str) -> tuple[tuple[str, str], ...]:
-    folder = resources.files(package)
-    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".py"))
-    return tuple((name, folder.joinpath(name).read_text("utf-8")) for name in names)
+    """Every `.py` file of the package and its subpackages, by relative path ("/"), sorted."""
+    found: list[tuple[str, str]] = []
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir() and entry.name != "__pycache__":
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".py"):
+                found.append((f"{prefix}{entry.name}", entry.read_text("utf-8")))
+
+    walk(resources.files(package), "")
+    return tuple(sorted(found))
 
 
 def digest(sources: dict[str, str]) -> str:

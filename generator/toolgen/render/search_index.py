@@ -17,7 +17,7 @@ from typing import Any
 from toolgen.constants import HEADER
 from toolgen.ir import ToolIR
 from toolgen.providers import export
-from toolgen.runtime import search
+from toolgen.runtime.search import index as search
 
 
 def index_document(

@@ -1,19 +1,19 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The runtime names the test support uses (see the package docstring for why here)."""
 
-from ..runtime.content import block_kind
-from ..runtime.control import Suspend
-from ..runtime.ecma import ecma_pattern
+from ..runtime.calls.registry import Registry
+from ..runtime.calls.streaming import StreamError, running
 from ..runtime.errors import ToolError
-from ..runtime.exact_values import is_multiple
-from ..runtime.registry import Registry
-from ..runtime.results import ToolInfo, raised_as, tool_error_kind
-from ..runtime.results import finish as _finish
+from ..runtime.results.content import block_kind
+from ..runtime.results.control import Suspend
+from ..runtime.results.result import ToolInfo, raised_as, tool_error_kind
+from ..runtime.results.result import finish as _finish
 from ..runtime.secrets import REDACTED, redact
-from ..runtime.shape import Node
-from ..runtime.streaming import StreamError, running
-from ..runtime.suggest import nearest
 from ..runtime.types import json_equal
+from ..runtime.validation.exact.ecma import ecma_pattern
+from ..runtime.validation.exact.values import is_multiple
+from ..runtime.validation.shape import Node
+from ..runtime.validation.suggest import nearest
 
 __all__ = [
     "REDACTED",

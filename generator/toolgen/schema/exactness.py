@@ -3,7 +3,7 @@
 The typemap (typemap.py) maps every schema to a pydantic type that accepts at least what
 the schema accepts: a keyword it cannot express is left out of the model. A schema the
 model expresses exactly needs nothing more (the valid path stays one pydantic-core call);
-any other gets the runtime's exact check (runtime/exact.py), run once the model accepted
+any other gets the runtime's exact check (runtime/validation/exact/checker.py), run once the model accepted
 the value. This module is the list of what the model expresses exactly. It is
 conservative on purpose: a keyword missing here costs the exact check's run time; a
 keyword wrongly listed here would let through what the schema refuses.

@@ -21,7 +21,7 @@ from functools import lru_cache
 import pydantic_core
 from pydantic_core import core_schema
 
-from toolgen.runtime.ecma import ecma_pattern
+from toolgen.runtime.validation.exact.ecma import ecma_pattern
 
 # Literal characters, classes of literal characters and ranges, anchors, groups, alternation
 # and quantifiers. A class escape (\d \w \s \b: Unicode in Rust, ASCII in ECMA), `.` (line

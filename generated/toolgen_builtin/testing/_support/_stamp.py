@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "58d122a4f27234d635de721ccc0e56adfac241ba6f81b9282eb4034acc07070a"
+RUNTIME_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"

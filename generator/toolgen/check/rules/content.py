@@ -1,6 +1,6 @@
 """content-left-out: a declared `content` kind that some providers take in no tool result.
 
-The runtime renders each content block the way its provider takes it (runtime/answers.py);
+The runtime renders each content block the way its provider takes it (runtime/providers/answers.py);
 where a provider has no place for a kind in a tool result (audio, in most), the model reads a
 line saying what was left out. The spec is still kept (the host gets every block on
 `ToolResult.content`), so this is a warning naming the providers that leave it out.
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.runtime.answers import TAKES
+from toolgen.runtime.providers.answers import TAKES
 
 ID = "content-left-out"
 SUMMARY = (

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.runtime.exact import Checker
-from toolgen.runtime.exact_node import Unsupported
+from toolgen.runtime.validation.exact.checker import Checker
+from toolgen.runtime.validation.exact.node import Unsupported
 from toolgen.schema.closing import closed
 from toolgen.schema.exactness import exact
 

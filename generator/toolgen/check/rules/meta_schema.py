@@ -13,7 +13,7 @@ import jsonschema
 from toolgen.check.context import Context, Rule, describe, show
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.refs import schema_roots
-from toolgen.runtime.suggest import nearest
+from toolgen.runtime.validation.suggest import nearest
 from toolgen.schema.keywords import JSON_TYPES, TYPE_ALIASES
 from toolgen.schema.pointer import child, ref_name
 

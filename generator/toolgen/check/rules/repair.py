@@ -1,6 +1,6 @@
 """repair-misplaced: `x-repair` is read on the root of `parameters` only.
 
-Repairs of malformed argument text (runtime/repair.py) are about the whole call's text: a
+Repairs of malformed argument text (runtime/validation/repair.py) are about the whole call's text: a
 Markdown fence around it, prose after it, Python literals or single quotes anywhere in it, a
 cut-off end, two calls glued together. So the keyword is read where the tool's arguments
 begin, on `parameters` itself, and nowhere else: not on a property or any schema inside, not on

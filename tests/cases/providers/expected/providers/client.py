@@ -17,9 +17,9 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from . import TOOL_NAMES, ToolInfo, tool_info
-from ._runtime.remote import Remote, SyncRemote
-from ._runtime.remote import connect as _connect
-from ._runtime.remote import connect_sync as _connect_sync
+from ._runtime.serving.remote import Remote, SyncRemote
+from ._runtime.serving.remote import connect as _connect
+from ._runtime.serving.remote import connect_sync as _connect_sync
 from .tools.tool_2fa_verify import T2FaVerifyArguments, T2FaVerifyResult
 from .tools.budget_split import BudgetSplitArguments, BudgetSplitResult
 from .tools.http_client_requests_with_a_very_long_name_that_no_provider_accepts_as_it_is import (
@@ -207,7 +207,7 @@ class SyncTools:
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
-    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
+    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.serving.remote.connect`)."""
     async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 

@@ -43,8 +43,8 @@ from ._runtime import (
 )
 from ._runtime._stamp import RUNTIME_SHA256, RUNTIME_VERSION
 from ._runtime.errors import tool_name
-from ._runtime.suggest import nearest
-from ._runtime.validation import LIMITS, Coercion, Limits
+from ._runtime.validation.suggest import nearest
+from ._runtime.validation.validate import LIMITS, Coercion, Limits
 
 __all__ = [
     "PROVIDERS",
@@ -222,9 +222,9 @@ def respond(
 
     `calls`: OpenAI `message.tool_calls`, Responses `output`, Anthropic `content`,
     Gemini parts, an MCP `tools/call` request or Bedrock Converse content (or the
-    whole response holding them). See _runtime/adapters.py for the shapes.
+    whole response holding them). See _runtime/providers/adapters.py for the shapes.
     """
-    from ._runtime.adapters import respond as _respond  # on first use: it imports asyncio
+    from ._runtime.providers.adapters import respond as _respond  # on first use: it imports asyncio
 
     return _respond(registry, provider, calls, injected=injected)
 
@@ -233,7 +233,7 @@ async def arespond(
     registry: Registry, provider: str, calls: Any, *, injected: Mapping[str, Any] | None = None
 ) -> Any:
     """`respond`, with the turn's calls run concurrently."""
-    from ._runtime.adapters import arespond as _arespond
+    from ._runtime.providers.adapters import arespond as _arespond
 
     return await _arespond(registry, provider, calls, injected=injected)
 
@@ -244,20 +244,20 @@ async def arespond(
 
 def openai_agents_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
     """The registry's tools as OpenAI Agents SDK `FunctionTool`s (strict where toolgen's are)."""
-    from ._runtime import frameworks
+    from ._runtime.serving import frameworks
 
     return frameworks.openai_agents_tools(registry, names, **options)
 
 
 def pydantic_ai_toolset(registry: Registry, names: Any = None, **options: Any) -> Any:
     """The registry's tools as a pydantic-ai toolset (invalid calls are retry prompts)."""
-    from ._runtime import frameworks
+    from ._runtime.serving import frameworks
 
     return frameworks.pydantic_ai_toolset(registry, names, **options)
 
 
 def langchain_tools(registry: Registry, names: Any = None, **options: Any) -> list[Any]:
     """The registry's tools as LangChain tools (failures are the ToolMessage's error text)."""
-    from ._runtime import frameworks
+    from ._runtime.serving import frameworks
 
     return frameworks.langchain_tools(registry, names, **options)

@@ -17,9 +17,9 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from . import TOOL_NAMES, ToolInfo, tool_info
-from ._runtime.remote import Remote, SyncRemote
-from ._runtime.remote import connect as _connect
-from ._runtime.remote import connect_sync as _connect_sync
+from ._runtime.serving.remote import Remote, SyncRemote
+from ._runtime.serving.remote import connect as _connect
+from ._runtime.serving.remote import connect_sync as _connect_sync
 from .tools.keywords_sampler import KeywordsSamplerArguments, KeywordsSamplerResult
 
 
@@ -63,7 +63,7 @@ class SyncTools:
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
-    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.remote.connect`)."""
+    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.serving.remote.connect`)."""
     async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 

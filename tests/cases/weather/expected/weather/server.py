@@ -11,6 +11,6 @@ own (to inject per-request values, or mount it in its own ASGI app) uses these:
 `sample(prompt)` lets an async implementation ask the client's model, during a served call.
 """
 
-from ._runtime.serving import http_app, mcp_server, sample, serve_stdio
+from ._runtime.serving.server import http_app, mcp_server, sample, serve_stdio
 
 __all__ = ["http_app", "mcp_server", "sample", "serve_stdio"]

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from .._runtime import Output, ToolInfo
 from .._runtime import types as _types
-from .._runtime.deprecation import DeprecatedParameter, Rename
+from .._runtime.validation.deprecation import DeprecatedParameter, Rename
 from .._runtime.models import ArgumentsModel, ResultModel
 
 NAME = "forecast"

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import ConfigDict, Field, RootModel
 
 from .._runtime import Output, ToolInfo
-from .._runtime.deprecation import Deprecation
+from .._runtime.validation.deprecation import Deprecation
 from .._runtime.models import ArgumentsModel
 
 NAME = "weather.old_forecast"

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from .._index import MODULES, PROVIDER_NAMES
 from .._runtime import UnknownToolError
-from .._runtime.suggest import nearest
+from .._runtime.validation.suggest import nearest
 from ._support import contract as _contract
 from ._support._stamp import RUNTIME_SHA256, RUNTIME_VERSION
 from ._support.contract import (

@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import ConfigDict, Field
 
 from .._runtime import Output, ToolInfo
-from .._runtime import exact as _exact
+from .._runtime.validation.exact import checker as _exact
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 

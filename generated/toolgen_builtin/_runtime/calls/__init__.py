@@ -1,0 +1,15 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""Calls: a registry of tools, and each call of one run under its declared policies.
+
+- `registry`: the `Registry` value: the tools it holds and what it derives from them;
+- `prepare`, `running`, `dispatch`: a call of one of them, the parts of a `Registry` (its
+  bases): prepared (`Prepared`), run under its declared policies, carried out in a thread
+  (`call`) or a task (`acall`) and told to the hooks;
+- `policies`: the state of rate limits, result caches and concurrency slots;
+- `execution`: running `run` under a deadline (threads for sync code, cancellation for async);
+- `streaming`: the events of streaming tools, drained under the call's deadline;
+- `hooks`, `tracing`: what the host observes of each call (events, OpenTelemetry spans).
+
+May import: `results`, `validation`, `search` (a registry holding a deferred tool adds the
+search pair) and the leaf modules. Never `providers` or `serving` (they drive a registry).
+"""

@@ -1,0 +1,396 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""What the spec says about a tool, and the outcome of one call of it.
+
+`ToolInfo` is what a generated tool module declares; `ToolResult` is what the registry answers
+for one call: ok with a value, or failed with a `ToolFailure` a model can act on (or waiting
+for the host: `suspended`). The functions below turn what an implementation did (returned,
+raised, ran out of time) into that result, checking a returned value as exactly as arguments
+are checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
+
+from ..errors import ToolError
+from ..secrets import redact, secret_values
+from ..validation import deprecation
+from ..validation.deprecation import DeprecatedParameter, Deprecation, OnWarning, Rename
+from ..validation.payload import LIMITS, Limits
+from ..validation.validate import OnCoerce, as_sent, validate
+from .content import Block, block_kind
+
+if TYPE_CHECKING:
+    from ..validation.repair import Repair
+    from .control import Suspension
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """What the spec says about one tool, as the generated module declares it."""
+
+    name: str
+    description: str
+    arguments: type[BaseModel]
+    result: type[BaseModel]
+    injected: type[BaseModel] | None = None
+    provider_name: str = ""
+    category: str | None = None
+    kind: str | None = None
+    stability: str = "stable"
+    version: str | None = None
+    timeout_s: float | None = None
+    flags: frozenset[str] = frozenset()
+    errors: frozenset[str] = frozenset()
+    secrets: frozenset[str] = frozenset()
+    retryable_errors: frozenset[str] = frozenset()  # the declared kinds marked `retryable: true`
+    retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
+    rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
+    cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
+    content: frozenset[str] = frozenset()  # spec `content`: the kinds of blocks it may return
+    deprecation: Deprecation | None = None  # spec `deprecated` and `sunset`
+    renames: tuple[Rename, ...] = ()  # `x-renamed-from` (the Arguments class's `__renames__`)
+    deprecated_parameters: tuple[DeprecatedParameter, ...] = ()  # `deprecated: true` at the root
+    namespace: str | None = (
+        None  # spec `namespace` where it is not the category (None: the category)
+    )
+    defer: bool = False  # spec `defer`: found through tool search, not shown up front
+    repair: frozenset[str] = frozenset()  # `x-repair`: the repairs of malformed text allowed
+    # The arguments of the spec's examples of a valid call (those without `error`), in order.
+    examples: tuple[dict[str, Any], ...] = ()
+
+    def validate_arguments(
+        self,
+        arguments: Any,
+        *,
+        limits: Limits = LIMITS,
+        on_coerce: OnCoerce | None = None,
+        on_warning: OnWarning | None = None,
+    ) -> BaseModel:
+        """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError.
+        `on_warning` gets the host's warnings (an old parameter name, a deprecated parameter
+        sent); without it they are logged (deprecation.py)."""
+        value = validate(
+            self.arguments,
+            self.name,
+            arguments,
+            self.secrets,
+            limits=limits,
+            on_coerce=on_coerce,
+            on_warning=on_warning,
+        )
+        if self.deprecated_parameters:
+            for note in deprecation.parameter_warnings(
+                self.name, value, self.deprecated_parameters
+            ):
+                deprecation.tell(note, on_warning)
+        return value
+
+
+def package_of(info: Any) -> str:
+    """The generated package a tool comes from (its `Arguments` class is in `<package>.tools.`),
+    or "" for a tool of no generated package."""
+    module = getattr(getattr(info, "arguments", None), "__module__", "") or ""
+    return module.rpartition(".tools.")[0]
+
+
+@dataclass(frozen=True)
+class ToolFailure:
+    """Why a call failed, for the model: `message` never holds a secret value (x-secret
+    arguments and every injected value are redacted from a ToolError's text)."""
+
+    # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "rate_limited",
+    # "rejected" (the user did not approve it), "suspended" (waiting for the host),
+    # "invalid_result" or "internal"
+    kind: str
+    message: str
+    # Calling again as it was may succeed: a declared kind marked `retryable: true`; a timeout
+    # of a tool flagged `idempotent` or `retryable`; an internal failure of one flagged
+    # `retryable`. With a spec `retry`, the registry itself calls again (ToolResult.attempts).
+    retryable: bool = False
+    partial_data: Any = None  # what the tool got done before it failed (ToolError.partial_data)
+
+
+@dataclass(frozen=True)
+class Output(Generic[T]):
+    """What `run` may return instead of the bare result: the result, guidance for the model
+    (`metadata`: how to read it, what to do next), and content blocks (content.py) of the
+    kinds the spec's `content` declares, in order."""
+
+    value: T
+    metadata: str | None = None
+    content: Sequence[Block] = ()
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class ToolResult:
+    """The outcome of one call: ok with a value, or failed with a message a model can act on."""
+
+    tool: str
+    value: BaseModel | None = None
+    failure: ToolFailure | None = None
+    # For the host's logs.
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
+    attempts: int = 1  # calls of `run` made for it (more than one after retries)
+    duration_s: float = 0.0  # from validated arguments to result, waits and retries included
+    metadata: str | None = None  # guidance for the model (Output.metadata), sent with the result
+    terminal: bool = False  # an ok result of a tool flagged `terminal`: the agent's turn may end
+    # For the host: a deprecated tool was called, a parameter by its old name, a deprecated one;
+    # the arguments' text was repaired (one line saying how, beside `repairs`).
+    warnings: tuple[str, ...] = ()
+    content: tuple[Block, ...] = ()  # blocks for the model to see (Output.content), in order
+    # For the host: what was read past in the arguments' text to run the call (`x-repair`).
+    repairs: tuple[Repair, ...] = ()
+    # A call waiting for the host (an approval, the user's answer): store it, then
+    # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
+    suspended: Suspension | None = field(default=None, repr=False)
+
+    def __init__(
+        self,
+        tool: str,
+        value: BaseModel | None = None,
+        failure: ToolFailure | None = None,
+        exception: BaseException | None = None,
+        attempts: int = 1,
+        duration_s: float = 0.0,
+        metadata: str | None = None,
+        terminal: bool = False,
+        warnings: tuple[str, ...] = (),
+        suspended: Suspension | None = None,
+        content: tuple[Block, ...] = (),
+        repairs: tuple[Repair, ...] = (),
+    ) -> None:
+        # A frozen dataclass would set all its fields through object.__setattr__ (a microsecond
+        # on every call); only what differs from the class's defaults is stored, directly.
+        fields = self.__dict__
+        fields["tool"] = tool
+        if value is not None:
+            fields["value"] = value
+        if failure is not None:
+            fields["failure"] = failure
+        if exception is not None:
+            fields["exception"] = exception
+        if attempts != 1:
+            fields["attempts"] = attempts
+        if duration_s:
+            fields["duration_s"] = duration_s
+        if metadata is not None:
+            fields["metadata"] = metadata
+        if terminal:
+            fields["terminal"] = terminal
+        if warnings:
+            fields["warnings"] = warnings
+        if suspended is not None:
+            fields["suspended"] = suspended
+        if content:
+            fields["content"] = content
+        if repairs:
+            fields["repairs"] = repairs
+
+    def __repr__(self) -> str:
+        """The fields that differ from their defaults (not the exception or the record)."""
+        shown = [f"{k}={v!r}" for k, v in vars(self).items() if k not in ("exception", "suspended")]
+        return f"ToolResult({', '.join(shown)})"
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.failure is not None:
+            error: dict[str, Any] = {"kind": self.failure.kind, "message": self.failure.message}
+            if self.failure.partial_data is not None:
+                error["partial_data"] = self.failure.partial_data
+            return {"ok": False, "error": error}
+        out = {"ok": True, "result": self.data()}
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        if self.content:
+            out["content"] = [block.as_json() for block in self.content]
+        return out
+
+    def data(self) -> Any:
+        """The result as JSON data, as `returns` describes it: optional keys not set stay absent."""
+        assert self.value is not None
+        return as_sent(self.value)
+
+    def text(self) -> str:
+        """What a model should read back: the result as JSON, or the failure's message (each
+        followed by the guidance or the partial data, when there is some)."""
+        if self.failure is not None:
+            if self.failure.partial_data is None:
+                return self.failure.message
+            partial = to_json(self.failure.partial_data).decode()
+            return f"{self.failure.message}\nDone before the failure: {partial}"
+        parts = [to_json(self.data()).decode()]
+        parts += [block.shown() for block in self.content]  # where text cannot carry them
+        if self.metadata is not None:
+            parts.append(self.metadata)
+        return "\n\n".join(parts)
+
+
+def raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
+    """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
+    return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
+
+
+def tool_error_kind(exc: BaseException) -> str | None:
+    """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
+    kind = getattr(exc, "kind", None)
+    return kind if isinstance(kind, str) and raised_as(exc, ToolError) else None
+
+
+def finish(
+    info: ToolInfo,
+    outcome: Any,
+    duration_s: float = 0.0,
+    args: Any = None,
+    extra: tuple[Any, ...] = (),
+) -> ToolResult:
+    """The outcome as the result `returns` declares, checked as exactly as arguments are.
+    `duration_s`: how long the call took (ToolResult.duration_s); `args` and `extra`: the
+    call's arguments and injected values, whose secrets guidance text must not quote."""
+    metadata, content = None, ()
+    kind = type(outcome)
+    if kind is not dict and kind is not info.result and kind.__name__ == "Output":
+        # Of any generated package's runtime.
+        outcome, metadata, content = outcome.value, outcome.metadata, tuple(outcome.content)
+        if metadata is not None:
+            metadata = redact(str(metadata), hidden_values(args, extra))
+        if content and (refused := _undeclared(info, content)):
+            return ToolResult(
+                info.name,
+                failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+                exception=ValueError(refused),
+                duration_s=duration_s,
+            )
+    problem: Exception
+    try:
+        if kind is info.result or (kind is not dict and isinstance(outcome, info.result)):
+            value = outcome
+        else:
+            value = info.result.__pydantic_validator__.validate_python(outcome)
+        check = getattr(info.result, "__exact__", None)
+        if check is None or check.is_valid(as_sent(value)):
+            if metadata is None and not info.flags and not content:
+                return ToolResult(info.name, value, duration_s=duration_s)  # most calls
+            terminal = "terminal" in info.flags
+            return ToolResult(
+                info.name,
+                value,
+                duration_s=duration_s,
+                metadata=metadata,
+                terminal=terminal,
+                content=content,
+            )
+        issues = check.issues(as_sent(value))
+        problem = ValueError(
+            "the result does not match the tool's returns:\n" + "\n".join(i.line() for i in issues)
+        )
+    except ValidationError as exc:
+        problem = exc
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("invalid_result", "the tool produced an invalid result"),
+        exception=problem,
+        duration_s=duration_s,
+    )
+
+
+def _undeclared(info: ToolInfo, content: tuple[Any, ...]) -> str | None:
+    """Why the content a run returned breaks its spec (something that is no block, or a block
+    of a kind the spec's `content` does not declare), else None."""
+    declared: frozenset[str] = getattr(info, "content", frozenset())
+    for i, block in enumerate(content):
+        kind = block_kind(block)
+        if kind is None:
+            return f"content[{i}] is a {type(block).__name__}, not a content block"
+        if kind not in declared:
+            allowed = ", ".join(sorted(declared)) or "none"
+            return f"content[{i}] is {kind} content; the spec's `content` declares {allowed}"
+    return None
+
+
+def failure(
+    info: ToolInfo,
+    exc: Exception,
+    args: Any = None,
+    extra: tuple[Any, ...] = (),
+    duration_s: float = 0.0,
+) -> ToolResult:
+    """What an implementation raised, as the model may read it: a declared kind with its
+    message (secret values redacted), anything else as `internal` with no internals."""
+    kind = tool_error_kind(exc)
+    if kind is not None and kind in info.errors:
+        # An implementation's text may quote what it was given: no secret reaches the model.
+        hidden = hidden_values(args, extra)
+        message = redact(str(exc), hidden)
+        retryable = kind in getattr(info, "retryable_errors", frozenset())
+        partial = getattr(exc, "partial_data", None)
+        if partial is not None and hidden:
+            partial = redact_json(partial, hidden)
+        failed = ToolFailure(kind, message, retryable, partial)
+        return ToolResult(info.name, failure=failed, exception=exc, duration_s=duration_s)
+    return ToolResult(
+        info.name,
+        failure=ToolFailure("internal", f"tool '{info.name}' failed unexpectedly", flagged(info)),
+        exception=exc,
+        duration_s=duration_s,
+    )
+
+
+def hidden_values(args: Any, extra: tuple[Any, ...]) -> set[str]:
+    """What text for the model must not hold: the call's x-secret values, every injected one."""
+    hidden = secret_values(args)
+    for injected in extra:
+        hidden |= secret_values(injected, everything=True)
+    return hidden
+
+
+def redact_json(value: Any, hidden: set[str]) -> Any:
+    """`value` (JSON) with every secret value in its strings replaced."""
+    if isinstance(value, str):
+        return redact(value, hidden)
+    if isinstance(value, dict):
+        return {k: redact_json(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_json(v, hidden) for v in value]
+    if not isinstance(value, bool) and isinstance(value, (int, float)) and str(value) in hidden:
+        return redact(str(value), hidden)
+    return value
+
+
+def timed_out(
+    info: ToolInfo, seconds: float, exc: BaseException, duration_s: float = 0.0
+) -> ToolResult:
+    """The deadline passed: whether calling again is safe is the tool's `idempotent` flag."""
+    safe = "idempotent" in info.flags or flagged(info)
+    advice = (
+        "it is idempotent: calling it again is safe"
+        if safe
+        else "it may have had effects before it was stopped: check before calling it again"
+    )
+    message = f"tool '{info.name}' did not finish within {seconds:g} s; {advice}"
+    failed = ToolFailure("timeout", message, safe)
+    return ToolResult(info.name, failure=failed, exception=exc, duration_s=duration_s)
+
+
+def rate_limited(info: ToolInfo, calls: int, per_s: float, delay: float) -> ToolResult:
+    message = (
+        f"tool '{info.name}' takes at most {calls} call{'s' if calls != 1 else ''} in "
+        f"{per_s:g} s; call it again in {delay:.2g} s"
+    )
+    return ToolResult(info.name, failure=ToolFailure("rate_limited", message, True))
+
+
+def flagged(info: ToolInfo) -> bool:
+    """The spec says the tool may be called again after a failure its `errors` do not declare
+    (an unexpected exception, a timeout): flag `retryable`. A declared kind says for itself."""
+    return "retryable" in info.flags

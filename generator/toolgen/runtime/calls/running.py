@@ -1,0 +1,186 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""One prepared call under its declared policies, and its runs.
+
+`Runner` is the part of a `Registry` (registry.py) between a prepared call (prepare.py) and
+its result: `_policed` is the declared policies around one call (approval, result cache, rate
+limit, retries) as a generator of steps, which dispatch.py carries out in a thread (`call`) or
+a task (`acall`); `_run` and `_arun` run the tool once within its deadline (execution.py),
+draining a streaming tool's events (streaming.py), and turn what it did into a result.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Generator
+from dataclasses import replace
+from time import perf_counter
+from typing import Any
+
+from ..results import control
+from ..results.control import Suspension
+from ..results.result import (
+    ToolFailure,
+    ToolInfo,
+    ToolResult,
+    failure,
+    finish,
+    hidden_values,
+    rate_limited,
+    timed_out,
+)
+from ..secrets import redact
+from ..validation.validate import as_sent
+from . import execution, policies, streaming
+from .prepare import Preparer
+
+Approver = Callable[[Suspension], Any]  # -> True, False, a reason (str: rejected), or awaitable
+
+
+class Runner(Preparer):
+    """Runs the calls of the registry whose settings it is given (registry.py sets them)."""
+
+    timeout_s: float | None
+    clock: Any
+    approve: Approver | None
+    _key: bytes
+    _policies: policies.Policies
+
+    def _policed(
+        self,
+        info: ToolInfo,
+        args: Any,
+        extra: tuple[Any, ...],
+        first: ToolResult | None,
+        approved: bool,
+        started: float,
+    ) -> Generator[Any, Any, ToolResult]:
+        """The declared policies around one call (approval, cache, rate limit, retries), as
+        steps that `call` and `acall` carry out each in its own way: `RUN` (run the tool once
+        and send back its result), a Suspension (ask `approve`, send back its decision) or a
+        number of seconds to wait. `first`: the result of a run already made (a tool without
+        policies whose failure may be retried)."""
+        if first is None and not approved and "requires_approval" in info.flags:
+            request = self._suspension(info, args, control.APPROVAL, None, None)
+            if self.approve is None:
+                return _waiting(request)
+            decision = yield request
+            if decision is not True:
+                reason = decision if isinstance(decision, str) and decision else None
+                message = control.rejected_message(info.name, reason)
+                return ToolResult(info.name, failure=ToolFailure("rejected", message))
+        cache, key, hit = (None, "", None) if first is not None else self._cached(info, args, extra)
+        if hit is not None:
+            return replace(hit, duration_s=perf_counter() - started)
+        limit = None if first is not None else self._limit(info)
+        while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
+            if not limit.wait:
+                return rate_limited(info, limit.calls, limit.per_s, delay)
+            yield delay
+        result = first if first is not None else (yield RUN)
+        retry = getattr(info, "retry", _ONCE)
+        tries = 1
+        while tries < retry[0] and _retried(result):
+            yield execution.backoff(retry, tries)
+            result, tries = (yield RUN), tries + 1
+        if tries > 1:
+            result = replace(result, attempts=tries)
+        if cache is not None and result.ok:
+            cache.put(key, result, self.clock.monotonic())
+        return result
+
+    def _suspension(
+        self, info: ToolInfo, args: Any, reason: str, question: str | None, state: Any
+    ) -> Suspension:
+        arguments = as_sent(args)
+        prompt = question if question is not None else control.approval_prompt(info.name, arguments)
+        return Suspension(info.name, arguments, reason, prompt, state).signed(self._key)
+
+    def _asked(
+        self, info: ToolInfo, args: Any, extra: tuple[Any, ...], asked: control.Suspend
+    ) -> ToolResult:
+        """The result of a run that raised Suspend: its question, without secret values."""
+        question = redact(str(asked.question), hidden_values(args, extra))
+        return _waiting(self._suspension(info, args, control.QUESTION, question, asked.state))
+
+    def _cached(
+        self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
+    ) -> tuple[policies.Cache | None, str, ToolResult | None]:
+        """(the tool's cache, this call's key, a result kept for it), or Nones."""
+        declared = getattr(info, "cache", None)
+        if declared is None:
+            return None, "", None
+        cache = self._policies.cache(info.name, declared)
+        key = policies.cache_key(as_sent(args), [as_sent(e) for e in extra])
+        hit: ToolResult | None = cache.get(key, self.clock.monotonic())
+        return cache, key, hit
+
+    def _limit(self, info: ToolInfo) -> policies.RateLimit | None:
+        declared = getattr(info, "rate_limit", None)
+        return None if declared is None else self._policies.limit(info.name, declared)
+
+    def _run(
+        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
+    ) -> ToolResult:
+        timeout = info.timeout_s
+        if timeout is None:
+            timeout = self.timeout_s
+        try:
+            if info.flags and "streaming" in info.flags:  # drained under the deadline
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                if timeout is None:
+                    outcome = streaming.running(*run)
+                    if inspect.isawaitable(outcome):
+                        outcome = execution.awaited(outcome)
+                else:
+                    outcome = execution.within(streaming.running, run, timeout)
+            elif timeout is None:
+                outcome = impl.run(args, *extra) if extra else impl.run(args)
+                # What a sync run returns (a dict, the Result model) is told apart at once.
+                kind = type(outcome)
+                if kind is not dict and kind is not info.result and inspect.isawaitable(outcome):
+                    outcome = execution.awaited(outcome)
+            else:
+                outcome = execution.within(impl.run, (args, *extra), timeout)
+        except execution.Timeout as exc:
+            return timed_out(info, exc.seconds, exc, perf_counter() - started)
+        except control.Suspend as asked:
+            return self._asked(info, args, extra, asked)
+        except Exception as exc:  # noqa: BLE001 - failures become results
+            return failure(info, exc, args, extra, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started, args, extra)
+
+    async def _arun(
+        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
+    ) -> ToolResult:
+        timeout = info.timeout_s
+        if timeout is None:
+            timeout = self.timeout_s
+        try:
+            if info.flags and "streaming" in info.flags:  # drained under the deadline
+                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                outcome = await execution.run_async(streaming.running, run, timeout)
+            else:
+                outcome = await execution.run_async(impl.run, (args, *extra), timeout)
+        except execution.Timeout as exc:
+            return timed_out(info, exc.seconds, exc, perf_counter() - started)
+        except control.Suspend as asked:
+            return self._asked(info, args, extra, asked)
+        except Exception as exc:  # noqa: BLE001
+            return failure(info, exc, args, extra, perf_counter() - started)
+        return finish(info, outcome, perf_counter() - started, args, extra)
+
+
+_ONCE = (1, 0.0, None)
+
+
+RUN = object()  # a step of Registry._policed: run the tool once and send back its result
+
+
+def _retried(result: ToolResult) -> bool:
+    return result.failure is not None and result.failure.retryable
+
+
+def _waiting(suspension: Suspension) -> ToolResult:
+    message = control.waiting_message(suspension)
+    failed = ToolFailure("suspended", message)
+    return ToolResult(suspension.tool, failure=failed, suspended=suspension)

@@ -1,0 +1,17 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""Validation: a call's arguments (a dict or JSON text) -> the typed Arguments, or the issues.
+
+Owns every step between what a model sent and what an implementation receives:
+
+- `validate`: the entry point (one pydantic-core call on the valid path; on failure the
+  declared repairs, then the issues explained) and `as_sent` (a value as JSON data);
+- the limits checked before any parsing (`payload`), the repairs of malformed text a spec
+  allows (`repair`), the coercions tried after strict validation failed (`coerce`),
+  deprecated tools and renamed parameters (`deprecation`);
+- the messages: pydantic's errors as `ArgumentIssue`s (`translate`), what a generated model
+  expects at a path (`shape`), the fix for a wrong type (`hints`), nearest names (`suggest`);
+- `exact/`: the exact JSON Schema 2020-12 check of what a generated class cannot express.
+
+May import: the leaf modules `errors`, `types`, `secrets`, `models`. Nothing here knows of
+results, registries, providers or serving (they import this group, never the reverse).
+"""
