@@ -225,7 +225,7 @@ def test_laid_out_expressions_are_black_stable_and_mean_the_same(tree: Node, ind
 # The annotation emitters (render/annotation.py) against black: names of any length, and
 # annotations of the shapes typemap writes (unions, subscripts, calls inside Annotated).
 names = st.integers(1, 95).map(lambda n: ("Name" * 24)[:n])
-leaves = st.one_of(names, st.sampled_from(["None", "int", "Any", "1", '"three"', "True"]))
+leaves = st.one_of(names, st.sampled_from(["None", "int", "Any", "-1", '"thrée"', '"⺀"', "True"]))
 annotations = st.recursive(
     leaves,
     lambda inner: st.one_of(

@@ -103,10 +103,15 @@ def client_method(tool: ToolIR, asynchronous: bool) -> str:
 def run_returns(tool: ToolIR) -> str:
     """The last line(s) of an interface's `run` signature: `) -> ...:`."""
     result = tool.result_class
-    operands = [result, f"Output[{result}]", f"Awaitable[{result} | Output[{result}]]"]
+    output = annotation.Bracketed("Output", "[", (result,))
+    operands: list[annotation.Expr] = [
+        result,
+        output,
+        annotation.Bracketed("Awaitable", "[", (annotation.Union((result, output)),)),
+    ]
     if "streaming" in tool.flags:
         operands += ["Iterator[Any]", "AsyncIterator[Any]"]
-    return annotation.returns(" | ".join(operands), 4)
+    return annotation.returns(annotation.Union(tuple(operands)), 4)
 
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:

@@ -80,10 +80,13 @@ def _tree(node: ast.expr, text: str) -> Expr:
 
 
 def _source(node: ast.expr, text: str) -> str:
-    segment = ast.get_source_segment(text, node)
-    if segment is None or "\n" in segment:
+    """The text of `node` (one line: offsets count UTF-8 bytes; ast.get_source_segment
+    splits the whole text into lines on every call)."""
+    if node.end_col_offset is None or node.lineno != 1 or node.end_lineno != 1:
         raise _Unsupported
-    return segment
+    if text.isascii():
+        return text[node.col_offset : node.end_col_offset]
+    return text.encode()[node.col_offset : node.end_col_offset].decode()
 
 
 def flat(expr: Expr) -> str:
@@ -147,12 +150,13 @@ def _wrapped(
     return [f"{pad}{head}(", *inside, f"{pad}){tail}"]
 
 
-def returns(annotation: str, indent: int = 4) -> str:
-    """The closing line of an exploded signature: `) -> annotation:`."""
-    one = f"{' ' * indent}) -> {annotation}:"
+def returns(annotation: str | Expr, indent: int = 4) -> str:
+    """The closing line of an exploded signature: `) -> annotation:` (text, or a tree)."""
+    one = f"{' ' * indent}) -> {flat(annotation)}:"
     if _fits(one):
         return one
-    return "\n".join(_wrapped(parse(annotation), indent, ") -> ", ":", one))
+    tree = parse(annotation) if isinstance(annotation, str) else annotation
+    return "\n".join(_wrapped(tree, indent, ") -> ", ":", one))
 
 
 def parameter(name: str, annotation: str, default: str, indent: int) -> list[str]:
