@@ -76,10 +76,25 @@ def test_every_build_option_and_the_template_override_are_part_of_the_key(
 
 def test_a_corrupt_entry_is_a_miss_not_an_error(specs: Path, tmp_path: Path) -> None:
     build(specs, P)
-    [entry] = (tmp_path / "cache" / "builds").glob("*.json")
+    [entry] = (tmp_path / "cache" / "builds").glob("*.build")
     entry.write_text("{not json")
     assert buildcache.load(specs, P)[1] is None
     assert build(specs, P).ok
+
+
+def test_an_entry_reads_back_exactly_and_one_whose_lengths_do_not_add_up_is_a_miss(
+    specs: Path, tmp_path: Path
+) -> None:
+    stored: buildcache.Stored = ([], ("t",), {"a.py": "é⺀\ud800\n", "b.json": "", "c.py": "x"})
+    assert buildcache.decode(buildcache.encode(stored)) == stored
+    build(specs, P)
+    [entry] = (tmp_path / "cache" / "builds").glob("*.build")
+    header, payload = entry.read_bytes().split(b"\n", 1)
+    assert buildcache.load(specs, P)[1] is not None
+    for damaged in (payload + b"x", payload[:-1]):  # the digest made to match the damage
+        digest = {**json.loads(header), "sha256": hashlib.sha256(damaged).hexdigest()}
+        entry.write_bytes(json.dumps(digest).encode() + b"\n" + damaged)
+        assert buildcache.load(specs, P)[1] is None
 
 
 def test_disabled_cache_writes_nothing(
@@ -105,16 +120,17 @@ def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path:
     assert run("generate")[0] == 0
     module = tmp_path / "out" / "p" / "tools" / "t.py"
     honest = module.read_text()
-    [entry] = (tmp_path / "cache" / "builds").glob("*.json")
+    [entry] = (tmp_path / "cache" / "builds").glob("*.build")
     header, payload = entry.read_bytes().split(b"\n", 1)
     assert json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest()
     # Someone edits the stored code and the package on disk alike: without the check the
     # next `check` would find them equal and say "up to date".
     forged = honest.replace('"""', '"""\nimport os; os.system("echo pwned")  # ', 1)
     assert forged != honest
-    data = json.loads(payload)
-    data["files"]["p/tools/t.py"] = forged
-    entry.write_bytes(header + b"\n" + json.dumps(data).encode())
+    stored = buildcache.decode(payload)
+    assert stored is not None and stored[2]["p/tools/t.py"] == honest
+    stored[2]["p/tools/t.py"] = forged
+    entry.write_bytes(header + b"\n" + buildcache.encode(stored))
     module.write_text(forged)
     code, out = run("check")
     assert code == 1 and "stale: p/tools/t.py" in out
@@ -122,7 +138,7 @@ def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path:
     assert module.read_text() == honest
     assert run("check") == (0, run("check")[1]) and "up to date" in run("check")[1]
     header, payload = (
-        next((tmp_path / "cache" / "builds").glob("*.json")).read_bytes().split(b"\n", 1)
+        next((tmp_path / "cache" / "builds").glob("*.build")).read_bytes().split(b"\n", 1)
     )
     assert (
         json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest()

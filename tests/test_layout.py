@@ -11,16 +11,21 @@ import keyword
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import black
-from conftest import REPO
+import pytest
+import yaml
+from conftest import CASES, REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toolgen.format
 from toolgen.config import BuildOptions
 from toolgen.format import in_black_layout, mode
 from toolgen.literals import py_string
 from toolgen.pipeline import build
+from toolgen.render import annotation
 from toolgen.render.code import Call, Display, Node, flat, statement
 from toolgen.render.layout import bracketed
 
@@ -67,6 +72,73 @@ def test_every_generated_file_is_black_stable(tmp_path: Path) -> None:
     assert skipped == rendered  # the point: no rendered module needs a black pass
     for path, text in result.files.items():
         if path.endswith(".py"):
+            assert black.format_str(text, mode=MODE) == text, path
+
+
+def _long_names(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every third tool with a long name (up to 60 characters) and long parameter names (up
+    to 40): a nested class is named after both, so its name nears the line length."""
+    for i, tool in enumerate(tools[::3]):
+        size = 20 + (i * 7) % 41
+        tool["name"] = (
+            f"{tool['name']}_{'with_a_long_name' * 4}"[: size - 5].rstrip("_") + f"_{i:04d}"
+        )
+        parameters = tool["parameters"]
+        renamed = {
+            name: (
+                f"{name}_{'and_a_long_parameter_name' * 2}"[: 10 + (i * 3 + j * 11) % 31]
+            ).rstrip("_")
+            if j % 2 == 0
+            else name
+            for j, name in enumerate(parameters["properties"])
+        }
+        parameters["properties"] = {renamed[k]: v for k, v in parameters["properties"].items()}
+        parameters["required"] = [renamed[k] for k in parameters["required"]]
+    return tools
+
+
+def test_no_generated_file_goes_to_black(tmp_path: Path, monkeypatch: Any) -> None:
+    """The renderer writes black's layout itself: building 300 synthetic tools (a third with
+    long names) and every golden case hands black no file at all (it is the fallback for
+    what the emitters do not lay out, and costs about 25 ms a file)."""
+    formatted: list[str] = []
+    black_pass = toolgen.format.format_python
+    monkeypatch.setattr(
+        toolgen.format,
+        "format_python",
+        lambda source: formatted.append(source) or black_pass(source),
+    )
+    tools = _long_names(synthetic.make_tools(300))
+    for tool in tools:
+        target = tmp_path / "specs" / tool["category"] / f"{tool['name']}.yaml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(yaml.safe_dump(tool, sort_keys=False, width=100), "utf-8")
+    builds = [build(tmp_path / "specs", BuildOptions(package="synth"))]
+    builds += [
+        build(case / "specs", BuildOptions(package=case.name))
+        for case in sorted(CASES.iterdir())
+        if (case / "specs").is_dir()
+    ]
+    assert all(result.ok for result in builds)
+    if formatted:  # say where: the first line black changed in each file
+        changed = [
+            next(
+                a for a, b in zip(f.split("\n"), black_pass(f).split("\n"), strict=False) if a != b
+            )
+            for f in formatted
+        ]
+        pytest.fail(
+            f"{len(formatted)} files went to black; the first line black changed: {changed}"
+        )
+    # What the long names changed is in black's layout: their tool modules (a third of their
+    # test modules: those hold what the property tests below cover), and the client.
+    long_named = {t["name"] for t in tools[::3]}  # module names: the names have only `_`
+    sample = {t["name"] for t in tools[::9]}
+    for path, text in builds[0].files.items():
+        module = Path(path).stem
+        if path == "synth/client.py" or (
+            path.endswith(".py") and module in (long_named if "/testing/" not in path else sample)
+        ):
             assert black.format_str(text, mode=MODE) == text, path
 
 
@@ -148,3 +220,74 @@ def test_laid_out_expressions_are_black_stable_and_mean_the_same(tree: Node, ind
     )
     if in_black_layout(source):
         assert black.format_str(source, mode=MODE) == source
+
+
+# The annotation emitters (render/annotation.py) against black: names of any length, and
+# annotations of the shapes typemap writes (unions, subscripts, calls inside Annotated).
+names = st.integers(1, 95).map(lambda n: ("Name" * 24)[:n])
+leaves = st.one_of(names, st.sampled_from(["None", "int", "Any", "-1", '"thrée"', '"⺀"', "True"]))
+annotations = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=2, max_size=4).map(" | ".join),
+        st.builds(
+            lambda head, items: f"{head}[{', '.join(items)}]",
+            st.sampled_from(["list", "Annotated", "Literal", "dict", "Output"]),
+            st.lists(inner, min_size=1, max_size=3),
+        ),
+        st.builds(
+            lambda head, items: f"{head}({', '.join(items)})",
+            st.sampled_from(["_types.OneOf", "Field"]),
+            st.lists(leaves, min_size=1, max_size=3),
+        ),
+    ),
+    max_leaves=8,
+)
+ARGUMENTS = ["default=None", "max_length=3", 'description="Mixed enum"', f'pattern="{"p" * 40}"']
+
+
+def _claimed_stable(source: str) -> None:
+    """What the format step would write as it is must be what black writes."""
+    if in_black_layout(source):
+        assert black.format_str(source, mode=MODE) == source
+
+
+@settings(max_examples=300, deadline=None)
+@given(returned=annotations, name=names, default=st.sampled_from(["None", '"x"']))
+def test_a_signature_is_laid_out_as_black_does(returned: str, name: str, default: str) -> None:
+    parameter = "\n".join(annotation.parameter("arguments", name, default, 8))
+    _claimed_stable(
+        f"class A:\n    def run(\n        self,\n{parameter}\n        /,\n"
+        f"{annotation.returns(returned, 4)}\n        pass\n"
+    )
+    typed = "\n".join(annotation.parameter(name, returned, default, 4))
+    _claimed_stable(f"def f(\n    self,\n{typed}\n) -> None:\n    pass\n")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    name=names,
+    typed=annotations,
+    kind=st.sampled_from(["bare", "value", "field"]),
+    value=st.sampled_from(["None", "3", '"low"', f'"{"v" * 50}"', f'"{"v" * 95}"']),
+    arguments=st.lists(st.sampled_from(ARGUMENTS), min_size=1, max_size=4, unique=True),
+)
+def test_a_field_is_laid_out_as_black_does(
+    name: str, typed: str, kind: str, value: str, arguments: list[str]
+) -> None:
+    field = annotation.field(
+        name, typed, value if kind == "value" else None, arguments if kind == "field" else ()
+    )
+    _claimed_stable(f"class A:\n    x: int = 1\n{field}\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=names, base=st.one_of(names, annotations), imported=st.lists(names, min_size=1, max_size=3)
+)
+def test_classes_imports_and_assignments_are_laid_out_as_black_does(
+    name: str, base: str, imported: list[str]
+) -> None:
+    _claimed_stable(f"{annotation.class_line(name, base)}\n    x: int\n")
+    _claimed_stable(f"{annotation.assignment(name, f'_tool.{imported[0]}')}\n")
+    _claimed_stable(f"{annotation.import_from(f'.tools.{name}', imported)}\n")

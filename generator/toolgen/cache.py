@@ -28,7 +28,7 @@ from toolgen import __version__
 from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, Severity
 
-FORMAT = 4  # bump when the stored layout changes
+FORMAT = 5  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
 DEPENDENCIES = (
     "black",
@@ -111,7 +111,7 @@ def _slot(specs: Path, options: BuildOptions) -> Path | None:
     if root is None:
         return None
     name = hashlib.sha256(f"{specs.resolve()}\0{options.fingerprint()}".encode()).hexdigest()[:32]
-    return root / "builds" / f"{name}.json"
+    return root / "builds" / f"{name}.build"
 
 
 Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics, tool names, files
@@ -120,11 +120,11 @@ Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics
 def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]:
     """(key, stored build) on a hit; (key, None) on a miss; (None, None) when disabled.
 
-    Stored as JSON, never pickle: the cache folder must not be a way to run code. An entry
-    is a header line (format, key, sha256 of the payload) and the payload; one whose payload
-    does not hash to its header's digest is a miss, so an edited or damaged entry is rebuilt,
-    never written into a package. (The digest catches corruption and edits, not someone
-    who rewrites both: the cache folder is the user's own.)
+    Stored as data, never pickle: the cache folder must not be a way to run code. An entry
+    is a header line (format, key, sha256 of the payload) and the payload (`encode`); one
+    whose payload does not hash to its header's digest is a miss, so an edited or damaged
+    entry is rebuilt, never written into a package. (The digest catches corruption and
+    edits, not someone who rewrites both: the cache folder is the user's own.)
     """
     slot = _slot(specs, options)
     if slot is None or not specs.is_dir():
@@ -137,15 +137,7 @@ def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]
             return key, None
         if not hmac.compare_digest(hashlib.sha256(payload).hexdigest(), str(header["sha256"])):
             return key, None
-        data = json.loads(payload)
-        diagnostics = [
-            Diagnostic(**{**row, "severity": Severity(row["severity"])})
-            for row in data["diagnostics"]
-        ]
-        files = data["files"]
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-            return key, None
-        return key, (diagnostics, tuple(data["tools"]), dict(files))
+        return key, decode(payload)
     except (
         OSError,
         ValueError,
@@ -160,15 +152,47 @@ def store(specs: Path, options: BuildOptions, key: str, build: Stored) -> None:
     slot = _slot(specs, options)
     if slot is None:
         return
-    diagnostics, tools, files = build
-    rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
-    payload = json.dumps({"diagnostics": rows, "tools": list(tools), "files": files}).encode(
-        "utf-8"
-    )
+    payload = encode(build)
     header = json.dumps(
         {"format": FORMAT, "key": key, "sha256": hashlib.sha256(payload).hexdigest()}
     )
     write_entry(slot, header.encode("utf-8") + b"\n" + payload)
+    try:  # the slot's entry of the JSON layout (format 4 and before), which no build reads
+        slot.with_suffix(".json").unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def encode(build: Stored) -> bytes:
+    """A build as an entry's payload: a JSON line (diagnostics, tool names, each file's path
+    and length), then the files' texts one after the other, UTF-8. Reading it back is one
+    decode and slicing, where a JSON string per file cost a full JSON parse of every file
+    (about 0.1 s of an unchanged 1,000-tool build)."""
+    diagnostics, tools, files = build
+    rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
+    lengths = [[path, len(text)] for path, text in files.items()]
+    head = json.dumps({"diagnostics": rows, "tools": list(tools), "files": lengths})
+    return head.encode() + b"\n" + "".join(files.values()).encode("utf-8", "surrogatepass")
+
+
+def decode(payload: bytes) -> Stored | None:
+    """`encode`'s build, or None for a payload of another shape (an error for broken JSON)."""
+    head, blob = payload.split(b"\n", 1)
+    data = json.loads(head)
+    diagnostics = [
+        Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in data["diagnostics"]
+    ]
+    text = blob.decode("utf-8", "surrogatepass")
+    files: dict[str, str] = {}
+    at = 0
+    for path, length in data["files"]:
+        if not (isinstance(path, str) and isinstance(length, int) and length >= 0):
+            return None
+        files[path] = text[at : at + length]
+        at += length
+    if at != len(text):
+        return None
+    return diagnostics, tuple(data["tools"]), files
 
 
 def write_entry(path: Path, data: str | bytes) -> None:

@@ -90,7 +90,10 @@ def discover(root: Path, limit: int = MAX_SPEC_FILES) -> list[Path]:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+    """`path` is `folder` or under it (both resolved): its parts start with the folder's
+    (what `folder in path.parents` says, without building each parent)."""
+    parts = folder.parts
+    return path.parts[: len(parts)] == parts
 
 
 def admit(path: Path, root: Path | None) -> os.stat_result:

@@ -19,7 +19,7 @@ from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.literals import py_docstring, py_literal
 from toolgen.providers import TARGETS, Export, Exports, export_all
-from toolgen.render import search_index
+from toolgen.render import annotation, search_index
 from toolgen.render.code import Display, call, lines, literal, statement, tuple_of
 from toolgen.render.layout import bracketed
 from toolgen.render.testing import render_testing
@@ -70,6 +70,10 @@ def environment(override: str | None = None) -> jinja2.Environment:
         model_base=model_base,
         model_doc=model_docstring,
         client_method=client_method,
+        run_returns=run_returns,
+        import_from=annotation.import_from,
+        class_line=annotation.class_line,
+        assignment=annotation.assignment,
     )
     return env
 
@@ -82,15 +86,34 @@ def client_method(tool: ToolIR, asynchronous: bool) -> str:
     # never end in "_" but for keywords, so `remote_` is no other tool's).
     name = f"{tool.module}_" if tool.module == "remote" else tool.module
     head = f"{'async ' if asynchronous else ''}def {name}"
-    parameters = ("self", f"arguments: {arguments} | None = None", "/", "**fields: Any")
+    optional = f"arguments: {arguments} | None = None"
+    parameters = ("self", optional, "/", "**fields: Any")
     sent = call("self.remote.value", literal(tool.name), result, "arguments", "**fields")
+    signature = lines(call(head, *parameters), 4, suffix=f" -> {result}:")
+    if len(signature) > 1:  # one parameter a line: `arguments` split as black splits it
+        at = signature.index(f"{' ' * 8}{optional},")
+        signature[at : at + 1] = annotation.parameter("arguments", f"{arguments} | None", "None", 8)
     return "\n".join(
         [
-            *lines(call(head, *parameters), 4, suffix=f" -> {result}:"),
+            *signature,
             " " * 8 + py_docstring(tool.description, indent=8),
             *lines(sent, 8, prefix="return await " if asynchronous else "return "),
         ]
     )
+
+
+def run_returns(tool: ToolIR) -> str:
+    """The last line(s) of an interface's `run` signature: `) -> ...:`."""
+    result = tool.result_class
+    output = annotation.Bracketed("Output", "[", (result,))
+    operands: list[annotation.Expr] = [
+        result,
+        output,
+        annotation.Bracketed("Awaitable", "[", (annotation.Union((result, output)),)),
+    ]
+    if "streaming" in tool.flags:
+        operands += ["Iterator[Any]", "AsyncIterator[Any]"]
+    return annotation.returns(annotation.Union(tuple(operands)), 4)
 
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:
@@ -183,12 +206,10 @@ def field_declaration(field: FieldIR) -> str:
     arguments.extend(field.constraints)
     if field.description is not None:
         arguments.append(f"description={py_literal(field.description)}")
-    declaration = f"{field.python_name}: {field.annotation}"
-    if not arguments:
-        return f"    {declaration}"
     if len(arguments) == 1 and arguments[0].startswith("default="):
-        return f"    {declaration} = {arguments[0].removeprefix('default=')}"
-    return bracketed(f"{declaration} = Field", arguments, indent=4)
+        value = arguments[0].removeprefix("default=")
+        return annotation.field(field.python_name, field.annotation, value)
+    return annotation.field(field.python_name, field.annotation, None, arguments)
 
 
 def _imports(tool: ToolIR) -> dict[str, Any]:
