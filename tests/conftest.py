@@ -44,8 +44,8 @@ def write_specs(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def suite() -> Iterator[Any]:
     """The official JSON-Schema-Test-Suite as one generated package (tests/support/suite_support.py)."""
     from tests.support.suite_support import built
 
-    yield from built(tmp_path_factory.mktemp("suite"))
+    yield from built()

@@ -13,7 +13,6 @@ import importlib
 import json
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -169,12 +168,10 @@ def test_the_facade_finds_strategies_by_name(sampler: ModuleType) -> None:
 
 
 @pytest.mark.skipif(not corpus_sample.CORPUS.is_dir(), reason=corpus_sample.NO_CORPUS)
-def test_corpus_sample_draws_valid_arguments(tmp_path: Path) -> None:
+def test_corpus_sample_draws_valid_arguments() -> None:
     """About 600 real tools from every source; a few draws each (the breadth is the point)."""
-    sample = corpus_sample.lint_clean(tmp_path / "lint", corpus_sample.sample())
-    out = tmp_path / "out"
-    generate(corpus_sample.write(tmp_path, [tool for _, tool in sample]), out, "corpus_drawn")
-    with imported(out, "corpus_drawn") as package:
+    _, out = corpus_sample.generated()
+    with imported(out, corpus_sample.PACKAGE) as package:
         for name in package.TOOL_NAMES:
             check_tool(
                 package, name, examples=4, results=False

@@ -21,6 +21,7 @@ import importlib
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
 from toolgen.runtime_testing.judge import json_schema_validator
@@ -60,11 +61,16 @@ def _draw(package: Any, tool: str) -> int:
     return drawn
 
 
-def test_strategies_draw_twenty_valid_arguments_per_group(suite: Any) -> None:
+# The groups are split into shards (every SHARDS-th group), so that xdist's workers share them.
+SHARDS = 8
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_strategies_draw_twenty_valid_arguments_per_group(suite: Any, shard: int) -> None:
     package, generated, found = suite
     outcome: collections.Counter[str] = collections.Counter()
     short = []
-    for group in generated:
+    for group in generated[shard::SHARDS]:
         warned = {d.rule for d in found.get(group.tool, ())}
         if "unsatisfiable" in warned:
             outcome["unsatisfiable (lint says so)"] += 1
@@ -75,7 +81,7 @@ def test_strategies_draw_twenty_valid_arguments_per_group(suite: Any) -> None:
         else:
             short.append((group.file, group.description, drawn))
     print(
-        f"\nstrategies: {len(generated)} groups generate; "
+        f"\nstrategies, shard {shard}: {len(generated)} groups generate; "
         + ", ".join(f"{n} {what}" for what, n in outcome.items())
     )
     assert not short, short

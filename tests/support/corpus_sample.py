@@ -11,7 +11,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.support.generation import CORPUS, NO_CORPUS, REPO  # noqa: F401 (NO_CORPUS: the skip reason of users)
+from tests.support.generation import (  # noqa: F401 (NO_CORPUS: the skip reason of users)
+    CORPUS,
+    NO_CORPUS,
+    REPO,
+    generate,
+    once,
+)
 from toolgen.importers.names import assign_unique_names
 from toolgen.importers.normalize import UnsupportedSchema, normalize_tool
 from toolgen.pipeline import check_specs
@@ -64,3 +70,20 @@ def lint_clean(
         if d.is_error and d.pointer.startswith("/tools/")
     }
     return [pair for i, pair in enumerate(sample) if i not in bad]
+
+
+PACKAGE = "corpus_sample_tools"
+
+
+def generated() -> tuple[list[tuple[str, dict[str, Any]]], Path]:
+    """The lint-clean sample and the folder of the package PACKAGE generated from it, made
+    once per test session (generating 600 tools is most of a corpus test's time)."""
+
+    def make(folder: Path) -> None:
+        clean = lint_clean(folder / "lint", sample())
+        generate(write(folder, [tool for _, tool in clean]), folder / "out", PACKAGE)
+        (folder / "sample.json").write_text(json.dumps(clean, ensure_ascii=True), "utf-8")
+
+    folder = once("corpus-sample", make)
+    pairs = json.loads((folder / "sample.json").read_text("utf-8"))
+    return [(source, tool) for source, tool in pairs], folder / "out"

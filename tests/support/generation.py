@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
 import importlib
 import os
 import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,13 @@ from toolgen.write import apply, plan
 REPO = Path(__file__).resolve().parents[2]
 # Tests never read or fill the user's cache; subprocesses inherit this.
 os.environ.setdefault("TOOLGEN_CACHE_DIR", tempfile.mkdtemp(prefix="toolgen-test-cache-"))
+# A folder of this test session, shared by its xdist workers (they inherit the environment):
+# what is deterministic and costly is made there once (`once`). The process that made it
+# removes it at its exit.
+if "TOOLGEN_TEST_SESSION" not in os.environ:
+    os.environ["TOOLGEN_TEST_SESSION"] = tempfile.mkdtemp(prefix="toolgen-test-session-")
+    atexit.register(shutil.rmtree, os.environ["TOOLGEN_TEST_SESSION"], True)
+SESSION = Path(os.environ["TOOLGEN_TEST_SESSION"])
 UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
 # The corpus of real tool definitions: a checkout named `shared` beside the repository, or
 # TOOLGEN_CORPUS. Tests that need it skip with this reason when it is absent.
@@ -82,6 +90,20 @@ def case_output(case: str) -> Path:
         generate(CASES / case / "specs", out, case)
         _case_outputs[case] = out
     return _case_outputs[case]
+
+
+def once(name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name` of this test session, filled by `make(folder)` once: the first
+    process to ask makes it under a lock, the others (xdist's workers) wait and reuse it.
+    For what is deterministic and costly, such as a package of hundreds of tools."""
+    folder = SESSION / name
+    folder.mkdir(exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():
+            make(folder)
+            (folder / ".made").touch()
+    return folder
 
 
 @contextmanager

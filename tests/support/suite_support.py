@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import collections
 import json
+import pickle
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.support.generation import imported
+from tests.support.generation import imported, once
 from toolgen.config import BuildOptions
 from toolgen.pipeline import build, check_specs
 from toolgen.write import apply, plan
@@ -78,9 +79,17 @@ def groups() -> Iterator[Group]:
 GROUPS = list(groups())
 
 
-def built(root: Path) -> Iterator[tuple[Any, list[Group], dict[str, list[Any]]]]:
+def built() -> Iterator[tuple[Any, list[Group], dict[str, list[Any]]]]:
     """The suite as one generated package (imported), the groups it holds, and the lint
-    diagnostics of every group: those with an error (refused) and the others too."""
+    diagnostics of every group: those with an error (refused) and the others too. Generated
+    once per test session (xdist's workers share it)."""
+    root = once("json-schema-test-suite", _make)
+    generated, found = pickle.loads((root / "lint.pickle").read_bytes())
+    with imported(root / "out", "suite_pkg") as package:
+        yield package, generated, found
+
+
+def _make(root: Path) -> None:
     write_specs(root / "all", GROUPS, results=True)
     diagnostics, _ = check_specs(root / "all")
     found: dict[str, list[Any]] = collections.defaultdict(list)
@@ -95,8 +104,7 @@ def built(root: Path) -> Iterator[tuple[Any, list[Group], dict[str, list[Any]]]]
     out = root / "out"
     out.mkdir()
     apply(out, plan(out, result.files, options))
-    with imported(out, "suite_pkg") as package:
-        yield package, generated, found
+    (root / "lint.pickle").write_bytes(pickle.dumps((generated, dict(found))))
 
 
 def spec(group: Group) -> dict[str, Any]:

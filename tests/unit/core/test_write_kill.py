@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.generation import REPO, generate, tree
+from tests.support.generation import REPO, generate, once, tree
 from toolgen.outlock import JOURNAL
 from toolgen.write import leftovers, recover
 
@@ -64,18 +64,19 @@ def visible(out: Path) -> dict[str, bytes]:
     return {path: data for path, data in tree(out).items() if not path.startswith(".toolgen-")}
 
 
+def _make_specs_and_snapshots(root: Path) -> None:
+    """The two spec sets and their packages: made once per session, shared by xdist's workers."""
+    for name, seed in (("a", 1), ("b", 2)):
+        synthetic.write_specs(root / name, N, seed)
+        generate(root / name, root / f"snapshot-{name}", PACKAGE)  # also fills the build cache
+
+
 class Scenario:
     def __init__(self, root: Path) -> None:
         self.out = root / "out"
-        self.specs = {name: root / name for name in ("a", "b")}
-        self.snapshots: dict[str, dict[str, bytes]] = {}
-        for name, seed in (("a", 1), ("b", 2)):
-            synthetic.write_specs(self.specs[name], N, seed)
-            snapshot = root / f"snapshot-{name}"
-            generate(
-                self.specs[name], snapshot, PACKAGE
-            )  # also fills the build cache the runs share
-            self.snapshots[name] = visible(snapshot)
+        shared = once("write-kill", _make_specs_and_snapshots)
+        self.specs = {name: shared / name for name in ("a", "b")}
+        self.snapshots = {name: visible(shared / f"snapshot-{name}") for name in ("a", "b")}
         self.current = "a"
         generate(self.specs["a"], self.out, PACKAGE)
         assert visible(self.out) == self.snapshots["a"]
