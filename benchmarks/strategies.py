@@ -2,7 +2,7 @@
 
     python benchmarks/strategies.py [--examples 50] [--corpus 200]
 
-For every tool of the built-in library, of the strategy sampler (tests/cases/strategies)
+For every tool of the built-in library, of the strategy sampler (tests/golden/cases/strategies)
 and of a corpus sample: draw `--examples` arguments with toolgen's generated
 `arguments_json()` and with hypothesis-jsonschema's `from_schema(parameters)`, and report
 the time per draw (strategy construction included), how many draws the generated
@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import ROOT, machine, table  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the test helpers: tests.support
 
 
 def drawn(strategy: Any, examples: int) -> tuple[list[Any], str | None]:
@@ -103,7 +103,7 @@ def main() -> None:
     except ImportError:
         from_schema = None
 
-    from conftest import generate, imported
+    from tests.support.generation import generate, imported
 
     print(machine())
     import hypothesis
@@ -114,11 +114,11 @@ def main() -> None:
     )
     sets: list[tuple[str, Path]] = [
         ("built-in library", ROOT / "schemas"),
-        ("strategy sampler", ROOT / "tests" / "cases" / "strategies" / "specs"),
+        ("strategy sampler", ROOT / "tests" / "golden" / "cases" / "strategies" / "specs"),
     ]
     work = Path(tempfile.mkdtemp(prefix="bench-strategies-"))
     if args.corpus:
-        import corpus_sample
+        from tests.support import corpus_sample
 
         share = {
             source: max(1, n * args.corpus // 600) for source, n in corpus_sample.SHARE.items()

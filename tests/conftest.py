@@ -1,109 +1,31 @@
-"""Shared helpers: generate packages in process, import them in isolation."""
+"""pytest's set-up for every test: the cache folder, the hypothesis profiles, shared fixtures.
+
+The helpers the tests import live in tests/support/ (`from tests.support.generation import ...`).
+"""
 
 from __future__ import annotations
 
-import atexit
-import importlib
 import os
-import re
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from toolgen.config import BuildOptions
-from toolgen.pipeline import build
-from toolgen.write import apply, plan
+# Imported first: it points TOOLGEN_CACHE_DIR at a temporary folder before any build runs.
+from tests.support.generation import REPO
 
-REPO = Path(__file__).resolve().parents[1]
-# Tests never read or fill the user's cache; subprocesses inherit this.
-os.environ.setdefault("TOOLGEN_CACHE_DIR", tempfile.mkdtemp(prefix="toolgen-test-cache-"))
-UPDATE_GOLDEN = bool(os.environ.get("TOOLGEN_UPDATE_GOLDEN"))
-# The corpus of real tool definitions: a checkout named `shared` beside the repository, or
-# TOOLGEN_CORPUS. Tests that need it skip with this reason when it is absent.
-CORPUS = Path(os.environ.get("TOOLGEN_CORPUS") or REPO.parent / "shared" / "corpus")
-NO_CORPUS = f"no corpus at {CORPUS} (set TOOLGEN_CORPUS to run the corpus tests)"
+# The built-in library's generated package (generated/toolgen_builtin), which implementations/
+# and the built-in tools' tests import; the repository itself is on the path as the rootdir.
+sys.path.insert(0, str(REPO / "generated"))
 
 # No test depends on luck: every property test draws the same examples on every run and machine.
 # HYPOTHESIS_PROFILE=explore draws new ones (for a local bug hunt, never in CI).
 settings.register_profile("derandomized", derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
-CASES = REPO / "tests" / "cases"
-# Verbatim copies of toolgen's runtime in a generated package: tested once (tests/test_runtime.py),
-# not pinned by every golden case; so are the digests of them that the package checks on import.
-RUNTIME_COPIES = re.compile(r"[^/]+/(_runtime|testing/_support)/")
-_DIGEST = re.compile(rb'^(_RUNTIME_SHA256|_SUPPORT_SHA256) = "[0-9a-f]{64}"$', re.M)
-
-
-def generate(specs: Path, out: Path, package: str) -> dict[str, str]:
-    """Run the pipeline and write the output; fails the test on diagnostics with errors."""
-    options = BuildOptions(package=package)
-    result = build(specs, options)
-    assert result.ok, "\n".join(d.text() for d in result.diagnostics)
-    out.mkdir(parents=True, exist_ok=True)
-    apply(out, plan(out, result.files, options))
-    return result.files
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    """Every file under root, by relative path (the byte-for-byte snapshot of a directory)."""
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
-    }
-
-
-def golden_tree(root: Path) -> dict[str, bytes]:
-    """tree(root) as a golden case pins it: without the runtime copies, their digests masked."""
-    return {
-        path: _DIGEST.sub(rb'\1 = "<sha256 of the runtime sources>"', data)
-        for path, data in tree(root).items()
-        if not RUNTIME_COPIES.match(path)
-    }
-
-
-def write_golden(root: Path, expected: Path) -> None:
-    """Replace `expected` with golden_tree(root)."""
-    shutil.rmtree(expected, ignore_errors=True)
-    for path, data in golden_tree(root).items():
-        (expected / path).parent.mkdir(parents=True, exist_ok=True)
-        (expected / path).write_bytes(data)
-
-
-_case_outputs: dict[str, Path] = {}
-
-
-def case_output(case: str) -> Path:
-    """A golden case's output, generated once per session: what tests/cases/<case>/expected
-    pins, plus the runtime. Tests that import or type-check a case use this."""
-    if case not in _case_outputs:
-        out = Path(tempfile.mkdtemp(prefix=f"toolgen-case-{case}-"))
-        atexit.register(shutil.rmtree, out, True)
-        generate(CASES / case / "specs", out, case)
-        _case_outputs[case] = out
-    return _case_outputs[case]
-
-
-@contextmanager
-def imported(out: Path, package: str) -> Iterator[ModuleType]:
-    """Import a generated package from `out`, then forget it (so names can be reused)."""
-    sys.path.insert(0, str(out))
-    try:
-        importlib.invalidate_caches()
-        yield importlib.import_module(package)
-    finally:
-        sys.path.remove(str(out))
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
 
 
 @pytest.fixture
@@ -122,8 +44,8 @@ def write_specs(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The official JSON-Schema-Test-Suite as one generated package (tests/suite_support.py)."""
-    from suite_support import built
+def suite() -> Iterator[Any]:
+    """The official JSON-Schema-Test-Suite as one generated package (tests/support/suite_support.py)."""
+    from tests.support.suite_support import built
 
-    yield from built(tmp_path_factory.mktemp("suite"))
+    yield from built()

@@ -3,7 +3,7 @@
 Its name and version, a tool's name and, with `--fail`, the error it answers `tools/list`
 with carry CR LF (a forged line), ANSI escapes (colour, clear screen, window title) and a
 right-to-left override.
-`toolgen import --from mcp-server` must print them escaped (tests/test_import_live.py).
+`toolgen import --from mcp-server` must print them escaped (tests/functional/serving/test_import_live.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Two tools, one with an outputSchema (its return type is a model). It lists one tool per
 `tools/list` page, so a client must follow the cursor to see both. Runs over stdio, or
-over streamable HTTP with `--http PORT` (tests/test_import_live.py).
+over streamable HTTP with `--http PORT` (tests/functional/serving/test_import_live.py).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ class Rule:
 
     @property
     def slug(self) -> str:
-        """The rule's case folder under tests/breaking/."""
+        """The rule's case folder under tests/golden/breaking/."""
         return self.id.lower()
 
 

@@ -138,7 +138,7 @@ def _json_source(text: str) -> SourceMap:
 
     Not libyaml: JSON is YAML flow syntax, but libyaml rejects some valid JSON (surrogate
     pair escapes, raw U+007F-U+009F, keys over 1024 characters) and counts U+0085, U+2028
-    and U+2029 as line breaks (tests/test_load.py pins these cases).
+    and U+2029 as line breaks (tests/unit/load/test_load.py pins these cases).
     """
     source = SourceMap()
     stack: list[list[Any]] = []  # [pointer, index or key, keys seen] of each open array or object

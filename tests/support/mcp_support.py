@@ -1,0 +1,92 @@
+"""Serving generated packages over MCP in tests: the conformance package, servers in
+subprocesses (killed at the end, whatever happens), free ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.support.generation import REPO, generate
+
+SPECS = REPO / "tests" / "data" / "mcp" / "specs"  # the conformance suite's tools, and two of ours
+IMPLEMENTATIONS = REPO / "tests" / "data" / "mcp"  # conformance_impl.py, conformance_client.py
+PACKAGE = "conformance_tools"
+# The MCP reference server, a real server written by others (pinned: its tools change).
+EVERYTHING = "npx -y @modelcontextprotocol/server-everything@2026.8.31"
+
+
+def conformance_package(out: Path) -> Path:
+    """The package toolgen generates from SPECS, in `out` (put it on the path to import it)."""
+    generate(SPECS, out, PACKAGE)
+    return out
+
+
+def python_path(*folders: Path) -> dict[str, str]:
+    """This environment, with `folders` (and the repository, for `implementations`) importable."""
+    paths = [*map(str, folders), str(REPO), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(
+    package: str, registry: str, env: Mapping[str, str], *options: str, cwd: Path | None = None
+) -> Iterator[str]:
+    """`python -m <package> serve --http` on a free port of 127.0.0.1; yields its URL once it
+    answers, and kills the server's whole process group at the end."""
+    port = free_port()
+    argv = [
+        sys.executable,
+        "-m",
+        package,
+        "serve",
+        "--http",
+        "--port",
+        str(port),
+        "--registry",
+        registry,
+        *options,
+    ]
+    process = subprocess.Popen(
+        argv,
+        env=dict(env),
+        cwd=cwd,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(
+                    f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
+                )
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the server did not listen within 30 s") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -1,0 +1,306 @@
+"""Hostile input costs bounded time and memory; host mistakes are TypeErrors; first imports race-free.
+
+Each case states its bounds: wall-clock seconds (at least 10x what it typically takes here,
+so load from other processes does not make it flaky) and the peak of Python allocations
+under tracemalloc. The typical cost and the cost before these bounds existed are in
+docs/errors.md ("Bounds"); the old code broke every dict bound by orders of magnitude.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.support._generated import package, spec
+
+MiB = 2**20
+TOOLS = [
+    spec(
+        "bulk",
+        {
+            "numbers": {"type": "array", "items": {"type": "integer"}},
+            "table": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "integer"}},
+                    "required": ["id"],
+                },
+            },
+        },
+    ),
+    {
+        **spec("mail", {"to": {"type": "string"}}, required=["to"]),
+        "injected": {"password": {"type": "string", "x-secret": True}},
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def p(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    with package(tmp_path_factory.mktemp("bounds"), TOOLS) as generated:
+        generated.validate_arguments("bulk", {})  # the module imported: not measured below
+        yield generated
+
+
+def bounded(run: Callable[[], Any], seconds: float, mib: float) -> Any:
+    """What `run` raised (or returned), checked against the bounds: CPU seconds of this thread
+    (what the work costs, however loaded the machine) and peak memory."""
+    tracemalloc.start()
+    started = time.thread_time()
+    try:
+        outcome: Any = run()
+    except Exception as exc:  # noqa: BLE001 - the outcome is checked by the caller
+        outcome = exc
+    elapsed = time.thread_time() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert elapsed < seconds, f"{elapsed:.2f} s (bound {seconds} s)"
+    assert peak < mib * MiB, f"{peak / MiB:.1f} MiB (bound {mib} MiB)"
+    return outcome
+
+
+def single_issue(p: ModuleType, outcome: Any, code: str) -> Any:
+    assert isinstance(outcome, p.ToolArgumentsError), repr(outcome)
+    assert [i.code for i in outcome.issues] == [code], str(outcome)
+    assert len(str(outcome)) < 400
+    return outcome.issues[0]
+
+
+# --- dicts (the Anthropic, Gemini, Bedrock and MCP adapters pass dicts) ------------------------
+
+
+def test_a_dict_with_a_million_wrong_items_is_refused_by_its_size(p: ModuleType) -> None:
+    arguments = {"numbers": [""] * 1_000_000}  # old: 49 s and 3.3 GiB
+    issue = single_issue(p, bounded(lambda: p.validate_arguments("bulk", arguments), 2, 5), "limit")
+    assert "1000000 characters" in issue.message
+
+
+def test_a_dict_of_shared_huge_strings_is_refused_without_reading_them(p: ModuleType) -> None:
+    big = "x" * 10_000_000
+    arguments = {"numbers": [big] * 10_000}  # 100 GB as text
+    single_issue(p, bounded(lambda: p.validate_arguments("bulk", arguments), 2, 5), "limit")
+
+
+def test_a_flat_dict_with_a_huge_value_is_refused_once_it_fails(p: ModuleType) -> None:
+    arguments = {"numbers": "x" * 5_000_000}
+    single_issue(p, bounded(lambda: p.validate_arguments("bulk", arguments), 2, 5), "limit")
+
+
+def test_a_deep_dict_is_refused_by_its_depth(p: ModuleType) -> None:
+    deep: Any = []
+    for _ in range(200_000):
+        deep = [deep]
+    issue = single_issue(
+        p, bounded(lambda: p.validate_arguments("bulk", {"numbers": deep}), 2, 5), "limit"
+    )
+    assert "64 levels" in issue.message
+
+
+def test_a_cycle_is_refused(p: ModuleType) -> None:
+    loop: dict[str, Any] = {}
+    loop["id"] = loop
+    single_issue(p, bounded(lambda: p.validate_arguments("bulk", {"rows": [loop]}), 2, 5), "limit")
+
+
+def counting(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the issues translated one by one (the work the old code did for every error)."""
+    translate = importlib.import_module(f"{p.__name__}._runtime.validation.translate")
+    made = [0]
+    original = translate._issue
+
+    def issue(hit: Any) -> Any:
+        made[0] += 1
+        return original(hit)
+
+    monkeypatch.setattr(translate, "_issue", issue)
+    return made
+
+
+def test_many_errors_within_the_limits_are_cut_before_translation(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = counting(p, monkeypatch)
+    arguments = {
+        "numbers": [""] * 40_000,
+        "table": {f"k{i}": "" for i in range(20_000)},
+    }  # ~250 kB as text
+    error = bounded(lambda: p.validate_arguments("bulk", arguments), 10, 100)
+    assert isinstance(error, p.ToolArgumentsError)
+    assert len(error.issues) == 20 and error.total == 60_000
+    assert str(error).splitlines()[-2] == "- … and 59980 more"
+    assert made[0] == 20  # old: 60,000
+
+
+def test_a_valid_dict_at_the_limit_is_accepted(p: ModuleType) -> None:
+    numbers = list(range(100_000))  # ~590 kB as text
+    assert (
+        bounded(lambda: p.validate_arguments("bulk", {"numbers": numbers}), 5, 50).numbers
+        == numbers
+    )
+
+
+def test_dict_limits_follow_the_given_limits(p: ModuleType) -> None:
+    small = p.Limits(max_bytes=100, max_depth=3)
+    single_issue(
+        p,
+        bounded(lambda: p.validate_arguments("bulk", {"numbers": [1] * 120}, limits=small), 1, 1),
+        "limit",
+    )
+    single_issue(
+        p,
+        bounded(
+            lambda: p.validate_arguments("bulk", {"rows": [{"id": [[1]]}]}, limits=small), 1, 1
+        ),
+        "limit",
+    )
+    assert p.validate_arguments("bulk", {"numbers": [1] * 10}, limits=small).numbers == [1] * 10
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def test_a_megabyte_of_text_with_330000_mistakes(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = counting(p, monkeypatch)
+    text = '{"numbers": [' + ",".join(['""'] * 330_000) + "]}"  # 990 kB; old: 23 s, 395 MiB here
+    # What remains is pydantic-core's own failing pass and its error list (~2.4 s, ~200 MiB
+    # traced), linear in the text: the clock cannot tell old from new by much here, the count can.
+    error = bounded(lambda: p.validate_arguments("bulk", text), 30, 400)
+    assert isinstance(error, p.ToolArgumentsError)
+    assert len(error.issues) == 20 and error.total == 330_000
+    assert made[0] == 20  # old: 330,000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 1_000_000 + "]" * 1_000_000,
+        '{"numbers": "' + "x" * 2_000_000 + '"}',
+        '{"' + "k" * 900_000 + '": 1}',
+    ],
+)
+def test_hostile_text(p: ModuleType, text: str) -> None:
+    error = bounded(lambda: p.validate_arguments("bulk", text), 2, 20)
+    assert isinstance(error, p.ToolArgumentsError)
+    assert all(len(line) <= 300 for line in str(error).splitlines())
+    assert len(str(error)) < 1000 and len(repr(error.to_dict()["issues"][0]["path"])) < 400
+
+
+def test_a_huge_key_is_shortened_in_paths(p: ModuleType) -> None:
+    key = "k" * 100_000
+    error = bounded(lambda: p.validate_arguments("bulk", {"table": {key: "x"}}), 2, 10)
+    assert isinstance(error, p.ToolArgumentsError)
+    issue = error.issues[0]
+    assert issue.path == f"table.{'k' * 256}… (100000 characters)" and issue.location == (
+        "table",
+        key,
+    )
+
+
+# --- names and the host's mistakes ------------------------------------------------------------
+
+
+def test_a_huge_unknown_tool_name_is_shortened(p: ModuleType) -> None:
+    name = "x" * 55_000_000
+    error = bounded(lambda: p.validate_arguments(name, {}), 2, 5)
+    assert isinstance(error, p.UnknownToolError) and error.name is name
+    assert str(error) == f"Unknown tool '{'x' * 64}… (55000000 characters)'. There are 2 tools."
+    result = bounded(lambda: p.build_registry().call(name, {}), 2, 5)
+    assert result.failure.kind == "unknown_tool" and len(result.failure.message) < 200
+    assert len(repr(result)) < 400
+    assert (
+        result.to_dict()["error"]["message"]
+        == f"Unknown tool '{'x' * 64}… (55000000 characters)'. There are 0 tools."
+    )
+
+
+@pytest.mark.parametrize("name", [123, None, b"bulk", ["bulk"]])
+def test_a_tool_name_that_is_not_a_string_is_a_type_error(p: ModuleType, name: Any) -> None:
+    for call in (
+        lambda: p.validate_arguments(name, {}),
+        lambda: p.tool_info(name),
+        lambda: p.build_registry().call(name, {}),
+        lambda: p.build_registry().resolve(name),
+    ):
+        with pytest.raises(TypeError, match="a tool name is a string, not "):
+            call()
+
+
+@pytest.mark.parametrize("injected", [[("password", "x")], 5, "password=x"])
+def test_injected_values_that_are_not_a_mapping_are_a_type_error(
+    p: ModuleType, injected: Any
+) -> None:
+    from_module = importlib.import_module(f"{p.__name__}.tools.mail")
+
+    class Mail(from_module.MailTool):  # type: ignore[misc, name-defined]
+        def run(self, arguments: Any, injected: Any) -> Any:
+            return {}
+
+    registry = p.build_registry(Mail())
+    with pytest.raises(TypeError, match="injected values are a mapping, not "):
+        registry.call("mail", {"to": "a"}, injected=injected)
+    assert registry.call("mail", {"to": "a"}, injected={"password": "x"}).ok
+    failed = registry.call(
+        "mail", {"to": "a"}, injected={}
+    )  # missing: the host's mistake, told as before
+    assert failed.failure.kind == "internal" and "password" in failed.failure.message
+
+
+# --- the first import of a tool module, from many threads --------------------------------------
+
+THREADED = [
+    spec(
+        f"tool_{i}",
+        {
+            f"p{j}": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            }
+            for j in range(40)
+        },
+    )
+    for i in range(6)
+]
+
+
+def test_first_use_from_many_threads(tmp_path: Path) -> None:
+    """8 threads released at once on a tool whose module is not imported yet, 60 times over.
+
+    Before the fix, a thread could find the module half-imported in `sys.modules` and fail
+    with `AttributeError: partially initialized module ... has no attribute 'INFO'`."""
+    failures: list[BaseException] = []
+    with package(tmp_path, THREADED) as generated:
+        for round_ in range(60):
+            name = f"tool_{round_ % 6}"
+            for module in [m for m in sys.modules if m.startswith(f"{generated.__name__}.tools.")]:
+                del sys.modules[module]
+            getattr(generated, "_INFOS", {}).clear()
+            barrier = threading.Barrier(8)
+
+            def call() -> None:
+                barrier.wait()
+                try:
+                    assert type(generated.validate_arguments(name, {})).__name__.endswith(
+                        "Arguments"
+                    )
+                except BaseException as exc:  # noqa: BLE001 - collected, reported below
+                    failures.append(exc)
+
+            threads = [threading.Thread(target=call) for _ in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert not failures, f"{len(failures)} failures, the first: {failures[0]!r}"
