@@ -283,7 +283,7 @@ OTHER_ENGINES = [
 def test_a_pattern_read_differently_by_another_engine_is_refused_located(
     tmp_path: Path, pattern: str, suggested: str
 ) -> None:
-    from _generated import build_specs, spec
+    from tests.support._generated import build_specs, spec
 
     tools = [
         spec("t", {"s": {"type": "string", "pattern": pattern, "description": "s"}}),
@@ -300,7 +300,7 @@ def test_a_pattern_read_differently_by_another_engine_is_refused_located(
 
 def test_a_pattern_rust_reads_with_set_operators_is_read_as_ecma(tmp_path: Path) -> None:
     """`[a&&b]` is the class of `a`, `&` and `b` in ECMA-262, their intersection in Rust."""
-    from _generated import package, spec
+    from tests.support._generated import package, spec
 
     tool = spec("t", {"s": {"type": "string", "pattern": "^[a&&b]$", "description": "s"}})
     with package(tmp_path, tool) as module:

@@ -156,8 +156,8 @@ def test_a_project_shipping_to_one_provider_still_serves_over_mcp(
     import anyio
     from click.testing import CliRunner
     from mcp import Client, StdioServerParameters
-    from mcp_support import python_path
 
+    from tests.support.mcp_support import python_path
     from toolgen.cli import main
 
     monkeypatch.setenv("TOOLGEN_CACHE_DIR", str(tmp_path / "cache"))

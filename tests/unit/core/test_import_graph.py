@@ -309,7 +309,7 @@ def test_importing_a_generated_package_leaves_what_a_call_may_need_unloaded(
 ) -> None:
     """In a fresh interpreter, `import weather` (a 1-tool package): the registry and validation
     are loaded, what only some calls need is not."""
-    generate(REPO / "tests" / "cases" / "weather" / "specs", tmp_path, "weather")
+    generate(REPO / "tests" / "golden" / "cases" / "weather" / "specs", tmp_path, "weather")
     probe = "import json, sys, weather; print(json.dumps(sorted(sys.modules)))"
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
     ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
