@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"
+RUNTIME_SHA256 = "4a5d59d40702438d07ba879574d6ebaaa6d82691200576bfe1f11a895ed81ed8"
