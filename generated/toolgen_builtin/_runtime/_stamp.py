@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "4a5d59d40702438d07ba879574d6ebaaa6d82691200576bfe1f11a895ed81ed8"
+RUNTIME_SHA256 = "f9e1cbff32046808a371fe12f4c0a52f3583da9aa5fcc49e1a45a327acfd66b2"

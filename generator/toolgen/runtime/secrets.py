@@ -6,7 +6,8 @@ generator puts on every schema marked `x-secret: true`: a property, an array's `
 `additionalProperties` or `patternProperties` values, a branch of `anyOf`/`oneOf`, a
 `$defs` entry. What is shown for a position *holding* a secret anywhere below (an array of
 secrets, a union with a secret branch, an object with a secret key) never carries a value
-either: error text, `repr()` of the generated models, contract-test output.
+either: error text, `repr()` of the generated models, contract-test output, and the arguments
+and prompt of a suspended call's record (`hide_values`; control.py seals the real ones).
 """
 
 from __future__ import annotations
