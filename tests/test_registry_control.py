@@ -676,3 +676,32 @@ def test_secret_arguments_never_leave_in_a_prompt_or_a_record(package: ModuleTyp
     short = package.Registry(tools.all()).call("unlock", {"door": "back", "code": "x"}).suspended
     assert short.arguments == {"door": "back", "code": "<secret>"} and short.sealed
     assert package.Registry(tools.all()).call("delete_file", {"path": "a"}).suspended.sealed == ""
+
+
+def test_registries_given_one_store_refuse_what_another_resumed(package: ModuleType) -> None:
+    """The store interface a fleet-wide store implements: `consume` may be async, and two
+    registries (two workers) sharing one store use each record once between them."""
+
+    class AsyncStore:
+        def __init__(self) -> None:
+            self.used: dict[str, float] = {}
+
+        async def consume(self, record_id: str, expires_at: float) -> bool:
+            await asyncio.sleep(0)
+            if record_id in self.used:
+                return False
+            self.used[record_id] = expires_at
+            return True
+
+    tools = Tools(package)
+    store = AsyncStore()
+    one = package.Registry(tools.all(), secret=SECRET, records=store)
+    two = package.Registry(tools.all(), secret=SECRET, records=store)
+    stored = one.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    assert two.resume(stored, approved=True).ok  # a sync resume runs the awaitable through
+    with pytest.raises(package.SuspensionError, match="already used"):
+        asyncio.run(one.aresume(stored, approved=True))
+    assert list(store.used) == [stored["id"]] and store.used[stored["id"]] == stored["expires_at"]
+    # Without a shared store, each registry knows only what it resumed.
+    alone = package.Registry(tools.all(), secret=SECRET)
+    assert alone.resume(stored, approved=True).ok and tools.runs == ["delete_file"] * 2
