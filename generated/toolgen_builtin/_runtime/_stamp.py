@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"
+RUNTIME_SHA256 = "f9e1cbff32046808a371fe12f4c0a52f3583da9aa5fcc49e1a45a327acfd66b2"

@@ -6,11 +6,13 @@ generator puts on every schema marked `x-secret: true`: a property, an array's `
 `additionalProperties` or `patternProperties` values, a branch of `anyOf`/`oneOf`, a
 `$defs` entry. What is shown for a position *holding* a secret anywhere below (an array of
 secrets, a union with a secret branch, an object with a secret key) never carries a value
-either: error text, `repr()` of the generated models, contract-test output.
+either: error text, `repr()` of the generated models, contract-test output, and the arguments
+and prompt of a suspended call's record (`hide_values`; control.py seals the real ones).
 """
 
 from __future__ import annotations
 
+import json
 import types
 import typing
 from collections.abc import Iterable, Iterator
@@ -216,3 +218,18 @@ def redact(text: str, values: Iterable[str]) -> str:
         if len(value) >= MIN_REDACTED and value in text:
             text = text.replace(value, REDACTED)
     return text
+
+
+def hide_values(value: Any, values: set[str]) -> Any:
+    """JSON `value` as shown to a person or a model: a leaf equal to a secret value (of any
+    length) is REDACTED, text holding one (of MIN_REDACTED characters or more) is redacted."""
+    if isinstance(value, dict):
+        return {k: hide_values(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hide_values(v, values) for v in value]
+    if value is None or isinstance(value, bool):
+        return value
+    text = value if isinstance(value, str) else json.dumps(value)
+    if text in values:
+        return REDACTED
+    return redact(value, values) if isinstance(value, str) else value

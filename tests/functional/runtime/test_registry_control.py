@@ -82,6 +82,25 @@ SPECS = {
             "returns": {"type": "object", "properties": {"user": {"type": "string"}}},
         },
         {
+            "name": "unlock",
+            "description": "Unlocks a door with a code.",
+            "flags": ["requires_approval"],
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "door": {"type": "string", "description": "Which door."},
+                    "code": {"type": "string", "x-secret": True, "description": "The code."},
+                    "pins": {
+                        "type": "array",
+                        "items": {"type": "integer", "x-secret": True},
+                        "description": "Spare pins.",
+                    },
+                },
+                "required": ["door", "code"],
+            },
+            "returns": {"type": "object", "properties": {"opened": {"type": "string"}}},
+        },
+        {
             "name": "hold",
             "description": "Sleeps, beside others.",
             "flags": ["parallel"],
@@ -89,6 +108,9 @@ SPECS = {
         },
     ]
 }
+
+
+SECRET = "a key of 16 bytes or more"
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +192,9 @@ class Tools:
             {"user": injected.user}, metadata=f"signed in with {injected.token}"
         )
 
+    def unlock(self, arguments: Any) -> Any:
+        return {"opened": f"{arguments.door} with {arguments.code} {arguments.pins}"}
+
     def hold(self, arguments: Any) -> Any:
         with self.lock:
             self.running += 1
@@ -184,7 +209,7 @@ def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved
     package: ModuleType,
 ) -> None:
     tools = Tools(package)
-    registry = package.Registry(tools.all(), secret="s3cret")
+    registry = package.Registry(tools.all(), secret=SECRET)
     waiting = registry.call("delete_file", {"path": "a.txt"})
     assert not waiting.ok and waiting.failure.kind == "suspended" and tools.runs == []
     assert "needs the user's approval" in waiting.text()
@@ -192,7 +217,7 @@ def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved
     assert stored["tool"] == "delete_file" and stored["arguments"] == {"path": "a.txt"}
     assert "a.txt" in stored["prompt"]
     # Another process with the same secret resumes it; the tool runs once, then.
-    elsewhere = package.Registry(Tools(package).all(), secret="s3cret")
+    elsewhere = package.Registry(Tools(package).all(), secret=SECRET)
     done = elsewhere.resume(stored, approved=True)
     assert done.ok and done.data() == {"deleted": "a.txt"}
     refused = registry.resume(stored, approved=False, reason="keep it")
@@ -204,12 +229,14 @@ def test_a_call_needing_approval_waits_as_a_signed_record_and_runs_once_approved
 
 
 def test_a_changed_or_foreign_record_is_refused(package: ModuleType) -> None:
-    registry = package.Registry(Tools(package).all(), secret="s3cret")
+    registry = package.Registry(Tools(package).all(), secret=SECRET)
     stored = registry.call("delete_file", {"path": "a.txt"}).suspended.to_json()
     with pytest.raises(package.SuspensionError, match="signature does not match"):
         registry.resume({**stored, "arguments": {"path": "/etc/passwd"}}, approved=True)
     with pytest.raises(package.SuspensionError):
-        package.Registry(Tools(package).all(), secret="other").resume(stored, approved=True)
+        package.Registry(Tools(package).all(), secret="another secret, as long").resume(
+            stored, approved=True
+        )
     with pytest.raises(package.SuspensionError, match="not a suspended call record"):
         registry.resume({"tool": "delete_file"}, approved=True)
     with pytest.raises(TypeError, match="approved=True or approved=False"):
@@ -251,7 +278,8 @@ def test_a_tool_asks_the_user_and_is_resumed_with_the_answer(package: ModuleType
     assert "waiting for the user's answer to: New name for a.txt?" in asked.text()
     done = registry.resume(asked.suspended, answer="b.txt")
     assert done.data() == {"renamed": "a.txt->b.txt (asked 1)"}
-    assert asyncio.run(registry.aresume(asked.suspended.to_json(), answer="c.txt")).ok
+    again = registry.call("rename", {"path": "a.txt"}).suspended
+    assert asyncio.run(registry.aresume(again.to_json(), answer="c.txt")).ok
     assert package.resumed() is None  # only inside the resumed call
     with pytest.raises(TypeError, match="answer"):
         registry.resume(asked.suspended, approved=True)
@@ -455,3 +483,226 @@ def test_max_concurrency_holds_for_tasks_and_for_threads(package: ModuleType) ->
     assert unlimited.peak == 5
     with pytest.raises(ValueError, match="max_concurrency"):
         package.Registry([], max_concurrency=0)
+
+
+class WallClock:
+    """A registry clock whose wall time (`time`, the expiry of records) the test moves."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    async def asleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_a_record_is_resumed_once_rejected_or_approved(package: ModuleType) -> None:
+    tools = Tools(package)
+    registry = package.Registry(tools.all(), secret=SECRET)
+    stored = registry.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    assert registry.resume(stored, approved=True).ok and tools.runs == ["delete_file"]
+    for again in (
+        lambda: registry.resume(stored, approved=True),
+        lambda: asyncio.run(registry.aresume(stored, approved=True)),
+        lambda: registry.copy().resume(stored, approved=True),  # derived registries share
+        lambda: registry.without("rename").resume(stored, approved=False),
+    ):
+        with pytest.raises(package.SuspensionError, match="already used"):
+            again()
+    # A rejected record is used too: approving it later runs nothing.
+    rejected = registry.call("delete_file", {"path": "b.txt"}).suspended
+    assert registry.resume(rejected, approved=False).failure.kind == "rejected"
+    with pytest.raises(package.SuspensionError, match="already used"):
+        registry.resume(rejected.to_json(), approved=True)
+    # A question answered once is not answered again; a mistaken resume uses nothing.
+    asked = registry.call("rename", {"path": "c.txt"}).suspended
+    with pytest.raises(TypeError):
+        registry.resume(asked, approved=True)
+    assert registry.resume(asked, answer="d.txt").ok
+    with pytest.raises(package.SuspensionError, match="already used"):
+        registry.resume(asked, answer="e.txt")
+    # The record an inline approver was given is used by its decision.
+    given: list[Any] = []
+    inline = package.Registry(tools.all(), approve=lambda r: given.append(r) or True)
+    assert inline.call("delete_file", {"path": "f.txt"}).ok
+    with pytest.raises(package.SuspensionError, match="already used"):
+        inline.resume(given[0], approved=True)
+    assert tools.runs == ["delete_file", "rename", "rename", "delete_file"]
+
+
+def test_concurrent_resumes_of_one_record_run_the_tool_once(package: ModuleType) -> None:
+    tools = Tools(package)
+    registry = package.Registry(tools.all(), secret=SECRET)
+    stored = registry.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    start = threading.Barrier(10)
+    outcomes: list[Any] = []
+
+    def resume() -> None:
+        start.wait()
+        try:
+            outcomes.append(registry.resume(stored, approved=True))
+        except package.SuspensionError as refused:
+            outcomes.append(refused)
+
+    threads = [threading.Thread(target=resume) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ran = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(outcomes) == 10 and len(ran) == 1 and ran[0].ok
+    assert all("already used" in str(o) for o in outcomes if isinstance(o, Exception))
+    assert tools.runs == ["delete_file"]
+
+    stored = registry.call("delete_file", {"path": "b.txt"}).suspended.to_json()
+
+    async def together() -> list[Any]:
+        return await asyncio.gather(
+            *(registry.aresume(stored, approved=True) for _ in range(10)), return_exceptions=True
+        )
+
+    outcomes = asyncio.run(together())
+    assert sum(not isinstance(o, Exception) for o in outcomes) == 1
+    assert all(
+        isinstance(o, package.SuspensionError) and "already used" in str(o)
+        for o in outcomes
+        if isinstance(o, Exception)
+    )
+    assert tools.runs == ["delete_file", "delete_file"]
+
+
+def test_a_record_expires_and_says_when(package: ModuleType) -> None:
+    tools = Tools(package)
+    clock = WallClock(1_800_000_000.0)  # 2027-01-15T08:00:00Z
+    default = package.Registry(tools.all(), secret=SECRET, clock=clock)
+    record = default.call("delete_file", {"path": "a.txt"}).suspended
+    assert record.expires_at == clock.now + 24 * 3600  # a day, unless told
+    short = package.Registry(tools.all(), secret=SECRET, clock=clock, record_ttl_s=60)
+    stored = short.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    clock.now += 60
+    with pytest.raises(package.SuspensionError, match="expired at 2027-01-15T08:01:00"):
+        short.resume(stored, approved=True)
+    clock.now += 24 * 3600 - 61  # the day-long record: one second left
+    assert default.resume(record, approved=True).ok and tools.runs == ["delete_file"]
+    # A later expiry written into the record breaks its signature.
+    with pytest.raises(package.SuspensionError, match="signature does not match"):
+        short.resume({**stored, "expires_at": clock.now + 3600}, approved=True)
+    for wrong in (0, -1, "soon"):
+        with pytest.raises(ValueError, match="record_ttl_s"):
+            package.Registry([], record_ttl_s=wrong)
+
+
+def test_a_blank_or_short_secret_is_refused(
+    package: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for weak in ("", "   \t\n", "short", "fifteen bytes!!", b"", b" " * 32):
+        with pytest.raises(ValueError, match="at least 16 bytes"):
+            package.Registry([], secret=weak)
+    assert len(package.Registry([], secret=b"sixteen bytes!!!")) == 0
+    for weak in ("", "  ", "short"):
+        monkeypatch.setenv("TOOLGEN_SECRET", weak)
+        with pytest.raises(ValueError, match=r"\$TOOLGEN_SECRET .*at least 16 bytes"):
+            package.Registry([])
+    monkeypatch.setenv("TOOLGEN_SECRET", SECRET)
+    made = package.Registry(Tools(package).all()).call("delete_file", {"path": "a"}).suspended
+    assert package.Registry(Tools(package).all(), secret=SECRET).resume(made, approved=True).ok
+    monkeypatch.delenv("TOOLGEN_SECRET")
+    assert len(package.Registry([])) == 0  # unset: a random key, for this process
+
+
+def test_a_malformed_record_is_refused_as_tampered_never_a_traceback(package: ModuleType) -> None:
+    registry = package.Registry(Tools(package).all(), secret=SECRET)
+    stored = registry.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    malformed = [
+        {"signature": "é" * 64},  # not ASCII: compare_digest raised TypeError
+        {"signature": stored["signature"].upper()},
+        {"signature": None},
+        {"signature": 7},
+        {"arguments": {"path": {1, 2}}},  # no JSON
+        {"arguments": {1: "a", "b": 2}},  # keys that do not sort
+        {"tool": None},
+        {"reason": "other"},
+        {"prompt": ["a list"]},
+        {"id": 5},
+        {"expires_at": "tomorrow"},
+        {"expires_at": float("inf")},
+        {"sealed": "%%%"},
+        {"state": "\ud800"},  # a lone surrogate: no UTF-8
+    ]
+    for change in malformed:
+        for resume in (
+            lambda r: registry.resume(r, approved=True),
+            lambda r: asyncio.run(registry.aresume(r, approved=True)),
+        ):
+            with pytest.raises(package.SuspensionError, match="signature does not match"):
+                resume({**stored, **change})
+    with pytest.raises(package.SuspensionError, match="not a suspended call record"):
+        registry.resume({**stored, 5: "a key that is no name"}, approved=True)
+    assert registry.resume(stored, approved=True).ok  # none of them used the record
+
+
+def test_secret_arguments_never_leave_in_a_prompt_or_a_record(package: ModuleType) -> None:
+    tools = Tools(package)
+    asked: list[Any] = []
+    arguments = {"door": "front", "code": "hunter2-ZX", "pins": [4711, 9]}
+    waiting = package.Registry(tools.all(), secret=SECRET).call("unlock", arguments)
+    record = waiting.suspended
+    text = json.dumps(record.to_json(), ensure_ascii=False)
+    for value in ("hunter2-ZX", "4711"):
+        assert value not in text and value not in record.prompt
+        assert value not in str(record.arguments) and value not in waiting.text()
+    assert record.arguments == {"door": "front", "code": "<secret>", "pins": ["<secret>"] * 2}
+    assert "front" in record.prompt and "<secret>" in record.prompt
+    # Resumed (here or in another process with the secret): the tool gets the real values.
+    elsewhere = package.Registry(tools.all(), secret=SECRET)
+    done = elsewhere.resume(json.loads(text), approved=True)
+    assert done.data() == {"opened": "front with hunter2-ZX [4711, 9]"}
+    with pytest.raises(package.SuspensionError):
+        package.Registry(tools.all(), secret="another secret, as long").resume(
+            json.loads(text), approved=True
+        )
+    # An inline approver is shown the same.
+    inline = package.Registry(tools.all(), approve=lambda r: asked.append(r) or True)
+    assert inline.call("unlock", arguments).ok
+    assert "hunter2" not in asked[0].prompt and "hunter2" not in json.dumps(asked[0].to_json())
+    # A short secret value is hidden too; a call without one seals nothing.
+    short = package.Registry(tools.all()).call("unlock", {"door": "back", "code": "x"}).suspended
+    assert short.arguments == {"door": "back", "code": "<secret>"} and short.sealed
+    assert package.Registry(tools.all()).call("delete_file", {"path": "a"}).suspended.sealed == ""
+
+
+def test_registries_given_one_store_refuse_what_another_resumed(package: ModuleType) -> None:
+    """The store interface a fleet-wide store implements: `consume` may be async, and two
+    registries (two workers) sharing one store use each record once between them."""
+
+    class AsyncStore:
+        def __init__(self) -> None:
+            self.used: dict[str, float] = {}
+
+        async def consume(self, record_id: str, expires_at: float) -> bool:
+            await asyncio.sleep(0)
+            if record_id in self.used:
+                return False
+            self.used[record_id] = expires_at
+            return True
+
+    tools = Tools(package)
+    store = AsyncStore()
+    one = package.Registry(tools.all(), secret=SECRET, records=store)
+    two = package.Registry(tools.all(), secret=SECRET, records=store)
+    stored = one.call("delete_file", {"path": "a.txt"}).suspended.to_json()
+    assert two.resume(stored, approved=True).ok  # a sync resume runs the awaitable through
+    with pytest.raises(package.SuspensionError, match="already used"):
+        asyncio.run(one.aresume(stored, approved=True))
+    assert list(store.used) == [stored["id"]] and store.used[stored["id"]] == stored["expires_at"]
+    # Without a shared store, each registry knows only what it resumed.
+    alone = package.Registry(tools.all(), secret=SECRET)
+    assert alone.resume(stored, approved=True).ok and tools.runs == ["delete_file"] * 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import shutil
 import subprocess
 import sys
@@ -239,10 +240,11 @@ def test_over_stdio_approvals_questions_streams_and_cancellation(
 def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleType) -> None:
     """2026-07-28 over stateless HTTP: the retry that carries the user's answer may reach another
     worker, or another machine; the signed request state is the whole call, and one key
-    (TOOLGEN_SECRET) is shared. A server with another key refuses the state."""
+    (TOOLGEN_SECRET) is shared. A server with another key refuses the state; the server that
+    resumed it refuses it sent back again, and one whose signature is not hex as tampered."""
     from mcp import Client
     from mcp.shared.exceptions import MCPError
-    from mcp_types import ElicitResult, InputRequiredResult
+    from mcp_types import INVALID_PARAMS, ElicitResult, InputRequiredResult
 
     from tests.support.mcp_support import serving
 
@@ -269,6 +271,22 @@ def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleTyp
                 allow_input_required=True,
             )
         assert done.structured_content == {"removed": "n1"}  # type: ignore[union-attr]
+        state = json.loads(asked.request_state)
+        non_hex = json.dumps({**state, "signature": "é" * 64})
+        async with Client(second, elicitation_callback=never) as client:
+            for sent, refusal in (
+                (asked.request_state, "already used"),  # sent back twice: refused, not run
+                (non_hex, "signature does not match"),  # not an internal error
+            ):
+                with pytest.raises(MCPError, match=refusal) as refused:
+                    await client.session.call_tool(
+                        "remove_note",
+                        {"id": "n1"},
+                        input_responses=accepted,
+                        request_state=sent,
+                        allow_input_required=True,
+                    )
+                assert refused.value.error.code == INVALID_PARAMS
         async with Client(other, elicitation_callback=never) as client:
             with pytest.raises(MCPError, match="signature does not match"):
                 await client.session.call_tool(
@@ -284,7 +302,7 @@ def test_any_server_with_the_same_secret_resumes_a_suspended_call(pkg: ModuleTyp
         serving(PACKAGE, "conformance_impl:registry", shared) as first,
         serving(PACKAGE, "conformance_impl:registry", shared) as second,
         serving(
-            PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another"}
+            PACKAGE, "conformance_impl:registry", {**env, "TOOLGEN_SECRET": "another key, as long"}
         ) as other,
     ):
         asyncio.run(scenario(first, second, other))

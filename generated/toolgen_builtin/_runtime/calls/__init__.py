@@ -6,6 +6,8 @@
   bases): prepared (`Prepared`), run under its declared policies, carried out in a thread
   (`call`) or a task (`acall`) and told to the hooks;
 - `policies`: the state of rate limits, result caches and concurrency slots;
+- `records`: which suspended-call records were used (each is resumed once), behind a store
+  interface a fleet-wide store implements too;
 - `execution`: running `run` under a deadline (threads for sync code, cancellation for async);
 - `streaming`: the events of streaming tools, drained under the call's deadline;
 - `hooks`, `tracing`: what the host observes of each call (events, OpenTelemetry spans).

@@ -20,12 +20,13 @@ from typing import Any
 
 from ..errors import ToolCallError
 from ..results import control
-from ..results.control import Suspension
+from ..results.control import Suspension, SuspensionError
 from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation import deprecation
 from . import execution, streaming
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
+from .records import RecordStore
 from .running import RUN, Runner
 from .streaming import OnEvent
 
@@ -38,6 +39,7 @@ class Dispatcher(Runner):
     _hooks: Hooks | None
     _quiet: bool  # no hooks, no concurrency limit: a plain tool's call is only its run
     _plain: frozenset[str]  # the tools whose calls need none of the policies
+    _records: RecordStore  # which suspended-call records were used (shared when derived)
 
     def call(
         self,
@@ -117,9 +119,14 @@ class Dispatcher(Runner):
         """Go on with a suspended call (`ToolResult.suspended`, or its `to_json()` as stored):
         an approval with `approved` (and the user's `reason` for a rejection, which the model
         reads), a question with the user's `answer`. Its injected values are passed again.
-        SuspensionError for a record this registry's secret did not sign as it is."""
+        SuspensionError for a record this registry's secret did not sign as it is, one that
+        expired, or one already resumed (or rejected): each record is used once."""
         started = perf_counter()
-        prepared, answered = self._resumed(suspended, approved, reason, answer, injected)
+        record = self._checked(suspended, approved, answer)
+        used = self._records.consume(record.id, record.expires_at)
+        if inspect.isawaitable(used):
+            used = execution.awaited(used)
+        prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
             return self._observed(prepared, started, approved=True)
@@ -137,7 +144,11 @@ class Dispatcher(Runner):
     ) -> ToolResult:
         """`resume`, awaited (as `acall`)."""
         started = perf_counter()
-        prepared, answered = self._resumed(suspended, approved, reason, answer, injected)
+        record = self._checked(suspended, approved, answer)
+        used = self._records.consume(record.id, record.expires_at)
+        if inspect.isawaitable(used):
+            used = await used
+        prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
             return await self._aobserved(prepared, started, approved=True)
@@ -178,23 +189,38 @@ class Dispatcher(Runner):
             return None
         return [await self._aobserved(prepared, started) for prepared, started in parts]
 
+    def _checked(
+        self, suspended: Suspension | dict[str, Any], approved: bool | None, answer: Any
+    ) -> Suspension:
+        """The record, signed by this registry and not expired, resumed as its reason wants
+        (SuspensionError, TypeError); not yet used."""
+        record = Suspension.verified(suspended, self._key)
+        expired = record.expired(self._wall())
+        if expired is not None:
+            raise SuspensionError(f"{expired}: call the tool again")
+        if record.reason == control.APPROVAL:
+            if not isinstance(approved, bool) or answer is not _MISSING:
+                raise TypeError("resume an approval with approved=True or approved=False")
+        elif answer is _MISSING or approved is not None:
+            raise TypeError("resume a question with the user's answer=...")
+        return record
+
     def _resumed(
         self,
-        suspended: Suspension | dict[str, Any],
+        record: Suspension,
+        used: Any,
         approved: bool | None,
         reason: str | None,
         answer: Any,
         injected: Mapping[str, Any] | None,
     ) -> tuple[Prepared | ToolResult, control.Resumed | None]:
         """(what to run, without asking for approval again: prepared as `_prepare` does, or a
-        result; the answer `resumed()` gives it, or None)."""
-        record = Suspension.verified(suspended, self._key)
-        if record.reason == control.APPROVAL:
-            if not isinstance(approved, bool) or answer is not _MISSING:
-                raise TypeError("resume an approval with approved=True or approved=False")
-        elif answer is _MISSING or approved is not None:
-            raise TypeError("resume a question with the user's answer=...")
-        prepared = self._prepare(record.tool, record.arguments, injected)
+        result; the answer `resumed()` gives it, or None), once the store marked the record
+        used (`used`, its answer: anything but True refuses it)."""
+        if used is not True:
+            raise SuspensionError(control.USED)
+        arguments = record.real_arguments(self._key)
+        prepared = self._prepare(record.tool, arguments, injected)
         if approved is False and not isinstance(prepared, ToolResult):
             message = control.rejected_message(record.tool, reason)
             return ToolResult(record.tool, failure=ToolFailure("rejected", message)), None
@@ -253,7 +279,10 @@ class Dispatcher(Runner):
                         step = steps.send(self._run(impl, info, args, extra, started))
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    decision = self.approve(step)
+                    used = self._records.consume(step.id, step.expires_at)
+                    if inspect.isawaitable(used):
+                        used = execution.awaited(used)
+                    decision = self.approve(step) if used is True else control.USED
                     if inspect.isawaitable(decision):
                         decision = execution.awaited(decision)
                     step = steps.send(decision)
@@ -278,7 +307,10 @@ class Dispatcher(Runner):
                         step = steps.send(await self._arun(impl, info, args, extra, started))
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    decision = self.approve(step)
+                    used = self._records.consume(step.id, step.expires_at)
+                    if inspect.isawaitable(used):
+                        used = await used
+                    decision = self.approve(step) if used is True else control.USED
                     if inspect.isawaitable(decision):
                         decision = await decision
                     step = steps.send(decision)

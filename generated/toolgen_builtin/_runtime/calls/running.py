@@ -11,6 +11,7 @@ draining a streaming tool's events (streaming.py), and turn what it did into a r
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from time import perf_counter
@@ -28,7 +29,7 @@ from ..results.result import (
     rate_limited,
     timed_out,
 )
-from ..secrets import redact
+from ..secrets import hide_values, redact, secret_values
 from ..validation.validate import as_sent
 from . import execution, policies, streaming
 from .prepare import Preparer
@@ -42,6 +43,7 @@ class Runner(Preparer):
     timeout_s: float | None
     clock: Any
     approve: Approver | None
+    record_ttl_s: float
     _key: bytes
     _policies: policies.Policies
 
@@ -91,9 +93,20 @@ class Runner(Preparer):
     def _suspension(
         self, info: ToolInfo, args: Any, reason: str, question: str | None, state: Any
     ) -> Suspension:
+        """A new record of this call, its x-secret values shown as `<secret>` (and sealed)."""
         arguments = as_sent(args)
-        prompt = question if question is not None else control.approval_prompt(info.name, arguments)
-        return Suspension(info.name, arguments, reason, prompt, state).signed(self._key)
+        hidden = secret_values(args)
+        shown = hide_values(arguments, hidden) if hidden else arguments
+        prompt = question if question is not None else control.approval_prompt(info.name, shown)
+        expires_at = self._wall() + self.record_ttl_s
+        return control.record(
+            info.name, arguments, shown, reason, prompt, state, self._key, expires_at
+        )
+
+    def _wall(self) -> float:
+        """Now, in seconds since the epoch: the clock's `time()` where it has one."""
+        wall = getattr(self.clock, "time", None)
+        return float(wall()) if wall is not None else time.time()
 
     def _asked(
         self, info: ToolInfo, args: Any, extra: tuple[Any, ...], asked: control.Suspend

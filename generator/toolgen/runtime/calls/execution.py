@@ -56,8 +56,15 @@ def _stoppable() -> tuple[contextvars.Context, threading.Event]:
 
 
 class Clock:
-    """The registry's time (rate limits, cache ages) and waits (retries, rate limits): real
-    time. A test passes its own (the same three methods) to `Registry(..., clock=...)`."""
+    """The registry's time (rate limits, cache ages, the expiry of suspended calls) and waits
+    (retries, rate limits): real time. A test passes its own (the same methods) to
+    `Registry(..., clock=...)`; one without `time()` leaves expiry to real time."""
+
+    def time(self) -> float:
+        """Seconds since the epoch: when a suspended call's record expires."""
+        import time
+
+        return time.time()
 
     def monotonic(self) -> float:
         import time

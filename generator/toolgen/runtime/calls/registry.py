@@ -30,6 +30,7 @@ from . import execution, policies
 from .dispatch import Dispatcher, needs_policy, warns
 from .hooks import Hooks
 from .prepare import Injector
+from .records import RecordStore, UsedRecords
 from .running import Approver
 
 __all__ = [
@@ -43,6 +44,8 @@ __all__ = [
 ]
 
 SECRET = "TOOLGEN_SECRET"  # the environment's key for suspended calls (see `secret` below)
+MIN_SECRET = 16  # bytes
+DAY = 24 * 3600.0  # how long a suspended call's record may be resumed, unless told
 
 
 class Registry(Dispatcher, Mapping[str, Any]):
@@ -57,9 +60,14 @@ class Registry(Dispatcher, Mapping[str, Any]):
     - `approve`: decides the calls of tools flagged `requires_approval` as they come (it gets
       the Suspension; returns True, False or a reason to reject; may be async under `acall`).
       Without it, such a call's result is `suspended`, for `resume` once the user decided.
-    - `secret`: the key that signs suspended calls (bytes or text), so that another process
-      with the same key can resume them; default: $TOOLGEN_SECRET when set (what the worker
-      processes of one server share), else a random key, good in this process only.
+    - `secret`: the key that signs suspended calls (bytes or text, at least 16 bytes, not
+      blank: else a ValueError), so that another process with the same key can resume them;
+      default: $TOOLGEN_SECRET when set (what the worker processes of one server share; set
+      but empty or short is the same ValueError), else a random key, good in this process.
+    - `record_ttl_s`: how long a suspended call's record may be resumed (default 24 hours);
+      after that `resume` refuses it, saying when it expired.
+    - `records`: the store that lets each record be resumed once (records.py); default, one
+      for this process. Registries derived from this one share it.
     - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
       values a call passes in `injected=` win over it.
     - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
@@ -87,6 +95,8 @@ class Registry(Dispatcher, Mapping[str, Any]):
         max_concurrency: int | None = None,
         approve: Approver | None = None,
         secret: bytes | str | None = None,
+        record_ttl_s: float = DAY,
+        records: RecordStore | None = None,
         inject: Injector | None = None,
         hooks: Iterable[Any] = (),
         examples_in_errors: bool = True,
@@ -102,9 +112,12 @@ class Registry(Dispatcher, Mapping[str, Any]):
         self.approve = approve
         self.inject = inject
         self.examples_in_errors = examples_in_errors
-        if secret is None:
-            secret = os.environ.get(SECRET) or os.urandom(32)
-        self._key = secret.encode() if isinstance(secret, str) else bytes(secret)
+        if not (isinstance(record_ttl_s, (int, float)) and record_ttl_s > 0):
+            raise ValueError(f"record_ttl_s must be more than 0, not {record_ttl_s!r}")
+        self.record_ttl_s = float(record_ttl_s)
+        self._key = _key(secret)
+        # Which suspended-call records were used: shared with derived registries.
+        self._records = UsedRecords() if records is None else records
         self._hooks = Hooks(hooks) if hooks else None
         # Rate limits, caches and concurrency slots: shared with derived registries.
         self._policies = policies.Policies(max_concurrency)
@@ -287,6 +300,25 @@ class Registry(Dispatcher, Mapping[str, Any]):
                         seen.add(key)
                         out.append(definition)
         return out
+
+
+def _key(secret: bytes | str | None) -> bytes:
+    """The key that signs suspended calls: `secret`, else $TOOLGEN_SECRET, else a random one.
+    A blank or short one is a ValueError: it would let anyone forge a record."""
+    named = "secret"
+    if secret is None:
+        if SECRET not in os.environ:
+            return os.urandom(32)
+        secret, named = os.environ[SECRET], f"${SECRET}"
+    if not isinstance(secret, (str, bytes, bytearray)):
+        raise TypeError(f"secret must be bytes or text, not {type(secret).__name__}")
+    key = secret.encode() if isinstance(secret, str) else bytes(secret)
+    if not key.strip() or len(key) < MIN_SECRET:
+        raise ValueError(
+            f"{named} signs suspended calls: it must be at least {MIN_SECRET} bytes and not "
+            f"blank, not {len(key)} bytes{' of whitespace' if key and not key.strip() else ''}"
+        )
+    return key
 
 
 # What the registry reads of an implementation's `info`. Checked by name, not by class: the
