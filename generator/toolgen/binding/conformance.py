@@ -450,11 +450,8 @@ def _namespace(interface: Interface) -> dict[str, Any]:
         "Coroutine": collections.abc.Coroutine,
     }
     info = getattr(interface.interface, "info", None)
-    output = (
-        sys.modules.get(type(info).__module__.rpartition(".")[0] + ".results")
-        if info is not None
-        else None
-    )
+    # `Output` is defined beside `ToolInfo`, in the package's runtime (results/result.py).
+    output = sys.modules.get(type(info).__module__) if info is not None else None
     if output is not None and hasattr(output, "Output"):
         names["Output"] = output.Output
     for cls in (interface.arguments, interface.result, interface.injected, interface.interface):

@@ -235,7 +235,7 @@ class SendNote(Base):
 """,
     )
     code, out, err = project.run("check")
-    assert (code, findings(out)) == (0, ["2 tools implemented in impls"]), err
+    assert (code, findings(out)) == (0, ["2 tools implemented in impls"]), out + err
 
 
 def test_one_class_per_tool_and_the_interface_owns_info(tmp_path: Path) -> None:
