@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"
+RUNTIME_SHA256 = "2bd06969ec0db30dfd69ae62114f4389d4fd7c359bf7611fd83aec18dfd23e86"
