@@ -114,6 +114,10 @@ def test_the_sync_facade(pkg: ModuleType, impl: ModuleType) -> None:
         with pytest.raises(pkg.ToolArgumentsError):
             tools.add_numbers(a="one", b=2)
     assert events[-1].result.value.counted == 2
+    with pytest.raises(pkg.ToolCallError) as failed:  # out of `with`, in no exception group
+        with pkg.client.connect_sync(_served(pkg, impl.registry)) as tools:
+            tools.test_error_handling()
+    assert type(failed.value) is pkg.ToolCallError and failed.value.kind == "always_fails"
 
 
 def test_a_call_approved_during_it_streams_its_events_and_logs(
@@ -552,11 +556,11 @@ def test_a_timeout_then_the_next_call_and_an_error_leaving_connect_unwrapped(
                 await tools.add_numbers(a=5, b=0)
             assert late.value.kind == "timeout"
             assert (await tools.add_numbers(a=0, b=0)).root == 1
-            raise KeyError("the caller's own")
+            raise FileNotFoundError("the caller's own")  # an OSError, as a lost connection's
 
-    with pytest.raises(KeyError) as raised:  # not an exception group holding it
+    with pytest.raises(FileNotFoundError) as raised:  # not an exception group holding it
         asyncio.run(scenario())
-    assert type(raised.value) is KeyError and raised.value.args == ("the caller's own",)
+    assert type(raised.value) is FileNotFoundError and raised.value.args == ("the caller's own",)
 
 
 def test_a_server_that_dies_during_a_call_is_unavailable(pkg: ModuleType, tmp_path: Path) -> None:

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "2bd06969ec0db30dfd69ae62114f4389d4fd7c359bf7611fd83aec18dfd23e86"
+RUNTIME_SHA256 = "17057a9a08a9cc8a8ae6bf8bdc9a7bbb885cf9694df981bada442a86b28a706c"

@@ -135,9 +135,10 @@ def _lost(error: BaseException) -> bool:
     return bool(names & transport) or module in ("httpx", "httpx2", "httpcore")
 
 
-def leaf(error: BaseException) -> BaseException:
-    """The exception that ended a connection, out of the groups anyio wraps it in: the first
-    that is not a cancellation (a caller's own exception comes back as it was raised)."""
+def leaf(error: BaseException, own: list[BaseException] | None = None) -> BaseException:
+    """The exception that ended a connection, out of the groups anyio wraps it in: one of
+    `own` (the caller's, raised inside `async with`) if there, else the first that is not a
+    cancellation."""
     found: list[BaseException] = []
     pending = [error]
     while pending:
@@ -147,20 +148,22 @@ def leaf(error: BaseException) -> BaseException:
         else:
             found.append(current)
     for candidate in found:
+        if any(candidate is mine for mine in own or ()):
+            return candidate
+    for candidate in found:
         if type(candidate).__name__ not in ("CancelledError", "Cancelled"):
             return candidate
     return found[0] if found else error
 
 
-def connecting(error: BaseException, watch: Watch) -> BaseException:
+def connecting(error: BaseException, watch: Watch, own: list[BaseException]) -> BaseException:
     """What leaving `connect()` raises for `error`: the caller's own exception (or a
-    ToolCallError) unwrapped, an SDK's or a transport's as ToolCallError with its kind."""
-    found = leaf(error)
-    if isinstance(found, ToolCallError) or not isinstance(found, Exception):
+    ToolCallError) as it was raised, out of any group; the SDK's or a transport's (the
+    server could not be reached, a 401, the connection lost) as ToolCallError with its kind."""
+    found = leaf(error, own)
+    mine = any(found is exception for exception in own)
+    if mine or isinstance(found, ToolCallError) or not isinstance(found, Exception):
         return found
-    sdk = type(found).__module__.split(".")[0] in ("mcp", "mcp_types", "anyio", "httpx2", "httpx")
-    if not sdk and not _lost(found) and watch.reason is None:
-        return found  # the caller's own
     failed = failure(found, watch)
     raised = ToolCallError("", failed.kind, failed.message, failed.retryable, 0)
     raised.__cause__ = found

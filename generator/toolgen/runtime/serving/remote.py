@@ -225,6 +225,7 @@ async def connect(
             await holder[0].on_message(message)
 
     elicit = _elicitation(approve, answer) if approve or answer else None
+    own: list[BaseException] = []  # what the caller's code raised inside `async with`
     try:
         async with Client(
             server,
@@ -234,9 +235,13 @@ async def connect(
             elicitation_callback=elicit,
         ) as client:
             holder.append(Remote(client, infos, max_result_bytes=max_result_bytes, watch=watch))
-            yield holder[0]
+            try:
+                yield holder[0]
+            except BaseException as error:
+                own.append(error)
+                raise
     except Exception as error:
-        raised = failures.connecting(error, watch)
+        raised = failures.connecting(error, watch, own)
         if raised is error:
             raise
         raise raised from None
