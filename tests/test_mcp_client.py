@@ -671,3 +671,46 @@ def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleTy
     assert failure.kind == "invalid_result"
     assert failure.message == "the server's result was refused: larger than the limit of 500 bytes"
     assert after.root == 3
+
+
+# A server written by hand (no SDK, so nothing checks what it sends): JSON-RPC lines on stdio,
+# a tool whose answer holds a content block of a type MCP does not define.
+RAW_SERVER = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    method, params = message.get("method"), message.get("params") or {}
+    result = {
+        "initialize": {
+            "protocolVersion": params.get("protocolVersion"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": "1"},
+        },
+        "tools/list": {"tools": [{"name": "test_image_content", "inputSchema": {"type": "object"}}]},
+        "tools/call": {"content": [{"type": "hologram", "data": "AAAA"}]},
+    }.get(method)
+    if result is None:
+        answer = {"id": message["id"], "error": {"code": -32601, "message": "unknown"}}
+    else:
+        answer = {"id": message["id"], "result": result}
+    print(json.dumps({"jsonrpc": "2.0", **answer}), flush=True)
+"""
+
+
+def test_a_content_type_mcp_does_not_define_is_invalid_result(
+    pkg: ModuleType, tmp_path: Path
+) -> None:
+    script = tmp_path / "raw.py"
+    script.write_text(RAW_SERVER)
+
+    async def scenario() -> Any:
+        command = [sys.executable, str(script)]
+        async with pkg.client.connect(command, protocol="legacy", timeout_s=30) as tools:
+            with pytest.raises(pkg.ToolCallError) as refused:
+                await tools.test_image_content()
+            return refused.value
+
+    refused = asyncio.run(scenario())
+    assert refused.kind == "invalid_result" and "hologram" in refused.message

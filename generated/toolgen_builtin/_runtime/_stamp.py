@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "17057a9a08a9cc8a8ae6bf8bdc9a7bbb885cf9694df981bada442a86b28a706c"
+RUNTIME_SHA256 = "18c96d0ec53380b6870233ffdb0994075466a6bcb4050ff63a716565ad4fade9"

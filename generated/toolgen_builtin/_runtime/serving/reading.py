@@ -61,7 +61,7 @@ def _read(info: ToolInfo, answer: types.CallToolResult, limits: Limits) -> ToolR
         message, partial = texts, failure.get("partial_data")
         if DONE in texts and partial is None:
             message, _, done = texts.partition(DONE)
-            partial = _json(done, limits)[0] if _json(done, limits) else done
+            partial = next(iter(_json(done, limits)), done)
         kind = str(failure.get("kind", "error"))
         failed = ToolFailure(kind, message, failure.get("retryable") is True, partial)
         return ToolResult(info.name, failure=failed, warnings=warnings)

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
+from pydantic import ValidationError
 
 from ..errors import ToolArgumentsError, ToolCallError, short
 from ..results.result import ToolFailure, ToolInfo
@@ -119,8 +120,9 @@ def failure(error: BaseException, watch: Watch | None = None) -> ToolFailure:
         return ToolFailure("unavailable", f"the connection to the server was lost: {message}")
     if code == INVALID_PARAMS:
         return ToolFailure("invalid_arguments", f"the server refused the arguments: {message}")
-    if isinstance(error, (RuntimeError, RecursionError)) and code is None:
-        # The SDK checks `structuredContent` against the tool's `outputSchema`.
+    if isinstance(error, (RuntimeError, RecursionError, ValidationError)) and code is None:
+        # The SDK checks `structuredContent` against the tool's `outputSchema`, and an
+        # answer against MCP's types (a content block of a type MCP does not define).
         return ToolFailure("invalid_result", f"the server's result was refused: {message}")
     return ToolFailure("internal", f"the server answered an error: {short(message, 500)}")
 
