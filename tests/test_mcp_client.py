@@ -616,6 +616,7 @@ def test_a_missing_token_is_unauthorized_with_the_servers_reason(pkg: ModuleType
                 asyncio.run(scenario(url, token))
             assert refused.value.kind == "unauthorized"
             assert "401: a bearer token is required" in refused.value.message
+            assert str(refused.value).startswith("unauthorized: the server refused the request")
         assert asyncio.run(scenario(url, "open sesame")).root == 3
 
 

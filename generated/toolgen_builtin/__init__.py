@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "18c96d0ec53380b6870233ffdb0994075466a6bcb4050ff63a716565ad4fade9"
+_RUNTIME_SHA256 = "53b8ac6e35f247e74426b7ab0610b109b9236c486730c0f7df221af8ae64a913"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "18c96d0ec53380b6870233ffdb0994075466a6bcb4050ff63a716565ad4fade9"
+RUNTIME_SHA256 = "53b8ac6e35f247e74426b7ab0610b109b9236c486730c0f7df221af8ae64a913"

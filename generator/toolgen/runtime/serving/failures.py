@@ -168,6 +168,7 @@ def connecting(error: BaseException, watch: Watch, own: list[BaseException]) -> 
         return found
     failed = failure(found, watch)
     raised = ToolCallError("", failed.kind, failed.message, failed.retryable, 0)
+    raised.args = (f"{failed.kind}: {failed.message}",)  # no tool was called
     raised.__cause__ = found
     return raised
 
