@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f9e1cbff32046808a371fe12f4c0a52f3583da9aa5fcc49e1a45a327acfd66b2"
+RUNTIME_SHA256 = "a30df8954767a4b72938a563e6d4c48bdbd38e3384459e4a48079ea91336c4fd"

@@ -228,7 +228,11 @@ class UnknownCategoryError(ValueError):
 class ToolCallError(Exception):
     """Raised by `Registry.invoke` when a call did not give a result: the `ToolFailure` the
     model would read (`kind`, `message`, `retryable`), the tool, and how many calls were made.
-    The implementation's own exception, if any, is the `__cause__`."""
+    The implementation's own exception, if any, is the `__cause__`. A generated client sets
+    `partial_data` (what the tool got done before it failed) and `warnings` (for the host)."""
+
+    partial_data: Any = None
+    warnings: tuple[str, ...] = ()
 
     def __init__(self, tool: str, kind: str, message: str, retryable: bool, attempts: int) -> None:
         super().__init__(f"{tool}: {kind}: {message}")

@@ -116,6 +116,10 @@ def test_the_sync_facade(pkg: ModuleType, impl: ModuleType) -> None:
         with pytest.raises(pkg.ToolArgumentsError):
             tools.add_numbers(a="one", b=2)
     assert events[-1].result.value.counted == 2
+    with pytest.raises(pkg.ToolCallError) as failed:  # out of `with`, in no exception group
+        with pkg.client.connect_sync(_served(pkg, impl.registry)) as tools:
+            tools.test_error_handling()
+    assert type(failed.value) is pkg.ToolCallError and failed.value.kind == "always_fails"
 
 
 def test_a_call_approved_during_it_streams_its_events_and_logs(
@@ -445,3 +449,290 @@ def test_any_tool_and_parameter_name_is_a_method_and_a_keyword(tmp_path: Path) -
                 assert (await tools.remote.call("remote", name="m")).value.root["name"] == "m"
 
         asyncio.run(scenario())
+
+
+# -- failures: each reaches the caller as ToolCallError with its kind --------------------------------
+
+
+def _hostile(answers: dict[str, Any], schemas: dict[str, Any] | None = None) -> Any:
+    """An MCP server (the SDK's low-level one) whose tools answer `answers[name]`: a
+    CallToolResult's JSON, or an async function of the call's arguments. `schemas`: the
+    outputSchema it lists for a tool."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        listed = [
+            types.Tool(
+                name=name,
+                input_schema={"type": "object"},
+                output_schema=(schemas or {}).get(name),
+            )
+            for name in answers
+        ]
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        answer = answers[params.name]
+        if callable(answer):
+            answer = await answer(params.arguments or {})
+        return types.CallToolResult.model_validate(answer)
+
+    return Server("hostile", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def test_a_hostile_servers_answers_fail_as_invalid_result_and_the_connection_stays_usable(
+    pkg: ModuleType,
+) -> None:
+    """What breaks `returns` (with or without the server's outputSchema), the size the caller
+    set, JSON nesting, the spec's `content`, or base64: `invalid_result`, never an SDK
+    exception nor a RecursionError, and the next call still works."""
+    png = "iVBORw0KGgo="
+    answers: dict[str, Any] = {
+        "add_numbers": _text("[" * 3000),  # as JSON: nested past the limit, under the size
+        "count_slowly": {"content": [], "structuredContent": {"counted": "many"}},
+        "test_simple_text": _text("x" * 5000),
+        "test_image_content": {
+            "content": [{"type": "audio", "data": png, "mimeType": "audio/wav"}]
+        },
+        "test_audio_content": {
+            "content": [{"type": "audio", "data": "not base64!", "mimeType": "audio/wav"}]
+        },
+        "json_schema_2020_12_tool": _text("{}"),
+    }
+    schemas = {"count_slowly": {"type": "object", "properties": {"counted": {"type": "integer"}}}}
+
+    async def scenario() -> dict[str, Any]:
+        kinds: dict[str, Any] = {}
+        async with pkg.client.connect(_hostile(answers, schemas), max_result_bytes=4096) as tools:
+            for name, arguments in [
+                ("add_numbers", {"a": 1, "b": 2}),
+                ("count_slowly", {"to": 1}),
+                ("test_simple_text", {}),
+                ("test_image_content", {}),
+                ("test_audio_content", {}),
+            ]:
+                result = await tools.remote.call(name, arguments)
+                assert result.failure is not None, name
+                kinds[name] = (result.failure.kind, result.failure.message)
+                with pytest.raises(pkg.ToolCallError) as failed:
+                    await tools.remote.value(name, object, arguments)
+                assert failed.value.kind == "invalid_result", name
+            after = await tools.remote.call("json_schema_2020_12_tool", {})
+            kinds["after"] = (after.failure, after.ok)
+        return kinds
+
+    kinds = asyncio.run(scenario())
+    assert {name: kind for name, (kind, _) in kinds.items() if name != "after"} == dict.fromkeys(
+        ["add_numbers", "count_slowly", "test_simple_text", "test_image_content"]
+        + ["test_audio_content"],
+        "invalid_result",
+    )
+    assert "nested more than 64 levels deep" in kinds["add_numbers"][1]
+    assert "counted" in kinds["count_slowly"][1]
+    assert "the limit is 4096" in kinds["test_simple_text"][1]
+    assert "audio content; the spec's `content` declares image" in kinds["test_image_content"][1]
+    assert "base64" in kinds["test_audio_content"][1]
+    assert kinds["after"] == (None, True)
+
+
+def test_arguments_refused_before_sending_are_a_tool_call_error_too(
+    pkg: ModuleType, impl: ModuleType
+) -> None:
+    sent = Sent()
+
+    async def scenario() -> None:
+        async with pkg.client.connect(_served(pkg, impl.registry, sent)) as tools:
+            with pytest.raises(pkg.ToolCallError) as refused:
+                await tools.count_slowly(to=5000)
+            assert isinstance(refused.value, pkg.ToolArgumentsError)
+            assert refused.value.kind == "invalid_arguments"
+            assert refused.value.issues[0].path == "to"
+            whole = await tools.remote.call("count_slowly", {"to": 5000})
+            assert whole.failure is not None and whole.failure.kind == "invalid_arguments"
+            with pytest.raises(
+                TypeError,
+                match=r"test_elicitation takes its arguments as keywords \(message=\.\.\.\)",
+            ):
+                await tools.test_elicitation("Favourite colour?")
+
+    asyncio.run(scenario())
+    assert sent.calls == []
+
+
+def test_a_timeout_then_the_next_call_and_an_error_leaving_connect_unwrapped(
+    pkg: ModuleType,
+) -> None:
+    async def slow(arguments: dict[str, Any]) -> Any:
+        await asyncio.sleep(float(arguments.get("a", 0)))
+        return {"content": [], "structuredContent": 1}
+
+    async def scenario() -> None:
+        async with pkg.client.connect(_hostile({"add_numbers": slow}), timeout_s=0.3) as tools:
+            with pytest.raises(pkg.ToolCallError) as late:
+                await tools.add_numbers(a=5, b=0)
+            assert late.value.kind == "timeout"
+            assert (await tools.add_numbers(a=0, b=0)).root == 1
+            raise FileNotFoundError("the caller's own")  # an OSError, as a lost connection's
+
+    with pytest.raises(FileNotFoundError) as raised:  # not an exception group holding it
+        asyncio.run(scenario())
+    assert type(raised.value) is FileNotFoundError and raised.value.args == ("the caller's own",)
+
+
+def test_a_server_that_dies_during_a_call_is_unavailable(pkg: ModuleType, tmp_path: Path) -> None:
+    from tests.support.mcp_support import free_port
+
+    script = tmp_path / "dies.py"
+    script.write_text(
+        "import os\n"
+        "import anyio\n"
+        "from mcp.server.lowlevel import Server\n"
+        "from mcp.server.stdio import stdio_server\n"
+        "async def call(ctx, params):\n"
+        "    os._exit(3)\n"
+        "server = Server('dies', on_call_tool=call)\n"
+        "async def main():\n"
+        "    async with stdio_server() as (read, write):\n"
+        "        await server.run(read, write, server.create_initialization_options())\n"
+        "anyio.run(main)\n"
+    )
+
+    async def scenario() -> None:
+        async with pkg.client.connect([sys.executable, str(script)], timeout_s=30) as tools:
+            with pytest.raises(pkg.ToolCallError) as lost:
+                await tools.add_numbers(a=1, b=2)
+            assert lost.value.kind == "unavailable"
+            gone = await tools.remote.call("add_numbers", {"a": 1, "b": 2})
+            assert gone.failure is not None and gone.failure.kind == "unavailable"
+
+    async def nobody() -> None:
+        async with pkg.client.connect(f"http://127.0.0.1:{free_port()}/mcp", timeout_s=30):
+            raise AssertionError("connected to a port nothing listens on")
+
+    asyncio.run(scenario())
+    with pytest.raises(pkg.ToolCallError) as refused:
+        asyncio.run(nobody())
+    assert refused.value.kind == "unavailable"
+
+
+def test_a_missing_token_is_unauthorized_with_the_servers_reason(pkg: ModuleType) -> None:
+    from tests.support.mcp_support import serving
+
+    package = Path(pkg.__file__).parents[1]
+    env = {**python_path(package, IMPLEMENTATIONS), "TEST_TOKEN": "open sesame"}
+
+    async def scenario(url: str, token: str | None) -> Any:
+        async with pkg.client.connect(url, token=token) as tools:
+            return await tools.add_numbers(a=1, b=2)
+
+    options = ("--token-env", "TEST_TOKEN")
+    with serving(PACKAGE, "conformance_impl:registry", env, *options) as url:
+        for token in (None, "wrong"):
+            with pytest.raises(pkg.ToolCallError) as refused:
+                asyncio.run(scenario(url, token))
+            assert refused.value.kind == "unauthorized"
+            assert "401: a bearer token is required" in refused.value.message
+            assert str(refused.value).startswith("unauthorized: the server refused the request")
+        assert asyncio.run(scenario(url, "open sesame")).root == 3
+
+
+def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
+    from tests.support._generated import package, spec
+
+    tools_specs = [
+        spec(
+            "export",
+            {"count": {"type": "integer"}, "format": {"type": "string", "deprecated": True}},
+            errors={"quota": {"description": "Out of quota."}},
+        )
+    ]
+    with package(tmp_path, tools_specs) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+        server = importlib.import_module(f"{pkg.__name__}.server")
+        export = importlib.import_module(f"{pkg.__name__}.tools.export")
+
+        class Export(export.ExportTool):  # type: ignore[name-defined]
+            def run(self, arguments: Any) -> Any:
+                raise pkg.ToolError("quota", "out of quota", partial_data={"done": 2})
+
+        async def scenario() -> None:
+            served = server.mcp_server(pkg.build_registry(Export()), name="partial")
+            async with client.connect(served) as tools:
+                result = await tools.remote.call("export", {"count": 3, "format": "csv"})
+                assert result.failure is not None
+                assert result.failure.kind == "quota" and "out of quota" in result.failure.message
+                assert result.failure.partial_data == {"done": 2}
+                assert any("format" in w for w in result.warnings), result.warnings
+                with pytest.raises(pkg.ToolCallError) as failed:
+                    await tools.export(count=3, format="csv")
+                assert failed.value.partial_data == {"done": 2} and failed.value.warnings
+
+        asyncio.run(scenario())
+
+
+def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleType) -> None:
+    """Streamable HTTP: the response is counted as it arrives and dropped past the limit
+    (not read whole, then measured)."""
+    from tests.support.mcp_support import serving
+
+    package = Path(pkg.__file__).parents[1]
+
+    async def scenario(url: str) -> tuple[Any, Any]:
+        async with pkg.client.connect(url, max_result_bytes=500) as tools:
+            large = await tools.remote.call("test_multiple_content_types", {})
+            return large.failure, await tools.add_numbers(a=1, b=2)
+
+    env = python_path(package, IMPLEMENTATIONS)
+    with serving(PACKAGE, "conformance_impl:registry", env) as url:
+        failure, after = asyncio.run(scenario(url))
+    assert failure.kind == "invalid_result"
+    assert failure.message == "the server's result was refused: larger than the limit of 500 bytes"
+    assert after.root == 3
+
+
+# A server written by hand (no SDK, so nothing checks what it sends): JSON-RPC lines on stdio,
+# a tool whose answer holds a content block of a type MCP does not define.
+RAW_SERVER = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    method, params = message.get("method"), message.get("params") or {}
+    result = {
+        "initialize": {
+            "protocolVersion": params.get("protocolVersion"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": "1"},
+        },
+        "tools/list": {"tools": [{"name": "test_image_content", "inputSchema": {"type": "object"}}]},
+        "tools/call": {"content": [{"type": "hologram", "data": "AAAA"}]},
+    }.get(method)
+    if result is None:
+        answer = {"id": message["id"], "error": {"code": -32601, "message": "unknown"}}
+    else:
+        answer = {"id": message["id"], "result": result}
+    print(json.dumps({"jsonrpc": "2.0", **answer}), flush=True)
+"""
+
+
+def test_a_content_type_mcp_does_not_define_is_invalid_result(
+    pkg: ModuleType, tmp_path: Path
+) -> None:
+    script = tmp_path / "raw.py"
+    script.write_text(RAW_SERVER)
+
+    async def scenario() -> Any:
+        command = [sys.executable, str(script)]
+        async with pkg.client.connect(command, protocol="legacy", timeout_s=30) as tools:
+            with pytest.raises(pkg.ToolCallError) as refused:
+                await tools.test_image_content()
+            return refused.value
+
+    refused = asyncio.run(scenario())
+    assert refused.kind == "invalid_result" and "hologram" in refused.message

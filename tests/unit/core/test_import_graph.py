@@ -227,6 +227,8 @@ RUNTIME_THIRD_PARTY = {"pydantic", "pydantic_core"}
 RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.server": {"mcp", "mcp_types", "starlette", "uvicorn"},
     f"{RUNTIME}.serving.remote": {"mcp", "mcp_types", "anyio", "httpx2"},
+    f"{RUNTIME}.serving.reading": {"mcp_types"},
+    f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
 }
 

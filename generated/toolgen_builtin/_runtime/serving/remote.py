@@ -7,33 +7,33 @@ the same models and with the same messages as the server would give (nothing inv
 sent), then sent as `tools/call`. The answer is read back into the package's types: the
 Result model (from `structuredContent`, or toolgen's `_meta` value where a handshake-era
 result cannot hold it, or the text of a server that is not toolgen's), the content blocks,
-and a failure's kind. `value` raises `ToolCallError` for a failure, `call` returns the whole
-`ToolResult`, `stream` yields a streaming tool's events (`Progress`, `Chunk`, ...) as they
-come, then `Final`. The generated `client.py` gives each tool its own typed method on top.
+and a failure's kind (reading.py, bounded by `max_result_bytes` and the runtime's nesting
+limit). `value` raises `ToolCallError` for every failure (failures.py turns the SDK's and
+the transports' exceptions into kinds), `call` returns the whole `ToolResult`, a failure
+included, `stream` yields a streaming tool's events (`Progress`, `Chunk`, ...) as they come,
+then `Final`. The generated `client.py` gives each tool its own typed method on top.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
-import json
 import shlex
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import mcp_types as types
 from mcp import Client, StdioServerParameters
-from pydantic import ValidationError
 
 from ..calls import streaming
-from ..errors import ToolCallError, UnknownToolError
-from ..results.content import Audio, Document, Image, ResourceLink, Text
+from ..errors import ToolArgumentsError, ToolCallError, UnknownToolError
 from ..results.result import ToolFailure, ToolInfo, ToolResult
+from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
-from ..validation.validate import as_sent, validate
-from .server import EVENT, FAILURE, METADATA, VALUE
+from ..validation.validate import as_sent
+from . import failures, reading
+from .server import EVENT
 
 _TOKENS = itertools.count(1)
 R = TypeVar("R")
@@ -44,9 +44,18 @@ Answer = Callable[[str], Awaitable[str | None]]
 class Remote:
     """The tools of `infos` on one connected MCP server."""
 
-    def __init__(self, client: Client, infos: Mapping[str, ToolInfo]) -> None:
+    def __init__(
+        self,
+        client: Client,
+        infos: Mapping[str, ToolInfo],
+        *,
+        max_result_bytes: int = reading.MAX_RESULT_BYTES,
+        watch: failures.Watch | None = None,
+    ) -> None:
         self.client = client
         self.infos = dict(infos)
+        self.limits = Limits(max_bytes=max_result_bytes, max_depth=LIMITS.max_depth)
+        self.watch = watch or failures.Watch()
         self._streams: dict[str, Callable[[Any], None]] = {}
 
     def info(self, name: str) -> ToolInfo:
@@ -58,13 +67,15 @@ class Remote:
     async def value(
         self, name: str, returns: type[R], arguments: Any = None, /, **fields: Any
     ) -> R:
-        """The call's Result model (of class `returns`); ToolArgumentsError before sending an
-        invalid call, ToolCallError (with the failure's kind) for a failure. (Positional
-        parameters only, so that a tool's own `name` or `arguments` can be keywords.)"""
+        """The call's Result model (of class `returns`), or ToolCallError with the failure's
+        kind (`ArgumentsRefused`, also a ToolArgumentsError, before sending an invalid call).
+        (Positional parameters only, so that a tool's own `name` or `arguments` can be
+        keywords.)"""
         return _value(await self.call(name, arguments, **fields), returns)
 
     async def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
-        """The whole result: value or failure, content blocks, guidance."""
+        """The whole result: value or failure (never raised: the connection stays usable),
+        content blocks, guidance, warnings."""
         async for event in self.stream(name, arguments, **fields):
             if isinstance(event, streaming.Final):
                 return event.result
@@ -75,7 +86,14 @@ class Remote:
     ) -> AsyncGenerator[Any, None]:
         """The call's events as the server sends them, then `Final(result)`."""
         info = self.info(name)
-        sent = _arguments(info, arguments, fields)
+        warnings: list[str] = []
+        try:
+            sent = _arguments(info, arguments, fields, warnings)
+        except ToolArgumentsError as error:
+            refused = failures.ArgumentsRefused.of(error)
+            failure = ToolFailure("invalid_arguments", str(refused))
+            yield streaming.Final(ToolResult(info.name, failure=failure, exception=refused))
+            return
         token = f"toolgen-{next(_TOKENS)}"
         events: asyncio.Queue[Any] = asyncio.Queue()
         self._streams[token] = events.put_nowait
@@ -90,7 +108,23 @@ class Remote:
                     yield event
         finally:
             del self._streams[token]
-        yield streaming.Final(_read(info, call.result()))
+        try:
+            result = reading.read(info, call.result(), self.limits)
+        except Exception as error:  # the SDK's, the transport's: a failure with its kind
+            failure = failures.failure(error, self.watch)
+            result = ToolResult(info.name, failure=failure, exception=error)
+        if warnings:
+            both = (*warnings, *result.warnings)
+            result = ToolResult(
+                result.tool,
+                result.value,
+                result.failure,
+                result.exception,
+                metadata=result.metadata,
+                warnings=both,
+                content=result.content,
+            )
+        yield streaming.Final(result)
 
     async def on_message(self, message: Any) -> None:
         """The client's message handler: a progress notification of a call under way that
@@ -99,16 +133,20 @@ class Remote:
         if not isinstance(params, types.ProgressNotificationParams):
             return
         deliver = self._streams.get(str(params.progress_token))
-        event = (params.meta or {}).get(EVENT)
-        if deliver is not None and isinstance(event, dict):
-            deliver(_event(event))
+        found = (params.meta or {}).get(EVENT)
+        if deliver is not None and isinstance(found, dict):
+            deliver(reading.event(found))
 
 
 def _value(result: ToolResult, returns: type[R]) -> R:
     """The ok result's value, else ToolCallError with the failure's kind."""
     failure = result.failure
     if failure is not None:
-        raise ToolCallError(result.tool, failure.kind, failure.message, failure.retryable, 1)
+        if isinstance(result.exception, ToolCallError):
+            raise result.exception
+        error = ToolCallError(result.tool, failure.kind, failure.message, failure.retryable, 1)
+        error.partial_data, error.warnings = failure.partial_data, result.warnings
+        raise error from result.exception
     if not isinstance(result.value, returns):
         raise TypeError(
             f"{result.tool} returns {type(result.value).__name__}, not {returns.__name__}"
@@ -116,96 +154,22 @@ def _value(result: ToolResult, returns: type[R]) -> R:
     return result.value
 
 
-def _arguments(info: ToolInfo, arguments: Any, fields: Mapping[str, Any]) -> dict[str, Any]:
+def _arguments(
+    info: ToolInfo, arguments: Any, fields: Mapping[str, Any], warnings: list[str]
+) -> dict[str, Any]:
     """What to send: the arguments validated here (ToolArgumentsError, as the server would
-    say it), as their JSON; a typed Arguments instance, a mapping, or keyword arguments."""
+    say it), as their JSON; a typed Arguments instance, a mapping, or keyword arguments.
+    The host's warnings (an old parameter name, a deprecated one) go to `warnings`."""
     if arguments is not None and fields:
         raise TypeError("pass the arguments as one object or as keywords, not both")
     given = fields if arguments is None else arguments
     if isinstance(given, info.arguments):
         given = as_sent(given)
-    checked = validate(info.arguments, info.name, dict(given), info.secrets)
+    elif not isinstance(given, Mapping):
+        raise TypeError(failures.positional(info, given))
+    checked = info.validate_arguments(dict(given), on_warning=lambda w: warnings.append(str(w)))
     sent = as_sent(checked)
     return sent if isinstance(sent, dict) else {}
-
-
-def _read(info: ToolInfo, answer: types.CallToolResult) -> ToolResult:
-    meta = answer.meta or {}
-    blocks = [b for b in map(_block, answer.content) if b is not None]
-    texts = "\n\n".join(b.text for b in blocks if isinstance(b, Text))
-    if answer.is_error:
-        found = meta.get(FAILURE)
-        failure: dict[str, Any] = found if isinstance(found, dict) else {}
-        kind = str(failure.get("kind", "error"))
-        return ToolResult(
-            info.name, failure=ToolFailure(kind, texts, failure.get("retryable") is True)
-        )
-    media = tuple(b for b in blocks if not isinstance(b, Text))
-    if answer.structured_content is not None:
-        found = [answer.structured_content]
-    elif isinstance(meta.get(VALUE), str):
-        found = _json(meta[VALUE])
-    else:  # a server that is not toolgen's: its text is the value, or the JSON it holds
-        found = [texts, *_json(texts)]
-    guidance = meta.get(METADATA) if isinstance(meta.get(METADATA), str) else None
-    for candidate in found:
-        try:
-            value = info.result.model_validate(candidate)
-        except ValidationError as error:
-            problem = error.errors()[0]["msg"]
-            continue
-        return ToolResult(info.name, value=value, content=media, metadata=guidance)
-    message = f"the server's result does not match what the spec returns: {problem}"
-    return ToolResult(info.name, failure=ToolFailure("invalid_result", message))
-
-
-def _json(text: str) -> list[Any]:
-    try:
-        return [json.loads(text)]
-    except ValueError:
-        return []
-
-
-def _block(item: Any) -> Any:
-    """An MCP content item as the runtime's block (None for what has no block); media of a
-    kind no provider takes (an SVG image) as text saying what was left out."""
-    try:
-        return _media(item)
-    except ValueError:
-        return Text(
-            f"[{getattr(item, 'type', 'content')}: {getattr(item, 'mime_type', '?')}, left out]"
-        )
-
-
-def _media(item: Any) -> Any:
-    if isinstance(item, types.TextContent):
-        return Text(item.text)
-    if isinstance(item, (types.ImageContent, types.AudioContent)):
-        kind = Image if isinstance(item, types.ImageContent) else Audio
-        return kind(base64.b64decode(item.data), item.mime_type)
-    if isinstance(item, types.EmbeddedResource):
-        resource = item.resource
-        name = str(resource.uri).rpartition("/")[2] or "resource"
-        if isinstance(resource, types.TextResourceContents):
-            if resource.mime_type not in (None, "text/plain"):  # JSON, HTML, ...: its text
-                return Text(resource.text)
-            return Document(resource.text.encode(), "text/plain", name)
-        mime = resource.mime_type or "application/octet-stream"
-        return Document(base64.b64decode(resource.blob), mime, name)
-    if isinstance(item, types.ResourceLink):
-        return ResourceLink(str(item.uri), item.name, item.mime_type, item.description)
-    return None
-
-
-def _event(data: dict[str, Any]) -> Any:
-    kind = data.get("type")
-    if kind == "progress":
-        return streaming.Progress(data.get("done", 0), data.get("total"), data.get("message"))
-    if kind == "chunk":
-        return streaming.Chunk(str(data.get("text", "")))
-    if kind == "partial":
-        return streaming.Partial(data.get("value"))
-    return data  # a content block, as JSON
 
 
 @contextlib.asynccontextmanager
@@ -219,6 +183,7 @@ async def connect(
     protocol: str = "auto",
     approve: Approve | None = None,
     answer: Answer | None = None,
+    max_result_bytes: int = reading.MAX_RESULT_BYTES,
 ) -> AsyncIterator[Remote]:
     """A connection to the MCP server at `target`: an `http(s)://` URL (streamable HTTP,
     with `Authorization: Bearer <token>` when given), or a command (a list, or a string split
@@ -228,18 +193,22 @@ async def connect(
     (the handshake revisions only), or a 2026-07-28 revision to use without asking.
     `approve(prompt)` decides a call that needs the user's approval (True to let it run) and
     `answer(question)` gives the user's answer to a tool's question (None: they declined);
-    with either, the client offers elicitation, and the server asks them during the call."""
+    with either, the client offers elicitation, and the server asks them during the call.
+    A result larger than `max_result_bytes` is the failure `invalid_result`. Whatever goes
+    wrong leaves as ToolCallError with its kind (or the caller's own exception), never in
+    exception groups."""
     server: Any = target  # an `mcp` Server, or a Transport: as the SDK's Client takes them
+    watch = failures.Watch(max_result_bytes)
     if isinstance(target, str) and target.startswith(("http://", "https://")):
-        server = target
-        if token is not None:
-            import httpx2
-            from mcp.client.streamable_http import streamable_http_client
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
 
-            http = httpx2.AsyncClient(
-                headers={"Authorization": f"Bearer {token}"}, timeout=timeout_s
-            )
-            server = _Transport(streamable_http_client(target, http_client=http), http)
+        http = httpx2.AsyncClient(
+            headers={} if token is None else {"Authorization": f"Bearer {token}"},
+            timeout=timeout_s,
+            event_hooks={"response": [watch]},
+        )
+        server = _Transport(streamable_http_client(target, http_client=http), http)
     elif isinstance(target, (str, list)):
         words = shlex.split(target) if isinstance(target, str) else list(target)
         if not words:
@@ -256,15 +225,26 @@ async def connect(
             await holder[0].on_message(message)
 
     elicit = _elicitation(approve, answer) if approve or answer else None
-    async with Client(
-        server,
-        read_timeout_seconds=timeout_s,
-        message_handler=on_message,
-        mode=protocol,
-        elicitation_callback=elicit,
-    ) as client:
-        holder.append(Remote(client, infos))
-        yield holder[0]
+    own: list[BaseException] = []  # what the caller's code raised inside `async with`
+    try:
+        async with Client(
+            server,
+            read_timeout_seconds=timeout_s,
+            message_handler=on_message,
+            mode=protocol,
+            elicitation_callback=elicit,
+        ) as client:
+            holder.append(Remote(client, infos, max_result_bytes=max_result_bytes, watch=watch))
+            try:
+                yield holder[0]
+            except BaseException as error:
+                own.append(error)
+                raise
+    except Exception as error:
+        raised = failures.connecting(error, watch, own)
+        if raised is error:
+            raise
+        raise raised from None
 
 
 def _elicitation(approve: Approve | None, answer: Answer | None) -> Any:

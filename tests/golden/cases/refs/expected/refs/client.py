@@ -5,11 +5,13 @@
         result = await tools.math_tree_sum(...)
 
 `connect` takes a URL (streamable HTTP; `token=` sends a bearer token) or a command that
-starts a stdio server. Each method validates its arguments here, with the messages the
-server would give, before sending them; it returns the tool's Result model, or raises
-ToolCallError with the failure's kind. `tools.remote` has the whole results (`call`) and
-the events of streaming tools (`stream`). `connect_sync` is the same for code that is not
-async.
+starts a stdio server. Each method takes the tool's parameters as keywords (or its typed
+Arguments), validates them here, with the messages the server would give, before sending
+them, and returns the tool's Result model. Every failure raises ToolCallError with its kind
+(`invalid_arguments`, also a ToolArgumentsError; `invalid_result`, `timeout`,
+`unauthorized`, `unavailable`, or the tool's own), never an SDK exception nor an exception
+group. `tools.remote` has the whole results (`call`, which returns failures too) and the
+events of streaming tools (`stream`). `connect_sync` is the same for code that is not async.
 """
 
 import contextlib
@@ -58,7 +60,8 @@ class SyncTools:
 @contextlib.asynccontextmanager
 async def connect(target: Any, **options: Any) -> AsyncIterator[Tools]:
     """The tools on the server at `target` (a URL, a command); options: `token`, `timeout_s`,
-    `env` (stdio), `protocol`, `approve`, `answer` (see `_runtime.serving.remote.connect`)."""
+    `env` (stdio), `protocol`, `approve`, `answer`, `max_result_bytes` (see
+    `_runtime.serving.remote.connect`)."""
     async with _connect(target, _infos(), **options) as remote:
         yield Tools(remote)
 
