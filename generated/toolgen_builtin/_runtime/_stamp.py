@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"
+RUNTIME_SHA256 = "20d738318af40ca3b9c729220e2944b56eb02f79fde398597a67f5e47d5cf2b9"
