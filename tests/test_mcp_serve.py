@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -403,3 +405,32 @@ async def test_a_merged_registry_serves_the_tools_of_both_packages(
     assert {tool.name for tool in listed.tools} == MERGED_TOOLS
     assert echoed.structured_content == {"said": "hi"}
     assert crashed.is_error and again.structured_content == {"said": "again"}
+
+
+async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path: Path) -> None:
+    """1,100 sockets that never send a byte, against a server that may hold 1,024 files: a
+    request that comes after them is answered (each waits 10 s at most)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"this process may hold {hard} files, and needs 1,400")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    idle: list[socket.socket] = []
+    env = _hostile_env(hostile)
+    try:
+        with serving("hostile_a", "hostile_impl:b", env, cwd=hostile, descriptors=1024) as url:
+            port = int(url.split(":")[2].split("/")[0])
+            for _ in range(1100):
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            sent = {
+                "Authorization": f"Bearer {TOKEN}",
+                "Accept": "application/json, text/event-stream",
+            }
+            async with httpx2.AsyncClient(headers=sent, timeout=10) as http:
+                answered = await http.post(url, json=body)
+            assert answered.status_code == 200
+            assert "echo" in answered.text
+    finally:
+        for held in idle:
+            held.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "20d738318af40ca3b9c729220e2944b56eb02f79fde398597a67f5e47d5cf2b9"
+_RUNTIME_SHA256 = "234fa0ff2ae1728824dc45eee4b6c7051c750905dcedbb817b18cb2a5ecebaf9"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

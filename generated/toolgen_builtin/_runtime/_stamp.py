@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "20d738318af40ca3b9c729220e2944b56eb02f79fde398597a67f5e47d5cf2b9"
+RUNTIME_SHA256 = "234fa0ff2ae1728824dc45eee4b6c7051c750905dcedbb817b18cb2a5ecebaf9"

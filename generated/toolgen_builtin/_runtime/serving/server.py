@@ -640,6 +640,8 @@ def _serve_http(host: str, port: int, workers: int) -> None:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from . import guard
+
     config = uvicorn.Config(
         f"{__name__}:worker_app",
         factory=True,
@@ -647,6 +649,11 @@ def _serve_http(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         log_level="warning",
+        # Idle and slow clients cut off (guard.py): uvicorn's keep-alive timeout and 503 past
+        # the limit; the read deadlines and the cap on connections are the protocol's.
+        http=guard.Guarded,
+        timeout_keep_alive=guard.KEEP_ALIVE_S,
+        limit_concurrency=guard.connection_cap() + 1,
     )
     if workers == 1:  # one process makes its listener through asyncio, which sets TCP_NODELAY
         uvicorn.Server(config).run()
