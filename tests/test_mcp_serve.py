@@ -434,3 +434,12 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
         for held in idle:
             held.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> None:
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, "--list-ttl-ms", "60000", cwd=hostile) as url:
+        async with _http(url) as client:
+            listed = await client.list_tools()
+    assert listed.ttl_ms == 60000 and listed.cache_scope == "private"
+    assert [tool.name for tool in listed.tools] == ["echo"]

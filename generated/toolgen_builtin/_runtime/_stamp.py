@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "234fa0ff2ae1728824dc45eee4b6c7051c750905dcedbb817b18cb2a5ecebaf9"
+RUNTIME_SHA256 = "ba5fe2a175a914943cd4566d8dc2b5d54b156d5b58a28faca6126ecc51f2e413"

@@ -145,6 +145,7 @@ def mcp_server(
     version: str = "",
     instructions: str | None = None,
     inject: Inject | None = None,
+    list_ttl_ms: int = 0,
 ) -> Server[Any]:
     """An MCP server of `registry`'s tools. `inject(tool, headers)` gives a call's injected
     values from the request's HTTP headers (empty on stdio); they win over the registry's own
@@ -153,9 +154,13 @@ def mcp_server(
 
     A registry with deferred tools (spec `defer: true`) holds the tool-search pair, and lists
     it in their place: `search_tools` finds any tool, `call_tool` calls one (as a call of that
-    tool: its injected values, approvals and progress are its own)."""
+    tool: its injected values, approvals and progress are its own).
+
+    `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
+    to the client, never a shared cache's). 0: not at all."""
     definitions = registry.definitions("mcp")
-    listed = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in definitions])
+    tools = [types.Tool.model_validate(d) for d in definitions]
+    listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
     # instead of the SDK running the whole `tools/list` for every call.
     schemas = {d["name"]: d["inputSchema"] for d in definitions}
@@ -585,6 +590,13 @@ def main(argv: list[str], package: str) -> int:
         "(unset: no token is asked for, on a loopback --host only)",
     )
     serve.add_argument(
+        "--list-ttl-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="how long a client may keep the tool listing (MCP 2026-07-28's ttlMs; default 0)",
+    )
+    serve.add_argument(
         "--insecure-no-auth",
         action="store_true",
         help="serve HTTP on an address other than loopback without a token",
@@ -603,6 +615,7 @@ def main(argv: list[str], package: str) -> int:
         "stateful": args.stateful,
         "log_level": args.log_level,
         "host": args.host,
+        "list_ttl_ms": args.list_ttl_ms,
     }
     try:
         server = _server(settings)
@@ -691,7 +704,12 @@ def _server(settings: Mapping[str, Any]) -> Server[Any]:
             f"{settings['registry']} is not a Registry (it is {type(registry).__name__})"
         )
     package = importlib.import_module(settings["package"])
-    return mcp_server(registry, name=settings["package"], version=str(package.__version__))
+    return mcp_server(
+        registry,
+        name=settings["package"],
+        version=str(package.__version__),
+        list_ttl_ms=settings["list_ttl_ms"],
+    )
 
 
 def _registry(found: Any) -> bool:
