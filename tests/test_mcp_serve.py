@@ -443,3 +443,21 @@ async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> 
             listed = await client.list_tools()
     assert listed.ttl_ms == 60000 and listed.cache_scope == "private"
     assert [tool.name for tool in listed.tools] == ["echo"]
+
+
+def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
+    """Headers that never end, a body that never ends: the server closes each connection (at
+    its deadline: 10 s for headers, 30 s for a body)."""
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
+        port = int(url.split(":")[2].split("/")[0])
+        head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+        headers = socket.create_connection(("127.0.0.1", port), timeout=60)
+        body = socket.create_connection(("127.0.0.1", port), timeout=60)
+        with headers, body:
+            headers.sendall(head)  # and never the blank line that ends them
+            rest = f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
+            body.sendall(head + rest.encode() + b"Content-Length: 100\r\n\r\n{")
+            assert headers.recv(1024) == b""  # closed, with nothing said
+            said = body.recv(4096)
+            assert said == b"", said
