@@ -1,7 +1,11 @@
 """The built-in library served over MCP, end to end through the official SDK's client (a real
 `ClientSession`), over stdio and over streamable HTTP (stateless, two worker processes, a bearer
 token): the listing is the package's own `tool_definitions("mcp")`, calls and failures read as
-they do in process, a cancelled call stops, and a request without the token is refused."""
+they do in process, a cancelled call stops, and a request without the token is refused.
+
+Then hostile peers, against two small generated packages (`hostile`): the refusals to start,
+DNS-rebinding checks on loopback, tools that raise, exit or interrupt, the server's log of
+failures, merged registries, idle and slow clients, and the listing's cache hint."""
 
 from __future__ import annotations
 
@@ -277,6 +281,15 @@ def _hostile_env(root: Path, **extra: str) -> dict[str, str]:
     return {**python_path(root), "HOSTILE_MARK": "s3cr3t-mark", "TOOLGEN_MCP_TOKEN": TOKEN, **extra}
 
 
+def _port(url: str) -> int:
+    return int(url.split(":")[2].split("/")[0])
+
+
+# What a raw tools/list request sends (the SDK's client sends the same).
+RAW_HEADERS = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json, text/event-stream"}
+LISTING = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
 def _serve(root: Path, *options: str, **extra: str) -> subprocess.CompletedProcess[str]:
     """`python -m hostile_a serve ...` run to its end (30 s at most: one that serves is killed)."""
     argv = [sys.executable, "-m", "hostile_a", "serve", "--registry", "hostile_impl:a", *options]
@@ -335,13 +348,13 @@ def test_every_loopback_address_is_loopback(address: str) -> None:
 async def test_a_loopback_server_refuses_another_host_or_origin(hostile: Path) -> None:
     env = _hostile_env(hostile)
     with serving("hostile_a", "hostile_impl:a", env, cwd=hostile, host="127.0.0.2") as url:
-        port = url.split(":")[2].split("/")[0]
-        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-        sent = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json, text/event-stream"}
-        async with httpx2.AsyncClient(headers=sent) as http:
-            rebound = await http.post(url, json=body, headers={"Host": f"evil.example:{port}"})
-            foreign = await http.post(url, json=body, headers={"Origin": "http://evil.example"})
-            local = await http.post(url, json=body, headers={"Origin": f"http://127.0.0.2:{port}"})
+        port = _port(url)
+        async with httpx2.AsyncClient(headers=RAW_HEADERS) as http:
+            rebound = await http.post(url, json=LISTING, headers={"Host": f"evil.example:{port}"})
+            foreign = await http.post(url, json=LISTING, headers={"Origin": "http://evil.example"})
+            local = await http.post(
+                url, json=LISTING, headers={"Origin": f"http://127.0.0.2:{port}"}
+            )
     assert rebound.status_code == 421
     assert foreign.status_code == 403
     assert local.status_code not in (403, 421)
@@ -418,16 +431,11 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
     env = _hostile_env(hostile)
     try:
         with serving("hostile_a", "hostile_impl:b", env, cwd=hostile, descriptors=1024) as url:
-            port = int(url.split(":")[2].split("/")[0])
+            port = _port(url)
             for _ in range(1100):
                 idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
-            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-            sent = {
-                "Authorization": f"Bearer {TOKEN}",
-                "Accept": "application/json, text/event-stream",
-            }
-            async with httpx2.AsyncClient(headers=sent, timeout=10) as http:
-                answered = await http.post(url, json=body)
+            async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=10) as http:
+                answered = await http.post(url, json=LISTING)
             assert answered.status_code == 200
             assert "echo" in answered.text
     finally:
@@ -450,7 +458,7 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
     its deadline: 10 s for headers, 30 s for a body)."""
     env = _hostile_env(hostile)
     with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
-        port = int(url.split(":")[2].split("/")[0])
+        port = _port(url)
         head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
         headers = socket.create_connection(("127.0.0.1", port), timeout=60)
         body = socket.create_connection(("127.0.0.1", port), timeout=60)
