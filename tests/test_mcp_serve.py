@@ -469,3 +469,30 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
             assert headers.recv(1024) == b""  # closed, with nothing said
             said = body.recv(4096)
             assert said == b"", said
+
+
+async def test_a_host_bug_fails_that_call_only(hostile: Path) -> None:
+    """An `inject` that raises (in process, the SDK's client on the server object): the call is
+    an internal failure, and the next call is answered."""
+    sys.path.insert(0, str(hostile))
+    try:
+        import hostile_b
+        from hostile_b.server import mcp_server
+        from hostile_impl import b  # type: ignore[import-not-found]
+
+        calls = iter([True, False])
+
+        def inject(tool: str, headers: Any) -> None:
+            if next(calls):
+                raise LookupError("a bug of the host's")
+
+        server = mcp_server(b, name=hostile_b.__name__, inject=inject)
+        async with Client(server) as client:
+            failed = await client.call_tool("echo", {"text": "one"})
+            answered = await client.call_tool("echo", {"text": "two"})
+    finally:
+        sys.path.remove(str(hostile))
+    assert failed.is_error and failed.meta is not None
+    assert failed.meta["io.toolgen/failure"]["kind"] == "internal"
+    assert failed.content[0].text == "tool 'echo' failed unexpectedly"  # type: ignore[union-attr]
+    assert answered.structured_content == {"said": "two"}
