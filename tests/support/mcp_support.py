@@ -4,6 +4,7 @@ subprocesses (killed at the end, whatever happens), free ports."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -43,10 +44,18 @@ def free_port() -> int:
 
 @contextmanager
 def serving(
-    package: str, registry: str, env: Mapping[str, str], *options: str, cwd: Path | None = None
+    package: str,
+    registry: str,
+    env: Mapping[str, str],
+    *options: str,
+    cwd: Path | None = None,
+    host: str = "127.0.0.1",
+    log: Path | None = None,
+    descriptors: int | None = None,
 ) -> Iterator[str]:
-    """`python -m <package> serve --http` on a free port of 127.0.0.1; yields its URL once it
-    answers, and kills the server's whole process group at the end."""
+    """`python -m <package> serve --http` on a free port of `host` (a loopback address); yields
+    its URL once it answers, and kills the server's whole process group at the end. `log`: a
+    file for its stderr; `descriptors`: the most files it may hold open."""
     port = free_port()
     argv = [
         sys.executable,
@@ -54,35 +63,43 @@ def serving(
         package,
         "serve",
         "--http",
+        "--host",
+        host,
         "--port",
         str(port),
         "--registry",
         registry,
         *options,
     ]
+
+    def limited() -> None:
+        if descriptors is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+    errors = open(log, "wb") if log is not None else None  # noqa: SIM115 - closed below
     process = subprocess.Popen(
         argv,
         env=dict(env),
         cwd=cwd,
         start_new_session=True,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=errors if errors is not None else subprocess.PIPE,
+        preexec_fn=limited if descriptors is not None else None,
     )
     try:
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise AssertionError(
-                    f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
-                )
+                said = process.stderr.read().decode() if process.stderr else ""
+                raise AssertionError(f"the server exited: {said}")
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                socket.create_connection((host, port), timeout=1).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     raise AssertionError("the server did not listen within 30 s") from None
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://{host}:{port}/mcp"
     finally:
         try:
             os.killpg(process.pid, signal.SIGTERM)
@@ -90,3 +107,5 @@ def serving(
         except (ProcessLookupError, subprocess.TimeoutExpired):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        if errors is not None:
+            errors.close()

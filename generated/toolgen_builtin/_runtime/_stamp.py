@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a30df8954767a4b72938a563e6d4c48bdbd38e3384459e4a48079ea91336c4fd"
+RUNTIME_SHA256 = "2d028a8564747c5d449526b3dc8e3b0d5ac4529af62a43e9bb07883a27375a80"

@@ -1,12 +1,18 @@
 """The built-in library served over MCP, end to end through the official SDK's client (a real
 `ClientSession`), over stdio and over streamable HTTP (stateless, two worker processes, a bearer
 token): the listing is the package's own `tool_definitions("mcp")`, calls and failures read as
-they do in process, a cancelled call stops, and a request without the token is refused."""
+they do in process, a cancelled call stops, and a request without the token is refused.
+
+Then hostile peers, against two small generated packages (`hostile`): the refusals to start,
+DNS-rebinding checks on loopback, tools that raise, exit or interrupt, the server's log of
+failures, merged registries, idle and slow clients, and the listing's cache hint."""
 
 from __future__ import annotations
 
 import json
 import os
+import resource
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -18,11 +24,12 @@ import anyio
 import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from tests.support.generation import REPO
-from tests.support.mcp_support import python_path, serving
+from tests.support.mcp_support import free_port, python_path, serving
 
 pytestmark = pytest.mark.anyio
 TOKEN = "a-token-for-the-tests"
@@ -203,3 +210,290 @@ async def test_http_refuses_a_request_without_the_token(http_url: str) -> None:
         async with _http(http_url, token="wrong") as client:
             listed = await client.list_tools()
     assert listed is None and refused.group_contains(MCPError)
+
+
+# -- hostile peers: a package whose tools fail every way, and a second one to merge with it ---------
+
+HOSTILE_IMPL = """
+import asyncio
+import os
+import sys
+from typing import Any
+
+import hostile_a
+import hostile_b
+from hostile_a.tools import crash, exit_async, interrupt, leave
+from hostile_b.tools import echo
+
+
+class Crash(crash.CrashTool):
+    def run(self, arguments: Any) -> Any:
+        raise RuntimeError("the inner detail " + os.environ["HOSTILE_MARK"])
+
+
+class Leave(leave.LeaveTool):
+    def run(self, arguments: Any) -> Any:
+        sys.exit(3)
+
+
+class Interrupt(interrupt.InterruptTool):
+    def run(self, arguments: Any) -> Any:
+        raise KeyboardInterrupt
+
+
+class ExitAsync(exit_async.ExitAsyncTool):
+    async def run(self, arguments: Any) -> Any:
+        await asyncio.sleep(0)
+        raise SystemExit(4)
+
+
+class Echo(echo.EchoTool):
+    def run(self, arguments: Any) -> Any:
+        return {"said": arguments.text}
+
+
+a = hostile_a.build_registry(Crash(), Leave(), Interrupt(), ExitAsync())
+b = hostile_b.build_registry(Echo())
+merged_ab = a + b
+merged_ba = b + a
+"""
+HOSTILE_TOOLS = {"crash", "leave", "interrupt", "exit_async"}
+MERGED_TOOLS = HOSTILE_TOOLS | {"echo"}
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two generated packages (hostile_a: tools that fail, exit or interrupt; hostile_b: echo)
+    and `hostile_impl`, their registries alone and merged in either order."""
+    from tests.support._generated import spec, write_specs
+    from tests.support.generation import generate
+
+    root = tmp_path_factory.mktemp("hostile")
+    failing = [spec(name, description=f"The tool {name} for tests.") for name in HOSTILE_TOOLS]
+    echo = spec("echo", {"text": {"type": "string"}}, required=["text"])
+    echo["returns"] = {"type": "object", "properties": {"said": {"type": "string"}}}
+    generate(write_specs(root / "a", sorted(failing, key=lambda s: s["name"])), root, "hostile_a")
+    generate(write_specs(root / "b", [echo]), root, "hostile_b")
+    (root / "hostile_impl.py").write_text(HOSTILE_IMPL, encoding="utf-8")
+    return root
+
+
+def _hostile_env(root: Path, **extra: str) -> dict[str, str]:
+    return {**python_path(root), "HOSTILE_MARK": "s3cr3t-mark", "TOOLGEN_MCP_TOKEN": TOKEN, **extra}
+
+
+def _port(url: str) -> int:
+    return int(url.split(":")[2].split("/")[0])
+
+
+# What a raw tools/list request sends (the SDK's client sends the same).
+RAW_HEADERS = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json, text/event-stream"}
+LISTING = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
+def _serve(root: Path, *options: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    """`python -m hostile_a serve ...` run to its end (30 s at most: one that serves is killed)."""
+    argv = [sys.executable, "-m", "hostile_a", "serve", "--registry", "hostile_impl:a", *options]
+    try:
+        return subprocess.run(
+            argv,
+            env=_hostile_env(root, **extra),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except subprocess.TimeoutExpired as served:
+        raise AssertionError(f"the server started: {served.stderr!r}") from None
+
+
+@pytest.mark.parametrize(
+    ("options", "name", "value"),
+    [
+        (("--http", "--port", "0"), "TOOLGEN_MCP_TOKEN", ""),
+        (("--stdio",), "TOOLGEN_MCP_TOKEN", "  "),
+        (("--http", "--port", "0", "--token-env", "MY_TOKEN"), "MY_TOKEN", ""),
+    ],
+)
+def test_an_empty_token_refuses_to_start(
+    hostile: Path, options: tuple[str, ...], name: str, value: str
+) -> None:
+    done = _serve(hostile, *options, **{name: value})
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0  # one line
+    assert f"{name} is set but empty" in done.stderr
+
+
+def test_serving_beyond_loopback_needs_a_token(hostile: Path) -> None:
+    # 192.0.2.1 (TEST-NET-1) is on no interface: a server that went on would fail to bind.
+    unset = {"TOOLGEN_MCP_TOKEN": "x"}
+    argv = [sys.executable, "-m", "hostile_a", "serve", "--registry", "hostile_impl:a", "--http"]
+    env = {k: v for k, v in _hostile_env(hostile, **unset).items() if k != "TOOLGEN_MCP_TOKEN"}
+    where = ["--host", "192.0.2.1", "--port", str(free_port())]
+    refused = subprocess.run([*argv, *where], env=env, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2
+    assert "--host 192.0.2.1 is not a loopback address: set TOOLGEN_MCP_TOKEN" in refused.stderr
+    insecure = [*argv, *where, "--insecure-no-auth"]
+    tried = subprocess.run(insecure, env=env, capture_output=True, text=True, timeout=30)
+    assert "loopback" not in tried.stderr  # it went on (to fail binding an address it lacks)
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.2", "127.1.2.3", "::1", "localhost"])
+def test_every_loopback_address_is_loopback(address: str) -> None:
+    from toolgen.runtime.serving.server import loopback
+
+    assert loopback(address) and loopback("::ffff:127.0.0.1") and loopback("[::1]")
+    assert not loopback("10.0.0.1") and not loopback("0.0.0.0") and not loopback("example.com")
+
+
+async def test_a_loopback_server_refuses_another_host_or_origin(hostile: Path) -> None:
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:a", env, cwd=hostile, host="127.0.0.2") as url:
+        port = _port(url)
+        async with httpx2.AsyncClient(headers=RAW_HEADERS) as http:
+            rebound = await http.post(url, json=LISTING, headers={"Host": f"evil.example:{port}"})
+            foreign = await http.post(url, json=LISTING, headers={"Origin": "http://evil.example"})
+            local = await http.post(
+                url, json=LISTING, headers={"Origin": f"http://127.0.0.2:{port}"}
+            )
+    assert rebound.status_code == 421
+    assert foreign.status_code == 403
+    assert local.status_code not in (403, 421)
+
+
+@asynccontextmanager
+async def _hostile_client(
+    transport: str, root: Path, registry: str, log: Path
+) -> AsyncIterator[Client]:
+    env = _hostile_env(root)
+    if transport == "http":
+        with serving("hostile_a", registry, env, cwd=root, log=log) as url:
+            async with _http(url) as client:
+                yield client
+        return
+    argv = ["-m", "hostile_a", "serve", "--stdio", "--registry", registry]
+    server = StdioServerParameters(command=sys.executable, cwd=root, env=env, args=argv)
+    with log.open("w") as errors:
+        async with Client(stdio_client(server, errlog=errors), read_timeout_seconds=60) as client:
+            yield client
+
+
+async def test_a_tool_that_exits_fails_its_call_only(
+    transport: str, hostile: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    async with _hostile_client(transport, hostile, "hostile_impl:merged_ab", log) as client:
+        answers = {name: await client.call_tool(name, {}) for name in sorted(HOSTILE_TOOLS)}
+        after = await client.call_tool("echo", {"text": "still here"})
+    for name, answer in answers.items():
+        assert answer.is_error, name
+        assert answer.meta is not None and answer.meta["io.toolgen/failure"]["kind"] == "internal"
+        assert answer.content[0].text == f"tool '{name}' failed unexpectedly"  # type: ignore[union-attr]
+    assert not after.is_error and after.structured_content == {"said": "still here"}
+
+
+async def test_a_failed_call_is_logged_on_the_server_only(
+    transport: str, hostile: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    async with _hostile_client(transport, hostile, "hostile_impl:a", log) as client:
+        answer = await client.call_tool("crash", {})
+    text = answer.content[0].text  # type: ignore[union-attr]
+    assert answer.is_error and "s3cr3t-mark" not in text and "Traceback" not in text
+    written = log.read_text(encoding="utf-8")
+    assert "ERROR" in written and "crash failed (internal)" in written
+    assert "Traceback (most recent call last)" in written
+    assert "RuntimeError: the inner detail s3cr3t-mark" in written
+
+
+@pytest.mark.parametrize("registry", ["hostile_impl:merged_ab", "hostile_impl:merged_ba"])
+async def test_a_merged_registry_serves_the_tools_of_both_packages(
+    transport: str, hostile: Path, tmp_path: Path, registry: str
+) -> None:
+    log = tmp_path / "server.log"
+    async with _hostile_client(transport, hostile, registry, log) as client:
+        listed = await client.list_tools()
+        echoed = await client.call_tool("echo", {"text": "hi"})
+        crashed = await client.call_tool("crash", {})
+        again = await client.call_tool("echo", {"text": "again"})
+    assert {tool.name for tool in listed.tools} == MERGED_TOOLS
+    assert echoed.structured_content == {"said": "hi"}
+    assert crashed.is_error and again.structured_content == {"said": "again"}
+
+
+async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path: Path) -> None:
+    """1,100 sockets that never send a byte, against a server that may hold 1,024 files: a
+    request that comes after them is answered (each waits 10 s at most)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"this process may hold {hard} files, and needs 1,400")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    idle: list[socket.socket] = []
+    env = _hostile_env(hostile)
+    try:
+        with serving("hostile_a", "hostile_impl:b", env, cwd=hostile, descriptors=1024) as url:
+            port = _port(url)
+            for _ in range(1100):
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=10) as http:
+                answered = await http.post(url, json=LISTING)
+            assert answered.status_code == 200
+            assert "echo" in answered.text
+    finally:
+        for held in idle:
+            held.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> None:
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, "--list-ttl-ms", "60000", cwd=hostile) as url:
+        async with _http(url) as client:
+            listed = await client.list_tools()
+    assert listed.ttl_ms == 60000 and listed.cache_scope == "private"
+    assert [tool.name for tool in listed.tools] == ["echo"]
+
+
+def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
+    """Headers that never end, a body that never ends: the server closes each connection (at
+    its deadline: 10 s for headers, 30 s for a body)."""
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
+        port = _port(url)
+        head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+        headers = socket.create_connection(("127.0.0.1", port), timeout=60)
+        body = socket.create_connection(("127.0.0.1", port), timeout=60)
+        with headers, body:
+            headers.sendall(head)  # and never the blank line that ends them
+            rest = f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
+            body.sendall(head + rest.encode() + b"Content-Length: 100\r\n\r\n{")
+            assert headers.recv(1024) == b""  # closed, with nothing said
+            said = body.recv(4096)
+            assert said == b"", said
+
+
+async def test_a_host_bug_fails_that_call_only(hostile: Path) -> None:
+    """An `inject` that raises (in process, the SDK's client on the server object): the call is
+    an internal failure, and the next call is answered."""
+    sys.path.insert(0, str(hostile))
+    try:
+        import hostile_b
+        from hostile_b.server import mcp_server
+        from hostile_impl import b  # type: ignore[import-not-found]
+
+        calls = iter([True, False])
+
+        def inject(tool: str, headers: Any) -> None:
+            if next(calls):
+                raise LookupError("a bug of the host's")
+
+        server = mcp_server(b, name=hostile_b.__name__, inject=inject)
+        async with Client(server) as client:
+            failed = await client.call_tool("echo", {"text": "one"})
+            answered = await client.call_tool("echo", {"text": "two"})
+    finally:
+        sys.path.remove(str(hostile))
+    assert failed.is_error and failed.meta is not None
+    assert failed.meta["io.toolgen/failure"]["kind"] == "internal"
+    assert failed.content[0].text == "tool 'echo' failed unexpectedly"  # type: ignore[union-attr]
+    assert answered.structured_content == {"said": "two"}

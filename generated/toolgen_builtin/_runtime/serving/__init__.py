@@ -2,6 +2,7 @@
 """Serving: a registry reached over a protocol or through an agent framework.
 
 - `server`: a registry as an MCP server on the official SDK (the `server` extra);
+- `guard`: the HTTP server's protocol against idle and slow clients (uvicorn's, for `server`);
 - `remote`: an MCP server's tools called as the package's types (the `client` extra);
 - `frameworks`: a registry's tools as OpenAI Agents SDK, pydantic-ai and LangChain tools.
 

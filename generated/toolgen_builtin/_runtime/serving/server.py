@@ -34,6 +34,7 @@ import contextlib
 import contextvars
 import hmac
 import importlib
+import ipaddress
 import json
 import logging
 import os
@@ -46,6 +47,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -94,12 +96,17 @@ _SINK: contextvars.ContextVar[Sink | None] = contextvars.ContextVar(
 )
 
 
+# The server's own log: each failed call, with its exception and traceback (never the client's).
+LOG = logging.getLogger(__name__)
+
+
 class _Forward(logging.Handler):
-    """Hands each record logged during a served call to that call's sink."""
+    """Hands each record logged during a served call to that call's sink (the server's own
+    records stay on the server)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         sink = _SINK.get()
-        if sink is not None:
+        if sink is not None and record.name != LOG.name:
             sink(record)
 
 
@@ -138,6 +145,7 @@ def mcp_server(
     version: str = "",
     instructions: str | None = None,
     inject: Inject | None = None,
+    list_ttl_ms: int = 0,
 ) -> Server[Any]:
     """An MCP server of `registry`'s tools. `inject(tool, headers)` gives a call's injected
     values from the request's HTTP headers (empty on stdio); they win over the registry's own
@@ -146,9 +154,13 @@ def mcp_server(
 
     A registry with deferred tools (spec `defer: true`) holds the tool-search pair, and lists
     it in their place: `search_tools` finds any tool, `call_tool` calls one (as a call of that
-    tool: its injected values, approvals and progress are its own)."""
+    tool: its injected values, approvals and progress are its own).
+
+    `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
+    to the client, never a shared cache's). 0: not at all."""
     definitions = registry.definitions("mcp")
-    listed = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in definitions])
+    tools = [types.Tool.model_validate(d) for d in definitions]
+    listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
     # instead of the SDK running the whole `tools/list` for every call.
     schemas = {d["name"]: d["inputSchema"] for d in definitions}
@@ -168,17 +180,13 @@ def mcp_server(
             near = f"; did you mean {hint!r}?" if hint else ""
             message = f"unknown tool {params.name!r}{near} (this server has {len(registry)})"
             raise MCPError(types.INVALID_PARAMS, message)
-        arguments = params.arguments if params.arguments is not None else {}
-        # call_tool of the search pair: the call of the tool it names.
-        name, arguments = registry.forwarded(params.name, arguments)
-        injected = inject(name, _headers(ctx)) if inject is not None else None
-        if params.request_state is not None:
-            return await _resumed(ctx, registry, params, name, injected)
-        result = await _pumped(
-            ctx,
-            lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
-        )
-        return await _answered(ctx, registry, result, injected)
+        try:
+            return await _called(ctx, registry, params, inject)
+        except MCPError:
+            raise
+        except Exception:  # noqa: BLE001 - a host bug (inject, a hook) fails one call
+            LOG.exception("tools/call %s failed before its result", params.name)
+            return _refused(f"tool {params.name!r} failed unexpectedly", "internal")
 
     async def set_level(
         ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
@@ -201,6 +209,37 @@ def mcp_server(
 
 
 # -- one call -------------------------------------------------------------------------------------
+
+
+async def _called(
+    ctx: ServerRequestContext[Any],
+    registry: Registry,
+    params: types.CallToolRequestParams,
+    inject: Inject | None,
+) -> types.CallToolResult | types.InputRequiredResult:
+    arguments = params.arguments if params.arguments is not None else {}
+    # call_tool of the search pair: the call of the tool it names.
+    name, arguments = registry.forwarded(params.name, arguments)
+    injected = inject(name, _headers(ctx)) if inject is not None else None
+    if params.request_state is not None:
+        return await _resumed(ctx, registry, params, name, injected)
+    result = await _pumped(
+        ctx,
+        lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
+    )
+    return await _answered(ctx, registry, result, injected)
+
+
+def _logged(result: ToolResult) -> None:
+    """A failed call on the server's log: an internal failure as an error, with the exception
+    and its traceback (the client reads only the model-facing message); any other as a warning."""
+    failure = result.failure
+    if failure is None or result.suspended is not None:
+        return
+    level = logging.ERROR if failure.kind == "internal" else logging.WARNING
+    exception = result.exception
+    trace = (type(exception), exception, exception.__traceback__) if exception else None
+    LOG.log(level, "%s failed (%s): %s", result.tool, failure.kind, failure.message, exc_info=trace)
 
 
 async def _pumped(
@@ -290,6 +329,7 @@ async def _answered(
 ) -> types.CallToolResult | types.InputRequiredResult:
     """The result as MCP has it; a suspended call asks the user first, where it can."""
     if result.suspended is None:
+        _logged(result)
         return _result(ctx, result)
     suspension = result.suspended
     waiting = control.waiting_message(suspension)
@@ -391,11 +431,11 @@ def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToo
     return types.CallToolResult.model_validate(answer)
 
 
-def _refused(message: str) -> types.CallToolResult:
+def _refused(message: str, kind: str = "suspended") -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(text=message)],
         is_error=True,
-        _meta={FAILURE: {"kind": "suspended", "retryable": False}},
+        _meta={FAILURE: {"kind": kind, "retryable": False}},
     )
 
 
@@ -436,11 +476,48 @@ def http_app(
     to a client of a handshake revision). With `token`, a request without the header
     `Authorization: Bearer <token>` is refused (401) before MCP sees it."""
     app = server.streamable_http_app(
-        streamable_http_path=path, stateless_http=not stateful, host=host
+        streamable_http_path=path,
+        stateless_http=not stateful,
+        host=host,
+        transport_security=_local_only(host),
     )
     if token is not None:
         app.add_middleware(_BearerOnly, token=token)
     return app
+
+
+def loopback(host: str) -> bool:
+    """Whether `host` is a loopback address: `localhost`, 127.0.0.0/8, ::1 (an IPv4-mapped
+    one too, ::ffff:127.0.0.1)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def _local_only(host: str) -> TransportSecuritySettings | None:
+    """On a loopback address, the Host and Origin a request may carry (DNS rebinding): the
+    loopback names and `host` itself, on any port. Elsewhere none (the token guards it)."""
+    if not loopback(host):
+        return None
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    bound = f"[{host.strip('[]')}]" if ":" in host else host
+    if bound not in names:
+        names.append(bound)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[*names, *(f"{name}:*" for name in names)],
+        allowed_origins=[
+            f"{scheme}://{name}{port}"
+            for scheme in ("http", "https")
+            for name in names
+            for port in ("", ":*")
+        ],
+    )
 
 
 class _BearerOnly:
@@ -510,11 +587,27 @@ def main(argv: list[str], package: str) -> int:
         default="TOOLGEN_MCP_TOKEN",
         metavar="NAME",
         help="the environment variable holding the bearer token HTTP requests must carry "
-        "(unset: no token is asked for)",
+        "(unset: no token is asked for, on a loopback --host only)",
+    )
+    serve.add_argument(
+        "--list-ttl-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="how long a client may keep the tool listing (MCP 2026-07-28's ttlMs; default 0)",
+    )
+    serve.add_argument(
+        "--insecure-no-auth",
+        action="store_true",
+        help="serve HTTP on an address other than loopback without a token",
     )
     args = parser.parse_args(argv)
     if args.stateful and args.workers != 1:
         parser.error("--stateful serves from one process: it takes no --workers")
+    refused = _unsafe(args)
+    if refused:
+        print(f"python -m {package} serve: {refused}", file=sys.stderr)
+        return 2
     settings = {
         "package": package,
         "registry": args.registry,
@@ -522,6 +615,7 @@ def main(argv: list[str], package: str) -> int:
         "stateful": args.stateful,
         "log_level": args.log_level,
         "host": args.host,
+        "list_ttl_ms": args.list_ttl_ms,
     }
     try:
         server = _server(settings)
@@ -538,12 +632,28 @@ def main(argv: list[str], package: str) -> int:
     return 0
 
 
+def _unsafe(args: argparse.Namespace) -> str | None:
+    """Why the server must not start as told: an empty token (set, but nothing to compare
+    with), or HTTP beyond loopback that anyone may call."""
+    token = os.environ.get(args.token_env)
+    if token is not None and not token.strip():
+        return f"{args.token_env} is set but empty: set it to a token, or unset it"
+    if args.http and token is None and not loopback(args.host) and not args.insecure_no_auth:
+        return (
+            f"--host {args.host} is not a loopback address: set {args.token_env} to a bearer "
+            "token (or pass --insecure-no-auth)"
+        )
+    return None
+
+
 def _serve_http(host: str, port: int, workers: int) -> None:
     """uvicorn, `worker_app` in each of `workers` processes."""
     import socket
 
     import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    from . import guard
 
     config = uvicorn.Config(
         f"{__name__}:worker_app",
@@ -552,6 +662,11 @@ def _serve_http(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         log_level="warning",
+        # Idle and slow clients cut off (guard.py): uvicorn's keep-alive timeout and 503 past
+        # the limit; the read deadlines and the cap on connections are the protocol's.
+        http=guard.Guarded,
+        timeout_keep_alive=guard.KEEP_ALIVE_S,
+        limit_concurrency=guard.connection_cap() + 1,
     )
     if workers == 1:  # one process makes its listener through asyncio, which sets TCP_NODELAY
         uvicorn.Server(config).run()
@@ -574,15 +689,32 @@ def worker_app() -> Starlette:
 
 def _server(settings: Mapping[str, Any]) -> Server[Any]:
     logging.getLogger().setLevel(settings["log_level"].upper())  # what implementations log
+    if not LOG.handlers:  # the server's own records (failed calls) on stderr, at that level
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        LOG.addHandler(handler)
     sys.path.insert(0, os.getcwd())
     module_name, _, attribute = settings["registry"].partition(":")
     if not attribute:
         raise ValueError(f"--registry is MODULE:NAME, not {settings['registry']!r}")
     found = getattr(importlib.import_module(module_name), attribute)
-    registry = found() if callable(found) and not isinstance(found, Registry) else found
-    if not isinstance(registry, Registry):
+    registry = found if _registry(found) else found() if callable(found) else found
+    if not _registry(registry):
         raise TypeError(
             f"{settings['registry']} is not a Registry (it is {type(registry).__name__})"
         )
     package = importlib.import_module(settings["package"])
-    return mcp_server(registry, name=settings["package"], version=str(package.__version__))
+    return mcp_server(
+        registry,
+        name=settings["package"],
+        version=str(package.__version__),
+        list_ttl_ms=settings["list_ttl_ms"],
+    )
+
+
+def _registry(found: Any) -> bool:
+    """A Registry of this package's or of any other generated package's (`b + a` is `b`'s
+    class, the same code): what `mcp_server` serves."""
+    return isinstance(found, Registry) or (
+        type(found).__name__ == "Registry" and callable(getattr(found, "acall", None))
+    )

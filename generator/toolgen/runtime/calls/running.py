@@ -178,7 +178,9 @@ class Runner(Preparer):
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
             return self._asked(info, args, extra, asked)
-        except Exception as exc:  # noqa: BLE001
+        # A tool's sys.exit() or KeyboardInterrupt is its own failure: on a loop, escaping the
+        # task would stop the whole loop (a server with every call it serves).
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001
             return failure(info, exc, args, extra, perf_counter() - started)
         return finish(info, outcome, perf_counter() - started, args, extra)
 

@@ -320,7 +320,7 @@ def _undeclared(info: ToolInfo, content: tuple[Any, ...]) -> str | None:
 
 def failure(
     info: ToolInfo,
-    exc: Exception,
+    exc: BaseException,
     args: Any = None,
     extra: tuple[Any, ...] = (),
     duration_s: float = 0.0,
