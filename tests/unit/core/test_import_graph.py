@@ -229,6 +229,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.remote": {"mcp", "mcp_types", "anyio", "httpx2"},
     f"{RUNTIME}.serving.reading": {"mcp_types"},
     f"{RUNTIME}.serving.failures": {"httpx2"},
+    f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
 }
 
