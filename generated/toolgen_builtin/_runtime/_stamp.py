@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "afc863b616fb8dd75b763e662872119f417853b7f7717a92a242ad494758bd0b"
+RUNTIME_SHA256 = "ba67fa6f88671c11815491e79fb1fbcab563ede5b12984c432c683338592f7f0"
