@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "ba67fa6f88671c11815491e79fb1fbcab563ede5b12984c432c683338592f7f0"
+RUNTIME_SHA256 = "9c5fdc013bb439462f5e7ee8bbc1bb46b5201eb2a0265a24cbf52f3a65a8f798"

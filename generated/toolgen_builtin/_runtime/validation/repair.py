@@ -95,9 +95,10 @@ _FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\r?\n?")
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 _CLOSERS = {"{": "}", "[": "]"}
 # Text after a value that is not prose: it starts with a JSON (or Python) token, a number
-# included (`0`, `-1`, `.5`), or holds a bracket, a quoted key or a code fence anywhere.
+# included (`0`, `-1`, `.5`, `- -1`: Python's signs), or holds a bracket, a quoted key or a code fence anywhere.
 _CONTINUES = re.compile(
-    r"""[,:"'{}\[\]]|[+-]?\.?[0-9]|(?:true|false|null|None|True|False|NaN|Infinity)\b"""
+    r"""[,:"'{}\[\]]|[+-][+\- \t\n\r]*\.?[0-9]|\.?[0-9]"""
+    r"|(?:true|false|null|None|True|False|NaN|Infinity)\b"
 )
 _NOT_PROSE = re.compile(r"""[{}\[\]]|```|~~~|"[^"\n]*"\s*:|'[^'\n]*'\s*:""")
 

@@ -15,9 +15,9 @@ the rest only counted, and issues are cut to `Limits.max_issues` once ordered.
 Who made the mistake decides what is raised: anything a model sends gives
 ToolArgumentsError (its message is for the model), a key sent twice in one object of JSON
 text included (payload.duplicate_key: a reader keeping the last value would hide the first);
-a host's own mistake (a tool name that is not a string, `injected` values that are not a
-mapping) raises TypeError at once, in the facade and the registry, and never becomes a
-model-facing failure.
+a tool name that is not a string is an unknown tool (a model may send one); a host's own
+mistake (`injected` values that are not a mapping) raises TypeError at once, at the call's
+boundary, and never becomes a model-facing failure.
 """
 
 from __future__ import annotations
