@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "2d028a8564747c5d449526b3dc8e3b0d5ac4529af62a43e9bb07883a27375a80"
+_RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "
@@ -121,13 +121,13 @@ _INFOS: dict[str, ToolInfo] = {}
 def tool_info(name: str) -> ToolInfo:
     """Metadata and models of one tool, by canonical or provider-safe name (imports its module).
 
-    UnknownToolError for a name no tool has (its message shows at most the name's start);
-    TypeError when `name` is not a string (the host's mistake, not the model's).
+    UnknownToolError for a name no tool has (its message shows at most the name's start),
+    and for a name that is not a string.
     """
     info = _INFOS.get(name) if isinstance(name, str) else None
     if info is not None:
         return info
-    canonical = PROVIDER_NAMES.get(tool_name(name), name)
+    canonical = PROVIDER_NAMES.get(tool_name(name, len(MODULES)), name)
     module = MODULES.get(canonical)
     if module is None:
         raise UnknownToolError(name, nearest(name, [*MODULES, *PROVIDER_NAMES]), len(MODULES))

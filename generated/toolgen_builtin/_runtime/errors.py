@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_string  # json.dumps(s, ensure_ascii=False)
 from typing import Any
@@ -205,13 +206,31 @@ class ToolArgumentsError(ValueError):
 
 
 class UnknownToolError(LookupError):
-    """A tool name no tool has (`name` holds it whole; the message shows at most its start)."""
+    """A tool name no tool has (`name` holds it whole; the message shows at most its start),
+    or a name that is not a string (null, a number, an array, an object: the message says which
+    JSON type it is, never its value)."""
 
-    def __init__(self, name: str, suggestion: str | None, available: int) -> None:
+    def __init__(self, name: object, suggestion: str | None, available: int) -> None:
         self.name, self.suggestion = name, suggestion
         hint = f" Did you mean '{suggestion}'?" if suggestion else f" There are {available} tools."
-        shown = short(name.replace("\n", "\\n").replace("\r", "\\r"))
-        super().__init__(f"Unknown tool '{shown}'.{hint}")
+        if isinstance(name, str):
+            shown = short(name.replace("\n", "\\n").replace("\r", "\\r"))
+            super().__init__(f"Unknown tool '{shown}'.{hint}")
+        else:
+            kind = _JSON_KINDS.get(type(name), type(name).__name__)
+            super().__init__(f"Unknown tool: a tool's name is a string, not {kind}.{hint}")
+
+
+# What a value that is not a string is, as a model reads it (JSON's types).
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+    list: "an array",
+    tuple: "an array",
+    dict: "an object",
+}
 
 
 class UnknownCategoryError(ValueError):
@@ -240,11 +259,19 @@ class ToolCallError(Exception):
         self.retryable, self.attempts = retryable, attempts
 
 
-def tool_name(name: object) -> str:
-    """`name`, checked: a host that passes anything but a string gets TypeError, never a
-    model-facing failure (no model can fix the host's code)."""
+def injected_values(injected: object) -> None:
+    """Injected values are a mapping (or None): anything else is the host's mistake, raised as
+    TypeError at the call's boundary, before any call runs (no model can fix the host's code)."""
+    if injected is not None and not isinstance(injected, Mapping):
+        raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
+
+
+def tool_name(name: object, available: int) -> str:
+    """`name`, checked: anything but a string names no tool (UnknownToolError, among
+    `available` tools), as the model that sent `null` or an object as a call's name is told;
+    never a TypeError from deeper down."""
     if not isinstance(name, str):
-        raise TypeError(f"a tool name is a string, not {type(name).__name__}")
+        raise UnknownToolError(name, None, available)
     return name
 
 

@@ -11,10 +11,12 @@ read: nothing invented, nothing changed.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import copy
 import json
 import re
+import warnings
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -23,7 +25,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import assume, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.runtime_support import generated_package
@@ -366,8 +368,13 @@ VALUES = st.recursive(
     max_leaves=12,
 )
 OBJECTS = st.dictionaries(TEXT, VALUES, max_size=5)
-PROSE = st.text(
-    st.characters(exclude_characters="{[`~", exclude_categories=("Cs",)), min_size=1, max_size=40
+# Prose: a word first (no JSON or Python token), then no bracket, quote, colon or fence.
+PROSE = st.builds(
+    lambda first, rest: first + rest,
+    st.sampled_from(["Let", "I", "Here", "Done", "<|im_end|>", "</tool_call>", "(the city)"]),
+    st.text(
+        st.characters(exclude_characters="{}[]`~\"':", exclude_categories=("Cs",)), max_size=40
+    ),
 )
 FENCES = st.sampled_from(
     [
@@ -396,7 +403,6 @@ def test_a_fenced_value_is_that_value(value: dict[str, Any], fence: str) -> None
 @settings(max_examples=150, deadline=None)
 @given(OBJECTS, PROSE)
 def test_prose_after_a_value_is_ignored(value: dict[str, Any], prose: str) -> None:
-    assume(prose.strip() and not prose.lstrip().startswith(","))
     text = json.dumps(value) + " " + prose
     found = repair.repair(text, {"trailing"})
     assert found is not None and exact(found[0]) == exact(value)
@@ -496,3 +502,193 @@ def test_repair_work_is_linear() -> None:
         started = time.perf_counter()
         repair.repair(text, KINDS)
         assert time.perf_counter() - started < 2.0
+
+
+# -- a repair never changes what a call means ------------------------------------------------------
+
+
+def strict_reading(text: str) -> Any:
+    """What a strict reader reads from the text: JSON, else a Python literal (JSON's `true`,
+    `false`, `null` too), else None."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Python reads `\\q` as a backslash and a q, and warns
+            return _literal(ast.parse(text.strip(" \t\n\r"), mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _literal(node: ast.AST) -> Any:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, type(None))):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("true", "false", "null"):
+        return {"true": True, "false": False, "null": None}[node.id]
+    if isinstance(node, ast.List):
+        return [_literal(item) for item in node.elts]
+    if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
+        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal(node.operand)
+        if type(inner) in (int, float):
+            return -inner
+    raise ValueError("not a literal")
+
+
+def continuations(body: str, tail: str) -> Iterator[Any]:
+    """The values a strict reader gets when `tail` continues the value `body` spells: written
+    after it, or before its closing brackets (one misplaced, `{"a": 1}, "b": 2}`)."""
+    closers = len(body) - len(body.rstrip("}]"))
+    for cut in range(closers + 1):
+        head, closed = body[: len(body) - cut], body[len(body) - cut :]
+        for text in (head + tail, head + tail + closed):
+            reading = strict_reading(text)
+            if reading is not None:
+                yield reading
+
+
+PROSE_TAILS = [" Let me know if you need more.", "\n\nI called the tool.", "\n</tool_call>"]
+TAIL_PIECES = PROSE_TAILS + [
+    *" ,:\"'{}[]0123456789.-",
+    " true",
+    " None",
+    ' "dry_run"',
+    " 'b'",
+    ', "dry_run": true}',
+    " and ",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(OBJECTS, st.booleans(), st.lists(st.sampled_from(TAIL_PIECES), min_size=1, max_size=4))
+def test_a_repair_reads_what_a_strict_reader_reads(
+    value: dict[str, Any], python: bool, pieces: list[str]
+) -> None:
+    body = repr(value) if python else json.dumps(value)
+    tail = "".join(pieces)
+    found = repair.repair(body + tail, KINDS)
+    if found is None:
+        # Prose after a value a strict reader reads is read past.
+        assert (
+            not all(piece in PROSE_TAILS for piece in pieces)
+            or strict_reading(body + tail) is not None
+        )
+        return
+    repaired, made = found
+    assert exact(repaired) == exact(strict_reading(body))
+    if "trailing" in [r.kind for r in made]:  # what was ignored may not have been meant
+        assert all(exact(reading) == exact(repaired) for reading in continuations(body, tail))
+
+
+ESCAPED = st.lists(
+    st.sampled_from([*"\\/abnrtvfxuUN0178{}'\"\n\t é", "\\\n", "\\u00e9", "\\ud83d\\ude00"]),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@example("a\\/b", "{'a': '%s'}")
+@example("\\ud83d\\ude00", '{"a": "%s", "b": None}')
+@given(
+    ESCAPED, st.sampled_from(["{'a': '%s'}", "{'a': \"%s\", 'b': None}", '{"a": "%s", "b": None}'])
+)
+def test_python_text_is_read_as_python_reads_it(inside: str, shape: str) -> None:
+    text = shape % inside
+    found = repair.repair(text, KINDS)
+    if found is not None and found[1]:  # (valid JSON is JSON's, untouched)
+        assert exact(found[0]) == exact(strict_reading(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path": "notes.txt"}, "dry_run": true}',
+        '{"a": 1}0',
+        '{"a": [1]}, 2]}',
+        '{"a": 1} "b": 2}',
+        '{"a": 1} and "dry_run": true',
+        '{"a": 1} -1',
+        '{"a": 1} None',
+        "{'a': 'a\\/b'} true",
+    ],
+)
+def test_text_that_may_continue_the_value_is_never_dropped(
+    repairing: Harness, strict: Harness, text: str
+) -> None:
+    assert repair.repair(text, KINDS) is None
+    result = repairing.registry.call("echo", text)
+    plain = strict.registry.call("echo", text)
+    assert repairing.take()[0] == [] and strict.take()[0] == []
+    assert result.failure is not None and result.failure.message == plain.failure.message
+
+
+def test_single_quoted_strings_follow_pythons_escapes() -> None:
+    text = "{'a': 'a\\/b', 'b': '\\101\\x41\\u0041\\a\\v\\q\\8', 'c': 'x\\\ny'}"
+    found = repair.repair(text, {"quotes"})
+    assert found is not None and found[0] == strict_reading(text) == {
+        "a": "a\\/b",
+        "b": "AAA\x07\x0b\\q\\8",
+        "c": "xy",
+    }
+    for refused in ("'\\N{BULLET}'", "'\\x4'", "'\\ud800'", "'\\U00110000'", "'a\nb'"):
+        assert repair.repair("{'a': " + refused + "}", KINDS) is None, refused
+    # Text read the Python way: a double-quoted string JSON reads otherwise is refused.
+    assert repair.repair('{"a": "c\\/d", "b": None}', KINDS) is None
+    assert repair.repair('{"a": "c/d", "b": None}', KINDS) == (
+        {"a": "c/d", "b": None},
+        (repair.Repair("python", "read Python literals None as null"),),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path": "safe", "path": "/"}',
+        '{"opts": {"path": "safe", "path": "/"}}',
+        '{"path": "safe", "pa\\u0074h": "/"}',
+        "{'path': 'safe', 'path': '/'}",
+        '```json\n{"path": "safe", "path": "/"}\n```',
+    ],
+)
+def test_a_key_sent_twice_is_refused_with_and_without_repair(
+    repairing: Harness, strict: Harness, text: str
+) -> None:
+    result = repairing.registry.call("echo", text)
+    plain = strict.registry.call("echo", text)
+    assert repairing.take()[0] == [] and strict.take()[0] == []
+    assert result.failure is not None and result.failure.message == plain.failure.message
+    if json_text(text):
+        assert 'the key "path" appears twice in one object' in result.failure.message
+
+
+def json_text(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=100, deadline=None)
+@given(OBJECTS, st.booleans(), st.lists(st.sampled_from(TAIL_PIECES), max_size=3))
+def test_a_call_runs_with_what_a_strict_reader_reads_or_is_refused_as_without_repair(
+    repairing: Harness, strict: Harness, value: dict[str, Any], python: bool, pieces: list[str]
+) -> None:
+    body = repr(value) if python else json.dumps(value)
+    text = body + "".join(pieces)
+    result = repairing.registry.call("echo", text)
+    received, _ = repairing.take()
+    if result.ok:
+        assert [(name, exact(v)) for name, v in received] == [("echo", exact(strict_reading(body)))]
+        if "trailing" in [r.kind for r in result.repairs]:
+            assert all(
+                exact(reading) == exact(received[0][1])
+                for reading in continuations(body, "".join(pieces))
+            )
+    else:
+        plain = strict.registry.call("echo", text)
+        strict.take()
+        assert received == [] and result.failure.message == plain.failure.message

@@ -1,4 +1,5 @@
-"""Hostile input costs bounded time and memory; host mistakes are TypeErrors; first imports race-free.
+"""Hostile input costs bounded time and memory; a name that is not a string is an unknown
+tool, injected values that are not a mapping a TypeError; first imports race-free.
 
 Each case states its bounds: wall-clock seconds (at least 10x what it typically takes here,
 so load from other processes does not make it flaky) and the peak of Python allocations
@@ -8,7 +9,9 @@ docs/errors.md ("Bounds"); the old code broke every dict bound by orders of magn
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import json
 import sys
 import threading
 import time
@@ -226,29 +229,87 @@ def test_a_huge_unknown_tool_name_is_shortened(p: ModuleType) -> None:
     )
 
 
-@pytest.mark.parametrize("name", [123, None, b"bulk", ["bulk"]])
-def test_a_tool_name_that_is_not_a_string_is_a_type_error(p: ModuleType, name: Any) -> None:
-    for call in (
-        lambda: p.validate_arguments(name, {}),
-        lambda: p.tool_info(name),
-        lambda: p.build_registry().call(name, {}),
-        lambda: p.build_registry().resolve(name),
+NOT_STRINGS = [
+    (None, "null"),
+    (123, "a number"),
+    (1.5, "a number"),
+    (True, "true or false"),
+    (["bulk"], "an array"),
+    ({"name": "bulk"}, "an object"),
+    (b"bulk", "bytes"),
+]
+
+
+@pytest.mark.parametrize("name, kind", NOT_STRINGS)
+def test_a_tool_name_that_is_not_a_string_is_an_unknown_tool(
+    p: ModuleType, name: Any, kind: str
+) -> None:
+    said = f"Unknown tool: a tool's name is a string, not {kind}."
+    for lookup, tools in (
+        (lambda: p.validate_arguments(name, {}), 2),  # the package's tools
+        (lambda: p.tool_info(name), 2),
+        (lambda: p.build_registry().resolve(name), 0),  # the registry's (none implemented)
     ):
-        with pytest.raises(TypeError, match="a tool name is a string, not "):
-            call()
+        with pytest.raises(p.UnknownToolError) as caught:
+            lookup()
+        assert str(caught.value) == f"{said} There are {tools} tools."
+        assert caught.value.name is name
+    registry = p.build_registry()
+    for result in (
+        registry.call(name, {}),
+        asyncio.run(registry.acall(name, {})),
+        registry.call(name, "{}", injected={}),
+    ):
+        assert result.failure.kind == "unknown_tool" and result.failure.message.startswith(said)
+        assert result.tool == "" and result.to_dict()["error"]["kind"] == "unknown_tool"
+    assert name not in registry and registry.get(name) is None
+
+
+# Each provider's call, with the name a model sent (not a string).
+def _provider_calls(name: Any) -> dict[str, Any]:
+    return {
+        "openai": [{"id": "c1", "type": "function", "function": {"name": name, "arguments": "{}"}}],
+        "openai-responses": [
+            {"type": "function_call", "call_id": "c1", "name": name, "arguments": "{}"}
+        ],
+        "anthropic": [{"type": "tool_use", "id": "c1", "name": name, "input": {}}],
+        "gemini": [{"function_call": {"id": "c1", "name": name, "args": {}}}],
+        "mcp": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}},
+        "bedrock": [{"toolUse": {"toolUseId": "c1", "name": name, "input": {}}}],
+    }
+
+
+@pytest.mark.parametrize("name, kind", NOT_STRINGS[:6])
+def test_a_provider_call_whose_name_is_not_a_string_is_answered_as_unknown(
+    p: ModuleType, name: Any, kind: str
+) -> None:
+    adapters = importlib.import_module(f"{p.__name__}._runtime.providers.adapters")
+    registry = p.build_registry()
+    for provider, calls in _provider_calls(name).items():
+        for answer in (
+            adapters.respond(registry, provider, calls),
+            asyncio.run(adapters.arespond(registry, provider, calls)),
+        ):
+            assert f"a tool's name is a string, not {kind}" in json.dumps(answer), provider
+
+
+def _mail_registry(p: ModuleType, ran: list[Any]) -> Any:
+    from_module = importlib.import_module(f"{p.__name__}.tools.mail")
+
+    class Mail(from_module.MailTool):  # type: ignore[misc, name-defined]
+        def run(self, arguments: Any, injected: Any) -> Any:
+            ran.append(arguments)
+            return {}
+
+    return p.build_registry(Mail())
 
 
 @pytest.mark.parametrize("injected", [[("password", "x")], 5, "password=x"])
 def test_injected_values_that_are_not_a_mapping_are_a_type_error(
     p: ModuleType, injected: Any
 ) -> None:
-    from_module = importlib.import_module(f"{p.__name__}.tools.mail")
-
-    class Mail(from_module.MailTool):  # type: ignore[misc, name-defined]
-        def run(self, arguments: Any, injected: Any) -> Any:
-            return {}
-
-    registry = p.build_registry(Mail())
+    ran: list[Any] = []
+    registry = _mail_registry(p, ran)
     with pytest.raises(TypeError, match="injected values are a mapping, not "):
         registry.call("mail", {"to": "a"}, injected=injected)
     assert registry.call("mail", {"to": "a"}, injected={"password": "x"}).ok
@@ -256,6 +317,26 @@ def test_injected_values_that_are_not_a_mapping_are_a_type_error(
         "mail", {"to": "a"}, injected={}
     )  # missing: the host's mistake, told as before
     assert failed.failure.kind == "internal" and "password" in failed.failure.message
+    assert len(ran) == 1
+
+
+def test_injected_values_that_are_not_a_mapping_are_raised_once_per_turn(p: ModuleType) -> None:
+    """At the turn's boundary, before any call runs: not once per call of the turn (arespond
+    runs calls together: one TypeError each would be left unretrieved)."""
+    adapters = importlib.import_module(f"{p.__name__}._runtime.providers.adapters")
+    ran: list[Any] = []
+    registry = _mail_registry(p, ran)
+    calls = [
+        {"type": "tool_use", "id": f"c{i}", "name": "mail", "input": {"to": "a"}} for i in range(3)
+    ]
+    for respond in (
+        lambda: adapters.respond(registry, "anthropic", calls, injected=[1]),
+        lambda: asyncio.run(adapters.arespond(registry, "anthropic", calls, injected=[1])),
+        lambda: adapters.respond(registry, "anthropic", [], injected=[1]),
+    ):
+        with pytest.raises(TypeError, match="^injected values are a mapping, not list$"):
+            respond()
+    assert ran == []
 
 
 # --- the first import of a tool module, from many threads --------------------------------------

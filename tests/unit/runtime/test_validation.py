@@ -309,3 +309,49 @@ def test_registry_reports_the_same_message(golden: ModuleType) -> None:
     registry = golden.build_registry(Weather())
     result = registry.call("get_weather", '{"loction": "Paris", "days": 3}')
     assert not result.ok and 'did you mean "location"?' in result.text()
+
+
+# --- a key sent twice ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ('{"location": "Paris", "location": "/"}', "location"),  # valid either way
+        ('{"location": "Paris", "days": 3, "location": 5}', "location"),  # the last invalid
+        ('{"location": "Paris", "loc\\u0061tion": "Oslo"}', "location"),  # an escape spells it
+        ('{"location": "Paris", "days": 1, "days": 2}', "days"),
+    ],
+)
+def test_a_key_sent_twice_is_refused_by_name(golden: ModuleType, text: str, key: str) -> None:
+    for sent in (text, text.encode()):
+        with pytest.raises(golden.ToolArgumentsError) as caught:
+            golden.validate_arguments("get_weather", sent)
+        assert [(i.path, i.code, i.message) for i in caught.value.issues] == [
+            (
+                "",
+                "json",
+                f'the key "{key}" appears twice in one object; which value counts depends on '
+                "who reads it",
+            )
+        ]
+    nested = json.dumps(ORDER)[:-1] + ', "customer": {"name": "Eve"}}'
+    assert issues(golden, "create_order", nested) == [("", "json")]
+    inner = json.dumps(ORDER).replace('"city": "Paris"', '"city": "Paris", "city": "Rome"')
+    assert issues(golden, "create_order", inner) == [("", "json")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"location": "Paris 10:30", "days": 3}',  # colons inside strings
+        '{"location": "a\\":\\"b", "days": 3}',
+        '{"location": "Paris", "units": "celsius", "days": 3}',
+    ],
+)
+def test_keys_sent_once_are_valid(golden: ModuleType, text: str) -> None:
+    assert golden.validate_arguments("get_weather", text).location == json.loads(text)["location"]
+    same_key_in_two_objects = json.dumps(
+        {**ORDER, "items": [{"sku": "A1", "quantity": 1}, {"sku": "B2", "quantity": 2}]}
+    )
+    assert golden.validate_arguments("create_order", same_key_in_two_objects).items[1].sku == "B2"

@@ -16,7 +16,8 @@ blocks included):
 | bedrock          | Converse `output.message.content` `toolUse` blocks | `{"role": "user", "content": [{"toolResult": ...}]}` |
 
 Names are canonical or provider-safe (`math_factorial` for `math.factorial`); the
-registry maps them back. Validation failures travel as the model-facing message. A call
+registry maps them back. A name is passed on as the model sent it: one that is not a string
+(`null`, a number, an object) is an unknown tool's failure, answered as any other. Validation failures travel as the model-facing message. A call
 glued from several (`get_weatherget_time` with `{"city": "Paris"}{"tz": "UTC"}`), when every
 part's tool allows it (`x-repair` with `split`), is run as its parts, in order, and answered
 once under its id: each part's result labelled with its tool's name (answers.Parts).
@@ -29,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..errors import injected_values
 from . import answers
 from .answers import Call, Parts
 
@@ -76,6 +78,13 @@ def _items(
     return [item for item in data if isinstance(item, Mapping)]
 
 
+def _name(sent: Any) -> str:
+    """A call's tool name as the model sent it: typed as the string it should be, passed on
+    whatever it is (the registry answers anything else as an unknown tool)."""
+    name: str = sent
+    return name
+
+
 # -- reading calls --------------------------------------------------------------------------------
 
 
@@ -87,7 +96,7 @@ def openai_calls(payload: Any) -> list[Call]:
     return [
         Call(
             item.get("id"),
-            str(item["function"].get("name")),
+            _name(item["function"].get("name")),
             item["function"].get("arguments") or "{}",
         )
         for item in items
@@ -99,7 +108,7 @@ def responses_calls(payload: Any) -> list[Call]:
     """Responses `output` items of type `function_call` (messages and reasoning items are skipped)."""
     items = _items(payload, lambda d: d["output"])
     return [
-        Call(item.get("call_id"), str(item.get("name")), item.get("arguments") or "{}")
+        Call(item.get("call_id"), _name(item.get("name")), item.get("arguments") or "{}")
         for item in items
         if item.get("type") == "function_call"
     ]
@@ -109,7 +118,7 @@ def anthropic_calls(payload: Any) -> list[Call]:
     """Messages `content` blocks of type `tool_use`."""
     items = _items(payload, lambda d: d["content"])
     return [
-        Call(item.get("id"), str(item.get("name")), item.get("input") or {})
+        Call(item.get("id"), _name(item.get("name")), item.get("input") or {})
         for item in items
         if item.get("type") == "tool_use"
     ]
@@ -124,7 +133,7 @@ def gemini_calls(payload: Any) -> list[Call]:
             item if "name" in item and "args" in item else None
         )
         if isinstance(call, Mapping):
-            calls.append(Call(call.get("id"), str(call.get("name")), call.get("args") or {}))
+            calls.append(Call(call.get("id"), _name(call.get("name")), call.get("args") or {}))
     return calls
 
 
@@ -132,7 +141,7 @@ def bedrock_calls(payload: Any) -> list[Call]:
     """Converse content blocks holding `toolUse` (or a whole Converse response)."""
     items = _items(payload, lambda d: d["output"]["message"]["content"], lambda d: d["content"])
     return [
-        Call(use.get("toolUseId"), str(use.get("name")), use.get("input") or {})
+        Call(use.get("toolUseId"), _name(use.get("name")), use.get("input") or {})
         for item in items
         if isinstance(use := item.get("toolUse"), Mapping)
     ]
@@ -142,7 +151,7 @@ def mcp_call(payload: Any) -> Call:
     """A `tools/call` request: the JSON-RPC message, or its `params`."""
     data = plain(payload)
     params = data.get("params", data) if isinstance(data, Mapping) else None
-    if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
+    if not isinstance(params, Mapping) or "name" not in params:
         raise ValueError("expected a tools/call request with params.name")
     request_id = data.get("id") if isinstance(data, Mapping) and "params" in data else None
     return Call(
@@ -210,6 +219,7 @@ def respond(
     holding them), as the table above says. `registry` may hold the tools of several
     generated packages (`a + b`).
     """
+    injected_values(injected)
     chosen = adapter(provider)
     read = chosen.read(calls)
     turn = [(call, _called(registry, call, injected)) for call in read]
@@ -250,6 +260,7 @@ async def arespond(
     barrier: it starts once every call before it has finished, and the calls after it wait
     for it. Answers keep the calls' order.
     """
+    injected_values(injected)  # raised once, before any call runs (not once per call)
     chosen = adapter(provider)
     read = chosen.read(calls)
     results: list[Any] = []

@@ -9,6 +9,7 @@ hold, stopping as soon as a limit is passed, so its cost is bounded by the limit
 from __future__ import annotations
 
 import itertools
+import json
 import operator
 import re
 from dataclasses import dataclass
@@ -85,6 +86,85 @@ def not_json_numbers(text: str | bytes | bytearray) -> ArgumentIssue | None:
                 suggestion="send a finite number, or null",
             )
     return None
+
+
+class _Twice(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """json's object_pairs_hook: the pairs of one object, unless it holds a key twice."""
+    if len({key for key, _ in pairs}) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Twice(key)
+            seen.add(key)
+    return pairs
+
+
+def duplicate_key(text: str | bytes | bytearray) -> ArgumentIssue | None:
+    """A `json` issue naming a key that an object of the JSON text holds twice, else None (also
+    for text that is not JSON: its reading says what is wrong). pydantic-core, as most readers,
+    keeps the last value of a key: the first would be hidden from whoever reads the text.
+
+    Cheap on the valid path: every member of an object has one colon outside strings, so text
+    whose colons are as many as the members pydantic-core reads plus the colons inside their
+    strings holds no key twice (a key spelled with escapes is still one member, one colon).
+    Only text with more colons (or an escaped colon, which the text does not show) is read
+    again, by json with a hook on each object's pairs, to tell which key."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    colons = text.count(":")
+    if colons < 2:
+        return None
+    try:
+        value = from_json(text)
+    except ValueError:
+        return None
+    if type(value) is dict and len(value) == colons:
+        return None  # the typical call: one flat object, no colon inside a string
+    if "\\u003" not in text and colons == _colons(value):
+        return None  # (an escaped colon, `\\u003a`, is one the text does not show)
+    try:
+        json.loads(text, object_pairs_hook=_once)
+    except _Twice as twice:
+        from ..errors import quote, short
+
+        return ArgumentIssue(
+            "",
+            "json",
+            f"the key {quote(short(twice.key))} appears twice in one object; which value "
+            "counts depends on who reads it",
+            suggestion="send each key once",
+        )
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _colons(value: Any) -> int:
+    """The members of every object in a JSON value, plus the colons inside its strings (keys and
+    values): the colons its JSON text holds, when it has no escape."""
+    members = 0
+    strings: list[str] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            members += len(node)
+            strings += node
+            stack += node.values()
+        elif kind is list:
+            stack += node
+        elif kind is str:
+            strings.append(node)
+    return members + "".join(strings).count(":")
 
 
 _FLAT = frozenset({str, int, float, bool, type(None)})

@@ -10,11 +10,17 @@ limits of payload.py were checked, and it never invents or changes a value:
 
 - `fence`: a Markdown code fence around the value (```` ``` ````, ```` ```json ````, `~~~`),
   with prose before it allowed; the value inside is read as it is.
-- `trailing`: text after a complete value is ignored, unless it holds a `{` or a code fence or
-  starts with `[` (perhaps another call: that is never dropped silently).
+- `trailing`: prose after a complete value is ignored; text that may continue or add to the
+  arguments is not prose, and the call is refused: text starting with a JSON token (`,`, `:`, a
+  quote, a bracket, a number, `true`, `None`, ...: `, "dry_run": true}` or `0`), or holding a
+  bracket, a quoted key (`"k":`) or a code fence anywhere.
 - `python`: the words `None`, `True`, `False` outside strings read as `null`, `true`, `false`.
-- `quotes`: a single-quoted string (a key or a value) read as the JSON string it spells, with
-  Python's escapes (`\\'`, `\\xNN`, `\\UNNNNNNNN`).
+- `quotes`: a single-quoted string (a key or a value) read as the string Python reads, with
+  Python's own escapes (`\\'`, `\\xNN`, octal, `\\/` is a backslash and a slash); an escape
+  Python refuses or warns about reading (`\\N{...}`, `\\x4`, a surrogate, a line break) is
+  refused. In text read the Python way (with a Python word or a single-quoted string), a
+  double-quoted string that JSON and Python read differently (`\\/`, a surrogate pair) is
+  refused too.
 - `truncated`: when the text ends right after a complete value (or after a comma following
   one), the arrays and objects left open are closed. Text that ends inside a string, inside
   a word (`tru`), after a key or a colon, right after an opening bracket, or right after a
@@ -41,6 +47,8 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from . import payload
+
 # Every kind of repair `x-repair` may list.
 KINDS = ("fence", "trailing", "python", "quotes", "split", "truncated")
 # What `x-repair: true` allows: all but `truncated`, which closes what the model may have meant
@@ -55,7 +63,29 @@ _SPACE = " \t\n\r"
 _SPACES = re.compile(r"[ \t\n\r]*")
 _DOUBLE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _SINGLE = re.compile(r"'[^'\\]*(?:\\.[^'\\]*)*'", re.S)
-_SINGLE_ESCAPE = re.compile(r'\\(?:x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|(.))|"', re.S)
+# In a single-quoted string: an escape (hex, 4 or 8 hex digits, octal, any other character), a
+# double quote, or a control character (JSON escapes them; Python refuses a raw line break).
+_SINGLE_ESCAPE = re.compile(
+    r'\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|([0-7]{1,3})|(.))|"|[\x00-\x1f]',
+    re.S,
+)
+# Python's one-character escapes, as JSON writes them (`\\<line break>` continues the line).
+_PYTHON_ESCAPES = {
+    "\\": "\\\\",
+    "'": "'",
+    '"': '\\"',
+    "a": "\\u0007",
+    "b": "\\b",
+    "f": "\\f",
+    "n": "\\n",
+    "r": "\\r",
+    "t": "\\t",
+    "v": "\\u000b",
+    "\n": "",
+}
+_REFUSED_ESCAPES = frozenset("xuUN\r")  # incomplete (`\\x4`), named, or a CR line break
+# In a double-quoted string: the escapes JSON and Python read differently.
+_DOUBLE_ESCAPE = re.compile(r"\\(?:(/)|u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S)
 _WORD = re.compile(r"[A-Za-z0-9_$.+-]+")  # a word or a number, read whole (`1.5e3`, `tru`)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _JSON_WORDS = {"true": "true", "false": "false", "null": "null"}
@@ -64,6 +94,13 @@ _PYTHON_WORDS = {"None": "null", "True": "true", "False": "false"}
 _FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\r?\n?")
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 _CLOSERS = {"{": "}", "[": "]"}
+# Text after a value that is not prose: it starts with a JSON (or Python) token, a number
+# included (`0`, `-1`, `.5`, `- -1`: Python's signs), or holds a bracket, a quoted key or a code fence anywhere.
+_CONTINUES = re.compile(
+    r"""[,:"'{}\[\]]|[+-][+\- \t\n\r]*\.?[0-9]|\.?[0-9]"""
+    r"|(?:true|false|null|None|True|False|NaN|Infinity)\b"
+)
+_NOT_PROSE = re.compile(r"""[{}\[\]]|```|~~~|"[^"\n]*"\s*:|'[^'\n]*'\s*:""")
 
 # What the reader expects next.
 _VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _COLON, _AFTER = range(6)
@@ -146,6 +183,8 @@ def _repaired(text: str, allowed: frozenset[str]) -> tuple[Any, tuple[Repair, ..
         if "trailing" not in allowed or not _ignorable(trailing):
             return None
         made["trailing"] = f"ignored {_count(len(trailing), 'character')} after the JSON value"
+    if (read.python or read.quotes) and read.twofold:
+        return None  # text read the Python way, holding a string Python reads otherwise
     if read.python:  # (read only when allowed, as single quotes)
         words = [w for w in _PYTHON_WORDS if w in read.python]
         made["python"] = (
@@ -155,8 +194,11 @@ def _repaired(text: str, allowed: frozenset[str]) -> tuple[Any, tuple[Repair, ..
         made["quotes"] = "read single-quoted strings as JSON strings"
     if not made:
         return None
+    written = "".join(read.out)
+    if payload.duplicate_key(written) is not None:
+        return None  # a key twice: its reading would hide a value
     try:
-        value = from_json("".join(read.out), allow_inf_nan=False)
+        value = from_json(written, allow_inf_nan=False)
     except ValueError:
         return None
     return value, tuple(Repair(kind, made[kind]) for kind in KINDS if kind in made)
@@ -173,11 +215,9 @@ def _closing(text: str, at: int, fence: str) -> int | None:
 
 
 def _ignorable(trailing: str) -> bool:
-    """Prose after the value, not what may be another call (an object, an array, a fence)."""
-    stripped = trailing.strip().lstrip(",").lstrip()
-    return not (
-        "{" in trailing or stripped.startswith("[") or "```" in trailing or "~~~" in trailing
-    )
+    """Prose after the value (it starts after whitespace): nothing that may continue the value
+    or add to the arguments (a JSON token first; a bracket, a quoted key or a fence anywhere)."""
+    return _CONTINUES.match(trailing) is None and _NOT_PROSE.search(trailing) is None
 
 
 def _count(number: int, noun: str) -> str:
@@ -195,7 +235,8 @@ class _Reader:
     After `value(at)`: `out`, the value's JSON text so far; `stack`, the brackets still open
     (empty when the value is complete); `closable`, whether it stopped right after a complete
     value (or a comma after one: `comma`; not after a number the text ends with); `python`,
-    the Python words read; `quotes`, whether a single-quoted string was read."""
+    the Python words read; `quotes`, whether a single-quoted string was read; `twofold`,
+    whether a double-quoted string was read that JSON and Python read differently."""
 
     def __init__(self, text: str, python: bool, quotes: bool) -> None:
         self.text = text
@@ -206,6 +247,7 @@ class _Reader:
         self.comma = False
         self.python: set[str] = set()
         self.quotes = False
+        self.twofold = False  # a double-quoted string JSON and Python read differently
         self.cut_number = False  # the last word read is a number the text ends with
 
     def value(self, at: int) -> int:
@@ -271,15 +313,23 @@ class _Reader:
             found = _DOUBLE.match(text, at)
             if found is None:
                 return None
-            self.out.append(found.group())
+            string = found.group()
+            if "\\" in string and not self.twofold:
+                self.twofold = any(
+                    m.group(1) or m.group(2) for m in _DOUBLE_ESCAPE.finditer(string)
+                )
+            self.out.append(string)
             return found.end()
         if text[at] != "'" or not self.allow_quotes:
             return None
         found = _SINGLE.match(text, at)
         if found is None:
             return None
+        try:
+            self.out.append('"' + _SINGLE_ESCAPE.sub(_escape, found.group()[1:-1]) + '"')
+        except _Refused:
+            return None
         self.quotes = True
-        self.out.append('"' + _SINGLE_ESCAPE.sub(_escape, found.group()[1:-1]) + '"')
         return found.end()
 
     def _word(self, at: int) -> int | None:
@@ -301,17 +351,35 @@ class _Reader:
         return found.end()
 
 
+class _Refused(Exception):
+    """A single-quoted string with an escape Python refuses or warns about: no repair."""
+
+
 def _escape(found: re.Match[str]) -> str:
-    """One escape (or double quote) of a single-quoted string, as JSON writes it."""
+    """One escape, double quote or control character of a single-quoted string, as JSON writes
+    what Python reads (_Refused where Python refuses it, or it is a surrogate)."""
     whole = found.group()
     if whole == '"':
         return '\\"'
-    if found.group(1) is not None:
-        return "\\u00" + found.group(1)
-    if found.group(2) is not None:
-        point = int(found.group(2), 16)
-        return json.dumps(chr(point))[1:-1] if point <= 0x10FFFF else whole
-    return "'" if found.group(3) == "'" else whole  # JSON's own escapes stay; others fail later
+    if len(whole) == 1:  # a control character: a raw line break ends a Python string
+        if whole in "\n\r\x00":
+            raise _Refused
+        return json.dumps(whole)
+    hexes, octal, other = (
+        found.group(1) or found.group(2) or found.group(3),
+        found.group(4),
+        found.group(5),
+    )
+    if hexes is not None or octal is not None:
+        point = int(hexes, 16) if hexes is not None else int(octal, 8)
+        if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+            raise _Refused
+        return json.dumps(chr(point))[1:-1]
+    if other in _PYTHON_ESCAPES:
+        return _PYTHON_ESCAPES[other]
+    if other in _REFUSED_ESCAPES:
+        raise _Refused
+    return json.dumps(whole)[1:-1]  # an escape Python does not know: the backslash stays
 
 
 def split(

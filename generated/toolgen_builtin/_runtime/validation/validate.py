@@ -13,9 +13,11 @@ it is measured once validation has failed. Of pydantic's errors, at most
 the rest only counted, and issues are cut to `Limits.max_issues` once ordered.
 
 Who made the mistake decides what is raised: anything a model sends gives
-ToolArgumentsError (its message is for the model); a host's own mistake (a tool name that
-is not a string, `injected` values that are not a mapping) raises TypeError at once, in the
-facade and the registry, and never becomes a model-facing failure.
+ToolArgumentsError (its message is for the model), a key sent twice in one object of JSON
+text included (payload.duplicate_key: a reader keeping the last value would hide the first);
+a tool name that is not a string is an unknown tool (a model may send one); a host's own
+mistake (`injected` values that are not a mapping) raises TypeError at once, at the call's
+boundary, and never becomes a model-facing failure.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def _validate(
         if kind is dict and payload.flat(arguments):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
         if kind is str and len(arguments) <= limits.max_bytes and _shallow(model, limits):
-            return validator.validate_json(arguments)  # type: ignore[no-any-return]
+            return _once(tool, arguments, validator.validate_json(arguments))  # type: ignore[no-any-return]
         return _measured(validator, tool, arguments, limits)  # type: ignore[no-any-return]
     except ValidationError as exc:
         # No cycle through this frame: nothing for the GC to chase.
@@ -171,12 +173,21 @@ def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
     if isinstance(arguments, (str, bytes, bytearray)):
         problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
         if problem is None:
-            return validator.validate_json(arguments)
+            return _once(tool, arguments, validator.validate_json(arguments))
     else:
         data = {} if arguments is None else arguments
         problem = payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
         if problem is None:
             return validator.validate_python(data)
+    raise ToolArgumentsError(tool, [problem])
+
+
+def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
+    """`value`, validated from `text`, unless an object of the text holds a key twice (the
+    validator kept the last value: the first is hidden from whoever reads the text)."""
+    problem = payload.duplicate_key(text)
+    if problem is None:
+        return value
     raise ToolArgumentsError(tool, [problem])
 
 
@@ -199,7 +210,11 @@ def _recover(
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     elif text is not None:
-        problem = payload.check(text, limits) or payload.not_json_numbers(text)
+        problem = (
+            payload.check(text, limits)
+            or payload.not_json_numbers(text)
+            or payload.duplicate_key(text)
+        )
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     count = exc.error_count()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
-from ..errors import ToolArgumentsError, UnknownToolError, short
+from ..errors import ToolArgumentsError, UnknownToolError, injected_values, short
 from ..results.result import ToolFailure, ToolInfo, ToolResult, raised_as
 from ..validation import payload
 from ..validation.validate import closest_example, validate
@@ -68,9 +68,9 @@ class Preparer:
     def _prepare(
         self, name: str, arguments: Any, injected: Mapping[str, Any] | None
     ) -> Prepared | ToolResult:
-        # The host's mistakes raise TypeError (a non-string name: in resolve); no model can fix them.
-        if injected is not None and not isinstance(injected, Mapping):
-            raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
+        # The host's mistake raises TypeError; no model can fix it. (A name that is not a
+        # string is an unknown tool: resolve.)
+        injected_values(injected)
         impl = self._tools.get(name) if type(name) is str else None
         if impl is not None:
             canonical = name  # most calls: a canonical name, no lookup beyond this
@@ -78,8 +78,9 @@ class Preparer:
             try:
                 canonical = self.resolve(name)
             except UnknownToolError as exc:
+                shown = short(name) if type(name) is str else ""
                 return ToolResult(
-                    short(name), failure=ToolFailure("unknown_tool", str(exc)), exception=exc
+                    shown, failure=ToolFailure("unknown_tool", str(exc)), exception=exc
                 )
             impl = self._tools[canonical]
         if self._forwards and canonical in self._forwards:  # call_tool: the call it names

@@ -197,10 +197,10 @@ class Registry(Dispatcher, Mapping[str, Any]):
     def resolve(self, name: str) -> str:
         """The canonical name for a canonical or provider-safe name, or UnknownToolError.
 
-        TypeError when `name` is not a string: the host's mistake, not the model's."""
+        A name that is not a string is unknown too (a model may send one)."""
         if type(name) is str and name in self._tools:
             return name
-        tool_name(name)
+        tool_name(name, len(self._tools))
         if name in self._aliases:
             return self._aliases[name]
         raise UnknownToolError(

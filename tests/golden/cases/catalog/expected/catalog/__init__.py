@@ -121,13 +121,13 @@ _INFOS: dict[str, ToolInfo] = {}
 def tool_info(name: str) -> ToolInfo:
     """Metadata and models of one tool, by canonical or provider-safe name (imports its module).
 
-    UnknownToolError for a name no tool has (its message shows at most the name's start);
-    TypeError when `name` is not a string (the host's mistake, not the model's).
+    UnknownToolError for a name no tool has (its message shows at most the name's start),
+    and for a name that is not a string.
     """
     info = _INFOS.get(name) if isinstance(name, str) else None
     if info is not None:
         return info
-    canonical = PROVIDER_NAMES.get(tool_name(name), name)
+    canonical = PROVIDER_NAMES.get(tool_name(name, len(MODULES)), name)
     module = MODULES.get(canonical)
     if module is None:
         raise UnknownToolError(name, nearest(name, [*MODULES, *PROVIDER_NAMES]), len(MODULES))
