@@ -48,6 +48,14 @@ def other_specs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def new_version(folder: Path) -> Path:
+    """A project folder whose [tool.toolgen] version is 0.2.0: a generation run from it writes
+    another pyproject.toml than the default 0.1.0 does."""
+    folder.mkdir(parents=True)
+    (folder / "pyproject.toml").write_text('[tool.toolgen]\nversion = "0.2.0"\n', "utf-8")
+    return folder
+
+
 def run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args))
     assert not isinstance(result.exception, Exception) or isinstance(
@@ -147,6 +155,9 @@ def test_a_swap_that_fails_half_way_is_rolled_back(
         monkeypatch.setattr(os, "rename", second_fails(os.rename))
     else:
         monkeypatch.setattr(write_module, "exchange", second_fails(exchange))
+    monkeypatch.chdir(
+        new_version(tmp_path.with_name(tmp_path.name + "-project"))
+    )  # a new pyproject
     code, _, err = generate(tmp_path, other_specs)
     assert (
         code == 2
@@ -173,9 +184,10 @@ def test_ctrl_c_between_the_two_exchanges_puts_the_package_back(
         exchange(a, b)
 
     monkeypatch.setattr(write_module, "exchange", interrupted)
-    files = build(other_specs, BuildOptions(package="weather")).files
+    options = BuildOptions(package="weather", version="0.2.0")  # pyproject.toml changes too
+    files = build(other_specs, options).files
     with pytest.raises(KeyboardInterrupt):
-        write(tmp_path, files, BuildOptions(package="weather"))
+        write(tmp_path, files, options)
     as_before(tmp_path, before)
     assert len(calls) == 3
 
