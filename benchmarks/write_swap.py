@@ -154,7 +154,9 @@ def main() -> None:
         for seed in (1, 2):
             specs = root / f"specs-{seed}"
             write_specs(specs, args.tools, seed)
-            result = build(specs, BuildOptions(package=PACKAGE))
+            # Two versions, so that pyproject.toml changes too: both entries are swapped (the
+            # worst case; a regeneration of one version swaps the package alone).
+            result = build(specs, BuildOptions(package=PACKAGE, version=f"0.{seed}.0"))
             assert result.ok, "synthetic specs must build"
             maps.append(result.files)
         out = root / "out"
