@@ -423,7 +423,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     from toolgen.lower import lower
     from toolgen.providers import PROVIDERS
     from toolgen.providers import export as export_definitions
-    from toolgen.providers.diagnostics import NOTES
+    from toolgen.providers.diagnostics import SEVERITY
 
     if provider not in PROVIDERS:
         _fail(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")
@@ -448,7 +448,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     for note in result.notes:
         if note.rule in config.lint_disable:
             continue
-        level = "note" if note.rule in NOTES else "warning"
+        level = SEVERITY[note.rule].value
         click.echo(f"toolgen: {level}[{note.rule}]: {note.tool}: {note.text()}", err=True)
     click.echo(json.dumps(result.definitions, indent=2, ensure_ascii=False))
 

@@ -14,9 +14,10 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from toolgen.check.catalogue import EXPORTS
 from toolgen.check.context import CheckedTool
 from toolgen.check.rules.meta_schema import is_valid_schema
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
 from toolgen.providers.base import RULES
 from toolgen.schema.pointer import ref_name
@@ -35,8 +36,9 @@ HINTS = {
 }
 
 
-# Rules whose findings are notes: a provider is told less, and the runtime still enforces it all.
-NOTES = frozenset({"provider-fallback", "provider-lossy"})
+# Each rule's severity, as the catalogue declares it (notes: a provider is told less, and the
+# runtime still enforces it all; warnings: the rest).
+SEVERITY = {rule.id: rule.severity for rule in EXPORTS}
 
 
 def _exportable(tool: CheckedTool) -> bool:
@@ -107,5 +109,4 @@ def report(notes: Iterable[Note], tools: Iterable[CheckedTool]) -> Iterator[Diag
 
 
 def _finding(tool: CheckedTool, pointer: str, rule: str, message: str) -> Diagnostic:
-    severity = Severity.NOTE if rule in NOTES else Severity.WARNING
-    return tool.doc.diagnostic(pointer, rule, message, hint=HINTS[rule], severity=severity)
+    return tool.doc.diagnostic(pointer, rule, message, hint=HINTS[rule], severity=SEVERITY[rule])

@@ -115,6 +115,16 @@ def _site(tmp_path: Path, modules: tuple[str, ...]) -> Path:
     return site
 
 
+def isolated(site: Path) -> dict[str, str]:
+    """The environment of an interpreter that sees `site` and the library case's package, and
+    nothing else (run it with -S)."""
+    return {
+        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
 def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Path) -> None:
     """An isolated interpreter whose path holds only pydantic (and its dependencies) and the package."""
     site = _site(tmp_path, PYDANTIC)
@@ -135,11 +145,7 @@ def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Pat
         "assert library.tool_definitions('openai')[0]['function']['name'] == 'done'\n"
         "print('ok')\n"
     )
-    env = {
-        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
+    env = isolated(site)
     result = subprocess.run(
         [sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True
     )
@@ -175,12 +181,7 @@ def test_generated_testing_subpackage_works_with_its_extra_and_without_toolgen(
         "except ContractViolation as exc:\n"
         "    print(str(exc).splitlines()[-1])\n"
     )
-    env = {
-        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis"),
-    }
+    env = {**isolated(site), "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
     result = subprocess.run(
         [sys.executable, "-S", "-c", script], env=env, capture_output=True, text=True, cwd=tmp_path
     )
@@ -211,12 +212,7 @@ def test_the_contract_test_class_runs_under_pytest_with_the_testing_extra_alone(
         "        return library.build_registry(Done())\n",
         "utf-8",
     )
-    env = {
-        "PYTHONPATH": os.pathsep.join([str(site), str(case_output("library"))]),
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis"),
-    }
+    env = {**isolated(site), "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
     result = subprocess.run(
         [sys.executable, "-S", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_done.py"],
         env=env,
