@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+RUNTIME_SHA256 = "eaf9d7530f966f4499dfe8a900044c5ffe8b33b4ab4a4cf6d00991c84b8c9ab0"

@@ -3,7 +3,7 @@
 
 from ..runtime.calls.registry import Registry
 from ..runtime.calls.streaming import StreamError, running
-from ..runtime.errors import ToolError
+from ..runtime.errors import ToolError, UnknownToolError
 from ..runtime.results.content import block_kind
 from ..runtime.results.control import Suspend
 from ..runtime.results.result import ToolInfo, raised_as, tool_error_kind
@@ -25,6 +25,7 @@ __all__ = [
     "Suspend",
     "ToolError",
     "ToolInfo",
+    "UnknownToolError",
     "_finish",
     "block_kind",
     "json_equal",

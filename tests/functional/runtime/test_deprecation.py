@@ -6,6 +6,7 @@ versions a generated package carries (SPEC_VERSION, SPEC_SHA256, TOOLGEN_VERSION
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import tomllib
 from collections.abc import Iterator
@@ -90,8 +91,11 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 def today(package: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Set the day the runtime compares sunsets with."""
 
+    # Imported here: the package's import leaves validation to the first call that needs it.
+    deprecation = importlib.import_module(f"{package.__name__}._runtime.validation.deprecation")
+
     def set_today(day: str) -> None:
-        monkeypatch.setattr(package._runtime.validation.deprecation, "today", lambda: day)
+        monkeypatch.setattr(deprecation, "today", lambda: day)
 
     set_today("2029-01-01")
     return set_today

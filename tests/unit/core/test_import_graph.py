@@ -296,10 +296,25 @@ def test_the_fast_paths_import_no_heavy_stage(phase: str, tmp_path: Path) -> Non
     assert heavy == []
 
 
-# What importing a generated package must not load: asyncio (async streams import it when they
-# run), and the runtime's modules a call loads when it first needs them.
+# What importing a generated package must not load: pydantic and the runtime's modules (its
+# facade loads them when a name, a tool or a call first needs them), asyncio (async streams
+# import it when they run).
 LOADED_AT_FIRST_USE = (
     "asyncio",
+    "pydantic",
+    "weather._runtime.calls",
+    "weather._runtime.results",
+    "weather._runtime.validation",
+    "weather._runtime.search",
+    "weather._runtime.serving",
+    "weather._runtime.providers",
+    "weather.tools.",
+)
+# What the first validation, and then the first registry, load: never tracing, serving, search
+# or the repair of malformed text, which only a call that needs them loads.
+NOT_FOR_A_CALL = (
+    "asyncio",
+    "weather._runtime.calls.tracing",
     "weather._runtime.validation.repair",
     "weather._runtime.search",
     "weather._runtime.serving",
@@ -307,17 +322,47 @@ LOADED_AT_FIRST_USE = (
 )
 
 
-def test_importing_a_generated_package_leaves_what_a_call_may_need_unloaded(
-    tmp_path: Path,
-) -> None:
-    """In a fresh interpreter, `import weather` (a 1-tool package): the registry and validation
-    are loaded, what only some calls need is not."""
+def _loaded_after(tmp_path: Path, steps: str) -> list[str]:
     generate(REPO / "tests" / "golden" / "cases" / "weather" / "specs", tmp_path, "weather")
-    probe = "import json, sys, weather; print(json.dumps(sorted(sys.modules)))"
+    probe = f"import json, sys, weather\n{steps}\nprint(json.dumps(sorted(sys.modules)))"
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
     ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr
-    loaded = json.loads(ran.stdout)
-    assert "weather._runtime.calls.registry" in loaded  # the probe sees the package's imports
-    early = [m for m in loaded if any(m == n or m.startswith(n + ".") for n in LOADED_AT_FIRST_USE)]
-    assert early == []
+    loaded: list[str] = json.loads(ran.stdout)
+    return loaded
+
+
+def _early(loaded: list[str], names: tuple[str, ...]) -> list[str]:
+    """The loaded modules among `names` (a name ending in "." stands for every module under it)."""
+    return [
+        m
+        for m in loaded
+        if any(
+            m.startswith(n) if n.endswith(".") else m == n or m.startswith(n + ".") for n in names
+        )
+    ]
+
+
+def test_importing_a_generated_package_leaves_what_a_call_may_need_unloaded(
+    tmp_path: Path,
+) -> None:
+    """In a fresh interpreter, `import weather` (a 1-tool package) loads its facade, index and
+    stamp; nothing of pydantic, of the runtime's groups or of its tools."""
+    loaded = _loaded_after(tmp_path, "")
+    assert "weather._runtime.facade" in loaded  # the probe sees the package's imports
+    assert _early(loaded, LOADED_AT_FIRST_USE) == []
+
+
+def test_a_first_call_loads_what_it_needs_and_no_more(tmp_path: Path) -> None:
+    """Validating a call, then building a registry and reading a re-exported name: the
+    validation, the registry and the name are loaded, tracing, repair, search and serving not."""
+    loaded = _loaded_after(
+        tmp_path,
+        "weather.validate_arguments('get_weather', {'location': 'Paris'})\n"
+        "weather.build_registry()\n"
+        "weather.ToolResult",
+    )
+    assert {"weather._runtime.validation.validate", "weather._runtime.calls.registry"} <= set(
+        loaded
+    )
+    assert _early(loaded, NOT_FOR_A_CALL) == []

@@ -367,7 +367,7 @@ def test_first_use_from_many_threads(tmp_path: Path) -> None:
             name = f"tool_{round_ % 6}"
             for module in [m for m in sys.modules if m.startswith(f"{generated.__name__}.tools.")]:
                 del sys.modules[module]
-            getattr(generated, "_INFOS", {}).clear()
+            generated._facade.infos.clear()
             barrier = threading.Barrier(8)
 
             def call() -> None:

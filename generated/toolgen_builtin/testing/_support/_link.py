@@ -3,7 +3,7 @@
 
 from ..._runtime.calls.registry import Registry
 from ..._runtime.calls.streaming import StreamError, running
-from ..._runtime.errors import ToolError
+from ..._runtime.errors import ToolError, UnknownToolError
 from ..._runtime.results.content import block_kind
 from ..._runtime.results.control import Suspend
 from ..._runtime.results.result import ToolInfo, raised_as, tool_error_kind
@@ -25,6 +25,7 @@ __all__ = [
     "Suspend",
     "ToolError",
     "ToolInfo",
+    "UnknownToolError",
     "_finish",
     "block_kind",
     "json_equal",

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"
+RUNTIME_SHA256 = "118aedaf8db36a171d6cba80330de11a5ad401742026a7c001f003e765da157b"

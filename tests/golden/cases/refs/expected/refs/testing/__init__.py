@@ -19,16 +19,7 @@ per tool: `arguments(name)`, `arguments_json(name)`, `result(name)`, `result_jso
 or the module `refs.testing.tools.<tool>`.
 """
 
-import importlib
-from collections.abc import Iterator, Mapping
-from typing import Any
-
-from hypothesis import strategies as st
-from pydantic import BaseModel
-
 from .._index import MODULES, PROVIDER_NAMES
-from .._runtime import UnknownToolError
-from .._runtime.validation.suggest import nearest
 from ._support import contract as _contract
 from ._support._stamp import RUNTIME_SHA256, RUNTIME_VERSION
 from ._support.contract import (
@@ -41,6 +32,7 @@ from ._support.contract import (
     check_results,
     check_streams,
 )
+from ._support.facade import TestingFacade
 
 __all__ = [
     "CONTRACTS",
@@ -62,68 +54,19 @@ __all__ = [
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
 _SUPPORT_SHA256 = "<sha256 of the runtime sources>"
-if RUNTIME_SHA256 != _SUPPORT_SHA256:
-    raise ImportError(
-        f"{__name__}._support is not the test support {__name__} was generated with: it says toolgen "
-        f"{RUNTIME_VERSION}, sources {RUNTIME_SHA256[:12]}, not {_SUPPORT_SHA256[:12]}; generate the "
-        "whole package again"
-    )
-
-
-def _module(name: str) -> Any:
-    canonical = PROVIDER_NAMES.get(name, name)
-    if canonical not in MODULES:
-        raise UnknownToolError(name, nearest(name, [*MODULES, *PROVIDER_NAMES]), len(MODULES))
-    return importlib.import_module(f"{__name__}.tools.{MODULES[canonical]}")
-
-
-def contract(name: str) -> ToolContract:
-    """What the contract tests check of one tool, by canonical or provider-safe name."""
-    found: ToolContract = _module(name).CONTRACT
-    return found
-
-
-def arguments_json(
-    name: str, **overrides: st.SearchStrategy[Any]
-) -> st.SearchStrategy[dict[str, Any]]:
-    """Valid arguments of a tool as a model sends them (JSON); keywords replace properties' strategies."""
-    return contract(name).arguments(**overrides)
-
-
-def arguments(name: str, **overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[BaseModel]:
-    """Valid arguments of a tool as its typed Arguments model."""
-    built: st.SearchStrategy[BaseModel] = _module(name).arguments(**overrides)
-    return built
-
-
-def result_json(name: str) -> st.SearchStrategy[Any]:
-    """Valid results of a tool (JSON)."""
-    built: st.SearchStrategy[Any] = _module(name).result_json()
-    return built
-
-
-def result(name: str) -> st.SearchStrategy[BaseModel]:
-    """Valid results of a tool as its typed Result model."""
-    built: st.SearchStrategy[BaseModel] = _module(name).result()
-    return built
-
-
-class _Contracts(Mapping[str, ToolContract]):
-    """Every tool's contract by canonical name; a tool's module is imported on first use."""
-
-    def __getitem__(self, name: str) -> ToolContract:
-        if name not in MODULES:
-            raise KeyError(name)
-        return contract(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(MODULES)
-
-    def __len__(self) -> int:
-        return len(MODULES)
-
-
-CONTRACTS: Mapping[str, ToolContract] = _Contracts()
+_facade = TestingFacade(
+    __name__,
+    MODULES,
+    PROVIDER_NAMES,
+    generated_with=_SUPPORT_SHA256,
+    holds=(RUNTIME_VERSION, RUNTIME_SHA256),
+)
+contract = _facade.contract
+arguments_json = _facade.arguments_json
+arguments = _facade.arguments
+result_json = _facade.result_json
+result = _facade.result
+CONTRACTS = _facade.contracts
 
 
 class ContractTests(_contract.ContractTests):

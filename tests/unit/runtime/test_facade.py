@@ -1,0 +1,101 @@
+"""The facade of a generated package (runtime/facade.py bound by its `__init__.py`): the public
+names it has always had, each re-exported name the runtime's own object, loaded on first use."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+from pathlib import Path
+
+import pytest
+
+import toolgen.runtime
+from tests.support.generation import case_output, imported
+from toolgen.runtime.facade import EXPORTS
+
+# What a generated package exports beyond the runtime's names (the golden cases pin `__all__`).
+OWN = {"PROVIDERS", "SPEC_SHA256", "SPEC_VERSION", "TOOLGEN_VERSION", "TOOL_NAMES"}
+FUNCTIONS = {
+    "arespond",
+    "build_registry",
+    "langchain_tools",
+    "openai_agents_tools",
+    "pydantic_ai_toolset",
+    "respond",
+    "tool_definitions",
+    "tool_info",
+    "validate_arguments",
+}
+
+
+def test_the_public_names_all_resolve() -> None:
+    """`__all__`: the package's constants and functions, and every name of the facade's table
+    but `validate` (reachable, never listed); `dir()` and `import *` show them all."""
+    with imported(case_output("weather"), "weather") as package:
+        assert set(package.__all__) == OWN | FUNCTIONS | (set(EXPORTS) - {"validate"})
+        assert all(callable(getattr(package, name)) for name in FUNCTIONS)
+        testing = importlib.import_module("weather.testing")
+        assert all(getattr(testing, name) is not None for name in testing.__all__)
+        listed = dir(package)
+        assert set(package.__all__) <= set(listed) and listed == sorted(listed)
+        star: dict[str, object] = {}
+        exec("from weather import *", star)
+        assert set(star) - {"__builtins__"} == set(package.__all__)
+
+
+def test_a_re_exported_name_is_the_runtimes_own_object_loaded_on_first_use() -> None:
+    with imported(case_output("weather"), "weather") as package:
+        assert "Registry" not in vars(package)  # not loaded by the import
+        for name, module in EXPORTS.items():
+            defined = importlib.import_module(f"weather._runtime.{module}")
+            assert getattr(package, name) is getattr(defined, name), name
+            assert getattr(package._runtime, name, None) in (None, getattr(defined, name))
+        assert vars(package)["Registry"] is package.Registry  # kept: no second lookup
+        with pytest.raises(AttributeError, match="module 'weather' has no attribute 'Registr'"):
+            package.Registr  # noqa: B018
+
+
+def test_the_runtime_loads_its_public_names_on_first_use() -> None:
+    for name in toolgen.runtime.__all__:
+        module = importlib.import_module(f"toolgen.runtime.{toolgen.runtime.EXPORTS[name]}")
+        assert getattr(toolgen.runtime, name) is getattr(module, name)
+    assert set(toolgen.runtime.__all__) == set(toolgen.runtime.EXPORTS)
+    assert set(toolgen.runtime.__all__) <= set(dir(toolgen.runtime))
+    with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
+        toolgen.runtime.Nothing  # noqa: B018
+
+
+def test_functions_behave_as_before() -> None:
+    with imported(case_output("weather"), "weather") as package:
+        arguments = package.validate_arguments("get_weather", '{"location": "Paris"}')
+        assert arguments.location == "Paris"
+        tight = package.Limits(max_bytes=5)
+        with pytest.raises(package.ToolArgumentsError):
+            package.validate_arguments("get_weather", '{"location": "Paris"}', limits=tight)
+        with pytest.raises(package.UnknownToolError, match="get_weather"):
+            package.tool_info("get_wether")
+        with pytest.raises(ValueError, match="did you mean 'openai'"):
+            package.tool_definitions("opnai")
+        assert len(package.build_registry()) == 0
+        copied = pickle.loads(pickle.dumps(package.validate_arguments))
+        assert copied.__self__ is package._facade and copied("get_weather", {"location": "P"})
+
+
+def test_definitions_are_read_through_importlib_resources_without_a_file(tmp_path: Path) -> None:
+    """A package without `__file__` (a zip, a custom loader) reads its definitions through
+    importlib.resources; a package in folders reads them beside its `__init__.py`."""
+    with imported(case_output("weather"), "weather") as package:
+        namespace = {"__name__": "weather"}
+        facade = type(package._facade)(
+            namespace,
+            {},
+            {},
+            package.PROVIDERS,
+            generated_with=("x", "y"),
+            holds=("x", "y"),
+        )
+        assert facade.tool_definitions("anthropic") == package.tool_definitions("anthropic")
+        with pytest.raises(ImportError, match="weather._runtime is not the runtime"):
+            type(package._facade)(
+                namespace, {}, {}, (), generated_with=("x", "y"), holds=("x", "z")
+            )
