@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "eaf9d7530f966f4499dfe8a900044c5ffe8b33b4ab4a4cf6d00991c84b8c9ab0"
+RUNTIME_SHA256 = "d2e1967e02ed9455b575f3eeda541ee4a0aecd3053e92df99abff49ed92f7380"

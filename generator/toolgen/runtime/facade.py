@@ -164,10 +164,8 @@ class Facade:
             raise ValueError(
                 f"unknown provider {provider!r}" + (f"; did you mean {hint!r}?" if hint else "")
             )
-        import json
-
-        document = json.loads(self._data(f"definitions/{provider}.json"))
-        allowed: dict[str, list[Any]] = document["options"]
+        text = self._data(f"definitions/{provider}.json").decode("utf-8")
+        allowed: dict[str, list[Any]] = _head(text)["options"]
         chosen: dict[str, Any] = {name: values[0] for name, values in allowed.items()}
         for name, value in options.items():
             if name not in allowed:
@@ -179,8 +177,13 @@ class Facade:
                     f"option {name!r} of provider {provider!r} is one of {allowed[name]}, not {value!r}"
                 )
             chosen[name] = value
+        found = located(text, chosen)
+        if found is not None:
+            return found
+        import json
+
         definitions: list[dict[str, Any]] = next(
-            v["definitions"] for v in document["variants"] if v["options"] == chosen
+            v["definitions"] for v in json.loads(text)["variants"] if v["options"] == chosen
         )
         return definitions
 
@@ -264,6 +267,43 @@ class Facade:
         from .serving import frameworks
 
         return frameworks.langchain_tools(registry, names, **options)
+
+
+# A definitions document as render writes it (render's json_text): its first line holds every
+# key but the variants; each variant starts on a line of its own, its definitions one a line.
+_VARIANTS = ', "variants": ['
+
+
+def _head(text: str) -> dict[str, Any]:
+    """The keys of a definitions document but its variants: its first line, parsed alone."""
+    import json
+
+    line = text[: text.find("\n")]
+    if line.endswith(_VARIANTS):
+        try:
+            head: dict[str, Any] = json.loads(line[: -len(_VARIANTS)] + "}")
+            return head
+        except ValueError:
+            pass
+    whole: dict[str, Any] = json.loads(text)
+    return whole
+
+
+def located(text: str, chosen: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """One variant's definitions, parsed alone: found by the line that starts it (no JSON
+    string holds a line break), so the other variants are never parsed (half the work for
+    openai's two). None where the document is not laid out so: then parse it whole."""
+    import json
+
+    start = '\n{"options": ' + json.dumps(chosen, ensure_ascii=False) + ', "definitions": [\n'
+    at = text.find(start)
+    if at < 0:
+        return None
+    try:
+        found: list[dict[str, Any]] = json.JSONDecoder().raw_decode(text, at + len(start) - 2)[0]
+    except ValueError:
+        return None
+    return found
 
 
 def _facade_of(package: str) -> Facade:

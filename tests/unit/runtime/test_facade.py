@@ -4,6 +4,7 @@ names it has always had, each re-exported name the runtime's own object, loaded 
 from __future__ import annotations
 
 import importlib
+import json
 import pickle
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 import toolgen.runtime
 from tests.support.generation import case_output, imported
-from toolgen.runtime.facade import EXPORTS
+from toolgen.runtime.facade import EXPORTS, located
 
 # What a generated package exports beyond the runtime's names (the golden cases pin `__all__`).
 OWN = {"PROVIDERS", "SPEC_SHA256", "SPEC_VERSION", "TOOLGEN_VERSION", "TOOL_NAMES"}
@@ -95,7 +96,43 @@ def test_definitions_are_read_through_importlib_resources_without_a_file(tmp_pat
             holds=("x", "y"),
         )
         assert facade.tool_definitions("anthropic") == package.tool_definitions("anthropic")
+        # A document not in render's layout (one line) is parsed whole, with the same answer.
+        original = (case_output("weather") / "weather" / "definitions" / "openai.json").read_text()
+        (tmp_path / "definitions").mkdir()
+        (tmp_path / "definitions" / "openai.json").write_text(json.dumps(json.loads(original)))
+        elsewhere = type(package._facade)(
+            {"__name__": "weather", "__file__": str(tmp_path / "__init__.py")},
+            {},
+            {},
+            ("openai",),
+            generated_with=("x", "y"),
+            holds=("x", "y"),
+        )
+        for strict in (False, True):
+            expected = package.tool_definitions("openai", strict=strict)
+            assert elsewhere.tool_definitions("openai", strict=strict) == expected
         with pytest.raises(ImportError, match="weather._runtime is not the runtime"):
             type(package._facade)(
                 namespace, {}, {}, (), generated_with=("x", "y"), holds=("x", "z")
             )
+
+
+@pytest.mark.parametrize("case", ["weather", "providers", "deprecations"])
+def test_a_variant_is_read_alone_from_the_layout_render_writes(case: str) -> None:
+    """Every variant of every provider's document is found by its line and parsed alone, and is
+    what parsing the whole document gives; a document laid out otherwise is parsed whole."""
+    folder = case_output(case) / case / "definitions"
+    documents = sorted(folder.glob("*.json"))
+    assert len(documents) >= 6
+    for path in documents:
+        if path.name == "search.json":
+            continue
+        text = path.read_text("utf-8")
+        for variant in json.loads(text)["variants"]:
+            assert located(text, variant["options"]) == variant["definitions"], path.name
+        squeezed = json.dumps(json.loads(text))  # one line: no variant starts a line
+        assert located(squeezed, json.loads(text)["variants"][0]["options"]) is None
+    with imported(case_output(case), case) as package:
+        for provider in package.PROVIDERS:
+            whole = json.loads((folder / f"{provider}.json").read_text("utf-8"))
+            assert package.tool_definitions(provider) == whole["variants"][0]["definitions"]
