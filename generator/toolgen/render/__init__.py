@@ -252,7 +252,8 @@ def json_text(document: dict[str, Any]) -> str:
     """A definitions document as JSON with one definition a line: written by the C encoder
     (pretty-printing is pure Python and cost seconds at 1,000 tools), diffs stay readable.
     Non-ASCII is kept; lone surrogates, which JSON strings may carry but UTF-8 cannot, stay
-    `\\uXXXX` escapes."""
+    `\\uXXXX` escapes. The runtime's facade reads one variant alone by the line that starts
+    it (`{"options": ..., "definitions": [`), and the other keys from the first line."""
     head = {key: value for key, value in document.items() if key != "variants"}
     lines = ["{" + _dump(head)[1:-1] + ', "variants": [']
     variants = document["variants"]
