@@ -45,6 +45,7 @@ RANKS = {
     "toolgen.binding": 9,
     "toolgen.importers": 9,
     "toolgen.breaking": 9,  # side features: may use the pipeline
+    "toolgen.catalog": 9,
     "toolgen.cli": 10,
     "toolgen.progress": 10,
     "toolgen.__main__": 10,
