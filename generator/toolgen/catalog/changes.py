@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from toolgen.breaking import sources
-from toolgen.breaking.engine import compare
+from toolgen.breaking.command import compared
 from toolgen.breaking.report import Finding, bump_of
 from toolgen.breaking.settings import parse
 from toolgen.config import Config
@@ -55,14 +55,10 @@ def against(config: Config, ref: str, tools: set[str], today: date | None = None
         settings = parse(config.breaking)
     except ValueError as exc:
         raise ChangesUnavailable(str(exc)) from exc
-    pyproject = config.root / "pyproject.toml"
-    known = pyproject if pyproject.is_file() else None
-    after = sources.current(config.specs, known if config.version_declared else None)
     try:
-        before = sources.previous(ref, config.specs, known, after)
+        report = compared(config, ref, settings, today)
     except sources.Unreadable as exc:
         raise ChangesUnavailable(f"cannot read --against {sources.shown(ref)}: {exc}") from exc
-    report = compare(before, after, settings, today)
     by_tool: dict[str, list[Change]] = {}
     gone: dict[str, list[Change]] = {}
     other: list[Change] = []
