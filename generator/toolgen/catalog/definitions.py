@@ -12,7 +12,7 @@ from typing import Any
 from toolgen.ir import ToolIR
 from toolgen.providers import export, variants
 from toolgen.providers.base import REFUSED
-from toolgen.providers.tokens import catalog
+from toolgen.providers.tokens import Catalog, catalog, definition_tokens
 from toolgen.runtime.calls.registry import definition_name
 
 UP_FRONT = "sent up front"
@@ -67,63 +67,71 @@ def _named(definitions: Sequence[Any]) -> Iterator[tuple[str, Any]]:
             yield name, entry
 
 
+def _variant(
+    provider: str, options: dict[str, Any], tools: Sequence[ToolIR], examples_budget: int
+) -> tuple[list[View], Catalog]:
+    """One variant: a view per tool (in the order of `tools`) and its estimate. A tool the
+    export leaves out and does not refuse is reached through `search_tools`: its definition
+    (and the notes about it) are those of an export of it with `defer` off."""
+    done = export(provider, tools, examples_budget=examples_budget, **options)
+    estimate = catalog(provider, options, done.definitions, [t.name for t in tools])
+    by_written = {w: t.name for t in tools for w in (t.provider_name, t.name)}
+    found = {by_written[w]: d for w, d in _named(done.definitions) if w in by_written}
+    refused = {n.tool for n in done.notes if n.kind == REFUSED}
+    hidden = [replace(t, defer=False) for t in tools if t.name not in found.keys() | refused]
+    notes = list(done.notes)
+    if hidden:
+        again = export(provider, hidden, examples_budget=examples_budget, **options)
+        found.update((by_written[w], d) for w, d in _named(again.definitions) if w in by_written)
+        notes += again.notes
+    said: dict[str, list[str]] = {}
+    for note in notes:
+        said.setdefault(note.tool, []).append(note.text())
+    label, default = variant_label(options), options == variants(provider)[0]
+    searched = {t.name for t in hidden}
+    views = []
+    for tool in tools:
+        definition = found.get(tool.name)
+        status = (
+            REFUSED_TEXT
+            if definition is None
+            else SEARCHED
+            if tool.name in searched
+            else DEFERRED
+            if tool.defer
+            else UP_FRONT
+        )
+        tokens = estimate.tools.get(tool.name)
+        if tokens is None and definition is not None:
+            tokens = definition_tokens(definition)
+        text = "" if definition is None else json.dumps(definition, indent=2, ensure_ascii=False)
+        views.append(
+            View(provider, label, default, status, text, tokens, tuple(said.get(tool.name, ())))
+        )
+    return views, estimate
+
+
 def provider_views(
     tools: Sequence[ToolIR], providers: Sequence[str], examples_budget: int = 0
 ) -> tuple[dict[str, list[View]], list[Cost]]:
     """Per tool name, its views (providers in order, each one's default variant first); and
-    each provider's cost."""
+    each provider's cost (its default variant's)."""
     views: dict[str, list[View]] = {t.name: [] for t in tools}
     costs: list[Cost] = []
-    names = [t.name for t in tools]
-    by_written = {w: t for t in tools for w in (t.provider_name, t.name)}
     for provider in providers:
         for index, options in enumerate(variants(provider)):
-            label = variant_label(options)
-            done = export(provider, tools, examples_budget=examples_budget, **options)
-            estimate = catalog(provider, options, done.definitions, names)
-            found = {by_written[w].name: d for w, d in _named(done.definitions) if w in by_written}
-            refused = {n.tool for n in done.notes if n.kind == REFUSED}
-            hidden = [
-                replace(t, defer=False) for t in tools if t.name not in found.keys() | refused
-            ]
-            again = (
-                export(provider, hidden, examples_budget=examples_budget, **options)
-                if hidden
-                else None
-            )
-            later = dict(_named(again.definitions)) if again else {}
-            for tool in tools:
-                notes = tuple(n.text() for n in done.notes if n.tool == tool.name)
-                if tool.name in found:
-                    definition = found[tool.name]
-                    status = DEFERRED if tool.defer else UP_FRONT
-                elif tool.name in refused:
-                    definition, status = None, REFUSED_TEXT
-                else:
-                    definition = later.get(tool.provider_name, later.get(tool.name))
-                    status = SEARCHED
-                text = (
-                    ""
-                    if definition is None
-                    else json.dumps(definition, indent=2, ensure_ascii=False)
-                )
-                tokens = estimate.tools.get(tool.name)
-                if tokens is None and definition is not None:
-                    tokens = catalog(provider, options, [definition], [tool.name]).tools.get(
-                        tool.name
-                    )
-                views[tool.name].append(
-                    View(provider, label, index == 0, status, text, tokens, notes)
-                )
+            done, estimate = _variant(provider, options, tools, examples_budget)
+            for tool, view in zip(tools, done, strict=True):
+                views[tool.name].append(view)
             if index == 0:
-                deferred = [t for t in tools if t.defer]
+                deferred = [v.tokens or 0 for t, v in zip(tools, done, strict=True) if t.defer]
                 costs.append(
                     Cost(
                         provider,
-                        label,
+                        variant_label(options),
                         estimate.total,
                         len(estimate.up_front),
-                        sum(v.tokens or 0 for t in deferred for v in views[t.name][-1:]),
+                        sum(deferred),
                         len(deferred),
                     )
                 )

@@ -4,12 +4,19 @@ exactly the exporters' output, the fallbacks' notes, tokens, and the catalog's c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.catalog_support import SPECS
-from toolgen.catalog.definitions import DEFERRED, SEARCHED, UP_FRONT, provider_views
+from toolgen.catalog.definitions import (
+    DEFERRED,
+    REFUSED_TEXT,
+    SEARCHED,
+    UP_FRONT,
+    provider_views,
+)
 from toolgen.ir import ToolIR
 from toolgen.lower import lower
 from toolgen.pipeline import check_specs
@@ -82,3 +89,19 @@ def test_the_cost_is_what_toolgen_tokens_reports_deferred_apart(tools: tuple[Too
 def test_no_tools_cost_nothing() -> None:
     views, costs = provider_views((), ["mcp"])
     assert views == {} and (costs[0].up_front, costs[0].loaded, costs[0].deferred) == (0, 0, 0)
+
+
+def test_a_refused_tool_says_so_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "tool.yaml").write_text(
+        "name: greet\ndescription: Greet a person by name. Returns the greeting.\n"
+        "parameters:\n  type: object\n  properties:\n"
+        '    first-name: {type: string, description: "The person\'s first name, e.g. Ada"}\n',
+        "utf-8",
+    )
+    diagnostics, checked = check_specs(tmp_path, exports=False)
+    assert not [d for d in diagnostics if d.is_error]
+    views, _ = provider_views(lower(checked, "greeting").tools, ["gemini"])
+    refused = _by(views["greet"], "gemini", "openapi: true")
+    assert (refused.status, refused.definition, refused.tokens) == (REFUSED_TEXT, "", None)
+    assert any("left out" in note for note in refused.notes)
+    assert _by(views["greet"], "gemini", "openapi: false").status == UP_FRONT
