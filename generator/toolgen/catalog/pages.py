@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.breaking.rules import ERROR, INFO, WARNING
 from toolgen.catalog.changes import Change
 from toolgen.catalog.definitions import View
 from toolgen.catalog.params import Param, rows, type_of
@@ -15,6 +16,7 @@ from toolgen.check.context import CheckedTool
 from toolgen.ir import ToolIR
 from toolgen.providers import deprecated_text
 
+SEVERITIES = (INFO, WARNING, ERROR)
 NO_CATEGORY = "(no category)"
 NO_NAMESPACE = "(no namespace)"
 
@@ -49,6 +51,11 @@ class Page:
     deprecations: tuple[str, ...]
     views: tuple[View, ...]
     changes: tuple[Change, ...]
+
+    @property
+    def changed(self) -> str:
+        """The most severe of its changes' severities ("" when none)."""
+        return max((c.severity for c in self.changes), key=SEVERITIES.index, default="")
 
 
 def _json(value: Any) -> str:

@@ -135,6 +135,8 @@ def test_search_filters_the_index(browser: Any, site: Path, tmp_path: Path) -> N
         assert visible_tools(page) == ["get_weather"]
         page.fill("#search", "lyon")  # a nested parameter's description
         assert visible_tools(page) == ["find_customer"]
+        page.fill("#search", "the")  # a stop word alone filters nothing
+        assert len(visible_tools(page)) == 3
         page.fill("#search", "zebra")
         assert visible_tools(page) == [] and page.is_visible("#no-match")
         page.fill("#search", "")

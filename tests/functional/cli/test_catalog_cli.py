@@ -59,6 +59,7 @@ def test_against_a_previous_spec_set(tmp_path: Path) -> None:
     assert "Tools no longer here" in index and "get_weather" in index
     merge = " ".join(Elements((out / "tools/merge_customers.html").read_text("utf-8")).text)
     assert "Changes since" in merge and "remove" in merge and "needs a" in merge
+    assert "changed (error)" not in index and "changed (" in index  # the one change is no error
     find = " ".join(Elements((out / "tools/find_customer.html").read_text("utf-8")).text)
     assert "Changes since" in find and "None." in find
 
@@ -75,3 +76,7 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert code == 1 and "error[" in output and not out.exists()
     code, output = _catalog("--specs", str(tmp_path / "missing"), "--out", str(out))
     assert code == 2 and not out.exists()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", "utf-8")
+    code, output = _catalog("--specs", str(specs), "--out", str(blocked / "site"))
+    assert code == 2 and "cannot write the catalog" in output

@@ -95,7 +95,7 @@
       var terms = tokens(query, stop, ed);
       var words = query.toLowerCase().match(RUN) || [];
       var typing = words.length && !/\s$/.test(query) ? words[words.length - 1] : "";
-      if (typing && terms.length === 0) terms = [typing];
+      if (typing && terms.length === 0 && !stop.has(typing)) terms = [typing];
       var shown = {};
       var count = 0;
       tools.forEach(function (tool) {
