@@ -30,6 +30,10 @@ MISSING = (
     else f"no Chromium at {CHROMIUM}"
 )
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser here: {MISSING}")
+# axe-core's axe.min.js, installed from npm (.ci/run does: npm install axe-core); the checks
+# written out below run without it.
+AXE = os.environ.get("TOOLGEN_AXE_CORE", "")
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 # Every element with text of its own: its colour against the first opaque background behind it.
 CONTRAST = """() => {
@@ -206,5 +210,30 @@ def test_readable_at_a_phones_width(browser: Any, site: Path, tmp_path: Path, pa
     with opened(browser, tmp_path, (site / path).as_uri(), width=360) as page:
         page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        wide = page.eval_on_selector_all(
+            ".scroll",
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => [e.tabIndex, e.getAttribute('role'), e.getAttribute('aria-label')])",
+        )  # a table wider than the screen scrolls in a region the keyboard reaches
+        assert all(i == 0 and r == "region" and label for i, r, label in wide), wide
         size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
         assert size >= 16
+
+
+@pytest.mark.skipif(not os.path.isfile(AXE), reason="TOOLGEN_AXE_CORE names no axe.min.js")
+@pytest.mark.parametrize("width", [1100, 360])
+@pytest.mark.parametrize(
+    "path", ["index.html", "tools/find_customer.html", "tools/get_weather.html"]
+)
+def test_axe_finds_no_violation(
+    browser: Any, site: Path, tmp_path: Path, path: str, width: int
+) -> None:
+    with opened(browser, tmp_path, (site / path).as_uri(), width=width) as page:
+        page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
+        page.add_script_tag(path=AXE)
+        violations = page.evaluate(
+            """async (tags) => (await axe.run(document, {preload: false, runOnly: {type: "tag", values: tags}}))
+                .violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).join(" | ")}`)""",
+            AXE_RULES,
+        )
+        assert violations == []

@@ -141,9 +141,35 @@
     });
   }
 
+  // A table wider than the screen scrolls sideways in its box: the box is then a named region
+  // the keyboard can focus (and scroll with the arrow keys); otherwise it is nothing at all.
+  function setUpScrolling() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll(".scroll"));
+    function label(box) {
+      var heading = box.previousElementSibling;
+      while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+      return (heading ? heading.textContent : "Table") + " (scrolls sideways)";
+    }
+    function mark() {
+      boxes.forEach(function (box) {
+        if (box.scrollWidth > box.clientWidth + 1) {
+          box.tabIndex = 0;
+          box.setAttribute("role", "region");
+          box.setAttribute("aria-label", label(box));
+        } else {
+          ["tabindex", "role", "aria-label"].forEach(function (name) { box.removeAttribute(name); });
+        }
+      });
+    }
+    mark();
+    window.addEventListener("resize", mark);
+    document.addEventListener("toggle", mark, true);
+  }
+
   window.toolgenCatalog = { tokens: tokens };
   document.addEventListener("DOMContentLoaded", function () {
     setUpSearch();
     setUpTabs();
+    setUpScrolling();
   });
 })();
