@@ -231,6 +231,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.reading": {"mcp_types"},
     f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
+    f"{RUNTIME}.serving.ui": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
 }
 

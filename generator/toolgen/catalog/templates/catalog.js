@@ -166,10 +166,46 @@
     document.addEventListener("toggle", mark, true);
   }
 
+  // Served by `python -m PKG serve --http --ui DIR`, a tool's page can call the tool: the
+  // server says so at ../playground.json (never asked from file://, where it cannot be).
+  function setUpPlayground() {
+    var section = document.getElementById("playground");
+    if (!section || !/^https?:$/.test(location.protocol)) return;
+    fetch("../playground.json").then(function (answer) {
+      if (!answer.ok) return;
+      return answer.json().then(function (found) {
+        section.hidden = false;
+        var form = document.getElementById("playground-form");
+        var shown = document.getElementById("playground-result");
+        form.addEventListener("submit", function (event) {
+          event.preventDefault();
+          var args;
+          try {
+            args = JSON.parse(document.getElementById("playground-arguments").value);
+          } catch (error) {
+            shown.textContent = "The arguments are not JSON: " + error.message;
+            return;
+          }
+          shown.textContent = "Calling…";
+          fetch(found.call, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ name: section.getAttribute("data-tool"), arguments: args })
+          }).then(function (reply) { return reply.json(); }).then(function (result) {
+            shown.textContent = JSON.stringify(result, null, 2);
+          }, function (error) {
+            shown.textContent = "The call did not reach the server: " + error.message;
+          });
+        });
+      });
+    }, function () {});
+  }
+
   window.toolgenCatalog = { tokens: tokens };
   document.addEventListener("DOMContentLoaded", function () {
     setUpSearch();
     setUpTabs();
     setUpScrolling();
+    setUpPlayground();
   });
 })();
