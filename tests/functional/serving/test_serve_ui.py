@@ -151,6 +151,17 @@ def test_the_playground_in_a_browser(served: str, tmp_path: Path) -> None:
             page.fill("#playground-arguments", "{not json")
             page.click("#playground button")
             assert "not JSON" in (page.text_content("#playground-result") or "")
+            axe = os.environ.get("TOOLGEN_AXE_CORE", "")
+            if os.path.isfile(
+                axe
+            ):  # the playground's form, as test_catalog_browser.py checks pages
+                page.add_script_tag(path=axe)
+                violations = page.evaluate(
+                    """async () => (await axe.run(document, {preload: false, runOnly: {type: "tag",
+                    values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]}}))
+                    .violations.map((v) => v.id + ": " + v.nodes.map((n) => n.html).join(" | "))"""
+                )
+                assert violations == []
             assert errors == []
         except BaseException:
             page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
