@@ -196,14 +196,25 @@ async def run_async(
 
 
 async def _within(awaitable: Any, timeout: float | None) -> Any:
-    import asyncio
-
     if timeout is None:
         return await awaitable
+    return await bounded(awaitable, timeout)
+
+
+async def bounded(awaitable: Any, timeout: float) -> Any:
+    """`awaitable` awaited in this task, cancelled once `timeout` seconds have passed (its
+    cleanup runs), then Timeout; no task is made for it. A TimeoutError it raises itself
+    before the deadline is its own failure, not the deadline's."""
+    import asyncio
+
+    scope = asyncio.timeout(timeout)
     try:
-        return await asyncio.wait_for(awaitable, timeout)  # cancels it at the deadline
+        async with scope:
+            return await awaitable
     except TimeoutError:
-        raise Timeout(timeout) from None
+        if scope.expired():
+            raise Timeout(timeout) from None
+        raise
 
 
 def _completed(
