@@ -48,7 +48,7 @@ ERRORS = {
 SPECS = {
     "tools": [
         {
-            "name": "compute",
+            "name": "math.compute",
             "description": "Adds, or does what `mode` says.",
             "retry": {"attempts": 2},
             "parameters": PARAMETERS,
@@ -67,6 +67,7 @@ SPECS = {
     ]
 }
 NAMES = [tool["name"] for tool in SPECS["tools"]]
+ALIAS = "math_compute"  # the provider-safe name of `math.compute`: found, and run, as it
 
 
 @pytest.fixture(scope="module")
@@ -172,22 +173,22 @@ ARGUMENTS = st.one_of(VALID, ANYTHING, TEXT, st.none(), st.integers(), st.lists(
 
 
 @settings(max_examples=150, deadline=None)
-@given(name=st.sampled_from([*NAMES, "compte"]), arguments=ARGUMENTS)
+@given(name=st.sampled_from([*NAMES, ALIAS, "compte"]), arguments=ARGUMENTS)
 def test_call_takes_the_fast_path_to_the_same_result(
     package: ModuleType, name: str, arguments: Any
 ) -> None:
     fast, general = registries(package, asynchronous=False)
-    assert set(fast._fast) == set(NAMES) and not general._fast  # the paths under test
+    assert set(fast._fast) == {*NAMES, ALIAS} and not general._fast  # the paths under test
     assert seen(fast.call(name, arguments)) == seen(general.call(name, arguments))
 
 
 @settings(max_examples=100, deadline=None)
-@given(name=st.sampled_from(NAMES), arguments=ARGUMENTS)
+@given(name=st.sampled_from([*NAMES, ALIAS]), arguments=ARGUMENTS)
 def test_acall_takes_the_fast_path_to_the_same_result(
     package: ModuleType, name: str, arguments: Any
 ) -> None:
     fast, general = registries(package, asynchronous=True)
-    assert set(fast._afast) == set(NAMES) and not general._afast
+    assert set(fast._afast) == {*NAMES, ALIAS} and not general._afast
 
     async def both() -> tuple[Any, Any]:
         return await fast.acall(name, arguments), await general.acall(name, arguments)

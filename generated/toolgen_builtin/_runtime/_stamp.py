@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "3a0f0cc49bca75e258906fa24cdbc9ae63a5596b0570c8298f37d5cfcbaa035f"
+RUNTIME_SHA256 = "1c842a37ee5ba033b642d488e12c5b7027897eff7dc9bd33c70d190ee44aab4c"

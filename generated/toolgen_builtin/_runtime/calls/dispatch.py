@@ -45,7 +45,7 @@ class Dispatcher(Resumer):
     _hooks: Hooks | None
     _quiet: bool  # no hooks, no concurrency limit: a plain tool's call is only its run
     _plain: frozenset[str]  # the tools whose calls need none of the policies
-    _fast: dict[str, Plan]  # the plans of `call`, by canonical name (fast.py)
+    _fast: dict[str, Plan]  # the plans of `call`, by canonical and provider-safe name (fast.py)
     _afast: dict[str, Plan]  # the plans of `acall`: tools whose `run` is async
 
     def call(
@@ -63,15 +63,15 @@ class Dispatcher(Resumer):
         if plan is not None and injected is None and on_event is None:  # most calls (fast.py)
             started = perf_counter()
             try:
-                args = validate(plan.model, name, arguments)
+                args = validate(plan.model, plan.name, arguments)
             except ToolArgumentsError as exc:
-                return self._observed(self._rejected(name, arguments, None, exc), started)
+                return self._observed(self._rejected(plan.name, arguments, None, exc), started)
             try:
                 outcome = plan.run(args)
                 kind = type(outcome)
                 if kind is dict and plan.bare:  # finished()'s first branch, inline: most calls
                     try:
-                        return ok(name, plan.check(outcome), perf_counter() - started)
+                        return ok(plan.name, plan.check(outcome), perf_counter() - started)
                     except ValidationError:
                         pass  # finished() says why
                 elif kind is not plan.result and inspect.isawaitable(outcome):
@@ -113,9 +113,10 @@ class Dispatcher(Resumer):
         if plan is not None and injected is None and on_event is None:  # an async run (fast.py)
             started = perf_counter()
             try:
-                args = validate(plan.model, name, arguments)
+                args = validate(plan.model, plan.name, arguments)
             except ToolArgumentsError as exc:
-                return await self._aobserved(self._rejected(name, arguments, None, exc), started)
+                refused = self._rejected(plan.name, arguments, None, exc)
+                return await self._aobserved(refused, started)
             try:
                 if plan.timeout is None:
                     outcome = await plan.run(args)

@@ -76,6 +76,11 @@ def plans(
     return sync, awaited
 
 
+def by_alias(plans: dict[str, Plan], aliases: Mapping[str, str]) -> dict[str, Plan]:
+    """`plans`, found by each tool's provider-safe name too (what a provider's call names)."""
+    return {**plans, **{alias: plans[n] for alias, n in aliases.items() if n in plans}}
+
+
 def finished(plan: Plan, outcome: Any, started: float, args: Any) -> ToolResult:
     """The result of a run that returned `outcome` (not an awaitable)."""
     if plan.bare:

@@ -152,9 +152,9 @@ class Registry(Dispatcher, Mapping[str, Any]):
         self._plain = frozenset(i.name for i in infos if not needs_policy(i))
         # What the fast path reads of each tool that takes it, looked up once (fast.py).
         direct = {n: i for n, i in self._direct.items() if n not in self._pair}
-        self._fast, self._afast = (
-            fast.plans(direct, self._tools, self.timeout_s) if self._quiet else ({}, {})
-        )
+        plans = fast.plans(direct, self._tools, self.timeout_s) if self._quiet else ({}, {})
+        aliases = {a: n for a, n in self._aliases.items() if a not in self._tools}  # as resolve()
+        self._fast, self._afast = (fast.by_alias(p, aliases) for p in plans)
 
     def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
         """`search_tools` and `call_tool` (search.py), which a model not shown the deferred tools
