@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1c842a37ee5ba033b642d488e12c5b7027897eff7dc9bd33c70d190ee44aab4c"
+RUNTIME_SHA256 = "6efddd921af9e65cb37daf94de151c41c49d2c0f8222b55083ab450bf638d6c0"

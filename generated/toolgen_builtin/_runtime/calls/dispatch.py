@@ -108,7 +108,8 @@ class Dispatcher(Resumer):
         on_event: OnEvent | None = None,
     ) -> ToolResult:
         """Validate and run one call; a sync implementation runs in a worker thread, so the
-        event loop is never blocked. `on_event`: as for `call`."""
+        event loop is never blocked; an async one is awaited in the caller's task (within its
+        deadline, if it has one). `on_event`: as for `call`."""
         plan = self._afast.get(name) if type(name) is str else None
         if plan is not None and injected is None and on_event is None:  # an async run (fast.py)
             started = perf_counter()

@@ -3,7 +3,8 @@
 
 - Without a deadline, a sync `run` is called directly by `Registry.call` (nothing added to
   its path); `Registry.acall` hands it to a worker thread, so it never blocks the event loop
-  that awaits it.
+  that awaits it. `Registry.acall` awaits an async `run` in the caller's task, a deadline
+  or not (`bounded`: no thread, no task of its own).
 - With a deadline (`timeout_s`, the tool's or the registry's), the call answers when `run`
   returns or when the deadline passes, whichever comes first. An async `run` is cancelled at
   the deadline (its cleanup runs: `finally` blocks, `async with` exits; a sync caller waits
