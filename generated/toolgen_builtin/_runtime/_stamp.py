@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0e8693f9dfdc29bd286f60e1cda5b95c4e8ff08d762e8cd7759cad89d445ce6f"
+RUNTIME_SHA256 = "07fabe7349a60fd5afa3561581537b63a267db91a274cba2659e11bf35a2adbd"
