@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+RUNTIME_SHA256 = "b4f4294d60016f6855c0e348407edf3e03372ac2d4ebf7a278169ec5d8b23081"

@@ -11,6 +11,7 @@ from typing import Any
 
 from toolgen.lower import EMPTY_PARAMETERS, ToolView
 from toolgen.naming import provider_name
+from toolgen.runtime import kinds
 from toolgen.runtime.calls.registry import definition_name
 from toolgen.schema.closing import closed
 
@@ -100,7 +101,7 @@ def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, 
             continue
         changed: dict[tuple[str, str], list[str]] = {}
         for provider in PROVIDERS:
-            if provider == "mcp":
+            if provider == kinds.MCP:
                 continue
             was = [definition_name(d) for d in export(provider, [before]).definitions]
             now = [definition_name(d) for d in export(provider, [after]).definitions]
