@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "b4f4294d60016f6855c0e348407edf3e03372ac2d4ebf7a278169ec5d8b23081"
+_RUNTIME_SHA256 = "caa24367ea885517722ebd6dcfd8a0dccadf66ccd204691ee433ca91253b6dc6"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "b4f4294d60016f6855c0e348407edf3e03372ac2d4ebf7a278169ec5d8b23081"
+RUNTIME_SHA256 = "caa24367ea885517722ebd6dcfd8a0dccadf66ccd204691ee433ca91253b6dc6"

@@ -8,6 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.runtime.types import is_json_type
+
 NO_APPROVAL = "requires_approval"
 
 
@@ -19,7 +21,7 @@ class Issue:
 
 
 def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return float(value) if is_json_type(value, "number") else None
 
 
 def _names(value: Any) -> set[str]:

@@ -24,6 +24,7 @@ from typing import Any, TypeGuard
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
+from toolgen.runtime.types import is_json_type
 from toolgen.runtime_testing.judge import json_schema_validator
 from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape, resolve
@@ -537,7 +538,7 @@ def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _number(value: Any) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return is_json_type(value, "number") and math.isfinite(value)
 
 
 def _types(schema: dict[str, Any]) -> set[str]:

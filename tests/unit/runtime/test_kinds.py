@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.support.generation import REPO
+from tests.support.owners import literals, spelt_outside
 from toolgen.runtime import kinds
 
 PACKAGE = REPO / "generator" / "toolgen"
@@ -15,26 +16,6 @@ OWNER = PACKAGE / "runtime" / "kinds.py"
 # The importers read files named after the providers' formats ("openai", "mcp", ...): a
 # format name, another fact, that only shares the spelling.
 FORMATS = PACKAGE / "importers"
-
-
-def literals(source: str, wanted: frozenset[str]) -> list[tuple[int, str]]:
-    """(line, string) of each string constant in `wanted`, docstrings aside."""
-    tree = ast.parse(source)
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
-    return [
-        (node.lineno, node.value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and node.value in wanted
-        and id(node) not in docstrings
-    ]
 
 
 def collections_of(source: str, wanted: frozenset[str]) -> list[int]:
@@ -57,11 +38,7 @@ def sources() -> list[Path]:
 
 
 def test_no_provider_name_is_spelt_outside_its_owner() -> None:
-    found = [
-        f"{path.relative_to(PACKAGE)}:{line}: {value!r}"
-        for path in sources()
-        for line, value in literals(path.read_text("utf-8"), frozenset(kinds.PROVIDERS))
-    ]
+    found = spelt_outside((OWNER, FORMATS), frozenset(kinds.PROVIDERS), PACKAGE)
     assert found == [], "use toolgen.runtime.kinds (the runtime: `from .. import kinds`)"
 
 
