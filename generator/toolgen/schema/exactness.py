@@ -35,7 +35,8 @@ _INERT = ANNOTATIONS | {
     "x-coerce",
     "x-repair",
 }
-# Per type, the keywords the typemap turns into exact pydantic constraints.
+# Per type, the keywords the typemap turns into exact pydantic constraints (a subset of
+# keywords.BY_TYPE, which says why).
 _STRING = {"minLength", "maxLength", "pattern"}
 _INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 _NUMBER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
