@@ -88,12 +88,8 @@ def package(folder: Path, tools: list[dict[str, Any]] | dict[str, Any]) -> Itera
     out = folder / "out"
     with _isolated_cache():
         generate(write_specs(folder, [tools] if isinstance(tools, dict) else tools), out, name)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with imported(out, name) as module:
-            for tool in module.TOOL_NAMES:
-                module.tool_info(tool)
-            yield module
+    with _imported_whole(out, name) as module:
+        yield module
 
 
 @contextmanager
@@ -106,7 +102,13 @@ def shared(name: str, tools: list[dict[str, Any]]) -> Iterator[ModuleType]:
         with _isolated_cache():
             generate(write_specs(folder, tools), folder / "out", name)
 
-    out = once(name, make) / "out"
+    with _imported_whole(once(name, make) / "out", name) as module:
+        yield module
+
+
+@contextmanager
+def _imported_whole(out: Path, name: str) -> Iterator[ModuleType]:
+    """The package and every tool module imported, a warning an error."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with imported(out, name) as module:

@@ -46,7 +46,6 @@ CLOSED, OPENED = "closed", "opened"
 DEFAULT, DEPRECATED, DESCRIBED = "default", "deprecated", "described"
 
 MISSING: Any = object()
-JSON_TYPES = ("null", "boolean", "object", "array", "number", "integer", "string")
 NUMBER_BOUNDS = (("minimum", "exclusiveMinimum", True), ("maximum", "exclusiveMaximum", False))
 COUNTS = {
     "string": (("minLength", "maxLength"),),
