@@ -14,6 +14,7 @@ and the command in a real git repository with two commits.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -585,3 +586,36 @@ def test_a_previous_side_that_fails_the_strict_parse_is_still_compared() -> None
     assert "removed retryable" in found["TOOL_SAME_FLAGS"]
     assert "busy" in found["TOOL_ERROR_NO_DELETE"]
     assert "none -> 10 s" in found["TOOL_TIMEOUT_NO_DECREASE"]  # the unreadable one: absent
+
+
+def _raw_reads(source: str) -> list[int]:
+    """Lines that read a key of an entry's raw `data` (`x.data.get(...)`, `x.data[...]`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        target = (
+            node.value
+            if isinstance(node, ast.Subscript)
+            else node.func.value
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            else None
+        )
+        if isinstance(target, ast.Attribute) and target.attr == "data":
+            found.append(node.lineno)
+    return found
+
+
+def test_the_rules_read_typed_specs_not_raw_entries() -> None:
+    """Only the sides (sources.py: loading, MCP read back) and typed.py (the parse) read an
+    entry's raw keys; a rule reading `data` would interpret the spec format a second time."""
+    package = REPO / "generator" / "toolgen" / "breaking"
+    readers = {"sources.py", "typed.py"}
+    found = [
+        f"{path.name}:{line}"
+        for path in sorted(package.glob("*.py"))
+        if path.name not in readers
+        for line in _raw_reads(path.read_text("utf-8"))
+    ]
+    assert found == [], "read `entry.spec` (a ToolSpec) instead"
+    assert _raw_reads('x = entry.data.get("timeout_s")\ny = b.data["flags"]\n') == [1, 2]
