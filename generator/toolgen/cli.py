@@ -14,9 +14,10 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config, targets
+from toolgen.config import BuildOptions, Config, load_config, targets
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
+from toolgen.leaves import kinds
 from toolgen.outlock import WriteError, locked
 from toolgen.pipeline import Build, build, check_specs
 from toolgen.progress import Progress
@@ -430,7 +431,9 @@ def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | 
 
 @main.command()
 @click.option(
-    "--provider", required=True, help="openai, openai-responses, anthropic, gemini, mcp or bedrock."
+    "--provider",
+    required=True,
+    help=f"{', '.join(kinds.PROVIDERS[:-1])} or {kinds.PROVIDERS[-1]}.",
 )
 @click.option(
     "--strict/--no-strict",
@@ -480,7 +483,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     "--provider",
     "providers",
     multiple=True,
-    type=click.Choice(PROVIDER_NAMES),
+    type=click.Choice(kinds.PROVIDERS),
     help="A provider to estimate (repeatable) [default: [tool.toolgen] providers, else all].",
 )
 @click.option(
@@ -586,7 +589,7 @@ def _print_event(event: Any) -> None:
         if callable(getattr(event, "as_json", None))
         else {"type": repr(event)}
     )
-    if shown.get("type") in ("image", "audio", "document") and isinstance(shown.get("data"), str):
+    if shown.get("type") in kinds.MEDIA and isinstance(shown.get("data"), str):
         shown["data"] = f"<{len(shown['data']):,} base64 characters>"
     click.echo(json.dumps(shown, ensure_ascii=False), err=True)
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from toolgen.leaves import kinds
+
 DEFAULTS: dict[str, Any] = {
     "specs": "schemas",
     "out": "generated",
@@ -26,16 +28,6 @@ DEFAULTS: dict[str, Any] = {
     "breaking": None,
     "examples_in_descriptions": 0,
 }
-# The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
-# a test holds the two equal: this module must not import the exporters).
-PROVIDER_NAMES: tuple[str, ...] = (
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "mcp",
-    "bedrock",
-)
 # PEP 440 public versions and PEP 508 distribution names.
 _VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
@@ -74,8 +66,8 @@ def package_name_problem(name: str) -> str | None:
 def targets(providers: Iterable[str]) -> tuple[str, ...]:
     """The providers a package carries definitions for, in the canonical order: the chosen ones,
     and MCP's always (the package serves its tools over MCP and its client reads them)."""
-    wanted = {*providers, "mcp"}
-    return tuple(p for p in PROVIDER_NAMES if p in wanted)
+    wanted = {*providers, kinds.MCP}
+    return tuple(p for p in kinds.PROVIDERS if p in wanted)
 
 
 @dataclass(frozen=True)
@@ -87,7 +79,7 @@ class BuildOptions:
     version: str = "0.1.0"  # of the generated distribution
     distribution: str = ""  # its name on an index; "" means the package name with `-` for `_`
     templates: Path | None = None  # a folder of template overrides
-    providers: tuple[str, ...] = PROVIDER_NAMES
+    providers: tuple[str, ...] = kinds.PROVIDERS
     # Characters of spec examples written into descriptions for providers with no field for
     # them (all but Anthropic's `input_examples`); 0: none.
     examples_budget: int = 0
@@ -106,10 +98,10 @@ class BuildOptions:
                 f"distribution name {distribution!r} is not a valid project name (PEP 508)"
             )
         object.__setattr__(self, "distribution", distribution)
-        unknown = [p for p in self.providers if p not in PROVIDER_NAMES]
+        unknown = [p for p in self.providers if p not in kinds.PROVIDERS]
         if unknown or not self.providers:
             raise ValueError(
-                f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(PROVIDER_NAMES)}"
+                f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(kinds.PROVIDERS)}"
                 if unknown
                 else "providers: name at least one"
             )
@@ -170,7 +162,7 @@ class Config:
             version=self.version,
             distribution=self.distribution or "",
             templates=self.templates,
-            providers=self.providers or PROVIDER_NAMES,
+            providers=self.providers or kinds.PROVIDERS,
             examples_budget=self.examples_budget,
         )
 

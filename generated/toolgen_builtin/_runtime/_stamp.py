@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "07fabe7349a60fd5afa3561581537b63a267db91a274cba2659e11bf35a2adbd"
+RUNTIME_SHA256 = "985c1b1144ded1559101eba37314d5e7707d5efadef391440e91d28afe7029fd"

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.generation import REPO
-from toolgen.config import PROVIDER_NAMES, BuildOptions, load_config
+from toolgen.config import BuildOptions, load_config
 from toolgen.pipeline import build
+from toolgen.runtime.kinds import PROVIDERS
 
 SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
 
@@ -16,7 +17,7 @@ SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
 def test_defaults_and_normalisation(tmp_path: Path) -> None:
     options = BuildOptions(package="my_tools", templates=tmp_path / "x" / "..")
     assert options.distribution == "my-tools" and options.version == "0.1.0"
-    assert options.providers == PROVIDER_NAMES and options.templates == tmp_path.resolve()
+    assert options.providers == PROVIDERS and options.templates == tmp_path.resolve()
     assert BuildOptions(package="p", providers=("mcp", "openai")).providers == (
         "openai",
         "mcp",
@@ -60,10 +61,10 @@ def test_invalid_options_are_refused_on_construction(
         BuildOptions(**fields)  # type: ignore[arg-type]
 
 
-def test_the_provider_list_is_the_exporters() -> None:
-    from toolgen.providers import PROVIDERS
+def test_every_provider_has_an_exporter() -> None:
+    from toolgen.providers import TARGETS
 
-    assert PROVIDER_NAMES == PROVIDERS
+    assert tuple(TARGETS) == PROVIDERS
 
 
 def test_pyproject_settings_reach_the_options(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .. import kinds
 from ..calls import streaming
 from ..calls.registry import SECRET, Registry
 from ..providers import answers
@@ -158,7 +159,7 @@ def mcp_server(
 
     `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
     to the client, never a shared cache's). 0: not at all."""
-    definitions = registry.definitions("mcp")
+    definitions = registry.definitions(kinds.MCP)
     tools = [types.Tool.model_validate(d) for d in definitions]
     listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
