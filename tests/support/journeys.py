@@ -1,0 +1,63 @@
+"""A user's journeys, run as the user runs them: fresh virtual environments, commands run
+from folders outside the checkout, with nothing of it on the import path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# A pip install resolves and builds from the registry: minutes on a busy two-core machine.
+INSTALL_TIMEOUT_S = 900
+
+
+def clean_environment(venv: Path | None = None, **extra: str) -> dict[str, str]:
+    """This process's environment without what points into the checkout or its venv
+    (PYTHONPATH, VIRTUAL_ENV); `venv`'s bin folder first on PATH."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    if venv is not None:
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def fresh_venv(folder: Path, *requirements: str) -> Path:
+    """A new virtual environment at `folder` with `requirements` installed by its own pip."""
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    if requirements:
+        pip(folder, "install", *requirements)
+    return folder
+
+
+def pip(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q", *args],
+        env=clean_environment(venv),
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT_S,
+    )
+    assert done.returncode == 0, f"pip {' '.join(args)} failed:\n{done.stdout}{done.stderr}"
+    return done
+
+
+def outside(
+    venv: Path,
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    code: int = 0,
+) -> subprocess.CompletedProcess[str]:
+    """`argv` run from `cwd` with `venv`'s commands first on PATH; its exit code must be `code`."""
+    done = subprocess.run(
+        list(argv),
+        cwd=cwd,
+        env=clean_environment(venv, **(env or {})),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == code, f"{argv} exited {done.returncode}:\n{done.stdout}{done.stderr}"
+    return done
