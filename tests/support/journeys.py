@@ -17,9 +17,9 @@ def clean_environment(venv: Path | None = None, **extra: str) -> dict[str, str]:
     """This process's environment without what points into the checkout or its venv
     (PYTHONPATH, VIRTUAL_ENV); `venv`'s bin folder first on PATH."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(extra)
     if venv is not None:
         env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    env.update(extra)
     return env
 
 
@@ -61,3 +61,13 @@ def outside(
     )
     assert done.returncode == code, f"{argv} exited {done.returncode}:\n{done.stdout}{done.stderr}"
     return done
+
+
+def toolgen_on_path(bin_dir: Path) -> dict[str, str]:
+    """An environment whose `toolgen` command runs this checkout's toolgen (as `toolgen` does
+    once installed), for commands a journey documents."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    shim = bin_dir / "toolgen"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m toolgen "$@"\n', "utf-8")
+    shim.chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}

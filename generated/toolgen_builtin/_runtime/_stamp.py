@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+RUNTIME_SHA256 = "0a619ff7500cdc887ddad2b7c7d9928b2705c5e6e49415b55cd249f9cedea890"
