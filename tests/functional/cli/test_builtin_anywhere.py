@@ -8,6 +8,7 @@ the checkout on the import path: the implementations ship in the distribution.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -64,22 +65,15 @@ def test_a_disabled_tool_names_the_variable_that_enables_it(venv: Path, tmp_path
 
 
 def test_an_mcp_host_config_serves_it_without_pythonpath(venv: Path, tmp_path: Path) -> None:
-    """A Claude-Desktop-style entry: the venv's python, `-m toolgen_builtin serve`, no PYTHONPATH."""
+    """docs/getting-started.md's Claude-Desktop-style entry, its example paths made real."""
+    page = (REPO / "docs" / "getting-started.md").read_text("utf-8")
+    (text,) = re.findall(r"^```json\n(.*?)^```$", page, re.M | re.S)
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     (workspace / "notes.txt").write_text("hello\n", "utf-8")
-    config = {
-        "mcpServers": {
-            "toolgen-builtin": {
-                "command": str(venv / "bin" / "python"),
-                "args": [
-                    *("-m", "toolgen_builtin", "serve", "--stdio"),
-                    *("--registry", "implementations:registry"),
-                ],
-                "env": {"TOOLGEN_WORKSPACE": str(workspace)},
-            }
-        }
-    }
+    text = text.replace("/srv/agent/builtin-venv", str(venv))
+    config = json.loads(text.replace("/srv/agent/workspace", str(workspace)))
+    assert "PYTHONPATH" not in config["mcpServers"]["toolgen-builtin"].get("env", {})
     done = outside(venv, ["python", "-c", CLIENT, json.dumps(config)], tmp_path)
     seen = json.loads(done.stdout)
     assert "read_file" in seen["names"] and "run_shell" not in seen["names"]
