@@ -16,16 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.generation import REPO
-from tests.support.journeys import clean_environment
+from tests.support.journeys import GIT_IDENTITY, TOOLGEN_URL, clean_environment, toolgen_clone
 
 PAGE = (REPO / "docs" / "getting-started.md").read_text("utf-8")
-URL = "https://github.com/OWNER/toolgen"
-GIT = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-}
 
 
 def journey(number: int) -> str:
@@ -39,20 +32,17 @@ def journey(number: int) -> str:
 
 def filled(script: str, clone: Path) -> str:
     """The placeholders filled in: pip's git URL wants a host (file://localhost), git's not."""
-    script = script.replace(f"git+{URL}", f"git+file://localhost{clone}")
-    return script.replace(URL, str(clone))
+    script = script.replace(f"git+{TOOLGEN_URL}", f"git+file://localhost{clone}")
+    return script.replace(TOOLGEN_URL, str(clone))
 
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("toolgen-clone") / "toolgen"
-    subprocess.run(["git", "clone", "-q", str(REPO), str(folder)], check=True)
-    subprocess.run(["git", "checkout", "-q", "-B", "main"], cwd=folder, check=True)
-    return folder
+    return toolgen_clone(tmp_path_factory.mktemp("toolgen-clone") / "toolgen")
 
 
 def run(script: str, cwd: Path) -> str:
-    env = clean_environment(None, **GIT, PRE_COMMIT_HOME=str(cwd / ".pre-commit-home"))
+    env = clean_environment(None, **GIT_IDENTITY, PRE_COMMIT_HOME=str(cwd / ".pre-commit-home"))
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
         cwd=cwd,

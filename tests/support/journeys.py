@@ -9,6 +9,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tests.support.generation import REPO
+
 # A pip install resolves and builds from the registry: minutes on a busy two-core machine.
 INSTALL_TIMEOUT_S = 900
 
@@ -71,3 +73,21 @@ def toolgen_on_path(bin_dir: Path) -> dict[str, str]:
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m toolgen "$@"\n', "utf-8")
     shim.chmod(0o755)
     return {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+# Who commits in a journey's git repositories (a machine may have no git identity).
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+}
+# The placeholder the docs use for toolgen's repository.
+TOOLGEN_URL = "https://github.com/OWNER/toolgen"
+
+
+def toolgen_clone(folder: Path) -> Path:
+    """A clone of this checkout's committed HEAD, as branch `main` (what the docs install)."""
+    subprocess.run(["git", "clone", "-q", str(REPO), str(folder)], check=True)
+    subprocess.run(["git", "checkout", "-q", "-B", "main"], cwd=folder, check=True)
+    return folder

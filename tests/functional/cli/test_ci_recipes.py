@@ -20,17 +20,17 @@ import pytest
 import yaml
 
 from tests.support.generation import REPO
-from tests.support.journeys import clean_environment, fresh_venv
+from tests.support.journeys import (
+    GIT_IDENTITY,
+    TOOLGEN_URL,
+    clean_environment,
+    fresh_venv,
+    toolgen_clone,
+)
 
 DOC = (REPO / "docs" / "breaking.md").read_text("utf-8")
-URL = "https://github.com/OWNER/toolgen"
+URL = TOOLGEN_URL
 SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
-GIT = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-}
 
 
 def recipe(heading: str) -> Any:
@@ -45,7 +45,9 @@ def sh(command: list[str], cwd: Path, venv: Path | None = None) -> subprocess.Co
     return subprocess.run(
         command,
         cwd=cwd,
-        env=clean_environment(venv, **GIT, PRE_COMMIT_HOME=str(cwd.parent / "pre-commit-home")),
+        env=clean_environment(
+            venv, **GIT_IDENTITY, PRE_COMMIT_HOME=str(cwd.parent / "pre-commit-home")
+        ),
         capture_output=True,
         text=True,
         timeout=900,
@@ -63,9 +65,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(a clone of toolgen whose `main` is this HEAD, the project's upstream repository, a venv
     with pre-commit)."""
     root = tmp_path_factory.mktemp("ci")
-    toolgen = root / "toolgen"
-    ok(["git", "clone", "-q", str(REPO), str(toolgen)], root)
-    ok(["git", "checkout", "-q", "-B", "main"], toolgen)
+    toolgen = toolgen_clone(root / "toolgen")
     upstream = root / "upstream"
     shutil.copytree(SPECS, upstream / "specs")
     (upstream / "pyproject.toml").write_text(

@@ -6,7 +6,6 @@ The clone is of the committed HEAD (what a user or CI checks out). One venv for 
 
 from __future__ import annotations
 
-import subprocess
 import tarfile
 import zipfile
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.generation import REPO, golden_tree
-from tests.support.journeys import fresh_venv, outside, pip
+from tests.support.journeys import fresh_venv, outside, pip, toolgen_clone
 
 CASE = REPO / "tests" / "golden" / "cases" / "weather"
 
@@ -23,8 +22,7 @@ CASE = REPO / "tests" / "golden" / "cases" / "weather"
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(venv, wheel, sdist), built by `python -m build` from a fresh clone."""
     root = tmp_path_factory.mktemp("toolgen-dist")
-    clone = root / "toolgen"
-    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+    clone = toolgen_clone(root / "toolgen")
     venv = fresh_venv(root / "venv", "build")
     outside(venv, ["python", "-m", "build", "-q", "--outdir", str(root / "dist"), str(clone)], root)
     (wheel,) = (root / "dist").glob("toolgen-*.whl")
