@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.support.generation import REPO
-from toolgen.config import PROVIDER_NAMES, BuildOptions, load_config
+from toolgen.config import GENERATED_EXTRAS, PROVIDER_NAMES, BuildOptions, load_config
 from toolgen.pipeline import build
 
 SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
@@ -248,3 +249,10 @@ def test_a_wrong_wheel_table_is_refused(tmp_path: Path, table: str, message: str
     )
     with pytest.raises(ValueError, match=message):
         load_config(tmp_path).options()
+
+
+def test_the_generated_extras_are_the_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """config.GENERATED_EXTRAS (the names a project's extra may not take) is what the template writes."""
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = tomllib.loads(build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"])
+    assert tuple(pyproject["project"]["optional-dependencies"]) == GENERATED_EXTRAS
