@@ -549,7 +549,11 @@ def call(
     approve: bool,
     answer: str | None,
 ) -> None:
-    """Run one tool through the generated registry and print its result as JSON."""
+    """Run one tool through the generated registry and print its result as JSON.
+
+    The result alone goes to stdout (for a pipe); what the host is told besides it (the
+    repairs of the arguments' text, deprecations, a streaming tool's events, what a suspended
+    call waits for) goes to stderr."""
     config = _config(out=out, package=package, implementations=implementations)
     if not config.implementations:
         _fail(
@@ -571,6 +575,8 @@ def call(
         result = registry.resume(waiting, approved=True, injected=injected or None)
     elif waiting is not None and waiting.reason == "question" and answer is not None:
         result = registry.resume(waiting, answer=answer, injected=injected or None)
+    for warning in getattr(result, "warnings", ()):  # repairs and deprecations: the host's
+        click.echo(f"toolgen: warning: {warning}", err=True)
     if getattr(result, "suspended", None) is not None:
         again = "--approve" if result.suspended.reason == "approval" else "--answer TEXT"
         click.echo(f"toolgen: {result.suspended.prompt} (call again with {again})", err=True)

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "985c1b1144ded1559101eba37314d5e7707d5efadef391440e91d28afe7029fd"
+RUNTIME_SHA256 = "702d88fa3938dbbfb11c1dd027d19e5d8c611fe8078da3c922057a7c4673a19f"

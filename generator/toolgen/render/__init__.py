@@ -455,7 +455,11 @@ def render_package(
     files: dict[str, str] = {
         "pyproject.toml": _with_header(
             env.get_template("pyproject.toml.jinja").render(
-                package=package, distribution=options.distribution, version=options.version
+                package=package,
+                distribution=options.distribution,
+                version=options.version,
+                ships=options.ships,
+                extras=options.extras,
             )
         ),
         f"{root}/py.typed": f"# {HEADER}\n",

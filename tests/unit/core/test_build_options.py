@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.support.generation import REPO
-from toolgen.config import BuildOptions, load_config
+from toolgen.config import GENERATED_EXTRAS, BuildOptions, load_config
 from toolgen.pipeline import build
 from toolgen.runtime.kinds import PROVIDERS
 
@@ -208,3 +210,50 @@ def test_a_project_shipping_to_one_provider_still_serves_over_mcp(
     names, result = anyio.run(session)
     assert names == ["get_weather"] and result == {"temperature": 21.5, "conditions": None}
     assert subprocess.run([sys.executable, "-c", "import weather"], env=env).returncode == 0
+
+
+def test_the_wheel_table_ships_handwritten_packages_and_extras(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolgen]\npackage = "kit"\nout = "build/out"\n'
+        '[tool.toolgen.wheel]\npackages = ["impl"]\n'
+        'extras = {pdf = ["pypdf>=5"], all = ["kit[server,pdf]"]}\n'
+    )
+    options = load_config(tmp_path).options()
+    assert options.ships == (("../../impl", "impl"),)  # from the output folder
+    assert options.extras == (("all", ("kit[server,pdf]",)), ("pdf", ("pypdf>=5",)))
+    assert options.fingerprint() != replace(options, ships=()).fingerprint()
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = build(SPECS, options).files["pyproject.toml"]
+    assert 'all = ["kit[server,pdf]"]\npdf = ["pypdf>=5"]\n' in pyproject
+    assert '[tool.hatch.build.targets.wheel.force-include]\n"../../impl" = "impl"\n' in pyproject
+    assert "force-include" not in build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"]
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('packages = ["missing"]', "'missing' is not a package folder"),
+        ("packages = 3", "packages must be a list of folders"),
+        ('extras = {pdf = "pypdf"}', "extras must map names to lists"),
+        ('extras = {server = ["x"]}', "'server' is an extra the generated package has already"),
+        ('extras = {Big_One = ["x"]}', "'Big_One' is not an extra's name"),
+        ("scripts = []", "takes two settings"),
+    ],
+)
+def test_a_wrong_wheel_table_is_refused(tmp_path: Path, table: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.toolgen]\npackage = "kit"\n[tool.toolgen.wheel]\n{table}\n'
+    )
+    with pytest.raises(ValueError, match=message):
+        load_config(tmp_path).options()
+
+
+def test_the_generated_extras_are_the_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """config.GENERATED_EXTRAS (the names a project's extra may not take) is what the template writes."""
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = tomllib.loads(build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"])
+    assert tuple(pyproject["project"]["optional-dependencies"]) == GENERATED_EXTRAS

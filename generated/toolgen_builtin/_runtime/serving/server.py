@@ -617,6 +617,10 @@ def main(argv: list[str], package: str) -> int:
     if refused:
         print(f"python -m {package} serve: {refused}", file=sys.stderr)
         return 2
+    from .stale import stale  # the installed package against its project's specs, when at hand
+
+    if warning := stale(package):
+        print(f"python -m {package} serve: warning: {warning}", file=sys.stderr)
     settings = {
         "package": package,
         "registry": args.registry,
