@@ -642,6 +642,11 @@ def test_a_missing_token_is_unauthorized_with_the_servers_reason(pkg: ModuleType
 
 
 def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
+    """The server's warnings (here the tool's deprecation, which only the server tells) and
+    the failure's partial data ride in the result's `_meta`; the client's own warnings (a
+    deprecated parameter it was given) join them."""
+    from mcp import Client
+
     from tests.support._generated import package, spec
 
     tools_specs = [
@@ -649,6 +654,7 @@ def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
             "export",
             {"count": {"type": "integer"}, "format": {"type": "string", "deprecated": True}},
             errors={"quota": {"description": "Out of quota."}},
+            deprecated={"reason": "Exports move to the archive.", "replacement": "archive"},
         )
     ]
     with package(tmp_path, tools_specs) as pkg:
@@ -662,12 +668,19 @@ def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
 
         async def scenario() -> None:
             served = server.mcp_server(pkg.build_registry(Export()), name="partial")
+            async with Client(served) as sdk:
+                answer = await sdk.call_tool("export", {"count": 3})
+            assert answer.meta is not None
+            assert answer.meta["io.toolgen/failure"]["partial_data"] == {"done": 2}
+            [deprecation] = answer.meta["io.toolgen/warnings"]
+            assert "tool 'export' is deprecated: Exports move to the archive" in deprecation
             async with client.connect(served) as tools:
                 result = await tools.remote.call("export", {"count": 3, "format": "csv"})
                 assert result.failure is not None
                 assert result.failure.kind == "quota" and "out of quota" in result.failure.message
                 assert result.failure.partial_data == {"done": 2}
                 assert any("format" in w for w in result.warnings), result.warnings
+                assert deprecation in result.warnings
                 with pytest.raises(pkg.ToolCallError) as failed:
                     await tools.export(count=3, format="csv")
                 assert failed.value.partial_data == {"done": 2} and failed.value.warnings

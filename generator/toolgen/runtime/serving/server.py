@@ -51,6 +51,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic_core import to_json
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -63,11 +64,13 @@ from ..results.result import ToolResult
 from ..validation.suggest import nearest
 
 # `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
-# failure of an error result, and (as JSON text) the value a result cannot put in
-# `structuredContent` (not a JSON object, on a handshake revision; null).
+# failure of an error result (its kind, whether to retry, the data done before it), and (as
+# JSON text) the value a result cannot put in `structuredContent` (not a JSON object, on a
+# handshake revision; null); the warnings for the host (deprecations, repairs).
 EVENT = "io.toolgen/event"
 FAILURE = "io.toolgen/failure"
 VALUE = "io.toolgen/value"
+WARNINGS = "io.toolgen/warnings"
 METADATA = "io.toolgen/metadata"  # the guidance for the model (also in the text content)
 ASKED = "toolgen"  # the key of the one input request of an input-required result
 
@@ -417,9 +420,13 @@ def _elicitation(suspension: Suspension) -> types.ElicitRequest:
 def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToolResult:
     answer = answers.mcp(answers.Call(None, result.tool, None), result)
     meta: dict[str, Any] = {} if result.metadata is None else {METADATA: result.metadata}
+    if result.warnings:
+        meta[WARNINGS] = list(result.warnings)
     if result.failure is not None:
         failure = result.failure
         meta[FAILURE] = {"kind": failure.kind, "retryable": failure.retryable}
+        if failure.partial_data is not None:
+            meta[FAILURE]["partial_data"] = json.loads(to_json(failure.partial_data))
     elif "structuredContent" not in answer:
         value = result.data()
         if value is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
