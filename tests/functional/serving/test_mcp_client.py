@@ -688,6 +688,27 @@ def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
         asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+def test_a_foreign_servers_progress_reaches_the_stream(tmp_path: Path, protocol: str) -> None:
+    """A server written with the SDK alone sends standard progress notifications: `stream`
+    yields each as a Progress, before the result."""
+    from tests.support._generated import package, spec
+
+    count = spec("count", {"steps": {"type": "integer"}}, required=["steps"])
+    count["returns"] = {"type": "string"}
+    server = [sys.executable, str(Path(__file__).parents[2] / "data" / "mcp_progress_server.py")]
+    with package(tmp_path, [count]) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+
+        async def scenario() -> list[Any]:
+            async with client.connect(server, protocol=protocol) as tools:
+                return [event async for event in tools.remote.stream("count", {"steps": 3})]
+
+        *progress, final = asyncio.run(scenario())
+        assert progress == [pkg.Progress(i, 3, f"step {i}") for i in (1, 2, 3)]
+    assert final.result.value.root == "counted to 3"
+
+
 def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleType) -> None:
     """Streamable HTTP: the response is counted as it arrives and dropped past the limit
     (not read whole, then measured)."""
