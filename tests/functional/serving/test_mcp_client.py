@@ -709,6 +709,47 @@ def test_a_foreign_servers_progress_reaches_the_stream(tmp_path: Path, protocol:
     assert final.result.value.root == "counted to 3"
 
 
+DUMP_IMPL = """
+from typing import Any
+import {package}
+from {package}.tools import dump
+
+
+class Dump(dump.DumpTool):
+    async def run(self, arguments: Any) -> Any:
+        yield {package}.Progress(1, 2, "half")
+        yield {{"text": "x" * arguments.size}}
+
+
+registry = {package}.build_registry(Dump())
+"""
+
+
+def test_a_streamed_result_over_a_mebibyte_reaches_the_generated_client(tmp_path: Path) -> None:
+    """Progress before the result: the answer is an SSE stream, its result one event larger
+    than the SDK's 1 MiB cap on one, which the generated client raises to its own limit."""
+    from tests.support._generated import package, spec
+    from tests.support.mcp_support import serving
+
+    dump = spec("dump", {"size": {"type": "integer"}}, required=["size"], flags=["streaming"])
+    dump["returns"] = {"type": "object", "properties": {"text": {"type": "string"}}}
+    with package(tmp_path, [dump]) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+        impl = tmp_path / "dump_impl.py"
+        impl.write_text(DUMP_IMPL.format(package=pkg.__name__), encoding="utf-8")
+
+        async def scenario(url: str) -> list[Any]:
+            async with client.connect(url, protocol="legacy") as tools:
+                return [event async for event in tools.remote.stream("dump", {"size": 1_500_000})]
+
+        env = python_path(tmp_path / "out", tmp_path)
+        with serving(pkg.__name__, "dump_impl:registry", env) as url:
+            progress, final = asyncio.run(scenario(url))
+        assert progress == pkg.Progress(1, 2, "half")
+    assert final.result.ok, final.result.failure
+    assert len(final.result.value.text) == 1_500_000
+
+
 def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleType) -> None:
     """Streamable HTTP: the response is counted as it arrives and dropped past the limit
     (not read whole, then measured)."""

@@ -230,6 +230,8 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.reading": {"mcp_types"},
     f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
+    f"{RUNTIME}.serving.answering": {"mcp_types", "starlette"},
+    f"{RUNTIME}.serving.cancelling": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
 }
 

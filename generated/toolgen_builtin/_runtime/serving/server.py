@@ -47,10 +47,12 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.streamable_http import REQUEST_CANCELLED
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic_core import to_json
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -61,13 +63,17 @@ from ..results import control
 from ..results.control import Suspension
 from ..results.result import ToolResult
 from ..validation.suggest import nearest
+from . import cancelling
+from .answering import JsonWhenAlone
 
 # `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
-# failure of an error result, and (as JSON text) the value a result cannot put in
-# `structuredContent` (not a JSON object, on a handshake revision; null).
+# failure of an error result (its kind, whether to retry, the data done before it), and (as
+# JSON text) the value a result cannot put in `structuredContent` (not a JSON object, on a
+# handshake revision; null); the warnings for the host (deprecations, repairs).
 EVENT = "io.toolgen/event"
 FAILURE = "io.toolgen/failure"
 VALUE = "io.toolgen/value"
+WARNINGS = "io.toolgen/warnings"
 METADATA = "io.toolgen/metadata"  # the guidance for the model (also in the text content)
 ASKED = "toolgen"  # the key of the one input request of an input-required result
 
@@ -260,10 +266,14 @@ async def _pumped(
         _SINK.reset(token)
         _REQUEST.reset(request)
     send = _Notifier(ctx)
-    # This request cancelled (notifications/cancelled): the relay cancels the call.
-    async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
-        async for item in relayed:
-            await send(item)
+    # This request cancelled (notifications/cancelled): the relay cancels the call. On a
+    # stateless HTTP server, a handshake-era client's cancellation cancels it (cancelling.py).
+    with cancelling.cancellable(_headers(ctx), ctx.request_id, call):
+        async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
+            async for item in relayed:
+                await send(item)
+    if call.cancelled():  # by the client: it reads no answer, but the request needs one
+        raise MCPError(REQUEST_CANCELLED, "the client cancelled the call")
     return call.result()
 
 
@@ -417,9 +427,13 @@ def _elicitation(suspension: Suspension) -> types.ElicitRequest:
 def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToolResult:
     answer = answers.mcp(answers.Call(None, result.tool, None), result)
     meta: dict[str, Any] = {} if result.metadata is None else {METADATA: result.metadata}
+    if result.warnings:
+        meta[WARNINGS] = list(result.warnings)
     if result.failure is not None:
         failure = result.failure
         meta[FAILURE] = {"kind": failure.kind, "retryable": failure.retryable}
+        if failure.partial_data is not None:
+            meta[FAILURE]["partial_data"] = json.loads(to_json(failure.partial_data))
     elif "structuredContent" not in answer:
         value = result.data()
         if value is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
@@ -481,6 +495,9 @@ def http_app(
         host=host,
         transport_security=_local_only(host),
     )
+    app.add_middleware(JsonWhenAlone)  # a large result to a handshake-era client (answering.py)
+    if not stateful:  # a handshake-era client's cancellations (cancelling.py)
+        app.add_middleware(cancelling.Tagged)
     if token is not None:
         app.add_middleware(_BearerOnly, token=token)
     return app

@@ -213,7 +213,11 @@ async def connect(
             timeout=timeout_s,
             event_hooks={"response": [watch]},
         )
-        server = _Transport(streamable_http_client(target, http_client=http), http)
+        # One SSE event holds a whole result: the SDK's 1 MiB cap on it becomes the caller's
+        # (the Watch cuts a tool's answer off at max_result_bytes as it is read).
+        events = max(max_result_bytes, 1024 * 1024)
+        transport = streamable_http_client(target, http_client=http, max_sse_event_size=events)
+        server = _Transport(transport, http)
     elif isinstance(target, (str, list)):
         words = shlex.split(target) if isinstance(target, str) else list(target)
         if not words:

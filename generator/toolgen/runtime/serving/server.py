@@ -47,6 +47,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.streamable_http import REQUEST_CANCELLED
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
@@ -62,6 +63,8 @@ from ..results import control
 from ..results.control import Suspension
 from ..results.result import ToolResult
 from ..validation.suggest import nearest
+from . import cancelling
+from .answering import JsonWhenAlone
 
 # `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
 # failure of an error result (its kind, whether to retry, the data done before it), and (as
@@ -263,10 +266,14 @@ async def _pumped(
         _SINK.reset(token)
         _REQUEST.reset(request)
     send = _Notifier(ctx)
-    # This request cancelled (notifications/cancelled): the relay cancels the call.
-    async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
-        async for item in relayed:
-            await send(item)
+    # This request cancelled (notifications/cancelled): the relay cancels the call. On a
+    # stateless HTTP server, a handshake-era client's cancellation cancels it (cancelling.py).
+    with cancelling.cancellable(_headers(ctx), ctx.request_id, call):
+        async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
+            async for item in relayed:
+                await send(item)
+    if call.cancelled():  # by the client: it reads no answer, but the request needs one
+        raise MCPError(REQUEST_CANCELLED, "the client cancelled the call")
     return call.result()
 
 
@@ -488,6 +495,9 @@ def http_app(
         host=host,
         transport_security=_local_only(host),
     )
+    app.add_middleware(JsonWhenAlone)  # a large result to a handshake-era client (answering.py)
+    if not stateful:  # a handshake-era client's cancellations (cancelling.py)
+        app.add_middleware(cancelling.Tagged)
     if token is not None:
         app.add_middleware(_BearerOnly, token=token)
     return app
