@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e05b06b387931dde9ead9ba27f3d03a86addf1e3f994b0fa0bea79c1be22a283"
+RUNTIME_SHA256 = "b4785af7193bcf0418be6ece19293d0ebe42687ce631066d62cd962cc549b1fb"

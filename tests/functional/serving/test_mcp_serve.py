@@ -483,20 +483,23 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
         ("http", (), "auto"),  # stateless, 2026-07-28
         ("http", (), "legacy"),  # stateless, the handshake
         ("http", ("--stateful",), "legacy"),  # a session, the handshake
+        ("http", ("--workers", "2"), "legacy"),  # the cancellation may reach the other worker
     ],
+    ids=["stdio-legacy", "stdio", "http", "http-legacy", "stateful-legacy", "workers-legacy"],
 )
 async def test_a_cancelled_call_is_cancelled_on_the_server(
     hostile: Path, tmp_path: Path, transport: str, options: tuple[str, ...], mode: str
 ) -> None:
-    """The client gives up a call of nap (3 s, then it writes its marker): the server cancels
-    it, so the marker is never written, and the connection goes on."""
-    marker = tmp_path / "slept"
+    """The client gives up three calls of nap (3 s, then it writes its marker): the server
+    cancels each, so no marker is written, and the connection goes on."""
+    markers = [tmp_path / f"slept-{n}" for n in range(3)]
     env = _hostile_env(hostile)
 
     async def cancel_then_echo(client: Client) -> Any:
-        with anyio.move_on_after(1):
-            await client.call_tool("nap", {"seconds": 3, "marker": str(marker)})
-        await anyio.sleep(3)  # past the nap: a call that still ran has written its marker
+        for marker in markers:
+            with anyio.move_on_after(0.7):
+                await client.call_tool("nap", {"seconds": 3, "marker": str(marker)})
+        await anyio.sleep(3)  # past the naps: a call that still ran has written its marker
         return await client.call_tool("echo", {"text": "after"})
 
     if transport == "http":
@@ -508,7 +511,7 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
         server = StdioServerParameters(command=sys.executable, cwd=hostile, env=env, args=argv)
         async with Client(server, read_timeout_seconds=60, mode=mode) as client:
             after = await cancel_then_echo(client)
-    assert not marker.exists()
+    assert [marker.name for marker in markers if marker.exists()] == []
     assert after.structured_content == {"said": "after"}
 
 

@@ -11,8 +11,10 @@ with the same pair cancels it, as on stdio or a session. The tag makes the pair 
 own: another client cannot name its calls. A GET with a tag is refused (405: this server
 opens no stream of its own), as a DELETE is by the SDK.
 
-The table is the process's: with several worker processes, a cancellation that another
-worker receives does not reach the call.
+The table is the process's. With several worker processes (`serve --workers`), a worker
+that holds no call of the pair passes the cancellation on to the others: each has a Unix
+datagram socket in a folder that only the server's user can enter (`SIBLINGS`, made by
+`serve`, removed when it ends).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
+import socket
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -29,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .answering import handshake_era
 
 TAG = "mcp-session-id"
+SIBLINGS = "TOOLGEN_SERVE_SIBLINGS"  # the environment variable naming the workers' folder
 _PEEKED = 64 * 1024  # the largest body looked into for a cancellation (one is ~100 bytes)
 # The calls under way in this process: (tag, request id) -> the call.
 _CALLS: dict[tuple[str, Any], asyncio.Future[Any]] = {}
@@ -59,11 +64,15 @@ class Tagged:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        folder = os.environ.get(SIBLINGS)
+        self.siblings = _Siblings(folder) if folder else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not handshake_era(scope):
             await self.app(scope, receive, send)
             return
+        if self.siblings is not None:
+            self.siblings.listen()  # before this process holds any call
         headers = dict(scope.get("headers", []))
         tag = headers.get(TAG.encode())
         if tag is None:
@@ -73,7 +82,10 @@ class Tagged:
             await _refuse_get(send)
         elif scope.get("method") == "POST" and _small(headers):
             body, replay = await _peeked(receive)
-            _cancel(tag.decode("latin-1"), body)
+            for request_id in _cancelled(body):
+                key = (tag.decode("latin-1"), request_id)
+                if not _cancel(key) and self.siblings is not None:
+                    self.siblings.tell(key)
             await self.app(scope, replay, send)
         else:
             await self.app(scope, receive, send)
@@ -121,18 +133,65 @@ async def _peeked(receive: Receive) -> tuple[bytes, Receive]:
     return bytes(body), replay
 
 
-def _cancel(tag: str, body: bytes) -> None:
-    """Cancel the calls under `tag` that the body's cancellations name."""
+def _cancelled(body: bytes) -> list[Any]:
+    """The request ids the body's cancellations name."""
     try:
         sent = json.loads(body)
     except ValueError:
-        return
+        return []
+    found = []
     for message in sent if isinstance(sent, list) else [sent]:
         if not isinstance(message, dict) or message.get("method") != "notifications/cancelled":
             continue
         params = message.get("params")
         request_id = params.get("requestId") if isinstance(params, dict) else None
         if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
-            call = _CALLS.get((tag, request_id))
-            if call is not None:
-                call.cancel()
+            found.append(request_id)
+    return found
+
+
+def _cancel(key: tuple[str, Any]) -> bool:
+    """Cancel the call of (tag, request id), if this process holds it."""
+    call = _CALLS.get(key)
+    if call is not None:
+        call.cancel()
+    return call is not None
+
+
+class _Siblings:
+    """The worker processes of one server, each with a datagram socket in `folder`, named by
+    its process id: a cancellation that one receives, the others are told of."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.own = os.path.join(folder, str(os.getpid()))
+        self.sock: socket.socket | None = None
+
+    def listen(self) -> None:
+        """This process's socket, read on the running loop (made once)."""
+        if self.sock is not None:
+            return
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.setblocking(False)
+        sock.bind(self.own)
+        asyncio.get_running_loop().add_reader(sock.fileno(), self._received)
+        self.sock = sock
+
+    def _received(self) -> None:
+        while self.sock is not None:
+            try:
+                data = self.sock.recv(_PEEKED)
+            except OSError:  # nothing more to read now
+                return
+            tag, _, request_id = data.decode("utf-8", "replace").partition("\n")
+            with contextlib.suppress(ValueError, TypeError):
+                _cancel((tag, json.loads(request_id)))
+
+    def tell(self, key: tuple[str, Any]) -> None:
+        """Pass the cancellation of `key` on to every other worker."""
+        data = f"{key[0]}\n{json.dumps(key[1])}".encode()
+        for name in os.listdir(self.folder):
+            path = os.path.join(self.folder, name)
+            if path != self.own and self.sock is not None:
+                with contextlib.suppress(OSError):  # a worker that has ended
+                    self.sock.sendto(data, path)

@@ -665,7 +665,9 @@ def _unsafe(args: argparse.Namespace) -> str | None:
 
 def _serve_http(host: str, port: int, workers: int) -> None:
     """uvicorn, `worker_app` in each of `workers` processes."""
+    import shutil
     import socket
+    import tempfile
 
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -693,7 +695,13 @@ def _serve_http(host: str, port: int, workers: int) -> None:
     # kept connection waiting about 40 ms for the client's delayed acknowledgement.
     made = config.bind_socket()
     listener = socket.socket(made.family, made.type, socket.IPPROTO_TCP, made.detach())
-    Multiprocess(config, sockets=[listener]).run()
+    # A handshake-era client's cancellation may reach another worker than its call: the
+    # workers pass it on through a folder of their own (cancelling.py).
+    os.environ[cancelling.SIBLINGS] = siblings = tempfile.mkdtemp(prefix="toolgen-serve-")
+    try:
+        Multiprocess(config, sockets=[listener]).run()
+    finally:
+        shutil.rmtree(siblings, ignore_errors=True)
 
 
 def worker_app() -> Starlette:
