@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "b4785af7193bcf0418be6ece19293d0ebe42687ce631066d62cd962cc549b1fb"
+RUNTIME_SHA256 = "d139a8c3ad95f817caeb8874eeba417c9f18c633d2e5f67ccc3cfc46fca2b963"

@@ -33,7 +33,7 @@ from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
 from ..validation.validate import as_sent
 from . import failures, reading
-from .server import EVENT
+from .wire import EVENT
 
 _TOKENS = itertools.count(1)
 R = TypeVar("R")
