@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "702d88fa3938dbbfb11c1dd027d19e5d8c611fe8078da3c922057a7c4673a19f"
+RUNTIME_SHA256 = "76dbd8a15a9b6ef7e15a91269fb880248b01a93ed56684366520d40d4a18da71"
