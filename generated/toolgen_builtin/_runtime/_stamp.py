@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d2e1967e02ed9455b575f3eeda541ee4a0aecd3053e92df99abff49ed92f7380"
+RUNTIME_SHA256 = "99a33be7f2b1adc4935a223516ba97fa8c01fb2b0205de9ccf4b2e610c61112b"

@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "118aedaf8db36a171d6cba80330de11a5ad401742026a7c001f003e765da157b"
+_SUPPORT_SHA256 = "d9e58e927f12d3d2f1749c8f3aac3d44cfda4019a448e377175e293a41a236ee"
 _facade = TestingFacade(
     __name__,
     MODULES,

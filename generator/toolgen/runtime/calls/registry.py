@@ -22,12 +22,14 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from .. import kinds
 from ..errors import UnknownCategoryError, UnknownToolError, tool_name
 from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
 from ..validation.suggest import nearest
-from . import execution, policies
-from .dispatch import Dispatcher, needs_policy, warns
+from . import execution, fast, policies
+from .dispatch import Dispatcher
+from .fast import needs_policy, warns
 from .hooks import Hooks
 from .prepare import Injector
 from .records import RecordStore, UsedRecords
@@ -149,6 +151,11 @@ class Registry(Dispatcher, Mapping[str, Any]):
         }
         # The tools whose calls need none of the policies: run directly when `_quiet`.
         self._plain = frozenset(i.name for i in infos if not needs_policy(i))
+        # What the fast path reads of each tool that takes it, looked up once (fast.py).
+        direct = {n: i for n, i in self._direct.items() if n not in self._pair}
+        plans = fast.plans(direct, self._tools, self.timeout_s) if self._quiet else ({}, {})
+        aliases = {a: n for a, n in self._aliases.items() if a not in self._tools}  # as resolve()
+        self._fast, self._afast = (fast.by_alias(p, aliases) for p in plans)
 
     def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
         """`search_tools` and `call_tool` (search.py), which a model not shown the deferred tools
@@ -261,7 +268,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
             if name not in known:
                 raise UnknownCategoryError(name, known, nearest(name, known))
 
-    def definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
+    def definitions(self, provider: str = kinds.OPENAI, **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
         its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
         that provider variant refuses has none (`toolgen lint` says why). With deferred tools,
