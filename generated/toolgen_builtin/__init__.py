@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+_RUNTIME_SHA256 = "42b4bc567c906addb84eb4f2b0f173d711f6e3de3ba6baa81ac31460d83e4878"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "
@@ -210,7 +210,10 @@ def build_registry(*implementations: Any, **settings: Any) -> Registry:
 
     Implementations of several generated packages may share one registry (or add
     registries: `a.build_registry(...) + b.build_registry(...)`). `settings` are the
-    Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock.
+    Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock, and
+    store (where rate limits, caches and used records are kept: "redis://HOST:PORT/DB"
+    shares them among processes, the `redis` extra; default $TOOLGEN_STORE, else this
+    process).
     """
     return Registry(implementations, **settings)
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+RUNTIME_SHA256 = "42b4bc567c906addb84eb4f2b0f173d711f6e3de3ba6baa81ac31460d83e4878"

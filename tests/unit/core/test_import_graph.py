@@ -231,6 +231,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
+    f"{RUNTIME}.store.redis": {"redis"},
 }
 
 

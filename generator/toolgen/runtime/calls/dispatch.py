@@ -22,8 +22,9 @@ from ..errors import ToolCallError
 from ..results import control
 from ..results.control import Suspension, SuspensionError
 from ..results.result import ToolFailure, ToolInfo, ToolResult
+from ..store.base import StoreUnavailable
 from ..validation import deprecation
-from . import execution, streaming
+from . import execution, policies, records, streaming
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
 from .records import RecordStore
@@ -123,9 +124,7 @@ class Dispatcher(Runner):
         expired, or one already resumed (or rejected): each record is used once."""
         started = perf_counter()
         record = self._checked(suspended, approved, answer)
-        used = self._records.consume(record.id, record.expires_at)
-        if inspect.isawaitable(used):
-            used = execution.awaited(used)
+        used = records.consumed(self._records, record.id, record.expires_at)
         prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
@@ -145,9 +144,7 @@ class Dispatcher(Runner):
         """`resume`, awaited (as `acall`)."""
         started = perf_counter()
         record = self._checked(suspended, approved, answer)
-        used = self._records.consume(record.id, record.expires_at)
-        if inspect.isawaitable(used):
-            used = await used
+        used = await records.aconsumed(self._records, record.id, record.expires_at)
         prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
@@ -217,6 +214,8 @@ class Dispatcher(Runner):
         """(what to run, without asking for approval again: prepared as `_prepare` does, or a
         result; the answer `resumed()` gives it, or None), once the store marked the record
         used (`used`, its answer: anything but True refuses it)."""
+        if isinstance(used, StoreUnavailable):
+            return policies.unavailable(record.tool, used), None
         if used is not True:
             raise SuspensionError(control.USED)
         arguments = record.real_arguments(self._key)
@@ -277,12 +276,12 @@ class Dispatcher(Runner):
                 if step is RUN:
                     with self._policies.thread_slot():
                         step = steps.send(self._run(impl, info, args, extra, started))
+                elif type(step) is policies.Ask:
+                    step = steps.send(step.run())
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    used = self._records.consume(step.id, step.expires_at)
-                    if inspect.isawaitable(used):
-                        used = execution.awaited(used)
-                    decision = self.approve(step) if used is True else control.USED
+                    used = records.consumed(self._records, step.id, step.expires_at)
+                    decision = self.approve(step) if used is True else used or control.USED
                     if inspect.isawaitable(decision):
                         decision = execution.awaited(decision)
                     step = steps.send(decision)
@@ -305,12 +304,12 @@ class Dispatcher(Runner):
                 if step is RUN:
                     async with self._policies.task_slot():
                         step = steps.send(await self._arun(impl, info, args, extra, started))
+                elif type(step) is policies.Ask:
+                    step = steps.send(await step.arun())
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    used = self._records.consume(step.id, step.expires_at)
-                    if inspect.isawaitable(used):
-                        used = await used
-                    decision = self.approve(step) if used is True else control.USED
+                    used = await records.aconsumed(self._records, step.id, step.expires_at)
+                    decision = self.approve(step) if used is True else used or control.USED
                     if inspect.isawaitable(decision):
                         decision = await decision
                     step = steps.send(decision)
