@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._util import load, machine, ratio, table  # noqa: E402
 from tests.support.redis_support import redis_server  # noqa: E402
+from tests.support.runtime_support import interface  # noqa: E402
 
 NUMBER = {"type": "object", "properties": {"n": {"type": "integer", "description": "A number."}}}
 SPECS = {
@@ -66,15 +67,10 @@ def build(folder: Path) -> Any:
     apply(out, plan(out, result.files, options))
     sys.path.insert(0, str(out))
     package = importlib.import_module("bench_store")
-    tools = []
-    for name in ("limited", "plain"):
-        module = importlib.import_module(f"bench_store.tools.{package._index.MODULES[name]}")
-        interface = next(
-            v
-            for v in vars(module).values()
-            if isinstance(v, type) and v.__name__.endswith("Tool") and v.info is module.INFO
-        )
-        tools.append(type(name, (interface,), {"run": lambda self, args: {"n": args.n}})())
+    tools = [
+        type(name, (interface(package, name),), {"run": lambda self, args: {"n": args.n}})()
+        for name in ("limited", "plain")
+    ]
     return package, tools
 
 

@@ -90,6 +90,8 @@ def counted(tool):
                 runs.write(tool + "\\n")
             if tool == "slow":
                 time.sleep(args.n or 0)
+                with open(os.environ["FLEET_RUNS"], "a") as runs:
+                    runs.write("slow done\\n")
             return {"n": args.n}
     return Counted()
 
@@ -328,3 +330,30 @@ def test_workers_with_the_in_process_store_are_warned(
     assert "2 workers with the in-process store: rate limits, caches" in said
     assert "pass --store redis://HOST:PORT/DB" in said
     assert "in-process store" not in _served(package, "--store", redis.url)
+
+
+def test_max_concurrency_counts_the_calls_of_every_registry_sharing_the_store(
+    fleet: Any, redis: RedisServer
+) -> None:
+    """Two registries (as two processes would), `max_concurrency=1` on one Redis: while one
+    holds the slot the other's call waits, through `call` and `acall`; both then run."""
+    one = fleet.registry(store=redis.url, max_concurrency=1)
+    other = fleet.registry(store=redis.url, max_concurrency=1)
+    store = one.store
+    done: list[Any] = []
+    holder = threading.Thread(target=lambda: done.append(one.call("slow", {"n": 2})))
+    holder.start()
+    deadline = time.monotonic() + 60
+    while store._sync.zcard("toolgen:slots") != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert store.acquire("slots", 1, 1.0) is None  # held by `one`
+
+    async def waiting() -> Any:
+        return await other.acall("plain", {"n": 1})
+
+    result = asyncio.run(waiting())  # waits for the slot, then runs
+    holder.join(60)
+    assert result.ok and done[0].ok
+    order = Path(os.environ["FLEET_RUNS"]).read_text().splitlines()
+    assert order == ["slow", "slow done", "plain"]  # `plain` ran once `slow` let its slot go
+    assert store._sync.zcard("toolgen:slots") == 0  # both released
