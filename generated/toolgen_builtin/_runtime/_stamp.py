@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "42b4bc567c906addb84eb4f2b0f173d711f6e3de3ba6baa81ac31460d83e4878"
+RUNTIME_SHA256 = "c70fb0c049836962cc637c128b76a2133a315c6292442e79a637ea4cab325a31"

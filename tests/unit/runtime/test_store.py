@@ -4,6 +4,7 @@ answers; which a URL names; a Redis that does not answer raises StoreUnavailable
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,13 @@ def test_a_url_names_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
         open_store("mysql://db")
     with pytest.raises(ValueError, match="lease_s='0'"):
         open_store("redis://127.0.0.1:1/0?lease_s=0")
+
+
+def test_a_redis_url_without_the_client_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, "toolgen.runtime.store.redis", raising=False)
+    with pytest.raises(ImportError, match="install the package's `redis` extra"):
+        open_store("redis://127.0.0.1:1/0")
 
 
 def test_a_shown_url_hides_the_password() -> None:

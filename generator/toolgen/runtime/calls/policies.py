@@ -94,8 +94,9 @@ class Policies:
         self.store: Any = MemoryStore() if store is None else store
         self.shared = bool(self.store.shared)
         self.max_concurrency = max_concurrency
-        local = max_concurrency is not None and not self.shared
-        self._threads = threading.Semaphore(max_concurrency) if local else None  # type: ignore[arg-type]
+        self._threads = None
+        if max_concurrency is not None and not self.shared:
+            self._threads = threading.Semaphore(max_concurrency)
         self._lock = threading.Lock()
         self._loops: Any = None  # event loop -> asyncio.Semaphore (a WeakKeyDictionary)
         # The fleet's concurrency limit: leases in the shared store, asked for by `_policed`.

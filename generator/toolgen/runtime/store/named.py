@@ -21,7 +21,13 @@ def open_store(url: str | None = None) -> Any:
 
         return MemoryStore()
     if scheme in ("redis", "rediss", "unix"):
-        from .redis import RedisStore
+        try:
+            from .redis import RedisStore
+        except ImportError as exc:
+            raise ImportError(
+                f"store {shown(url)!r} needs the redis client: install the package's `redis` "
+                f"extra (pip install 'PACKAGE[redis]'); {exc}"
+            ) from None
 
         return RedisStore(url)
     raise ValueError(
