@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c70fb0c049836962cc637c128b76a2133a315c6292442e79a637ea4cab325a31"
+RUNTIME_SHA256 = "d9fba436e1d062fe8c89213f3d1cad790da3752776cacf563076dbc0e40096c5"

@@ -177,13 +177,16 @@ class RedisStore:
         import asyncio
 
         loop = asyncio.get_running_loop()
-        found = self._loops.get(loop)
-        if found is None:
-            retry = redis.asyncio.retry.Retry(NoBackoff(), 0)
-            client = redis.asyncio.Redis.from_url(self._client_url, retry=retry, **self._settings)
-            scripts = {name: client.register_script(lua) for name, lua in _SCRIPTS.items()}
-            found = self._loops[loop] = (client, scripts)
-        return found
+        with self._lock:  # the loops of several threads
+            found = self._loops.get(loop)
+            if found is None:
+                retry = redis.asyncio.retry.Retry(NoBackoff(), 0)
+                client = redis.asyncio.Redis.from_url(
+                    self._client_url, retry=retry, **self._settings
+                )
+                scripts = {name: client.register_script(lua) for name, lua in _SCRIPTS.items()}
+                found = self._loops[loop] = (client, scripts)
+            return found
 
     def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
         waited = self._run("reserve", [self._key(key)], [calls, _us(per_s), self._token()])
