@@ -1,31 +1,39 @@
 """Dispatch of one tool call (validate the arguments, run the tool, wrap its result): the
-generated registry against the floor, raw pydantic and the peers' dispatch paths.
+generated registry against the same work done by hand with the same pydantic models, and
+the peers' dispatch paths.
 
 Two tools: `add` (two integers) and `get_weather` (a string, a bounded integer, an enum), each
-returning a small object. Paths, per call, with the arguments as a dict:
+returning a small object. Paths, per call:
+- by hand: `Arguments.model_validate(arguments)`, then the function, then
+  `Result.model_validate(...)` of what it returned (the same generated models): the baseline;
 - the floor: `impl(**arguments)`;
-- raw pydantic: `Arguments.model_validate(arguments)`, then the function, then
-  `Result.model_validate(...)` of what it returned (the same generated models);
-- toolgen `Registry.call` with no policy declared, and with a `timeout_s` declared (the sync
-  tool then runs in a worker thread); `await Registry.acall` (a sync tool in a worker thread);
-- pydantic-ai: the function tool's own validator (`FunctionSchema.validator`) and the call;
+- toolgen `validate_arguments` alone; `Registry.call` with the arguments as a dict and as
+  JSON text, and with a `timeout_s` declared (the sync tool then runs in a worker thread);
+  `await Registry.acall` of an async implementation and of a sync one (a worker thread);
+- selectools: `Tool.execute(arguments)` of the `@tool` function (validates, calls,
+  serializes the result to text);
+- pydantic-ai: its agent's dispatch (`ToolManager.handle_call` of a function toolset), and
+  the function tool's own validator (`FunctionSchema.validator`) with the call alone;
 - the OpenAI Agents SDK: `FunctionTool.on_invoke_tool(ctx, json_text)` (it takes JSON text);
 - langchain-core: `StructuredTool.invoke(arguments)`;
-- MCP (the official SDK, 2.x): `Client.call_tool` against an in-process `MCPServer`.
+- FastMCP 4 and the official MCP SDK (2.x): `Client.call_tool` against an in-process server.
 Async paths are timed inside one event loop (each call awaited in turn).
 
-Run: `python benchmarks/dispatch.py [--rounds 5]`. Peers that are not installed are skipped
-(`pip install -e '.[test,bench]'` installs them all). Medians over rounds, measured
-round-robin; compare rows of one run.
+Run: `python benchmarks/dispatch.py [--rounds 200]`. Peers that are not installed are skipped
+(`pip install -e '.[test,bench]'` installs them, but selectools: see docs/performance.md).
+Each path is timed in short rounds (about a millisecond each, so that on a shared machine a
+round is seldom cut by another process), round-robin; each path's best round is reported
+(as timeit advises: slower rounds measure the machine's load); compare rows of one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import json
-import statistics
+import os
 import sys
 import tempfile
 import time
@@ -34,6 +42,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
+BY_HAND = "by hand: validate, run, validate the result (pydantic)"
+CALL = "toolgen Registry.call (dict)"
+ACALL = "toolgen await Registry.acall (async tool)"
 
 SPECS = {
     "tools": [
@@ -126,7 +137,7 @@ def build(folder: Path, timeout: bool) -> Any:
     return importlib.import_module(package)
 
 
-def implementations(package: Any) -> list[Any]:
+def implementations(package: Any, asynchronous: bool = False) -> list[Any]:
     out = []
     for name, function in FUNCTIONS.items():
         module = importlib.import_module(f"{package.__name__}.tools.{package._index.MODULES[name]}")
@@ -141,12 +152,16 @@ def implementations(package: Any) -> list[Any]:
         def run(self: Any, arguments: Any, function: Callable[..., Any] = function) -> Any:
             return function(**arguments.model_dump())
 
-        out.append(type(f"{name}_impl", (interface,), {"run": run})())
+        async def arun(self: Any, arguments: Any, function: Callable[..., Any] = function) -> Any:
+            return function(**arguments.model_dump())
+
+        out.append(type(f"{name}_impl", (interface,), {"run": arun if asynchronous else run})())
     return out
 
 
 def sync_paths(name: str, plain: Any, timed: Any) -> dict[str, Callable[[], Any]]:
     arguments = ARGUMENTS[name]
+    text = json.dumps(arguments)
     function = FUNCTIONS[name]
     info = plain.tool_info(name)
     registry, timed_registry = (
@@ -154,20 +169,29 @@ def sync_paths(name: str, plain: Any, timed: Any) -> dict[str, Callable[[], Any]
         timed.Registry(implementations(timed)),
     )
     paths: dict[str, Callable[[], Any]] = {
-        "plain function call (floor)": lambda: function(**arguments),
-        "raw pydantic: validate, run, validate the result": lambda: info.result.model_validate(
+        BY_HAND: lambda: info.result.model_validate(
             function(**info.arguments.model_validate(arguments).model_dump())
         ),
-        "toolgen Registry.call (no policy)": lambda: registry.call(name, arguments),
+        "plain function call (floor)": lambda: function(**arguments),
+        "toolgen validate_arguments (dict)": lambda: info.validate_arguments(arguments),
+        CALL: lambda: registry.call(name, arguments),
+        "toolgen Registry.call (JSON text)": lambda: registry.call(name, text),
         "toolgen Registry.call (timeout_s declared: a worker thread)": lambda: timed_registry.call(
             name, arguments
         ),
     }
     try:
+        from selectools.tools.decorators import tool as selectools_tool
+
+        selected = selectools_tool()(function)
+        paths["selectools Tool.execute (result as text)"] = lambda: selected.execute(arguments)
+    except ImportError:
+        pass
+    try:
         from pydantic_ai import Tool
 
         schema = Tool(function).function_schema
-        paths["pydantic-ai: argument validator + call (no result check)"] = lambda: function(
+        paths["pydantic-ai: its argument validator + call (no dispatch)"] = lambda: function(
             **schema.validator.validate_python(arguments)
         )
     except ImportError:
@@ -185,9 +209,11 @@ def sync_paths(name: str, plain: Any, timed: Any) -> dict[str, Callable[[], Any]
 def async_paths(name: str, plain: Any) -> dict[str, Callable[[], Awaitable[Any]]]:
     arguments = ARGUMENTS[name]
     function = FUNCTIONS[name]
-    registry = plain.Registry(implementations(plain))
+    registry = plain.Registry(implementations(plain, asynchronous=True))
+    threaded = plain.Registry(implementations(plain))
     paths: dict[str, Callable[[], Awaitable[Any]]] = {
-        "toolgen await Registry.acall (sync tool: a worker thread)": lambda: registry.acall(
+        ACALL: lambda: registry.acall(name, arguments),
+        "toolgen await Registry.acall (sync tool: a worker thread)": lambda: threaded.acall(
             name, arguments
         ),
     }
@@ -208,76 +234,104 @@ def async_paths(name: str, plain: Any) -> dict[str, Callable[[], Awaitable[Any]]
     return paths
 
 
-async def mcp_client(name: str) -> Any:
-    """An MCP client connected in process to an MCPServer holding the tool (or None)."""
+async def pydantic_ai_dispatch(name: str) -> Callable[[], Awaitable[Any]] | None:
+    """pydantic-ai's own dispatch of a tool call (what its agent runs for each call): the
+    function toolset's `ToolManager.handle_call`, in a run step of the test model."""
+    try:
+        from pydantic_ai import RunContext
+        from pydantic_ai.messages import ToolCallPart
+        from pydantic_ai.models.test import TestModel
+        from pydantic_ai.tool_manager import ToolManager
+        from pydantic_ai.toolsets import FunctionToolset
+        from pydantic_ai.usage import RunUsage
+    except ImportError:
+        return None
+    context = RunContext(deps=None, model=TestModel(), usage=RunUsage())
+    manager = await ToolManager(FunctionToolset([FUNCTIONS[name]])).for_run_step(context)
+    return lambda: manager.handle_call(ToolCallPart(name, ARGUMENTS[name]))
+
+
+async def mcp_clients(name: str) -> dict[str, Any]:
+    """MCP clients connected in process to a server holding the tool, by label."""
+    clients: dict[str, Any] = {}
+    try:
+        from fastmcp import Client as FastClient
+        from fastmcp import FastMCP
+
+        fast = FastMCP("bench")
+        fast.tool(FUNCTIONS[name])
+        clients["FastMCP Client.call_tool (in process)"] = FastClient(fast)
+    except ImportError:
+        pass
     try:
         from mcp import Client
         from mcp.server.mcpserver import MCPServer
+
+        server = MCPServer("bench")
+        server.add_tool(FUNCTIONS[name])
+        clients["MCP SDK Client.call_tool (in process)"] = Client(server)
     except ImportError:
-        return None
-    server = MCPServer("bench")
-    server.add_tool(FUNCTIONS[name])
-    return Client(server)
+        pass
+    return clients
 
 
-def median_us(samples: list[float]) -> float:
-    return statistics.median(samples) * 1e6
+def timed(path: Callable[[], Any], n: int) -> float:
+    started = time.perf_counter()
+    for _ in range(n):
+        path()
+    return (time.perf_counter() - started) / n
 
 
-def measure(name: str, plain: Any, timed: Any, rounds: int) -> dict[str, float]:
-    sync = sync_paths(name, plain, timed)
+async def atimed(path: Callable[[], Awaitable[Any]], n: int) -> float:
+    started = time.perf_counter()
+    for _ in range(n):
+        await path()
+    return (time.perf_counter() - started) / n
+
+
+def per_round(seconds: float) -> int:
+    """Calls in a round of about a millisecond, for a path that took `seconds` per call."""
+    return max(2, min(500, int(1e-3 / max(seconds, 1e-9))))
+
+
+def measure(name: str, plain: Any, timed_package: Any, rounds: int) -> dict[str, float]:
+    sync = sync_paths(name, plain, timed_package)
     asynchronous = async_paths(name, plain)
-    times: dict[str, list[float]] = {
-        label: [] for label in [*sync, *asynchronous, "MCP Client.call_tool (in process)"]
-    }
-
-    async def async_round(client: Any, n: int) -> None:
-        for label, path in asynchronous.items():
-            await path()
-            started = time.perf_counter()
-            for _ in range(n):
-                await path()
-            times[label].append((time.perf_counter() - started) / n)
-        if client is not None:
-            started = time.perf_counter()
-            for _ in range(max(1, n // 20)):
-                await client.call_tool(name, ARGUMENTS[name])
-            times["MCP Client.call_tool (in process)"].append(
-                (time.perf_counter() - started) / max(1, n // 20)
-            )
-
-    async def run_async(n: int) -> None:
-        client = await mcp_client(name)
-        if client is None:
-            for _ in range(rounds):
-                await async_round(None, n)
-            return
-        async with client:
-            for _ in range(rounds):
-                await async_round(client, n)
-
+    times: dict[str, list[float]] = {}
+    sizes = {label: per_round(timed(path, 20)) for label, path in sync.items()}
     for _ in range(rounds):
         for label, path in sync.items():
-            n = 200 if "worker thread" in label else 2000
-            path()
-            started = time.perf_counter()
-            for _ in range(n):
-                path()
-            times[label].append((time.perf_counter() - started) / n)
-    asyncio.run(run_async(500))
-    return {label: median_us(samples) for label, samples in times.items() if samples}
+            times.setdefault(label, []).append(timed(path, sizes[label]))
+
+    async def run_async() -> None:
+        clients = await mcp_clients(name)
+        calls: dict[str, Callable[[], Awaitable[Any]]] = dict(asynchronous)
+        dispatched = await pydantic_ai_dispatch(name)
+        if dispatched is not None:
+            calls["pydantic-ai ToolManager.handle_call (its agent's dispatch)"] = dispatched
+        async with contextlib.AsyncExitStack() as stack:
+            for label, client in clients.items():
+                connected = await stack.enter_async_context(client)
+                calls[label] = lambda c=connected: c.call_tool(name, ARGUMENTS[name])
+            counts = {label: per_round(await atimed(path, 5)) for label, path in calls.items()}
+            for _ in range(rounds):
+                for label, path in calls.items():
+                    times.setdefault(label, []).append(await atimed(path, counts[label]))
+
+    asyncio.run(run_async())
+    return {label: min(samples) * 1e6 for label, samples in times.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    plain, timed = build(folder, timeout=False), build(folder, timeout=True)
-    results = {name: measure(name, plain, timed, args.rounds) for name in FUNCTIONS}
+    plain, timed_package = build(folder, timeout=False), build(folder, timeout=True)
+    results = {name: measure(name, plain, timed_package, args.rounds) for name in FUNCTIONS}
     print(
-        f"Python {sys.version.split()[0]}, {args.rounds} rounds, median µs per call "
-        "(ratio to raw pydantic: validate, run, validate the result)\n"
+        f"Python {sys.version.split()[0]}, {args.rounds} rounds, 1-minute load "
+        f"{os.getloadavg()[0]:.1f}; best round, µs per call (ratio to {BY_HAND})\n"
     )
     labels = list(results["add"])
     print("| path | add (2 integers) | get_weather |\n|---|---:|---:|")
@@ -285,9 +339,11 @@ def main() -> None:
         cells = []
         for name in FUNCTIONS:
             value = results[name].get(label)
-            base = results[name]["raw pydantic: validate, run, validate the result"]
+            base = results[name][BY_HAND]
             cells.append("–" if value is None else f"{value:.2f} µs ({value / base:.2f}x)")
         print(f"| {label} | {' | '.join(cells)} |")
+    ratios = ", ".join(f"{n} {results[n][ACALL] / results[n][CALL]:.2f}x" for n in FUNCTIONS)
+    print(f"\n{ACALL} against {CALL}: {ratios}")
 
 
 if __name__ == "__main__":

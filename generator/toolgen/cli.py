@@ -359,6 +359,27 @@ def breaking(against: str, specs: str | None, fmt: str, fail_on: str | None, tod
     )
 
 
+@main.command()
+@click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="catalog",
+    show_default=True,
+    help="Where the site is written.",
+)
+@click.option(
+    "--against", metavar="REF", help="Show what changed since REF (as `toolgen breaking` reads it)."
+)
+def catalog(specs: str | None, out: str, against: str | None) -> None:
+    """Write a static site of the tools: an index with search, a page per tool, each provider's
+    definitions and token estimates, and with --against what changed."""
+    from toolgen.catalog.command import run_catalog
+
+    config = _config(specs=specs)
+    sys.exit(run_catalog(config, Path(out), against, None, click.echo))
+
+
 def _repository_path(folder: Path) -> str:
     """`folder` as a path from the root of its git repository (the nearest folder holding
     `.git`), else from the current directory: where GitHub looks for an annotated file.

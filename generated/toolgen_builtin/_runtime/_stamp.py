@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d9fba436e1d062fe8c89213f3d1cad790da3752776cacf563076dbc0e40096c5"
+RUNTIME_SHA256 = "047c54ac9ada69cc49911f4f8adb90289bc644bc9fe42b0acd3320447bc56f68"

@@ -7,8 +7,8 @@ from datetime import date
 
 from toolgen.breaking import sources
 from toolgen.breaking.engine import compare
-from toolgen.breaking.report import render
-from toolgen.breaking.settings import parse
+from toolgen.breaking.report import Report, render
+from toolgen.breaking.settings import Settings, parse
 from toolgen.config import Config
 
 Echo = Callable[..., None]
@@ -32,14 +32,20 @@ def run_breaking(
     if not config.specs.is_dir():
         echo(f"toolgen: specs directory not found: {config.specs}", err=True)
         return 2
-    pyproject = config.root / "pyproject.toml"
-    known = pyproject if pyproject.is_file() else None
-    after = sources.current(config.specs, known if config.version_declared else None)
     try:
-        before = sources.previous(against, config.specs, known, after)
+        report = compared(config, against, settings, today)
     except sources.Unreadable as exc:
         echo(f"toolgen: cannot read --against {sources.shown(against)}: {exc}", err=True)
         return 2
-    report = compare(before, after, settings, today)
     echo(render(report, fmt, base))
     return 1 if report.failures(settings.fails) else 0
+
+
+def compared(config: Config, against: str, settings: Settings, today: date | None) -> Report:
+    """The report of the specs against REF (`sources.Unreadable` when REF cannot be read);
+    the version declared in the project's pyproject.toml is checked when it states one."""
+    pyproject = config.root / "pyproject.toml"
+    known = pyproject if pyproject.is_file() else None
+    after = sources.current(config.specs, known if config.version_declared else None)
+    before = sources.previous(against, config.specs, known, after)
+    return compare(before, after, settings, today)

@@ -162,6 +162,47 @@ def test_an_async_tool_past_its_deadline_is_cancelled(package: ModuleType) -> No
     assert result.failure.kind == "timeout" and took < 1.0 and cleaned == ["slow", "slow"]
 
 
+def test_acall_runs_an_async_tool_in_the_callers_task_within_its_deadline(
+    package: ModuleType,
+) -> None:
+    """No thread and no task of its own, with or without a deadline; the deadline still
+    cancels it (its cleanup runs), a TimeoutError it raises itself is its own failure, and
+    its sys.exit() is its failure too: on a loop, escaping would stop every call served."""
+    seen: list[Any] = []
+
+    def tool(name: str, raising: BaseException | None = None) -> Any:
+        class Async(interface_of(package, name)):  # type: ignore[misc]
+            async def run(self, arguments: Any) -> Any:
+                seen.append((asyncio.current_task(), threading.current_thread()))
+                if raising is not None:
+                    raise raising
+                await asyncio.sleep(arguments.seconds)
+                return {}
+
+        return Async()
+
+    registry = package.Registry([tool("slow"), tool("free")])
+
+    async def turn() -> list[Any]:
+        results = [
+            await registry.acall("slow", {"seconds": 0}),
+            await registry.acall("free", {"seconds": 0}),
+            await registry.acall("slow", {"seconds": 5}),
+        ]
+        assert all(s == (asyncio.current_task(), threading.current_thread()) for s in seen)
+        return results
+
+    timed, free, late = asyncio.run(turn())
+    assert timed.ok and free.ok and late.failure.kind == "timeout"
+    assert len(seen) == 3  # each ran once, in the caller's task and thread
+    own = package.Registry([tool("slow", TimeoutError("the upstream timed out"))])
+    failed = asyncio.run(own.acall("slow", {"seconds": 0}))
+    assert failed.failure.kind == "internal" and isinstance(failed.exception, TimeoutError)
+    exiting = package.Registry([tool("free", SystemExit(3))])
+    exited = asyncio.run(exiting.acall("free", {"seconds": 0}))
+    assert exited.failure.kind == "internal" and isinstance(exited.exception, SystemExit)
+
+
 def test_the_registry_deadline_applies_where_the_tool_declares_none(package: ModuleType) -> None:
     with pytest.raises(ValueError, match="more than 0"):
         package.Registry([], timeout_s=0)

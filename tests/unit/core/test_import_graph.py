@@ -45,6 +45,7 @@ RANKS = {
     "toolgen.binding": 9,
     "toolgen.importers": 9,
     "toolgen.breaking": 9,  # side features: may use the pipeline
+    "toolgen.catalog": 9,
     "toolgen.cli": 10,
     "toolgen.progress": 10,
     "toolgen.__main__": 10,
@@ -230,6 +231,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.reading": {"mcp_types"},
     f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
+    f"{RUNTIME}.serving.ui": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
     f"{RUNTIME}.store.redis": {"redis"},
 }

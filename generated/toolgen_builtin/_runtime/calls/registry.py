@@ -27,8 +27,9 @@ from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
 from ..store.named import open_store
 from ..validation.suggest import nearest
-from . import execution, policies
-from .dispatch import Dispatcher, needs_policy, warns
+from . import execution, fast, policies
+from .dispatch import Dispatcher
+from .fast import needs_policy, warns
 from .hooks import Hooks
 from .prepare import Injector
 from .records import RecordStore, StoreRecords
@@ -162,6 +163,11 @@ class Registry(Dispatcher, Mapping[str, Any]):
         }
         # The tools whose calls need none of the policies: run directly when `_quiet`.
         self._plain = frozenset(i.name for i in infos if not needs_policy(i))
+        # What the fast path reads of each tool that takes it, looked up once (fast.py).
+        direct = {n: i for n, i in self._direct.items() if n not in self._pair}
+        plans = fast.plans(direct, self._tools, self.timeout_s) if self._quiet else ({}, {})
+        aliases = {a: n for a, n in self._aliases.items() if a not in self._tools}  # as resolve()
+        self._fast, self._afast = (fast.by_alias(p, aliases) for p in plans)
 
     def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
         """`search_tools` and `call_tool` (search.py), which a model not shown the deferred tools

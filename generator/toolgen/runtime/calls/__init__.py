@@ -2,9 +2,10 @@
 """Calls: a registry of tools, and each call of one run under its declared policies.
 
 - `registry`: the `Registry` value: the tools it holds and what it derives from them;
-- `prepare`, `running`, `dispatch`: a call of one of them, the parts of a `Registry` (its
-  bases): prepared (`Prepared`), run under its declared policies, carried out in a thread
-  (`call`) or a task (`acall`) and told to the hooks;
+- `prepare`, `running`, `resuming`, `dispatch`: a call of one of them, the parts of a
+  `Registry` (its bases): prepared (`Prepared`), run under its declared policies, resumed
+  once suspended, carried out in a thread (`call`) or a task (`acall`) and told to the hooks;
+- `fast`: the tools whose calls take the fast path, and what it reads of each (`Plan`);
 - `policies`: the state of rate limits, result caches and concurrency slots;
 - `records`: which suspended-call records were used (each is resumed once), behind a store
   interface a fleet-wide store implements too;

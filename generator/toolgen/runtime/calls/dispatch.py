@@ -6,7 +6,11 @@ prepared (prepare.py), in this order: approval (control.py), the result cache an
 (policies.py), the run itself within its deadline (execution.py), and retries; hooks
 (hooks.py) see each call. The policies are one generator of steps (`_policed`) that `call`
 and `acall` carry out each in its own way. A tool that declares none of these, in a registry
-without hooks or a concurrency limit, is run directly: the path of most calls.
+without hooks or a concurrency limit, takes the fast path (fast.py: validate, run, check the
+result, no step of the general path), in `call` for a sync `run` without a deadline and in
+`acall` for an async one (its deadline kept in the caller's task): the path of most calls.
+Whatever that path meets but a result (refused arguments, a failure to retry) goes on along
+the general path. Resuming a suspended call is resuming.py's.
 """
 
 from __future__ import annotations
@@ -18,29 +22,31 @@ from dataclasses import replace
 from time import perf_counter
 from typing import Any
 
-from ..errors import ToolCallError
+from pydantic import ValidationError
+
+from ..errors import ToolArgumentsError, ToolCallError
 from ..results import control
-from ..results.control import Suspension, SuspensionError
-from ..results.result import ToolFailure, ToolInfo, ToolResult
-from ..store.base import StoreUnavailable
+from ..results.control import Suspension
+from ..results.result import ToolFailure, ToolInfo, ToolResult, failure, ok, timed_out
 from ..validation import deprecation
+from ..validation.validate import validate
 from . import execution, policies, records, streaming
+from .fast import Plan, finished
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
-from .records import RecordStore
-from .running import RUN, Runner
+from .resuming import Resumer
+from .running import RUN
 from .streaming import OnEvent
 
-_MISSING: Any = object()
 
-
-class Dispatcher(Runner):
+class Dispatcher(Resumer):
     """Carries out the calls of the registry whose settings and tables it is given."""
 
     _hooks: Hooks | None
     _quiet: bool  # no hooks, no concurrency limit: a plain tool's call is only its run
     _plain: frozenset[str]  # the tools whose calls need none of the policies
-    _records: RecordStore  # which suspended-call records were used (shared when derived)
+    _fast: dict[str, Plan]  # the plans of `call`, by canonical and provider-safe name (fast.py)
+    _afast: dict[str, Plan]  # the plans of `acall`: tools whose `run` is async
 
     def call(
         self,
@@ -53,6 +59,31 @@ class Dispatcher(Runner):
         """Validate and run one call. Async implementations are run to completion here (on a
         fresh loop in a worker thread when this thread's loop is running). `on_event` gets
         each event of a streaming tool as it comes (in the thread that drains the stream)."""
+        plan = self._fast.get(name) if type(name) is str else None
+        if plan is not None and injected is None and on_event is None:  # most calls (fast.py)
+            started = perf_counter()
+            try:
+                args = validate(plan.model, plan.name, arguments)
+            except ToolArgumentsError as exc:
+                return self._observed(self._rejected(plan.name, arguments, None, exc), started)
+            try:
+                outcome = plan.run(args)
+                kind = type(outcome)
+                if kind is dict and plan.bare:  # finished()'s first branch, inline: most calls
+                    try:
+                        return ok(plan.name, plan.check(outcome), perf_counter() - started)
+                    except ValidationError:
+                        pass  # finished() says why
+                elif kind is not plan.result and inspect.isawaitable(outcome):
+                    outcome = execution.awaited(outcome)
+            except control.Suspend as asked:
+                return self._asked(plan.info, args, (), asked)
+            except Exception as exc:  # noqa: BLE001 - failures become results
+                first = failure(plan.info, exc, args, (), perf_counter() - started)
+                if first.failure is not None and first.failure.retryable:
+                    return self._drive(_made(plan, args), started, first=first)
+                return first
+            return finished(plan, outcome, started, args)
         if on_event is not None:
             with streaming.listening(on_event):
                 return self.call(name, arguments, injected=injected)
@@ -77,7 +108,39 @@ class Dispatcher(Runner):
         on_event: OnEvent | None = None,
     ) -> ToolResult:
         """Validate and run one call; a sync implementation runs in a worker thread, so the
-        event loop is never blocked. `on_event`: as for `call`."""
+        event loop is never blocked; an async one is awaited in the caller's task (within its
+        deadline, if it has one). `on_event`: as for `call`."""
+        plan = self._afast.get(name) if type(name) is str else None
+        if plan is not None and injected is None and on_event is None:  # an async run (fast.py)
+            started = perf_counter()
+            try:
+                args = validate(plan.model, plan.name, arguments)
+            except ToolArgumentsError as exc:
+                refused = self._rejected(plan.name, arguments, None, exc)
+                return await self._aobserved(refused, started)
+            try:
+                if plan.timeout is None:
+                    outcome = await plan.run(args)
+                else:
+                    outcome = await execution.bounded(plan.run(args), plan.timeout)
+                kind = type(outcome)
+                if kind is not dict and kind is not plan.result and inspect.isawaitable(outcome):
+                    bound = plan.timeout
+                    outcome = await (
+                        outcome if bound is None else execution.bounded(outcome, bound)
+                    )
+            except execution.Timeout as exc:
+                first = timed_out(plan.info, exc.seconds, exc, perf_counter() - started)
+            except control.Suspend as asked:
+                return self._asked(plan.info, args, (), asked)
+            # As in running.py: a tool's sys.exit() or KeyboardInterrupt is its own failure.
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001
+                first = failure(plan.info, exc, args, (), perf_counter() - started)
+            else:
+                return finished(plan, outcome, started, args)
+            if first.failure is not None and first.failure.retryable:
+                return await self._adrive(_made(plan, args), started, first=first)
+            return first
         if on_event is not None:
             with streaming.listening(on_event):
                 return await self.acall(name, arguments, injected=injected)
@@ -107,50 +170,6 @@ class Dispatcher(Runner):
         result = call.result()
         cut = result.failure is not None and result.failure.kind == "timeout"
         yield streaming.Final(result, was_interrupted=cut)
-
-    def resume(
-        self,
-        suspended: Suspension | dict[str, Any],
-        *,
-        approved: bool | None = None,
-        reason: str | None = None,
-        answer: Any = _MISSING,
-        injected: Mapping[str, Any] | None = None,
-    ) -> ToolResult:
-        """Go on with a suspended call (`ToolResult.suspended`, or its `to_json()` as stored):
-        an approval with `approved` (and the user's `reason` for a rejection, which the model
-        reads), a question with the user's `answer`. Its injected values are passed again.
-        SuspensionError for a record this registry's secret did not sign as it is, one that
-        expired, or one already resumed (or rejected): each record is used once."""
-        started = perf_counter()
-        record = self._checked(suspended, approved, answer)
-        used = records.consumed(self._records, record.id, record.expires_at)
-        prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
-        token = control.resuming(answered)
-        try:
-            return self._observed(prepared, started, approved=True)
-        finally:
-            control.done_resuming(token)
-
-    async def aresume(
-        self,
-        suspended: Suspension | dict[str, Any],
-        *,
-        approved: bool | None = None,
-        reason: str | None = None,
-        answer: Any = _MISSING,
-        injected: Mapping[str, Any] | None = None,
-    ) -> ToolResult:
-        """`resume`, awaited (as `acall`)."""
-        started = perf_counter()
-        record = self._checked(suspended, approved, answer)
-        used = await records.aconsumed(self._records, record.id, record.expires_at)
-        prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
-        token = control.resuming(answered)
-        try:
-            return await self._aobserved(prepared, started, approved=True)
-        finally:
-            control.done_resuming(token)
 
     def invoke(
         self, name: str, arguments: Any, *, injected: Mapping[str, Any] | None = None
@@ -185,47 +204,6 @@ class Dispatcher(Runner):
         if parts is None:
             return None
         return [await self._aobserved(prepared, started) for prepared, started in parts]
-
-    def _checked(
-        self, suspended: Suspension | dict[str, Any], approved: bool | None, answer: Any
-    ) -> Suspension:
-        """The record, signed by this registry and not expired, resumed as its reason wants
-        (SuspensionError, TypeError); not yet used."""
-        record = Suspension.verified(suspended, self._key)
-        expired = record.expired(self._wall())
-        if expired is not None:
-            raise SuspensionError(f"{expired}: call the tool again")
-        if record.reason == control.APPROVAL:
-            if not isinstance(approved, bool) or answer is not _MISSING:
-                raise TypeError("resume an approval with approved=True or approved=False")
-        elif answer is _MISSING or approved is not None:
-            raise TypeError("resume a question with the user's answer=...")
-        return record
-
-    def _resumed(
-        self,
-        record: Suspension,
-        used: Any,
-        approved: bool | None,
-        reason: str | None,
-        answer: Any,
-        injected: Mapping[str, Any] | None,
-    ) -> tuple[Prepared | ToolResult, control.Resumed | None]:
-        """(what to run, without asking for approval again: prepared as `_prepare` does, or a
-        result; the answer `resumed()` gives it, or None), once the store marked the record
-        used (`used`, its answer: anything but True refuses it)."""
-        if isinstance(used, StoreUnavailable):
-            return policies.unavailable(record.tool, used), None
-        if used is not True:
-            raise SuspensionError(control.USED)
-        arguments = record.real_arguments(self._key)
-        prepared = self._prepare(record.tool, arguments, injected)
-        if approved is False and not isinstance(prepared, ToolResult):
-            message = control.rejected_message(record.tool, reason)
-            return ToolResult(record.tool, failure=ToolFailure("rejected", message)), None
-        if approved is True:
-            return prepared, None
-        return prepared, control.Resumed(answer, record.state)
 
     def _observed(
         self, prepared: Prepared | ToolResult, started: float, approved: bool = False
@@ -293,11 +271,15 @@ class Dispatcher(Runner):
             return result
 
     async def _adrive(
-        self, prepared: Prepared, started: float, approved: bool = False
+        self,
+        prepared: Prepared,
+        started: float,
+        first: ToolResult | None = None,
+        approved: bool = False,
     ) -> ToolResult:
         """The steps of `_policed`, carried out in this task."""
         impl, info, args, extra, _ = prepared
-        steps = self._policed(info, args, extra, None, approved, started)
+        steps = self._policed(info, args, extra, first, approved, started)
         try:
             step = next(steps)
             while True:
@@ -336,21 +318,9 @@ def _value(result: ToolResult) -> Any:
     ) from result.exception
 
 
-def needs_policy(info: ToolInfo) -> bool:
-    """Whether a call of this tool needs more than a run: a declared policy, or a warning."""
-    return bool(
-        getattr(info, "rate_limit", None) is not None
-        or getattr(info, "cache", None) is not None
-        or "requires_approval" in info.flags
-        or "streaming" in info.flags
-        or info.stability == "deprecated"
-        or warns(info)
-    )
-
-
-def warns(info: ToolInfo) -> bool:
-    """Whether a call's arguments may carry warnings: renamed or deprecated parameters."""
-    return bool(getattr(info, "renames", ()) or getattr(info, "deprecated_parameters", ()))
+def _made(plan: Plan, args: Any) -> Prepared:
+    """The prepared call of a plan's tool, for the general path (a failure to retry)."""
+    return Prepared(plan.impl, plan.info, args, (), ())
 
 
 def _noted(info: ToolInfo, result: ToolResult, notes: tuple[Any, ...] = ()) -> ToolResult:

@@ -3,7 +3,8 @@
 
 - Without a deadline, a sync `run` is called directly by `Registry.call` (nothing added to
   its path); `Registry.acall` hands it to a worker thread, so it never blocks the event loop
-  that awaits it.
+  that awaits it. `Registry.acall` awaits an async `run` in the caller's task, a deadline
+  or not (`bounded`: no thread, no task of its own).
 - With a deadline (`timeout_s`, the tool's or the registry's), the call answers when `run`
   returns or when the deadline passes, whichever comes first. An async `run` is cancelled at
   the deadline (its cleanup runs: `finally` blocks, `async with` exits; a sync caller waits
@@ -196,14 +197,25 @@ async def run_async(
 
 
 async def _within(awaitable: Any, timeout: float | None) -> Any:
-    import asyncio
-
     if timeout is None:
         return await awaitable
+    return await bounded(awaitable, timeout)
+
+
+async def bounded(awaitable: Any, timeout: float) -> Any:
+    """`awaitable` awaited in this task, cancelled once `timeout` seconds have passed (its
+    cleanup runs), then Timeout; no task is made for it. A TimeoutError it raises itself
+    before the deadline is its own failure, not the deadline's."""
+    import asyncio
+
+    scope = asyncio.timeout(timeout)
     try:
-        return await asyncio.wait_for(awaitable, timeout)  # cancels it at the deadline
+        async with scope:
+            return await awaitable
     except TimeoutError:
-        raise Timeout(timeout) from None
+        if scope.expired():
+            raise Timeout(timeout) from None
+        raise
 
 
 def _completed(

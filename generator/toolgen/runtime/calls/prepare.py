@@ -98,12 +98,7 @@ class Preparer:
         except Exception as exc:  # noqa: BLE001 - the ToolArgumentsError of the tool's own runtime
             if not raised_as(exc, ToolArgumentsError):
                 raise
-            info = self._infos[canonical]
-            if getattr(info, "repair", None) and _not_json(exc, arguments):
-                repaired = self._repaired(canonical, info, arguments, injected)
-                if repaired is not None:
-                    return repaired
-            return self._refused(canonical, info, arguments, exc)
+            return self._rejected(canonical, arguments, injected, exc)
         extra: tuple[Any, ...] = ()
         if info.injected is not None:
             values = dict(self.inject(canonical)) if self.inject is not None else {}
@@ -115,6 +110,18 @@ class Preparer:
                 message = f"the host did not supply valid injected values for: {', '.join(missing)}"
                 return ToolResult(canonical, failure=ToolFailure("internal", message))
         return _made(Prepared, (impl, info, args, extra, notes))
+
+    def _rejected(
+        self, name: str, arguments: Any, injected: Mapping[str, Any] | None, exc: BaseException
+    ) -> Prepared | ToolResult:
+        """What a call whose arguments were refused (`exc`) comes to: the call with its text
+        repaired, as the spec allows, or its refusal."""
+        info = self._infos[name]
+        if getattr(info, "repair", None) and _not_json(exc, arguments):
+            repaired = self._repaired(name, info, arguments, injected)
+            if repaired is not None:
+                return repaired
+        return self._refused(name, info, arguments, exc)
 
     def _repaired(
         self, name: str, info: ToolInfo, text: str | bytes | bytearray, injected: Any
@@ -150,7 +157,6 @@ class Preparer:
                 exc = with_example(line)
         return ToolResult(name, failure=ToolFailure("invalid_arguments", str(exc)), exception=exc)
 
-    # Glued calls: `get_weatherget_time` with `{"city": "Paris"}{"tz": "UTC"}`.
     # Glued calls: `get_weatherget_time` with `{"city": "Paris"}{"tz": "UTC"}`.
     def split_call(self, name: str, arguments: Any) -> list[tuple[str, str]] | None:
         """A call glued from several, as its parts: (canonical tool name, that call's JSON

@@ -238,6 +238,22 @@ class ToolResult:
         return "\n\n".join(parts)
 
 
+_new = object.__new__
+
+
+def ok(tool: str, value: BaseModel, duration_s: float) -> ToolResult:
+    """An ok result, nothing but its value and duration, as `ToolResult(tool, value,
+    duration_s=duration_s)` makes it: the fields set directly (the runtime built and checked
+    them), for a third of the cost of a keyword call of `__init__`."""
+    made: ToolResult = _new(ToolResult)
+    fields = made.__dict__
+    fields["tool"] = tool
+    fields["value"] = value
+    if duration_s:
+        fields["duration_s"] = duration_s
+    return made
+
+
 def raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
     """`exc` is a `cls` of this runtime, or of another generated package's copy of it."""
     return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
@@ -282,7 +298,7 @@ def finish(
         check = getattr(info.result, "__exact__", None)
         if check is None or check.is_valid(as_sent(value)):
             if metadata is None and not info.flags and not content:
-                return ToolResult(info.name, value, duration_s=duration_s)  # most calls
+                return ok(info.name, value, duration_s)  # most calls
             terminal = "terminal" in info.flags
             return ToolResult(
                 info.name,

@@ -609,10 +609,18 @@ def main(argv: list[str], package: str) -> int:
         action="store_true",
         help="serve HTTP on an address other than loopback without a token",
     )
+    serve.add_argument(
+        "--ui",
+        metavar="DIR",
+        help="also serve the catalog `toolgen catalog` wrote into DIR at /ui/, each tool's page "
+        "with a form that calls it (HTTP on loopback without a token only)",
+    )
     args = parser.parse_args(argv)
     if args.stateful and args.workers != 1:
         parser.error("--stateful serves from one process: it takes no --workers")
     refused = _unsafe(args)
+    if refused is None and args.ui and not os.path.isfile(os.path.join(args.ui, "index.html")):
+        refused = f"--ui {args.ui}: no catalog there (write one with `toolgen catalog --out`)"
     if refused:
         print(f"python -m {package} serve: {refused}", file=sys.stderr)
         return 2
@@ -624,6 +632,7 @@ def main(argv: list[str], package: str) -> int:
         "log_level": args.log_level,
         "host": args.host,
         "list_ttl_ms": args.list_ttl_ms,
+        "ui": os.path.abspath(args.ui) if args.ui else None,
     }
     if args.store is not None:  # read by every registry made without a store (workers too)
         os.environ[ENVIRONMENT] = args.store
@@ -666,6 +675,11 @@ def _unsafe(args: argparse.Namespace) -> str | None:
     token = os.environ.get(args.token_env)
     if token is not None and not token.strip():
         return f"{args.token_env} is set but empty: set it to a token, or unset it"
+    if args.ui and not (args.http and token is None and loopback(args.host)):
+        return (
+            "--ui serves pages that call tools without credentials: only with --http on a "
+            f"loopback --host and {args.token_env} unset"
+        )
     if args.http and token is None and not loopback(args.host) and not args.insecure_no_auth:
         return (
             f"--host {args.host} is not a loopback address: set {args.token_env} to a bearer "
@@ -711,16 +725,21 @@ def worker_app() -> Starlette:
     """The HTTP app of one worker process (uvicorn's factory): settings from `main`."""
     settings = json.loads(os.environ[_SETTINGS])
     token = os.environ.get(settings["token_env"]) or None
-    server = _server(settings)
-    return http_app(server, token=token, host=settings["host"], stateful=settings["stateful"])
+    _logging(settings)
+    registry = _registry_of(settings)
+    server = _server(settings, registry)
+    app = http_app(server, token=token, host=settings["host"], stateful=settings["stateful"])
+    if settings.get("ui"):
+        from pathlib import Path
+
+        from . import ui
+
+        ui.mount(app, registry, Path(settings["ui"]))
+    return app
 
 
-def _server(settings: Mapping[str, Any]) -> Server[Any]:
-    logging.getLogger().setLevel(settings["log_level"].upper())  # what implementations log
-    if not LOG.handlers:  # the server's own records (failed calls) on stderr, at that level
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        LOG.addHandler(handler)
+def _registry_of(settings: Mapping[str, Any]) -> Registry:
+    """The registry `--registry` names: a Registry, or a function that returns one."""
     sys.path.insert(0, os.getcwd())
     module_name, _, attribute = settings["registry"].partition(":")
     if not attribute:
@@ -731,6 +750,21 @@ def _server(settings: Mapping[str, Any]) -> Server[Any]:
         raise TypeError(
             f"{settings['registry']} is not a Registry (it is {type(registry).__name__})"
         )
+    return registry  # type: ignore[no-any-return]
+
+
+def _logging(settings: Mapping[str, Any]) -> None:
+    logging.getLogger().setLevel(settings["log_level"].upper())  # what implementations log
+    if not LOG.handlers:  # the server's own records (failed calls) on stderr, at that level
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        LOG.addHandler(handler)
+
+
+def _server(settings: Mapping[str, Any], registry: Registry | None = None) -> Server[Any]:
+    _logging(settings)
+    if registry is None:
+        registry = _registry_of(settings)
     package = importlib.import_module(settings["package"])
     return mcp_server(
         registry,

@@ -1,0 +1,99 @@
+"""The site's files (catalog/site.py, the templates): what each page holds, the search data
+taken from the package's search index, escaping, and the same bytes for the same specs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.catalog_support import SPECS, Elements, site
+from toolgen.catalog.site import script_json
+from toolgen.runtime.search import index as search
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("catalog") / "specs"
+    root.mkdir()
+    for name, text in SPECS.items():
+        (root / name).write_text(text, "utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def files(specs: Path) -> dict[str, str]:
+    return site(specs)
+
+
+def test_an_index_a_page_per_tool_and_the_static_files(files: dict[str, str]) -> None:
+    assert sorted(files) == [
+        "catalog.css",
+        "catalog.js",
+        "index.html",
+        "tools/find_customer.html",
+        "tools/get_weather.html",
+        "tools/merge_customers.html",
+    ]
+
+
+def test_the_same_specs_give_the_same_bytes(specs: Path, files: dict[str, str]) -> None:
+    assert site(specs) == files
+
+
+def test_the_index_groups_by_category_then_namespace(files: dict[str, str]) -> None:
+    page = Elements(files["index.html"])
+    assert page.texts("h3") == ["sales", "weather"]
+    assert page.texts("h4") == ["crm", "weather"]  # a namespace defaults to the category
+    listed = [
+        attrs["data-tool"] for tag, attrs in page.tags if tag == "li" and "data-tool" in attrs
+    ]
+    assert listed == ["find_customer", "merge_customers", "get_weather"]
+
+
+def test_the_search_data_is_the_search_index_of_the_package(files: dict[str, str]) -> None:
+    data = json.loads(Elements(files["index.html"]).script("search-data"))
+    assert data["fields"] == list(search.FIELDS) and data["weights"] == list(search.WEIGHTS)
+    find = next(t for t in data["tools"] if t["name"] == "find_customer")
+    assert find["href"] == "tools/find_customer.html"
+    assert find["fields"][0] == " ".join(search.tokens("find_customer"))
+    assert "email" in find["fields"][2].split()
+
+
+def test_a_tool_page_holds_what_the_spec_says(files: dict[str, str]) -> None:
+    text = " ".join(Elements(files["tools/find_customer.html"]).text)
+    for expected in (
+        "people.yaml:2",  # the entry's name, where the spec has it
+        "No customer matches the query",
+        "up to 3 attempts in all, waiting 0.5 s at first",
+        "10 calls per 60 s; past it, fail",
+        "5 s",
+        "minLength: 1",
+        "The city's name, e.g. Lyon",
+        '"ada@example.com"',
+    ):
+        assert expected in text, expected
+    weather = " ".join(Elements(files["tools/get_weather.html"]).text)
+    assert "Deprecated: Use the forecast service (sunset 2099-01-01)." in weather
+
+
+def test_nested_objects_and_refs_expand_in_details(files: dict[str, str]) -> None:
+    page = Elements(files["tools/find_customer.html"])
+    summaries = page.texts("summary")
+    assert summaries[0] == "2 fields of" and "(address)" in "".join(page.text)
+
+
+def test_provider_tabs_and_their_panels(files: dict[str, str]) -> None:
+    page = Elements(files["tools/merge_customers.html"])
+    tabs = [a for tag, a in page.tags if a.get("role") == "tab"]
+    panels = [a for tag, a in page.tags if a.get("role") == "tabpanel"]
+    assert [t["aria-controls"] for t in tabs] == [p["id"] for p in panels]
+    assert [t["aria-selected"] for t in tabs] == ["true"] + ["false"] * (len(tabs) - 1)
+    assert "found through search_tools" in " ".join(page.text)
+
+
+def test_script_json_cannot_close_its_element() -> None:
+    text = str(script_json({"a": "</script><b>&amp;"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"a": "</script><b>&amp;"}
