@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 NO_APPROVAL = "requires_approval"
+DAY_S = 24 * 3600.0  # how long an approval record may be resumed when the spec says nothing
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ def behaviour(
     """`complete`: both sides have every key (else only the annotations are compared)."""
     if complete:
         yield from _timeout(before, after)
+        yield from _expiry(before, after)
         yield from _flags(before, after)
         removed = _names(before.get("errors")) - _names(after.get("errors"))
         if removed:
@@ -75,6 +77,22 @@ def _timeout(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Is
             "timeout_s",
             f"timeout_s {was} -> {new:g} s: calls that finished in time may now time out",
         )
+
+
+def _expiry(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
+    old, new = _expires(before.get("approval")), _expires(after.get("approval"))
+    if new < old:
+        yield Issue(
+            "TOOL_APPROVAL_EXPIRY_NO_SHORTEN",
+            "approval",
+            f"approval records expire after {old:g} s -> {new:g} s: a record a host keeps "
+            "to resume may expire before the user decides",
+        )
+
+
+def _expires(value: Any) -> float:
+    found = _number(value.get("expires_s")) if isinstance(value, dict) else None
+    return DAY_S if found is None else found
 
 
 def _flags(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
