@@ -12,11 +12,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from toolgen_builtin import Registry, build_registry
+from toolgen_builtin import Registry
 
 from .browser import Browser, BrowserPolicy
 from .control import AskUser, Done, Unable
 from .data import ParseCsv, QueryJson, SummarizeNumbers
+from .disabled import HintingRegistry
 from .files import (
     AppendFile,
     EditFile,
@@ -136,13 +137,27 @@ def registry(
         Unable(),
         AskUser(),
     ]
+    off: dict[str, str] = {}
     if enable_processes is None:
         enable_processes = processes is not None or os.environ.get(ENABLE_PROCESSES) == "1"
     if enable_processes:
         policy = processes or ProcessPolicy(limits=ResourceLimits.from_environment())
         tools += [RunShell(workspace, policy), RunPython(workspace, policy)]
+    else:
+        how = _switch(ENABLE_PROCESSES, "enable_processes")
+        off.update(run_shell=how, run_python=how)
     if enable_browser is None:
         enable_browser = browser is not None or os.environ.get(ENABLE_BROWSER) == "1"
     if enable_browser:
         tools.append(Browser(web, browser))
-    return build_registry(*tools, **settings)
+    else:
+        off["browser"] = _switch(ENABLE_BROWSER, "enable_browser")
+    return HintingRegistry(tools, off, **settings)
+
+
+def _switch(variable: str, argument: str) -> str:
+    """How a host turns a tool on: the variable (what `toolgen call` and `serve` read)."""
+    return (
+        f"set {variable}=1 in the environment of the process that serves the tools "
+        f"(or pass registry({argument}=True))"
+    )

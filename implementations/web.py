@@ -5,7 +5,10 @@
   user name or password are refused. No proxy is used (the environment's proxies are ignored).
 - Time: one deadline for the whole fetch, redirects included. Each socket operation waits at
   most the time left, and a timer shuts the socket down at the deadline, so a server that
-  dribbles bytes cannot stretch it.
+  dribbles bytes cannot stretch it. A host's addresses are tried in turn, each connection
+  attempt given its share of the time left (half of it for the first of two), so an address
+  that never answers leaves the next one time to connect. (Name resolution itself is the
+  system's, not bounded here.)
 - Size: the body is read in chunks up to the limit, then the connection is dropped
   (`truncated: true`); memory stays bounded whatever the server sends or announces. A body
   in gzip or deflate is decoded as it is read, the limit counting decoded bytes (encoding.py).
@@ -21,7 +24,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import SplitResult, quote, urljoin, urlsplit
 
 from toolgen_builtin import ToolError
@@ -138,13 +141,52 @@ def _is_text(media_type: str) -> bool:
     )
 
 
-def connect(target: Target, timeout: float) -> http.client.HTTPConnection:
-    """A connection (not opened yet) to an allowed target; never through a proxy."""
+def resolve(host: str, port: int) -> list[tuple[int, int, int, Any]]:
+    """The addresses of `host` to try, in the resolver's order: (family, type, proto, address)."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [(family, kind, proto, address) for family, kind, proto, _, address in found]
+
+
+def open_socket(host: str, port: int, deadline: float) -> socket.socket:
+    """A TCP connection to one of `host`'s addresses before `deadline`: each attempt waits at
+    most its share of the time left (the last one all of it). The last failure is raised
+    (TimeoutError when the attempts ran out of time)."""
+    addresses = resolve(host, port)
+    failed: OSError = TimeoutError(f"no address of {host} answered in time")
+    for at, (family, kind, proto, address) in enumerate(addresses):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(left / (len(addresses) - at))
+            sock.connect(address)
+        except OSError as exc:
+            sock.close()
+            failed = exc
+            continue
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        return sock
+    raise failed
+
+
+def connect(target: Target, deadline: float) -> http.client.HTTPConnection:
+    """A connection (not opened yet) to an allowed target, opened before `deadline` (one
+    attempt per address, open_socket); never through a proxy."""
+    timeout = max(deadline - time.monotonic(), 0.001)
+    connection: http.client.HTTPConnection
     if target.https:
-        return http.client.HTTPSConnection(
+        connection = http.client.HTTPSConnection(
             target.host, target.port, timeout=timeout, context=ssl.create_default_context()
         )
-    return http.client.HTTPConnection(target.host, target.port, timeout=timeout)
+    else:
+        connection = http.client.HTTPConnection(target.host, target.port, timeout=timeout)
+
+    def opened(address: tuple[str, int], *_: Any) -> socket.socket:
+        return open_socket(address[0], address[1], deadline)
+
+    connection._create_connection = opened  # type: ignore[attr-defined]
+    return connection
 
 
 class Watchdog:
@@ -184,7 +226,7 @@ def http_get(
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise ToolError("timeout", "the time limit passed before the fetch finished")
-    connection = connect(target, remaining)
+    connection = connect(target, deadline)
     watchdog = Watchdog(connection, remaining)
     expired = watchdog.expired
     try:

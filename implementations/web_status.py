@@ -67,7 +67,7 @@ def probe(target: Target, method: Method, deadline: float, policy: WebPolicy) ->
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise Unreachable("no answer within the time limit")
-    connection = connect(target, remaining)
+    connection = connect(target, deadline)
     watchdog = Watchdog(connection, remaining)
     try:
         connection.request(

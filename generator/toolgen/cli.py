@@ -14,9 +14,10 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import __version__
-from toolgen.config import PROVIDER_NAMES, BuildOptions, Config, load_config, targets
+from toolgen.config import BuildOptions, Config, load_config, targets
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
+from toolgen.leaves import kinds
 from toolgen.outlock import WriteError, locked
 from toolgen.pipeline import Build, build, check_specs
 from toolgen.progress import Progress
@@ -430,7 +431,9 @@ def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | 
 
 @main.command()
 @click.option(
-    "--provider", required=True, help="openai, openai-responses, anthropic, gemini, mcp or bedrock."
+    "--provider",
+    required=True,
+    help=f"{', '.join(kinds.PROVIDERS[:-1])} or {kinds.PROVIDERS[-1]}.",
 )
 @click.option(
     "--strict/--no-strict",
@@ -480,7 +483,7 @@ def export(provider: str, strict: bool | None, openapi: bool | None, specs: str 
     "--provider",
     "providers",
     multiple=True,
-    type=click.Choice(PROVIDER_NAMES),
+    type=click.Choice(kinds.PROVIDERS),
     help="A provider to estimate (repeatable) [default: [tool.toolgen] providers, else all].",
 )
 @click.option(
@@ -546,7 +549,11 @@ def call(
     approve: bool,
     answer: str | None,
 ) -> None:
-    """Run one tool through the generated registry and print its result as JSON."""
+    """Run one tool through the generated registry and print its result as JSON.
+
+    The result alone goes to stdout (for a pipe); what the host is told besides it (the
+    repairs of the arguments' text, deprecations, a streaming tool's events, what a suspended
+    call waits for) goes to stderr."""
     config = _config(out=out, package=package, implementations=implementations)
     if not config.implementations:
         _fail(
@@ -568,6 +575,8 @@ def call(
         result = registry.resume(waiting, approved=True, injected=injected or None)
     elif waiting is not None and waiting.reason == "question" and answer is not None:
         result = registry.resume(waiting, answer=answer, injected=injected or None)
+    for warning in getattr(result, "warnings", ()):  # repairs and deprecations: the host's
+        click.echo(f"toolgen: warning: {warning}", err=True)
     if getattr(result, "suspended", None) is not None:
         again = "--approve" if result.suspended.reason == "approval" else "--answer TEXT"
         click.echo(f"toolgen: {result.suspended.prompt} (call again with {again})", err=True)
@@ -586,7 +595,7 @@ def _print_event(event: Any) -> None:
         if callable(getattr(event, "as_json", None))
         else {"type": repr(event)}
     )
-    if shown.get("type") in ("image", "audio", "document") and isinstance(shown.get("data"), str):
+    if shown.get("type") in kinds.MEDIA and isinstance(shown.get("data"), str):
         shown["data"] = f"<{len(shown['data']):,} base64 characters>"
     click.echo(json.dumps(shown, ensure_ascii=False), err=True)
 

@@ -4,6 +4,7 @@ and `BuildOptions`: everything besides the specs that a build's output depends o
 from __future__ import annotations
 
 import keyword
+import os
 import re
 import sys
 import tomllib
@@ -12,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from toolgen.leaves import kinds
 
 DEFAULTS: dict[str, Any] = {
     "specs": "schemas",
@@ -25,20 +28,15 @@ DEFAULTS: dict[str, Any] = {
     "lint": None,
     "breaking": None,
     "examples_in_descriptions": 0,
+    "wheel": None,
 }
-# The providers a generated package carries definitions for (toolgen.providers.PROVIDERS;
-# a test holds the two equal: this module must not import the exporters).
-PROVIDER_NAMES: tuple[str, ...] = (
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "mcp",
-    "bedrock",
-)
 # PEP 440 public versions and PEP 508 distribution names.
 _VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+# The extras every generated distribution declares (templates/pyproject.toml.jinja), and what
+# an extra of [tool.toolgen.wheel] may be called (PEP 685's normalized names).
+GENERATED_EXTRAS = ("testing", "server", "client", "openai-agents", "pydantic-ai", "langchain")
+_EXTRA = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # What a generated package imports (its dependencies and its extras'): a package of one of these
 # names would shadow it, and so would a standard-library module (sys.stdlib_module_names).
 DEPENDENCIES: tuple[str, ...] = (
@@ -74,8 +72,8 @@ def package_name_problem(name: str) -> str | None:
 def targets(providers: Iterable[str]) -> tuple[str, ...]:
     """The providers a package carries definitions for, in the canonical order: the chosen ones,
     and MCP's always (the package serves its tools over MCP and its client reads them)."""
-    wanted = {*providers, "mcp"}
-    return tuple(p for p in PROVIDER_NAMES if p in wanted)
+    wanted = {*providers, kinds.MCP}
+    return tuple(p for p in kinds.PROVIDERS if p in wanted)
 
 
 @dataclass(frozen=True)
@@ -87,10 +85,15 @@ class BuildOptions:
     version: str = "0.1.0"  # of the generated distribution
     distribution: str = ""  # its name on an index; "" means the package name with `-` for `_`
     templates: Path | None = None  # a folder of template overrides
-    providers: tuple[str, ...] = PROVIDER_NAMES
+    providers: tuple[str, ...] = kinds.PROVIDERS
     # Characters of spec examples written into descriptions for providers with no field for
     # them (all but Anthropic's `input_examples`); 0: none.
     examples_budget: int = 0
+    # [tool.toolgen.wheel]: handwritten packages the distribution's wheel carries beside the
+    # generated one (the folder relative to the output directory, the import name), and extras
+    # besides the generated package's own (name, requirements).
+    ships: tuple[tuple[str, str], ...] = ()
+    extras: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         problem = package_name_problem(self.package)
@@ -106,10 +109,10 @@ class BuildOptions:
                 f"distribution name {distribution!r} is not a valid project name (PEP 508)"
             )
         object.__setattr__(self, "distribution", distribution)
-        unknown = [p for p in self.providers if p not in PROVIDER_NAMES]
+        unknown = [p for p in self.providers if p not in kinds.PROVIDERS]
         if unknown or not self.providers:
             raise ValueError(
-                f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(PROVIDER_NAMES)}"
+                f"unknown provider(s) {', '.join(map(repr, unknown))}; known: {', '.join(kinds.PROVIDERS)}"
                 if unknown
                 else "providers: name at least one"
             )
@@ -121,6 +124,16 @@ class BuildOptions:
                 f"examples_in_descriptions must be a whole number of characters (0: none), "
                 f"not {self.examples_budget!r}"
             )
+        for name, _ in self.extras:
+            if not _EXTRA.fullmatch(name) or name in GENERATED_EXTRAS:
+                raise ValueError(
+                    f"[tool.toolgen.wheel] extras: {name!r} "
+                    + (
+                        "is an extra the generated package has already"
+                        if name in GENERATED_EXTRAS
+                        else "is not an extra's name (lowercase letters, digits and -)"
+                    )
+                )
 
     def fingerprint(self) -> str:
         """Every field, as text: what the build cache hashes."""
@@ -132,6 +145,8 @@ class BuildOptions:
                 str(self.templates),
                 self.providers,
                 self.examples_budget,
+                self.ships,
+                self.extras,
             )
         )
 
@@ -155,6 +170,10 @@ class Config:
     # whether [tool.toolgen] states `version` (`toolgen breaking` checks a stated version's bump)
     version_declared: bool = False
     examples_budget: int = 0  # [tool.toolgen] examples_in_descriptions
+    # [tool.toolgen.wheel] packages: folders of handwritten packages (relative to `root`) that
+    # the generated wheel carries too; extras: name -> requirements
+    wheel_packages: tuple[str, ...] = ()
+    wheel_extras: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def override(self, **flags: Any) -> Config:
         given = {k: v for k, v in flags.items() if v is not None}
@@ -170,8 +189,13 @@ class Config:
             version=self.version,
             distribution=self.distribution or "",
             templates=self.templates,
-            providers=self.providers or PROVIDER_NAMES,
+            providers=self.providers or kinds.PROVIDERS,
             examples_budget=self.examples_budget,
+            ships=tuple(
+                (Path(os.path.relpath(self.root / folder, self.out)).as_posix(), Path(folder).name)
+                for folder in self.wheel_packages
+            ),
+            extras=self.wheel_extras,
         )
 
 
@@ -219,7 +243,31 @@ def load_config(start: Path | None = None) -> Config:
         breaking=_breaking(table.get("breaking")),
         version_declared="version" in table,
         examples_budget=merged["examples_in_descriptions"],
+        **_wheel(table.get("wheel"), root),
     )
+
+
+def _wheel(table: Any, root: Path) -> dict[str, Any]:
+    """`[tool.toolgen.wheel]`: `packages = ["folder", ...]` (handwritten packages, relative to
+    the pyproject's folder) and `extras = {name = ["requirement", ...]}`."""
+    if table is None:
+        return {}
+    if not isinstance(table, dict) or set(table) - {"packages", "extras"}:
+        raise ValueError("[tool.toolgen.wheel] takes two settings: packages and extras")
+    packages, extras = table.get("packages", []), table.get("extras", {})
+    if not isinstance(packages, list) or not all(isinstance(p, str) for p in packages):
+        raise ValueError("[tool.toolgen.wheel] packages must be a list of folders")
+    for folder in packages:
+        if not (root / folder / "__init__.py").is_file():
+            raise ValueError(f"[tool.toolgen.wheel] packages: {folder!r} is not a package folder")
+    if not isinstance(extras, dict) or not all(
+        isinstance(r, list) and all(isinstance(x, str) for x in r) for r in extras.values()
+    ):
+        raise ValueError("[tool.toolgen.wheel] extras must map names to lists of requirements")
+    return {
+        "wheel_packages": tuple(packages),
+        "wheel_extras": tuple((name, tuple(extras[name])) for name in sorted(extras)),
+    }
 
 
 def _breaking(table: Any) -> Mapping[str, Any]:

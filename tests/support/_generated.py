@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tests.support.generation import generate, imported
+from tests.support.generation import generate, imported, once
 from toolgen.config import BuildOptions
 from toolgen.pipeline import Build, build
 
@@ -88,6 +88,27 @@ def package(folder: Path, tools: list[dict[str, Any]] | dict[str, Any]) -> Itera
     out = folder / "out"
     with _isolated_cache():
         generate(write_specs(folder, [tools] if isinstance(tools, dict) else tools), out, name)
+    with _imported_whole(out, name) as module:
+        yield module
+
+
+@contextmanager
+def shared(name: str, tools: list[dict[str, Any]]) -> Iterator[ModuleType]:
+    """One package of many tools, generated once per test session (`once`, shared by xdist's
+    workers) and imported as `package` imports it: for a module whose tests each read a tool.
+    `name` is the session folder's and the package's; the tools must be the same each call."""
+
+    def make(folder: Path) -> None:
+        with _isolated_cache():
+            generate(write_specs(folder, tools), folder / "out", name)
+
+    with _imported_whole(once(name, make) / "out", name) as module:
+        yield module
+
+
+@contextmanager
+def _imported_whole(out: Path, name: str) -> Iterator[ModuleType]:
+    """The package and every tool module imported, a warning an error."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with imported(out, name) as module:

@@ -80,9 +80,11 @@ class LocalServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[LocalServer]:
-    """`handler` served on a free port of 127.0.0.1 until the block ends."""
-    httpd = LocalServer(("127.0.0.1", 0), handler)
+def serving(
+    handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1"
+) -> Iterator[LocalServer]:
+    """`handler` served on a free port of `host` (a loopback address) until the block ends."""
+    httpd = LocalServer((host, 0), handler)
     httpd.requests = []
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -109,3 +109,5 @@ def serving(
             process.wait()
         if errors is not None:
             errors.close()
+        if process.stderr is not None:
+            process.stderr.close()

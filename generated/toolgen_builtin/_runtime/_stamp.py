@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "047c54ac9ada69cc49911f4f8adb90289bc644bc9fe42b0acd3320447bc56f68"
+RUNTIME_SHA256 = "69f66890d953e703812672f29af38d981471858475f2e5e4c62f665421baa4cd"

@@ -1,12 +1,13 @@
 """BEHAVIOR: what a host relies on besides the schemas: deadlines, flags, declared errors,
-rate limits, approval and annotations. Read from the raw entries; a generated package
+rate limits, approval and annotations. Read from each side's ToolSpec; a generated package
 (the previous side) has only the annotations."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+
+from toolgen.spec.model import Annotations, RateLimit, ToolSpec
 
 NO_APPROVAL = "requires_approval"
 DAY_S = 24 * 3600.0  # how long an approval record may be resumed when the spec says nothing
@@ -19,37 +20,22 @@ class Issue:
     message: str
 
 
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _names(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return {k for k in value if isinstance(k, str)}
-    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
-
-
-def _rate(value: Any) -> float | None:
+def _rate(limit: RateLimit | None) -> float | None:
     """Calls per second a `rate_limit` allows."""
-    if not isinstance(value, dict):
-        return None
-    calls, per = _number(value.get("calls")), _number(value.get("per_s"))
-    return calls / per if calls is not None and per else None
+    return limit.calls / limit.per_s if limit is not None and limit.per_s else None
 
 
 def _listed(names: set[str]) -> str:
     return ", ".join(sorted(names))
 
 
-def behaviour(
-    before: Mapping[str, Any], after: Mapping[str, Any], complete: bool
-) -> Iterator[Issue]:
+def behaviour(before: ToolSpec, after: ToolSpec, complete: bool) -> Iterator[Issue]:
     """`complete`: both sides have every key (else only the annotations are compared)."""
     if complete:
         yield from _timeout(before, after)
         yield from _expiry(before, after)
         yield from _flags(before, after)
-        removed = _names(before.get("errors")) - _names(after.get("errors"))
+        removed = {e.kind for e in before.errors} - {e.kind for e in after.errors}
         if removed:
             yield Issue(
                 "TOOL_ERROR_NO_DELETE",
@@ -57,7 +43,7 @@ def behaviour(
                 f"declared error(s) {_listed(removed)} removed: hosts that "
                 "handle them by kind no longer get them",
             )
-        old, new = _rate(before.get("rate_limit")), _rate(after.get("rate_limit"))
+        old, new = _rate(before.rate_limit), _rate(after.rate_limit)
         if new is not None and (old is None or new < old):
             was = f"{old:g}" if old is not None else "no limit"
             yield Issue(
@@ -65,11 +51,11 @@ def behaviour(
                 "rate_limit",
                 f"rate limit {was} -> {new:g} calls per second: calls that ran now fail or wait",
             )
-    yield from _annotations(before.get("annotations"), after.get("annotations"))
+    yield from _annotations(before.annotations, after.annotations)
 
 
-def _timeout(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
-    old, new = _number(before.get("timeout_s")), _number(after.get("timeout_s"))
+def _timeout(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
+    old, new = before.timeout_s, after.timeout_s
     if new is not None and (old is None or new < old):
         was = f"{old:g} s" if old is not None else "none"
         yield Issue(
@@ -79,8 +65,8 @@ def _timeout(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Is
         )
 
 
-def _expiry(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
-    old, new = _expires(before.get("approval")), _expires(after.get("approval"))
+def _expiry(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
+    old, new = _expires(before), _expires(after)
     if new < old:
         yield Issue(
             "TOOL_APPROVAL_EXPIRY_NO_SHORTEN",
@@ -90,13 +76,12 @@ def _expiry(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Iss
         )
 
 
-def _expires(value: Any) -> float:
-    found = _number(value.get("expires_s")) if isinstance(value, dict) else None
-    return DAY_S if found is None else found
+def _expires(spec: ToolSpec) -> float:
+    return DAY_S if spec.approval_expires_s is None else spec.approval_expires_s
 
 
-def _flags(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issue]:
-    old, new = _names(before.get("flags")), _names(after.get("flags"))
+def _flags(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
+    old, new = set(before.flags), set(after.flags)
     if NO_APPROVAL in new - old:
         yield Issue(
             "TOOL_NO_NEW_APPROVAL",
@@ -111,9 +96,8 @@ def _flags(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[Issu
         yield Issue("TOOL_SAME_FLAGS", "flags", f"flags {'; '.join(parts)}: hosts rely on them")
 
 
-def _annotations(before: Any, after: Any) -> Iterator[Issue]:
-    old = before if isinstance(before, dict) else {}
-    new = after if isinstance(after, dict) else {}
+def _annotations(before: Annotations, after: Annotations) -> Iterator[Issue]:
+    old, new = dict(before.declared()), dict(after.declared())
     if old.get("destructive") is False and new.get("destructive") is not False:
         now = "true" if new.get("destructive") is True else "not said (MCP reads it as destructive)"
         yield Issue(
@@ -130,11 +114,5 @@ def _annotations(before: Any, after: Any) -> Iterator[Issue]:
         yield Issue("TOOL_SAME_ANNOTATIONS", "annotations", f"annotations changed: {changes}")
 
 
-def _shown(value: Any) -> str:
-    return (
-        "absent"
-        if value is None
-        else str(value).lower()
-        if isinstance(value, bool)
-        else repr(value)
-    )
+def _shown(value: bool | None) -> str:
+    return "absent" if value is None else str(value).lower()

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolgen.breaking.sources import Place
-from toolgen.runtime.types import json_type
+from toolgen.runtime.types import is_json_type, json_type
 from toolgen.schema.pointer import child, unescape
 
 NARROWER, WIDER, OTHER = "narrower", "wider", "other"
@@ -46,7 +46,6 @@ CLOSED, OPENED = "closed", "opened"
 DEFAULT, DEPRECATED, DESCRIBED = "default", "deprecated", "described"
 
 MISSING: Any = object()
-JSON_TYPES = ("null", "boolean", "object", "array", "number", "integer", "string")
 NUMBER_BOUNDS = (("minimum", "exclusiveMinimum", True), ("maximum", "exclusiveMaximum", False))
 COUNTS = {
     "string": (("minLength", "maxLength"),),
@@ -777,7 +776,7 @@ def _truthy(value: Any) -> bool:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return is_json_type(value, "number")
 
 
 def _count(value: Any) -> int | None:

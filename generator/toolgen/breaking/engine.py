@@ -64,8 +64,13 @@ class Comparison:
     def schema(self, side: Side, entry: ToolEntry, key: str) -> Schema:
         """A tool's `parameters` or `returns`, bundled, with the place of each definition."""
         root = entry.at(key)
-        raw = entry.data.get(key, MISSING)
-        if raw is MISSING:
+        spec = entry.spec
+        raw = (
+            spec.parameters
+            if key == "parameters"
+            else (spec.returns if spec.has_returns else MISSING)
+        )
+        if raw is MISSING or raw is None:
             return Schema(EMPTY_PARAMETERS if key == "parameters" else True, root)
         if not has_ref(raw):
             return Schema(raw, root)
@@ -160,12 +165,12 @@ class Comparison:
         return out
 
     def removed(self, entry: ToolEntry) -> None:
-        name, data = entry.name, entry.data
-        if lifecycle.experimental(data):
+        name, spec = entry.name, entry.spec
+        if lifecycle.experimental(spec):
             return
         gone = self.after_place_of(entry)
-        if lifecycle.deprecated(data):
-            sunset = lifecycle.sunset(data)
+        if lifecycle.deprecated(spec):
+            sunset = lifecycle.sunset(spec)
             if lifecycle.past(sunset, self.today):
                 self.add(
                     "TOOL_DELETED_AFTER_SUNSET",
@@ -204,7 +209,7 @@ class Comparison:
         return None
 
     def pair(self, b: ToolEntry, a: ToolEntry) -> None:
-        if lifecycle.experimental(b.data):
+        if lifecycle.experimental(b.spec):
             return
         complete = self.before.complete and self.after.complete
         name = a.name
@@ -218,19 +223,19 @@ class Comparison:
             )
         if complete and b.data == a.data and not has_ref(a.data):
             return
-        if self.before.complete and lifecycle.fell(b.data, a.data):
+        if self.before.complete and lifecycle.fell(b.spec, a.spec):
             self.add(
                 "STABILITY_NO_DECREASE",
                 name,
                 a.at("stability"),
                 b.at("stability"),
-                f"tool '{name}': stability {lifecycle.stability(b.data)} -> {lifecycle.stability(a.data)}: "
+                f"tool '{name}': stability {b.spec.stability} -> {a.spec.stability}: "
                 "callers were promised a stable tool",
             )
-        if not lifecycle.deprecated(b.data) and lifecycle.deprecated(a.data):
-            key = "deprecated" if "deprecated" in a.data else "stability"
-            extra = [f"use '{r}' instead" for r in [lifecycle.replacement(a.data)] if r]
-            extra += [f"sunset {s}" for s in [lifecycle.sunset(a.data)] if s]
+        if not lifecycle.deprecated(b.spec) and lifecycle.deprecated(a.spec):
+            key = "deprecated" if a.spec.deprecation is not None else "stability"
+            extra = [f"use '{r}' instead" for r in [lifecycle.replacement(a.spec)] if r]
+            extra += [f"sunset {s}" for s in [lifecycle.sunset(a.spec)] if s]
             self.add(
                 "TOOL_DEPRECATED",
                 name,
@@ -238,7 +243,7 @@ class Comparison:
                 None,
                 f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""),
             )
-        for issue in behaviour(b.data, a.data, complete):
+        for issue in behaviour(b.spec, a.spec, complete):
             self.add(
                 issue.rule,
                 name,
@@ -249,12 +254,16 @@ class Comparison:
         described = [
             label
             for key, label in (("description", "the tool's"), ("title", "the tool's title"))
-            if b.data.get(key) != a.data.get(key)
+            if getattr(b.spec, key) != getattr(a.spec, key)
         ]
         described_at: Place | None = (
             a.at(
                 next(
-                    (k for k in ("description", "title") if b.data.get(k) != a.data.get(k)),
+                    (
+                        k
+                        for k in ("description", "title")
+                        if getattr(b.spec, k) != getattr(a.spec, k)
+                    ),
                     "description",
                 )
             )
@@ -263,7 +272,7 @@ class Comparison:
         )
         schemas: dict[str, tuple[Schema, Schema]] = {}
         for key, parameters in (("parameters", True), ("returns", False)):
-            if not parameters and not self.before.complete and "returns" not in b.data:
+            if not parameters and not self.before.complete and not b.spec.has_returns:
                 continue  # a package has no `outputSchema` for a result that is not an object
             old, new = self.schema(self.before, b, key), self.schema(self.after, a, key)
             schemas[key] = (old, new)
@@ -314,8 +323,8 @@ class Comparison:
         returns = schemas.get("returns")
         if parameters is None:
             return
-        old = providers.view(b.data, parameters[0].value, returns[0].value if returns else None)
-        new = providers.view(a.data, parameters[1].value, returns[1].value if returns else None)
+        old = providers.view(b.spec, parameters[0].value, returns[0].value if returns else None)
+        new = providers.view(a.spec, parameters[1].value, returns[1].value if returns else None)
         if old != new:
             self.views.append((old, new))
             self.entries[a.name] = (b, a)
@@ -471,8 +480,8 @@ def _tool_bumps(comparison: Comparison, findings: list[Finding]) -> Iterator[_To
             by_tool[finding.tool].append(finding)
     for entry in comparison.after.tools:
         previous = before.get(entry.name)
-        old = previous.data.get("version") if previous is not None else None
-        new = entry.data.get("version")
+        old = previous.spec.version if previous is not None else None
+        new = entry.spec.version
         if previous is None or not (isinstance(old, str) and isinstance(new, str)):
             continue
         declared = declared_bump(old, new)

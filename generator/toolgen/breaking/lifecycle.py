@@ -1,53 +1,42 @@
 """A tool's and a parameter's place in their life: stability, deprecation, sunset.
 
-Read from the raw spec entries (so that any spec the loader reads can be compared):
-a tool is deprecated by `deprecated: {reason, replacement?}` or `stability: deprecated`,
-and may name its last day in `sunset: YYYY-MM-DD`; a parameter by `deprecated: true`
-with `x-sunset`, and a renamed one keeps its old name until the `sunset` of its
-`x-renamed-from`. The sunset is the last day the thing is taken: removing it is allowed
-from the day after.
+A tool's are read from its ToolSpec (a tool is deprecated by `deprecated: {reason,
+replacement?}` or `stability: deprecated`, and names its last day in `sunset: YYYY-MM-DD`);
+a parameter is deprecated by `deprecated: true` with `x-sunset`, and a renamed one keeps its
+old name until the `sunset` of its `x-renamed-from`. The sunset is the last day the thing is
+taken: removing it is allowed from the day after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import date
-from typing import Any
+
+from toolgen.spec.model import ToolSpec
 
 # `stability` may only rise; a deprecated tool is still a stable one (on its way out).
 RANKS = {"experimental": 0, "beta": 1, "stable": 2, "deprecated": 2}
 
 
-def stability(entry: Mapping[str, Any]) -> str:
-    if entry.get("deprecated") is not None and entry.get("deprecated") is not False:
-        return "deprecated"
-    value = entry.get("stability")
-    return value if isinstance(value, str) else "stable"
+def experimental(spec: ToolSpec) -> bool:
+    return spec.stability == "experimental"
 
 
-def experimental(entry: Mapping[str, Any]) -> bool:
-    return stability(entry) == "experimental"
-
-
-def fell(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+def fell(before: ToolSpec, after: ToolSpec) -> bool:
     """Whether the stability went down (stable -> experimental)."""
-    old, new = RANKS.get(stability(before)), RANKS.get(stability(after))
+    old, new = RANKS.get(before.stability), RANKS.get(after.stability)
     return old is not None and new is not None and new < old
 
 
-def deprecated(entry: Mapping[str, Any]) -> bool:
-    return stability(entry) == "deprecated"
+def deprecated(spec: ToolSpec) -> bool:
+    return spec.stability == "deprecated"
 
 
-def sunset(entry: Mapping[str, Any]) -> str | None:
-    value = entry.get("sunset")
-    return value if isinstance(value, str) else None
+def sunset(spec: ToolSpec) -> str | None:
+    return spec.deprecation.sunset if spec.deprecation is not None else None
 
 
-def replacement(entry: Mapping[str, Any]) -> str | None:
-    declared = entry.get("deprecated")
-    value = declared.get("replacement") if isinstance(declared, dict) else None
-    return value if isinstance(value, str) else None
+def replacement(spec: ToolSpec) -> str | None:
+    return spec.deprecation.replacement if spec.deprecation is not None else None
 
 
 def day(text: str | None) -> date | None:

@@ -5,38 +5,20 @@ unrolled) or a variant that no longer has a definition at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.lower import EMPTY_PARAMETERS, ToolView
-from toolgen.naming import provider_name
+from toolgen.lower import ToolView, view_of
+from toolgen.runtime import kinds
 from toolgen.runtime.calls.registry import definition_name
-from toolgen.schema.closing import closed
+from toolgen.spec.model import ToolSpec
 
 
-def view(data: Mapping[str, Any], parameters: Any, returns: Any) -> ToolView:
-    """`parameters` and `returns` bundled (self-contained); closed here as lowering closes them."""
-    shown = closed(parameters if isinstance(parameters, dict) else EMPTY_PARAMETERS)
-    shown.setdefault("properties", {})
-    hints = data.get("annotations")
-    annotations = (
-        tuple((k, v) for k, v in hints.items() if isinstance(v, bool))
-        if isinstance(hints, dict)
-        else ()
-    )
-    title = data.get("title")
-    description = data.get("description")
-    name = str(data["name"])
-    return ToolView(
-        name,
-        provider_name(name),
-        description if isinstance(description, str) else "",
-        title if isinstance(title, str) else None,
-        shown,
-        returns if isinstance(returns, dict) else None,
-        annotations,
-    )
+def view(spec: ToolSpec, parameters: Any, returns: Any) -> ToolView:
+    """What the exporters read of a tool: lowering's view of its spec, with `parameters` and
+    `returns` bundled (self-contained)."""
+    return view_of(spec, parameters, returns if isinstance(returns, dict) else None)
 
 
 @dataclass(frozen=True)
@@ -100,7 +82,7 @@ def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, 
             continue
         changed: dict[tuple[str, str], list[str]] = {}
         for provider in PROVIDERS:
-            if provider == "mcp":
+            if provider == kinds.MCP:
                 continue
             was = [definition_name(d) for d in export(provider, [before]).definitions]
             now = [definition_name(d) for d in export(provider, [after]).definitions]

@@ -15,9 +15,11 @@ import re
 import subprocess
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from toolgen.breaking import typed
 from toolgen.breaking.versions import pyproject_version
 from toolgen.diagnostics import Diagnostic, Severity, terminal
 from toolgen.load.document import Document, LoadError, load_bytes, load_file
@@ -25,6 +27,7 @@ from toolgen.load.files import SPEC_SUFFIXES, Limits
 from toolgen.load.specs import Reuse, SpecSet, ToolSource, entries, load_specs
 from toolgen.providers.mcp import HINTS as MCP_HINTS
 from toolgen.schema.pointer import child
+from toolgen.spec.model import ToolSpec
 
 SPECS, GIT, PACKAGE = "specs", "git", "package"
 # MCP's hints -> the spec's annotations
@@ -61,7 +64,8 @@ class Place:
 
 @dataclass(frozen=True)
 class ToolEntry:
-    """One tool of one side, spec-shaped (`data`), and where its keys are written."""
+    """One tool of one side: spec-shaped (`data`) and typed (`spec`), and where its keys are
+    written."""
 
     name: str
     data: Mapping[str, Any]
@@ -73,6 +77,11 @@ class ToolEntry:
     @property
     def doc(self) -> Document:
         return self.source.doc
+
+    @cached_property
+    def spec(self) -> ToolSpec:
+        """The entry as the spec model reads it, parsed once (leniently where it must be)."""
+        return typed.parse(self.data)
 
     def at(self, key: str = "", *rest: str | int) -> Place:
         if not key:

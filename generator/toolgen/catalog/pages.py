@@ -14,6 +14,7 @@ from toolgen.catalog.definitions import View
 from toolgen.catalog.params import Param, rows, type_of
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ToolIR
+from toolgen.leaves import kinds
 from toolgen.providers import deprecated_text
 
 SEVERITIES = (INFO, WARNING, ERROR)
@@ -116,7 +117,7 @@ def examples(tool: ToolIR) -> tuple[Example, ...]:
 def deprecations(tool: ToolIR) -> tuple[str, ...]:
     out = []
     if tool.stability == "deprecated":
-        out.append(deprecated_text(tool.deprecation, "mcp"))
+        out.append(deprecated_text(tool.deprecation, kinds.MCP))
     for wire, _, sunset in tool.deprecated_parameters:
         out.append(f"Parameter {wire} is deprecated" + (f" (sunset {sunset})." if sunset else "."))
     for old, new, sunset in tool.renames:
@@ -134,7 +135,7 @@ def page(
     line, _ = checked.doc.source.position(checked.at("/name"))
     shown = tool.description
     if tool.stability == "deprecated":
-        shown = f"{deprecated_text(tool.deprecation, 'mcp')} {shown}".strip()
+        shown = f"{deprecated_text(tool.deprecation, kinds.MCP)} {shown}".strip()
     returns_type = type_of(tool.returns, tool.returns) if tool.returns is not None else ""
     return Page(
         name=tool.name,

@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 
 from toolgen.importers.common import show
+from toolgen.runtime.types import is_json_type
 
 SAMPLES = ("default", "example", "examples")
 _MISSING = object()
@@ -93,11 +94,7 @@ def _coercions(value: Any) -> list[Any]:
             number = json.loads(text)
         except ValueError:
             number = None
-        if (
-            isinstance(number, (int, float))
-            and not isinstance(number, bool)
-            and math.isfinite(number)
-        ):
+        if is_json_type(number, "number") and math.isfinite(number):
             out.append(number)
         if text[:1] in "[{":
             try:

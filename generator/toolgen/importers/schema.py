@@ -30,7 +30,7 @@ from typing import Any
 from toolgen.check.rules.keywords import explain, known
 from toolgen.importers.common import UnsupportedSchema, show
 from toolgen.importers.samples import fix_samples
-from toolgen.runtime.types import json_type
+from toolgen.runtime.types import is_json_type, json_type
 from toolgen.schema.keywords import (
     JSON_TYPES,
     SCHEMA_LISTS,
@@ -204,11 +204,7 @@ def _exclusive(out: dict[str, Any], pending: dict[str, Any], ptr: str, notes: li
             continue
         flag = pending[key]
         where = f"{ptr}/{key}"
-        if (
-            flag
-            and isinstance(out.get(bound), (int, float))
-            and not isinstance(out.get(bound), bool)
-        ):
+        if flag and is_json_type(out.get(bound), "number"):
             out[key] = out.pop(bound)
             notes.append(
                 f"{where}: draft-04 `{key}: true` with `{bound}: {show(out[key])}` "

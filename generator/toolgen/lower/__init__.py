@@ -23,7 +23,7 @@ from toolgen.schema.closing import (
     closed as closed,
 )  # re-exported: importers and tests take it from here
 from toolgen.schema.exactness import exact
-from toolgen.spec.model import Deprecation
+from toolgen.spec.model import Deprecation, ToolSpec
 
 EMPTY_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -53,8 +53,15 @@ class ToolView:
 
 
 def view(tool: CheckedTool) -> ToolView:
-    spec = tool.spec
-    parameters = closed(tool.schema("parameters") or EMPTY_PARAMETERS)
+    return view_of(tool.spec, tool.schema("parameters"), tool.schema("returns"))
+
+
+def view_of(spec: ToolSpec, parameters: Any, returns: Any) -> ToolView:
+    """A spec's view, given its `parameters` and `returns` bundled (self-contained): also what
+    `toolgen breaking` exports of each side's tools (breaking/providers.py)."""
+    parameters = closed(
+        parameters if isinstance(parameters, dict) and parameters else EMPTY_PARAMETERS
+    )
     parameters.setdefault("properties", {})
     return ToolView(
         name=spec.name,
@@ -62,7 +69,7 @@ def view(tool: CheckedTool) -> ToolView:
         description=spec.description,
         title=spec.title,
         parameters=parameters,
-        returns=tool.schema("returns"),
+        returns=returns,
         annotations=spec.annotations.declared(),
         stability=spec.stability,
         deprecation=spec.deprecation,

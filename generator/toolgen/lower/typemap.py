@@ -19,6 +19,7 @@ from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
 from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
 from toolgen.naming import class_name, field_name, unique
+from toolgen.runtime.types import is_json_type
 from toolgen.schema.patterns import pydantic_exact
 
 LITERAL_TYPES = (str, int, bool, type(None))
@@ -501,13 +502,8 @@ def integer_bounds(schema: dict[str, Any]) -> dict[str, int]:
             bound > out[argument] if argument == "ge" else bound < out[argument]
         ):
             out[argument] = bound
-    step = schema.get("multipleOf")
-    if (
-        isinstance(step, (int, float))
-        and not isinstance(step, bool)
-        and math.isfinite(step)
-        and step > 0
-    ):
+    step: Any = schema.get("multipleOf")
+    if is_json_type(step, "number") and math.isfinite(step) and step > 0:
         # An integer is a multiple of p/q (lowest terms) exactly when it is a multiple of p.
         numerator = Fraction(str(step)).numerator
         if numerator != 1:

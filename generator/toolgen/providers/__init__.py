@@ -18,6 +18,7 @@ from toolgen.naming import provider_name
 from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.portable import memoised_by_identity
+from toolgen.runtime import kinds
 from toolgen.schema.walk import transform, walk
 
 __all__ = [
@@ -52,12 +53,12 @@ class Target:
 
 
 TARGETS: dict[str, Target] = {
-    "openai": Target(openai.chat, (("strict", (False, True)),)),
-    "openai-responses": Target(openai.responses, (("strict", (True, False)),)),
-    "anthropic": Target(anthropic.messages, (("strict", (False, True)),)),
-    "gemini": Target(gemini.declarations, (("openapi", (False, True)),)),
-    "mcp": Target(mcp.tools),
-    "bedrock": Target(anthropic.bedrock, (("strict", (False, True)),)),
+    kinds.OPENAI: Target(openai.chat, (("strict", (False, True)),)),
+    kinds.OPENAI_RESPONSES: Target(openai.responses, (("strict", (True, False)),)),
+    kinds.ANTHROPIC: Target(anthropic.messages, (("strict", (False, True)),)),
+    kinds.GEMINI: Target(gemini.declarations, (("openapi", (False, True)),)),
+    kinds.MCP: Target(mcp.tools),
+    kinds.BEDROCK: Target(anthropic.bedrock, (("strict", (False, True)),)),
 }
 PROVIDERS: tuple[str, ...] = tuple(TARGETS)
 
@@ -119,7 +120,9 @@ def deprecated_text(deprecation: Any, provider: str) -> str:
     text = f"Deprecated: {deprecation.reason.strip().rstrip('.')}"
     if deprecation.replacement:
         name = (
-            deprecation.replacement if provider == "mcp" else provider_name(deprecation.replacement)
+            deprecation.replacement
+            if provider == kinds.MCP
+            else provider_name(deprecation.replacement)
         )
         text += f"; use {name} instead"
     if deprecation.sunset:
@@ -169,7 +172,7 @@ def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
     deprecated = getattr(tool, "stability", "stable") == "deprecated"
     examples = (
         getattr(tool, "call_examples", ())
-        if examples_budget > 0 and provider != "anthropic"
+        if examples_budget > 0 and provider != kinds.ANTHROPIC
         else ()
     )
     if not deprecated and not examples and parameters is tool.parameters:
@@ -186,7 +189,7 @@ def _shown(tool: ToolLike, provider: str, examples_budget: int = 0) -> ToolLike:
 
 
 # The description limits that examples must fit in (a longer description is cut: base.trim).
-LIMITS = {"openai": openai.MAX_DESCRIPTION, "openai-responses": openai.MAX_DESCRIPTION}
+LIMITS = {kinds.OPENAI: openai.MAX_DESCRIPTION, kinds.OPENAI_RESPONSES: openai.MAX_DESCRIPTION}
 
 
 def examples_text(

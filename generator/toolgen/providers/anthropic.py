@@ -14,6 +14,7 @@ from toolgen.providers import catalog, dropped, patterns, root
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
 from toolgen.providers.portable import inline_refs, portable
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
+from toolgen.runtime import kinds
 
 MAX_STRICT_TOOLS, MAX_OPTIONAL, MAX_UNIONS = 20, 24, 16
 
@@ -106,14 +107,14 @@ def messages(tools: Tools, *, strict: bool = False) -> Export:
     out = Export()
     budget = Budget()
     for tool in tools:
-        root.notes(tool, "anthropic", out.notes)
-        patterns.notes(tool, "anthropic", out.notes)
+        root.notes(tool, kinds.ANTHROPIC, out.notes)
+        patterns.notes(tool, kinds.ANTHROPIC, out.notes)
         schema = strict_schema(tool, budget, "anthropic strict", out.notes) if strict else None
         definition: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             definition["description"] = tool.description
         definition["input_schema"] = schema if schema is not None else portable(tool.parameters)
-        dropped_notes(tool, "anthropic", strict, definition["input_schema"], out.notes)
+        dropped_notes(tool, kinds.ANTHROPIC, strict, definition["input_schema"], out.notes)
         if schema is not None:
             definition["strict"] = True
         examples = getattr(tool, "call_examples", ())
@@ -136,15 +137,15 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
     out = Export()
     budget = Budget()
     for tool in tools:
-        root.notes(tool, "bedrock", out.notes)
-        patterns.notes(tool, "bedrock", out.notes)
+        root.notes(tool, kinds.BEDROCK, out.notes)
+        patterns.notes(tool, kinds.BEDROCK, out.notes)
         schema = strict_schema(tool, budget, "bedrock strict", out.notes) if strict else None
         spec: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             spec["description"] = tool.description  # Bedrock: min length 1, so never ""
         body = schema if schema is not None else portable(tool.parameters)
         spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
-        dropped_notes(tool, "bedrock", strict, body, out.notes)
+        dropped_notes(tool, kinds.BEDROCK, strict, body, out.notes)
         if schema is not None:
             spec["strict"] = True
         out.definitions.append({"toolSpec": spec})

@@ -23,10 +23,11 @@ from typing import Any
 
 from toolgen.naming import provider_name
 from toolgen.providers.base import ToolLike, Tools
+from toolgen.runtime import kinds
 from toolgen.runtime.search import index as search
 
 NATIVE = frozenset(
-    {"openai-responses", "anthropic"}
+    {kinds.OPENAI_RESPONSES, kinds.ANTHROPIC}
 )  # the providers that search deferred tools themselves
 # Anthropic's server-side BM25 search over the deferred tools (natural-language queries).
 ANTHROPIC_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}

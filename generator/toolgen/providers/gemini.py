@@ -19,6 +19,7 @@ from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolL
 from toolgen.providers.describe import describe
 from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
+from toolgen.runtime import kinds
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import Node, transform, walk
 
@@ -41,11 +42,11 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
         declaration: dict[str, Any] = {"name": tool.provider_name}
         if tool.description:
             declaration["description"] = tool.description
-        root.notes(tool, "gemini", out.notes)
-        patterns.notes(tool, "gemini", out.notes)
+        root.notes(tool, kinds.GEMINI, out.notes)
+        patterns.notes(tool, kinds.GEMINI, out.notes)
         if not openapi:
             declaration["parametersJsonSchema"] = json_schema(tool, out.notes)
-            dropped.notes(tool, "gemini", declaration["parametersJsonSchema"], out.notes)
+            dropped.notes(tool, kinds.GEMINI, declaration["parametersJsonSchema"], out.notes)
         else:
             schema = openapi_schema(tool, out.notes)
             if schema is False:
@@ -66,7 +67,7 @@ def json_schema(tool: ToolLike, notes: list[Note]) -> Node:
             notes.append(
                 Note(
                     tool.name,
-                    "gemini",
+                    kinds.GEMINI,
                     LOSSY,
                     "an `allOf` that cannot be merged is described in text",
                     path,

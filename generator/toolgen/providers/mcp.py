@@ -16,6 +16,7 @@ from toolgen.providers import patterns
 from toolgen.providers.base import Export, ToolLike, Tools
 from toolgen.providers.patterns import readable
 from toolgen.providers.schema import public
+from toolgen.runtime import kinds
 
 HINTS = {
     "read_only": "readOnlyHint",
@@ -67,5 +68,5 @@ def tool(tool: ToolLike) -> dict[str, Any]:
 def tools(tools: Tools) -> Export:
     out = Export(definitions=[tool(t) for t in tools])
     for each in tools:
-        patterns.notes(each, "mcp", out.notes, returns=output_schema(each) is not None)
+        patterns.notes(each, kinds.MCP, out.notes, returns=output_schema(each) is not None)
     return out

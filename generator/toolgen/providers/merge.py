@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.runtime.types import json_equal
+from toolgen.runtime.types import is_json_type, json_equal
 from toolgen.schema.walk import Node
 
 MINIMA = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
@@ -74,7 +74,7 @@ def merge(a: Node, b: Node | bool | None) -> Node | None:
 
 
 def _numbers(a: Any, b: Any) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+    return all(is_json_type(v, "number") for v in (a, b))
 
 
 def _type_intersection(a: Any, b: Any) -> list[str]:

@@ -21,6 +21,7 @@ from toolgen.providers.base import (
 )
 from toolgen.providers.portable import portable
 from toolgen.providers.strict import openai_strict
+from toolgen.runtime import kinds
 
 MAX_DESCRIPTION = 1024  # Chat Completions rejects longer tool descriptions (400 "string too long")
 
@@ -33,15 +34,15 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
         notes.append(
             Note(
                 tool.name,
-                "openai",
+                kinds.OPENAI,
                 TRIMMED,
                 f"the description ({len(tool.description):,} characters) is cut to {MAX_DESCRIPTION:,}",
             )
         )
     if description:
         out["description"] = description
-    root.notes(tool, "openai", notes)
-    patterns.notes(tool, "openai", notes)
+    root.notes(tool, kinds.OPENAI, notes)
+    patterns.notes(tool, kinds.OPENAI, notes)
     if strict:
         try:
             out["parameters"] = openai_strict(tool.parameters)
@@ -59,7 +60,7 @@ def function(tool: ToolLike, strict: bool, notes: list[Note]) -> dict[str, Any]:
                 )
             )
     out["parameters"] = portable(tool.parameters)
-    dropped.notes(tool, "openai", out["parameters"], notes)
+    dropped.notes(tool, kinds.OPENAI, out["parameters"], notes)
     if strict:
         out["strict"] = False
     return out

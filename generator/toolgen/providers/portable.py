@@ -29,7 +29,7 @@ from toolgen.providers.schema import (
     without_booleans,
 )
 from toolgen.runtime.types import json_equal, json_type
-from toolgen.schema.keywords import ANNOTATIONS
+from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import Node, transform
 
@@ -314,26 +314,9 @@ def type_arrays_to_any_of(schema: Node) -> Node:
     return out
 
 
-KEYWORDS_BY_TYPE = {
-    "string": {"minLength", "maxLength", "pattern", "format"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-    "array": {"items", "minItems", "maxItems", "uniqueItems", "contains", "prefixItems"},
-    "object": {
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "dependentRequired",
-    },
-}
-KEYWORDS_BY_TYPE["integer"] = KEYWORDS_BY_TYPE["number"]
-
-
 def _applies(keyword: str, kind: str) -> bool:
-    owners = [t for t, keys in KEYWORDS_BY_TYPE.items() if keyword in keys]
+    """Whether a branch of type `kind` keeps `keyword`: unless the keyword is another type's."""
+    owners = [t for t, keys in BY_TYPE.items() if keyword in keys]
     return not owners or kind in owners
 
 

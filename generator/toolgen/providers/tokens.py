@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from toolgen.check.context import CheckedTool, warn
 from toolgen.diagnostics import Diagnostic
 from toolgen.naming import provider_name
+from toolgen.runtime import kinds
 from toolgen.runtime.calls.registry import definition_name
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ def catalog(
                 _record(out, canonical, m, False) for m in members if isinstance(m, dict)
             )
         else:
-            out.total += _record(out, canonical, entry, provider == "openai-responses")
+            out.total += _record(out, canonical, entry, provider == kinds.OPENAI_RESPONSES)
     return out
 
 

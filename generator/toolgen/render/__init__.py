@@ -23,6 +23,7 @@ from toolgen.render import annotation, search_index
 from toolgen.render.code import Display, call, lines, literal, statement, tuple_of
 from toolgen.render.layout import bracketed
 from toolgen.render.testing import render_testing
+from toolgen.runtime import kinds
 from toolgen.runtime import models as runtime_models
 
 if TYPE_CHECKING:
@@ -454,7 +455,11 @@ def render_package(
     files: dict[str, str] = {
         "pyproject.toml": _with_header(
             env.get_template("pyproject.toml.jinja").render(
-                package=package, distribution=options.distribution, version=options.version
+                package=package,
+                distribution=options.distribution,
+                version=options.version,
+                ships=options.ships,
+                extras=options.extras,
             )
         ),
         f"{root}/py.typed": f"# {HEADER}\n",
@@ -501,7 +506,7 @@ def render_package(
         files[f"{root}/definitions/{provider}.json"] = json_text(
             definitions_document(provider, exports[provider])
         )
-    mcp = exports["mcp"][0][1].definitions if "mcp" in exports else ()
+    mcp = exports[kinds.MCP][0][1].definitions if kinds.MCP in exports else ()
     files[f"{root}/definitions/search.json"] = index_text(
         search_index.index_document(package.tools, mcp, options.examples_budget)
     )

@@ -17,6 +17,7 @@ from typing import Any
 from toolgen.constants import HEADER
 from toolgen.ir import ToolIR
 from toolgen.providers import export
+from toolgen.runtime import kinds
 from toolgen.runtime.search import index as search
 
 
@@ -31,7 +32,7 @@ def index_document(
     missing = [replace(t, defer=False) for t in tools if t.name not in definitions]
     definitions.update(
         (d["name"], d)
-        for d in export("mcp", missing, examples_budget=examples_budget).definitions
+        for d in export(kinds.MCP, missing, examples_budget=examples_budget).definitions
         if missing
     )
     entries = []

@@ -24,7 +24,9 @@ from typing import Any, TypeGuard
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
+from toolgen.runtime.types import is_json_type
 from toolgen.runtime_testing.judge import json_schema_validator
+from toolgen.schema.keywords import BY_TYPE, JSON_TYPES
 from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape, resolve
 
@@ -49,48 +51,21 @@ IGNORED = frozenset(
         "contentEncoding",
     }
 )
-TYPE_KEYWORDS = {
-    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
-    "integer": frozenset(
-        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-    ),
-    "number": frozenset(
-        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-    ),
+# Per type, the keywords the strategies build values for (a subset of keywords.BY_TYPE): a
+# schema with any other keyword of its type is drawn and then filtered (not exact).
+BUILT = {
+    "string": BY_TYPE["string"],
+    "integer": BY_TYPE["integer"],
+    "number": BY_TYPE["number"],
     "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"}),
     "object": frozenset({"properties", "required", "additionalProperties", "propertyNames"}),
-    "boolean": frozenset(),
-    "null": frozenset(),
+    "boolean": BY_TYPE["boolean"],
+    "null": BY_TYPE["null"],
 }
-ANY_TYPE_KEYWORD = frozenset().union(*TYPE_KEYWORDS.values())
-# Keywords that say which type a schema without `type` is about (generating only that type is still valid).
-IMPLIED_TYPE = (
-    (
-        "object",
-        frozenset(
-            {
-                "properties",
-                "required",
-                "additionalProperties",
-                "patternProperties",
-                "propertyNames",
-                "minProperties",
-                "maxProperties",
-                "dependentRequired",
-                "dependentSchemas",
-            }
-        ),
-    ),
-    (
-        "array",
-        frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
-    ),
-    ("string", frozenset({"minLength", "maxLength", "pattern", "format"})),
-    (
-        "number",
-        frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
-    ),
-)
+ANY_TYPE_KEYWORD = frozenset().union(*BUILT.values())
+# A schema without `type` is about the first of these types whose keywords it has
+# (generating only that type is still valid).
+IMPLIED_TYPE = tuple((kind, BY_TYPE[kind]) for kind in ("object", "array", "string", "number"))
 JSON_VALUES = "_s.json_values()"
 NOTHING = "st.nothing()"
 OPEN_ENDED = frozenset(
@@ -187,14 +162,14 @@ class StrategyCompiler:
             if keywords & schema.keys():
                 # The implied type's keywords say nothing about the other types' values.
                 node, exact = self.typed(implied, schema, pointer)
-                others_exact = set(schema) <= TYPE_KEYWORDS.get(implied, frozenset())
+                others_exact = set(schema) <= BUILT.get(implied, frozenset())
                 return _one_of(
                     [node, call("_s.other_than", literal(implied))]
                 ), exact and others_exact
         return JSON_VALUES, not schema
 
     def typed(self, kind: str, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        if kind not in TYPE_KEYWORDS:
+        if kind not in BUILT:
             return NOTHING, True
         exact = not (
             set(schema) - ANY_TYPE_KEYWORD - {"type"}
@@ -537,7 +512,7 @@ def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _number(value: Any) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return is_json_type(value, "number") and math.isfinite(value)
 
 
 def _types(schema: dict[str, Any]) -> set[str]:
@@ -548,7 +523,7 @@ def _types(schema: dict[str, Any]) -> set[str]:
         if isinstance(kinds, list)
         else {kinds}
         if isinstance(kinds, str)
-        else set(TYPE_KEYWORDS)
+        else set(JSON_TYPES)
     )
     return named | {"integer"} if "number" in named else named
 

@@ -50,6 +50,26 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def is_json_type(value: Any, name: str) -> bool:
+    """Whether a JSON value is of the JSON Schema type `name`: true and false are no integers or
+    numbers (though Python's bool is an int), 2.0 is an integer, and every integer a number."""
+    if name == "null":
+        return value is None
+    if name == "boolean":
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if name == "integer":
+        return isinstance(value, int) or isinstance(value, float) and value.is_integer()
+    if name == "number":
+        return isinstance(value, (int, float))
+    if name == "string":
+        return isinstance(value, str)
+    if name == "array":
+        return isinstance(value, list)
+    return name == "object" and isinstance(value, dict)
+
+
 def _whole(value: float) -> int:
     """A float beyond 64 bits with no fraction (pydantic-core's lax int stops at 2**63)."""
     if value.is_integer():

@@ -4,12 +4,13 @@
 from ..runtime.calls.registry import Registry
 from ..runtime.calls.streaming import StreamError, running
 from ..runtime.errors import ToolError
+from ..runtime.pointer import tokens
 from ..runtime.results.content import block_kind
 from ..runtime.results.control import Suspend
 from ..runtime.results.result import ToolInfo, raised_as, tool_error_kind
 from ..runtime.results.result import finish as _finish
 from ..runtime.secrets import REDACTED, redact
-from ..runtime.types import json_equal
+from ..runtime.types import is_json_type, json_equal
 from ..runtime.validation.exact.ecma import ecma_pattern
 from ..runtime.validation.exact.values import is_multiple
 from ..runtime.validation.shape import Node
@@ -27,7 +28,9 @@ __all__ = [
     "ToolInfo",
     "_finish",
     "block_kind",
+    "is_json_type",
     "json_equal",
+    "tokens",
     "nearest",
     "raised_as",
     "redact",

@@ -20,6 +20,7 @@ from ._link import (
     REDACTED,
     Node,
     block_kind,
+    is_json_type,
     json_equal,
 )
 from .judge import json_schema_validator
@@ -139,7 +140,7 @@ def event_problem(event: Any, content: frozenset[str]) -> str | None:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return is_json_type(value, "number") and math.isfinite(value)
 
 
 def output_problems(output: Any, content: frozenset[str]) -> list[str]:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.provisional import domains, urls
 from pydantic import BaseModel
 
-from ._link import ecma_pattern, is_multiple, nearest
+from ._link import ecma_pattern, is_multiple, nearest, tokens
 from .judge import json_schema_validator
 
 # Unbounded integers stay exact in every JSON parser (JavaScript's doubles).
@@ -281,8 +281,7 @@ def satisfying(
     cannot build directly (`not`, `if`/`then`, `oneOf`'s "exactly one", dependencies, ...)."""
     if schema is None:
         schema = root
-        for part in pointer.split("/")[1:]:
-            key = part.replace("~1", "/").replace("~0", "~")
+        for key in tokens(pointer):
             schema = schema[int(key)] if isinstance(schema, list) else schema[key]
     if isinstance(schema, dict) and "$defs" in root:
         schema = {**schema, "$defs": root["$defs"]}  # every bundled $ref is #/$defs/...

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolgen.runtime.types import is_json_type
 from toolgen.schema.keywords import ANNOTATIONS
 from toolgen.schema.patterns import pydantic_exact
 
@@ -34,7 +35,8 @@ _INERT = ANNOTATIONS | {
     "x-coerce",
     "x-repair",
 }
-# Per type, the keywords the typemap turns into exact pydantic constraints.
+# Per type, the keywords the typemap turns into exact pydantic constraints (a subset of
+# keywords.BY_TYPE, which says why).
 _STRING = {"minLength", "maxLength", "pattern"}
 _INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 _NUMBER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
@@ -152,7 +154,9 @@ class _Exactness:
         if types is None:
             return True
         kinds = [types] if isinstance(types, str) else types
-        return isinstance(kinds, list) and all(any(_is(v, k) for k in kinds) for v in values)
+        return isinstance(kinds, list) and all(
+            any(is_json_type(v, k) for k in kinds) for v in values
+        )
 
     def reference(self, ref: Any) -> bool:
         if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
@@ -194,24 +198,3 @@ def _tagged(objects: list[dict[str, Any]]) -> bool:
             if len(set(consts)) == len(consts):
                 return True
     return False
-
-
-def _is(value: Any, kind: str) -> bool:
-    if kind == "null":
-        return value is None
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "integer":
-        return (
-            isinstance(value, int)
-            and not isinstance(value, bool)
-            or isinstance(value, float)
-            and value.is_integer()
-        )
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "array":
-        return isinstance(value, list)
-    return kind == "object" and isinstance(value, dict)

@@ -34,6 +34,52 @@ DATA_KEYWORDS = frozenset({"const", "enum", "default", "examples", "example"})
 # Subschemas that add conditions to the object around them rather than describe it whole.
 PARTIAL = frozenset({"not", "if", "then", "else"})
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+_NUMERIC = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
+# The keywords that constrain instances of one type only (Draft 2020-12's validation and
+# applicator vocabularies): on a value of any other type each is ignored. `format` is listed
+# for strings, the only type the formats of the spec format apply to; the content keywords
+# only annotate (ANNOTATIONS). Read by whatever splits a schema by type (providers' `type`
+# arrays as `anyOf`) or infers a type from a schema without `type` (strategies).
+#
+# Three tables elsewhere hold subsets of it on purpose, as their own fact, each held to this
+# one by tests/unit/core/test_keywords.py: what the typemap enforces exactly
+# (schema/exactness.py: no `multipleOf` for floats, whose remainders pydantic rounds), what
+# the strategies build rather than filter (render/strategies.py `BUILT`), and which changes
+# breaking/compare.py orders (`COUNTS`, `PRESENCE`).
+BY_TYPE: dict[str, frozenset[str]] = {
+    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
+    "number": _NUMERIC,
+    "integer": _NUMERIC,
+    "boolean": frozenset(),
+    "null": frozenset(),
+    "array": frozenset(
+        {
+            "items",
+            "prefixItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "unevaluatedItems",
+        }
+    ),
+    "object": frozenset(
+        {
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "propertyNames",
+            "required",
+            "dependentRequired",
+            "dependentSchemas",
+            "minProperties",
+            "maxProperties",
+            "unevaluatedProperties",
+        }
+    ),
+}
 # Type names other languages use (lower-cased), and the JSON Schema type each means.
 TYPE_ALIASES: dict[str, str] = {
     "dict": "object",

@@ -1,21 +1,13 @@
-"""JSON pointers (RFC 6901): the one escaping rule."""
+"""JSON pointers (RFC 6901) in the generator: the escaping rule is the runtime's
+(runtime/pointer.py, which generated packages carry), pointers are built and read here."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolgen.runtime.pointer import escape, unescape
 
-def escape(token: str | int) -> str:
-    """One reference token: `~` -> `~0`, `/` -> `~1`."""
-    if type(token) is not str:  # noqa: E721 - an index, or a str subclass
-        token = str(token)
-    if "~" in token or "/" in token:  # rare: most names need no escaping, and this is a hot path
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+__all__ = ["child", "escape", "ref_name", "resolve", "unescape"]
 
 
 def child(pointer: str, token: str | int) -> str:

@@ -391,6 +391,7 @@ def test_registered_only_when_the_host_enables_it(
 ) -> None:
     monkeypatch.delenv("TOOLGEN_ENABLE_BROWSER", raising=False)
     assert "browser" not in registry(tmp_path)
+    assert "TOOLGEN_ENABLE_BROWSER=1" in registry(tmp_path).call("browser", {}).text()
     assert "browser" in registry(tmp_path, enable_browser=True)
     assert "browser" in registry(tmp_path, browser=BrowserPolicy())
     monkeypatch.setenv("TOOLGEN_ENABLE_BROWSER", "1")

@@ -45,7 +45,10 @@ def test_off_unless_the_host_enables_them(root: Path, monkeypatch: pytest.Monkey
     monkeypatch.delenv("TOOLGEN_ENABLE_PROCESSES", raising=False)
     default = registry(root)
     assert "run_shell" not in default and "run_python" not in default
-    assert default.call("run_shell", {"command": "true"}).failure.kind == "unknown_tool"
+    refused = default.call("run_shell", {"command": "true"}).failure
+    assert refused.kind == "unknown_tool" and "TOOLGEN_ENABLE_PROCESSES=1" in refused.message
+    assert "TOOLGEN_ENABLE_PROCESSES" in default.without("read_file").call("run_python", {}).text()
+    assert "Did you mean" in default.call("read_fil", {}).text()  # other names: as before
     assert "run_shell" in registry(root, enable_processes=True)
     assert "run_python" in registry(root, processes=ProcessPolicy())
     assert "run_shell" not in registry(root, enable_processes=False, processes=ProcessPolicy())

@@ -1,8 +1,10 @@
-"""fetch_url against a local HTTP server on 127.0.0.1 that the test starts (no other address is used)."""
+"""fetch_url against a local HTTP server that the test starts on 127.0.0.1 (on 127.0.0.2 and
+127.0.0.3 for a host of several addresses; no other address is used)."""
 
 from __future__ import annotations
 
 import gzip
+import socket
 import time
 import zlib
 from collections.abc import Iterator
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from implementations import WebPolicy, registry
+from implementations import WebPolicy, registry, web
 from implementations.html_markdown import convert
 from tests.support.builtin_support import BackoffClock, base_url, serving, within
 
@@ -29,6 +31,7 @@ Some <strong>bold</strong>, <em>emphasis</em> and <code>code</code>.</p>
 </body></html>"""
 
 
+QUIET_THEN_LIVE = ("127.0.0.2", "127.0.0.3")  # the addresses of the host of two
 BOMB = gzip.compress(b"a" * 20_000_000, compresslevel=9)  # 20 MB in about 20 kB
 ENCODED = {  # path: (Content-Encoding, body)
     "/gzip": ("gzip", gzip.compress(PAGE.encode())),
@@ -358,3 +361,27 @@ def test_compressed_bodies_are_decoded_within_the_size_limit(
         refused = fetch(r, f"{base}{path}")
         assert kind(refused) == "bad_encoding", (path, refused.text())
     assert "br" in fetch(r, f"{base}/br").failure.message
+
+
+def test_an_address_that_never_answers_leaves_the_next_one_time_to_connect(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host of two addresses: the first (127.0.0.2) takes no connection (its listener's queue
+    is full, so the SYN is dropped), the second (127.0.0.3) serves. Each attempt has its share
+    of timeout_s: the fetch succeeds on the second address, within timeout_s."""
+    with serving(Handler, "127.0.0.3") as live, socket.socket() as hole, socket.socket() as full:
+        port = live.server_address[1]
+        hole.bind(("127.0.0.2", port))
+        hole.listen(0)
+        full.connect(("127.0.0.2", port))  # the one connection its queue holds
+        addresses = [(socket.AF_INET, socket.SOCK_STREAM, 6, (a, port)) for a in QUIET_THEN_LIVE]
+        monkeypatch.setattr(web, "resolve", lambda host, port: addresses)
+        policy = WebPolicy(allow_hosts=("two.test",), retries=0)
+        r = registry(tmp_path, web=policy, clock=BackoffClock())
+        started = time.monotonic()
+        result = fetch(r, f"http://two.test:{port}/data.json", timeout_s=2)
+        took = time.monotonic() - started
+        assert live.requests == ["/data.json"]
+    assert result.ok, result.text()
+    assert result.to_dict()["result"]["content"] == '{"items": [1, 2]}'
+    assert took < 2, took

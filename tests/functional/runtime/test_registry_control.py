@@ -285,7 +285,7 @@ def test_a_tool_asks_the_user_and_is_resumed_with_the_answer(package: ModuleType
         registry.resume(asked.suspended, approved=True)
 
 
-def test_cancellation_and_interrupts_are_never_failures(package: ModuleType) -> None:
+def test_cancellation_is_no_failure_and_a_tools_exit_is_its_own(package: ModuleType) -> None:
     tools = Tools(package)
     events: list[Any] = []
 
@@ -307,10 +307,13 @@ def test_cancellation_and_interrupts_are_never_failures(package: ModuleType) -> 
     assert time.monotonic() - started < 2
     assert [e.result.failure.kind for e in events] == ["cancelled"]
 
-    exiting = tools.make("finish")
-    exiting.run = lambda arguments: (_ for _ in ()).throw(SystemExit(3))
-    with pytest.raises(SystemExit):
-        package.Registry([exiting]).call("finish", {"ok": True})
+    # A sync tool's sys.exit() or KeyboardInterrupt fails its call only, as an async one's does.
+    for raised in (SystemExit(3), KeyboardInterrupt()):
+        exiting = tools.make("finish")
+        exiting.run = lambda arguments, raised=raised: (_ for _ in ()).throw(raised)
+        result = package.Registry([exiting]).call("finish", {"ok": True})
+        assert result.failure is not None and result.failure.kind == "internal", raised
+        assert result.exception is raised
 
 
 def test_terminal_results_guidance_and_partial_data(package: ModuleType, calling: Any) -> None:

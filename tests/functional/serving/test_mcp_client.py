@@ -642,6 +642,11 @@ def test_a_missing_token_is_unauthorized_with_the_servers_reason(pkg: ModuleType
 
 
 def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
+    """The server's warnings (here the tool's deprecation, which only the server tells) and
+    the failure's partial data ride in the result's `_meta`; the client's own warnings (a
+    deprecated parameter it was given) join them."""
+    from mcp import Client
+
     from tests.support._generated import package, spec
 
     tools_specs = [
@@ -649,6 +654,7 @@ def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
             "export",
             {"count": {"type": "integer"}, "format": {"type": "string", "deprecated": True}},
             errors={"quota": {"description": "Out of quota."}},
+            deprecated={"reason": "Exports move to the archive.", "replacement": "archive"},
         )
     ]
     with package(tmp_path, tools_specs) as pkg:
@@ -662,17 +668,86 @@ def test_partial_data_and_warnings_reach_the_caller(tmp_path: Path) -> None:
 
         async def scenario() -> None:
             served = server.mcp_server(pkg.build_registry(Export()), name="partial")
+            async with Client(served) as sdk:
+                answer = await sdk.call_tool("export", {"count": 3})
+            assert answer.meta is not None
+            assert answer.meta["io.toolgen/failure"]["partial_data"] == {"done": 2}
+            [deprecation] = answer.meta["io.toolgen/warnings"]
+            assert "tool 'export' is deprecated: Exports move to the archive" in deprecation
             async with client.connect(served) as tools:
                 result = await tools.remote.call("export", {"count": 3, "format": "csv"})
                 assert result.failure is not None
                 assert result.failure.kind == "quota" and "out of quota" in result.failure.message
                 assert result.failure.partial_data == {"done": 2}
                 assert any("format" in w for w in result.warnings), result.warnings
+                assert deprecation in result.warnings
                 with pytest.raises(pkg.ToolCallError) as failed:
                     await tools.export(count=3, format="csv")
                 assert failed.value.partial_data == {"done": 2} and failed.value.warnings
 
         asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+def test_a_foreign_servers_progress_reaches_the_stream(tmp_path: Path, protocol: str) -> None:
+    """A server written with the SDK alone sends standard progress notifications: `stream`
+    yields each as a Progress, before the result."""
+    from tests.support._generated import package, spec
+
+    count = spec("count", {"steps": {"type": "integer"}}, required=["steps"])
+    count["returns"] = {"type": "string"}
+    server = [sys.executable, str(Path(__file__).parents[2] / "data" / "mcp_progress_server.py")]
+    with package(tmp_path, [count]) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+
+        async def scenario() -> list[Any]:
+            async with client.connect(server, protocol=protocol) as tools:
+                return [event async for event in tools.remote.stream("count", {"steps": 3})]
+
+        *progress, final = asyncio.run(scenario())
+        assert progress == [pkg.Progress(i, 3, f"step {i}") for i in (1, 2, 3)]
+    assert final.result.value.root == "counted to 3"
+
+
+DUMP_IMPL = """
+from typing import Any
+import {package}
+from {package}.tools import dump
+
+
+class Dump(dump.DumpTool):
+    async def run(self, arguments: Any) -> Any:
+        yield {package}.Progress(1, 2, "half")
+        yield {{"text": "x" * arguments.size}}
+
+
+registry = {package}.build_registry(Dump())
+"""
+
+
+def test_a_streamed_result_over_a_mebibyte_reaches_the_generated_client(tmp_path: Path) -> None:
+    """Progress before the result: the answer is an SSE stream, its result one event larger
+    than the SDK's 1 MiB cap on one, which the generated client raises to its own limit."""
+    from tests.support._generated import package, spec
+    from tests.support.mcp_support import serving
+
+    dump = spec("dump", {"size": {"type": "integer"}}, required=["size"], flags=["streaming"])
+    dump["returns"] = {"type": "object", "properties": {"text": {"type": "string"}}}
+    with package(tmp_path, [dump]) as pkg:
+        client = importlib.import_module(f"{pkg.__name__}.client")
+        impl = tmp_path / "dump_impl.py"
+        impl.write_text(DUMP_IMPL.format(package=pkg.__name__), encoding="utf-8")
+
+        async def scenario(url: str) -> list[Any]:
+            async with client.connect(url, protocol="legacy") as tools:
+                return [event async for event in tools.remote.stream("dump", {"size": 1_500_000})]
+
+        env = python_path(tmp_path / "out", tmp_path)
+        with serving(pkg.__name__, "dump_impl:registry", env) as url:
+            progress, final = asyncio.run(scenario(url))
+        assert progress == pkg.Progress(1, 2, "half")
+    assert final.result.ok, final.result.failure
+    assert len(final.result.value.text) == 1_500_000
 
 
 def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleType) -> None:

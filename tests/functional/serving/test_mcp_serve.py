@@ -95,11 +95,11 @@ async def _stdio(workspace: Path) -> AsyncIterator[Client]:
 
 
 @asynccontextmanager
-async def _http(url: str, token: str | None = TOKEN) -> AsyncIterator[Client]:
+async def _http(url: str, token: str | None = TOKEN, mode: str = "auto") -> AsyncIterator[Client]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
         async with Client(
-            streamable_http_client(url, http_client=http), read_timeout_seconds=60
+            streamable_http_client(url, http_client=http), read_timeout_seconds=60, mode=mode
         ) as client:
             yield client
 
@@ -180,6 +180,22 @@ async def test_invalid_arguments_are_a_tool_error_the_model_can_act_on(
     )
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_result_over_a_mebibyte_reaches_the_sdks_client(
+    workspace: Path, http_url: str, mode: str
+) -> None:
+    """The SDK's client refuses an SSE event over 1 MiB: a handshake-era call that sent
+    nothing before its result is answered in JSON, as 2026-07-28 calls are."""
+    lines = "".join(f"{n:06d} {'x' * 92}\n" for n in range(12_000))  # 1.2 MB
+    (workspace / "large.txt").write_text(lines, encoding="utf-8")
+    async with _http(http_url, mode=mode) as client:
+        answer = await client.call_tool("read_file", {"path": "large.txt"})
+    assert not answer.is_error, answer.content
+    assert answer.structured_content is not None
+    content = answer.structured_content["content"]
+    assert len(content) > 1_200_000 and content.endswith(f"011999 {'x' * 92}")
+
+
 def _running(mark: str) -> bool:
     found = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True)
     return bool(found.stdout.strip())
@@ -223,7 +239,7 @@ from typing import Any
 import hostile_a
 import hostile_b
 from hostile_a.tools import crash, exit_async, interrupt, leave
-from hostile_b.tools import echo
+from hostile_b.tools import echo, nap
 
 
 class Crash(crash.CrashTool):
@@ -252,19 +268,27 @@ class Echo(echo.EchoTool):
         return {"said": arguments.text}
 
 
+class Nap(nap.NapTool):
+    async def run(self, arguments: Any) -> Any:
+        await asyncio.sleep(arguments.seconds)
+        with open(arguments.marker, "w") as mark:  # only when not cancelled
+            mark.write("slept")
+        return {"said": "slept"}
+
+
 a = hostile_a.build_registry(Crash(), Leave(), Interrupt(), ExitAsync())
-b = hostile_b.build_registry(Echo())
+b = hostile_b.build_registry(Echo(), Nap())
 merged_ab = a + b
 merged_ba = b + a
 """
 HOSTILE_TOOLS = {"crash", "leave", "interrupt", "exit_async"}
-MERGED_TOOLS = HOSTILE_TOOLS | {"echo"}
+MERGED_TOOLS = HOSTILE_TOOLS | {"echo", "nap"}
 
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two generated packages (hostile_a: tools that fail, exit or interrupt; hostile_b: echo)
-    and `hostile_impl`, their registries alone and merged in either order."""
+    """Two generated packages (hostile_a: tools that fail, exit or interrupt; hostile_b: echo,
+    and nap, which sleeps, then writes a marker) and `hostile_impl`, their registries alone and merged in either order."""
     from tests.support._generated import spec, write_specs
     from tests.support.generation import generate
 
@@ -272,8 +296,14 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     failing = [spec(name, description=f"The tool {name} for tests.") for name in HOSTILE_TOOLS]
     echo = spec("echo", {"text": {"type": "string"}}, required=["text"])
     echo["returns"] = {"type": "object", "properties": {"said": {"type": "string"}}}
+    nap = spec(
+        "nap",
+        {"seconds": {"type": "number"}, "marker": {"type": "string"}},
+        required=["seconds", "marker"],
+    )
+    nap["returns"] = echo["returns"]
     generate(write_specs(root / "a", sorted(failing, key=lambda s: s["name"])), root, "hostile_a")
-    generate(write_specs(root / "b", [echo]), root, "hostile_b")
+    generate(write_specs(root / "b", [echo, nap]), root, "hostile_b")
     (root / "hostile_impl.py").write_text(HOSTILE_IMPL, encoding="utf-8")
     return root
 
@@ -445,13 +475,106 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+@pytest.mark.parametrize(
+    ("transport", "options", "mode"),
+    [
+        ("stdio", (), "legacy"),
+        ("stdio", (), "auto"),
+        ("http", (), "auto"),  # stateless, 2026-07-28
+        ("http", (), "legacy"),  # stateless, the handshake
+        ("http", ("--stateful",), "legacy"),  # a session, the handshake
+        ("http", ("--workers", "2"), "legacy"),  # the cancellation may reach the other worker
+    ],
+    ids=["stdio-legacy", "stdio", "http", "http-legacy", "stateful-legacy", "workers-legacy"],
+)
+async def test_a_cancelled_call_is_cancelled_on_the_server(
+    hostile: Path, tmp_path: Path, transport: str, options: tuple[str, ...], mode: str
+) -> None:
+    """The client gives up three calls of nap (3 s, then it writes its marker): the server
+    cancels each, so no marker is written, and the connection goes on."""
+    markers = [tmp_path / f"slept-{n}" for n in range(3)]
+    env = _hostile_env(hostile)
+
+    async def cancel_then_echo(client: Client) -> Any:
+        for marker in markers:
+            with anyio.move_on_after(0.7):
+                await client.call_tool("nap", {"seconds": 3, "marker": str(marker)})
+        await anyio.sleep(3)  # past the naps: a call that still ran has written its marker
+        return await client.call_tool("echo", {"text": "after"})
+
+    if transport == "http":
+        with serving("hostile_a", "hostile_impl:b", env, *options, cwd=hostile) as url:
+            async with _http(url, mode=mode) as client:
+                after = await cancel_then_echo(client)
+    else:
+        argv = ["-m", "hostile_a", "serve", "--stdio", "--registry", "hostile_impl:b"]
+        server = StdioServerParameters(command=sys.executable, cwd=hostile, env=env, args=argv)
+        async with Client(server, read_timeout_seconds=60, mode=mode) as client:
+            after = await cancel_then_echo(client)
+    assert [marker.name for marker in markers if marker.exists()] == []
+    assert after.structured_content == {"said": "after"}
+
+
+async def test_a_cancellation_names_only_the_calls_of_its_own_client(
+    hostile: Path, tmp_path: Path
+) -> None:
+    """On a stateless server, each handshake-era client's answers carry a tag of its own: a
+    cancellation under another tag, or none, leaves a call running; under its own, it stops
+    it. A GET with a tag is refused (the server opens no stream of its own)."""
+    env = _hostile_env(hostile)
+
+    def nap(request_id: int, marker: Path) -> dict[str, Any]:
+        arguments = {"seconds": 2, "marker": str(marker)}
+        params = {"name": "nap", "arguments": arguments}
+        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+    def cancel(request_id: int) -> dict[str, Any]:
+        params = {"requestId": request_id}
+        return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
+
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
+        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30) as http:
+            first, second = [(await http.post(url, json=_initialize(1))) for _ in range(2)]
+            mine, theirs = (r.headers["mcp-session-id"] for r in (first, second))
+            refused = await http.get(url, headers={"mcp-session-id": mine})
+            answers: list[httpx2.Response] = []
+
+            async def call(request_id: int, marker: Path) -> None:
+                tagged = {"mcp-session-id": mine}
+                answers.append(await http.post(url, json=nap(request_id, marker), headers=tagged))
+
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(call, 7, tmp_path / "kept")
+                await anyio.sleep(0.5)
+                await http.post(url, json=cancel(7), headers={"mcp-session-id": theirs})
+                await http.post(url, json=cancel(7))
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(call, 8, tmp_path / "cancelled")
+                await anyio.sleep(0.5)
+                await http.post(url, json=cancel(8), headers={"mcp-session-id": mine})
+    assert mine != theirs and len(mine) >= 16
+    assert refused.status_code == 405
+    assert (tmp_path / "kept").exists() and '"said":"slept"' in answers[0].text
+    assert not (tmp_path / "cancelled").exists()
+    assert "the client cancelled the call" in answers[1].text
+
+
+def _initialize(request_id: int) -> dict[str, Any]:
+    params = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    }
+    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
+
+
 async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> None:
     env = _hostile_env(hostile)
     with serving("hostile_a", "hostile_impl:b", env, "--list-ttl-ms", "60000", cwd=hostile) as url:
         async with _http(url) as client:
             listed = await client.list_tools()
     assert listed.ttl_ms == 60000 and listed.cache_scope == "private"
-    assert [tool.name for tool in listed.tools] == ["echo"]
+    assert [tool.name for tool in listed.tools] == ["echo", "nap"]
 
 
 def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:

@@ -14,6 +14,7 @@ and the command in a real git repository with two commits.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -31,13 +32,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.support.generation import REPO, UPDATE_GOLDEN, generate
-from toolgen.breaking import sources
+from toolgen.breaking import sources, typed
 from toolgen.breaking.engine import compare
 from toolgen.breaking.report import Report, render
 from toolgen.breaking.rules import BY_ID, CATEGORIES, RULES, SOURCE, WIRE, with_table
 from toolgen.breaking.settings import Settings, everything, parse
 from toolgen.breaking.versions import declared_bump, enough, least, numbers
 from toolgen.cli import main
+from toolgen.spec.model import Deprecation, SpecModelError, ToolSpec
 
 CASES_ROOT = REPO / "tests" / "golden" / "breaking"
 CASES = sorted(p for p in CASES_ROOT.iterdir() if (p / "previous").is_dir())
@@ -549,3 +551,71 @@ def test_the_documented_workflow_runs_lint_check_and_breaking_against_the_base_b
         "toolgen breaking --against origin/${{ github.base_ref }}",
     ):
         assert command in commands, command
+
+
+# -- both sides read with the spec model -------------------------------------------------------
+
+
+def test_an_entry_the_format_accepts_is_parsed_strictly() -> None:
+    entry = {"name": "probe", "flags": ["idempotent"], "timeout_s": 5, "sunset": "2999-01-01"}
+    entry["deprecated"] = {"reason": "old"}
+    assert typed.parse(entry) == ToolSpec.parse(entry)
+    assert typed.parse(entry).deprecation == Deprecation("old", None, "2999-01-01")
+
+
+def test_an_entry_the_format_refuses_keeps_every_key_that_parses() -> None:
+    """An old revision may not pass today's rules: what it wrongly wrote reads as absent."""
+    entry = {"name": "probe", "timeout_s": "soon", "deprecated": True, "flags": ["idempotent"]}
+    with pytest.raises(SpecModelError):
+        ToolSpec.parse(entry)
+    spec = typed.parse(entry)
+    assert spec.flags == ("idempotent",) and spec.timeout_s is None
+    assert spec.stability == "stable" and spec.deprecation is None
+
+
+def test_a_previous_side_that_fails_the_strict_parse_is_still_compared() -> None:
+    before = {
+        "name": "probe",
+        "description": "A probe.",
+        "timeout_s": "thirty",
+        "flags": ["idempotent", "retryable"],
+        "errors": {"busy": {"description": "Try later."}},
+    }
+    after = {"name": "probe", "description": "A probe.", "timeout_s": 10, "flags": ["idempotent"]}
+    found = {f.rule: f.message for f in diff(before, after).findings}
+    assert "removed retryable" in found["TOOL_SAME_FLAGS"]
+    assert "busy" in found["TOOL_ERROR_NO_DELETE"]
+    assert "none -> 10 s" in found["TOOL_TIMEOUT_NO_DECREASE"]  # the unreadable one: absent
+
+
+def _raw_reads(source: str) -> list[int]:
+    """Lines that read a key of an entry's raw `data` (`x.data.get(...)`, `x.data[...]`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        target = (
+            node.value
+            if isinstance(node, ast.Subscript)
+            else node.func.value
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            else None
+        )
+        if isinstance(target, ast.Attribute) and target.attr == "data":
+            found.append(node.lineno)
+    return found
+
+
+def test_the_rules_read_typed_specs_not_raw_entries() -> None:
+    """Only the sides (sources.py: loading, MCP read back) and typed.py (the parse) read an
+    entry's raw keys; a rule reading `data` would interpret the spec format a second time."""
+    package = REPO / "generator" / "toolgen" / "breaking"
+    readers = {"sources.py", "typed.py"}
+    found = [
+        f"{path.name}:{line}"
+        for path in sorted(package.glob("*.py"))
+        if path.name not in readers
+        for line in _raw_reads(path.read_text("utf-8"))
+    ]
+    assert found == [], "read `entry.spec` (a ToolSpec) instead"
+    assert _raw_reads('x = entry.data.get("timeout_s")\ny = b.data["flags"]\n') == [1, 2]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.support.generation import REPO
-from toolgen.config import PROVIDER_NAMES, BuildOptions, load_config
+from toolgen.config import GENERATED_EXTRAS, BuildOptions, load_config
 from toolgen.pipeline import build
+from toolgen.runtime.kinds import PROVIDERS
 
 SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
 
@@ -16,7 +19,7 @@ SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
 def test_defaults_and_normalisation(tmp_path: Path) -> None:
     options = BuildOptions(package="my_tools", templates=tmp_path / "x" / "..")
     assert options.distribution == "my-tools" and options.version == "0.1.0"
-    assert options.providers == PROVIDER_NAMES and options.templates == tmp_path.resolve()
+    assert options.providers == PROVIDERS and options.templates == tmp_path.resolve()
     assert BuildOptions(package="p", providers=("mcp", "openai")).providers == (
         "openai",
         "mcp",
@@ -60,10 +63,10 @@ def test_invalid_options_are_refused_on_construction(
         BuildOptions(**fields)  # type: ignore[arg-type]
 
 
-def test_the_provider_list_is_the_exporters() -> None:
-    from toolgen.providers import PROVIDERS
+def test_every_provider_has_an_exporter() -> None:
+    from toolgen.providers import TARGETS
 
-    assert PROVIDER_NAMES == PROVIDERS
+    assert tuple(TARGETS) == PROVIDERS
 
 
 def test_pyproject_settings_reach_the_options(tmp_path: Path) -> None:
@@ -207,3 +210,50 @@ def test_a_project_shipping_to_one_provider_still_serves_over_mcp(
     names, result = anyio.run(session)
     assert names == ["get_weather"] and result == {"temperature": 21.5, "conditions": None}
     assert subprocess.run([sys.executable, "-c", "import weather"], env=env).returncode == 0
+
+
+def test_the_wheel_table_ships_handwritten_packages_and_extras(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolgen]\npackage = "kit"\nout = "build/out"\n'
+        '[tool.toolgen.wheel]\npackages = ["impl"]\n'
+        'extras = {pdf = ["pypdf>=5"], all = ["kit[server,pdf]"]}\n'
+    )
+    options = load_config(tmp_path).options()
+    assert options.ships == (("../../impl", "impl"),)  # from the output folder
+    assert options.extras == (("all", ("kit[server,pdf]",)), ("pdf", ("pypdf>=5",)))
+    assert options.fingerprint() != replace(options, ships=()).fingerprint()
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = build(SPECS, options).files["pyproject.toml"]
+    assert 'all = ["kit[server,pdf]"]\npdf = ["pypdf>=5"]\n' in pyproject
+    assert '[tool.hatch.build.targets.wheel.force-include]\n"../../impl" = "impl"\n' in pyproject
+    assert "force-include" not in build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"]
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('packages = ["missing"]', "'missing' is not a package folder"),
+        ("packages = 3", "packages must be a list of folders"),
+        ('extras = {pdf = "pypdf"}', "extras must map names to lists"),
+        ('extras = {server = ["x"]}', "'server' is an extra the generated package has already"),
+        ('extras = {Big_One = ["x"]}', "'Big_One' is not an extra's name"),
+        ("scripts = []", "takes two settings"),
+    ],
+)
+def test_a_wrong_wheel_table_is_refused(tmp_path: Path, table: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.toolgen]\npackage = "kit"\n[tool.toolgen.wheel]\n{table}\n'
+    )
+    with pytest.raises(ValueError, match=message):
+        load_config(tmp_path).options()
+
+
+def test_the_generated_extras_are_the_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """config.GENERATED_EXTRAS (the names a project's extra may not take) is what the template writes."""
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = tomllib.loads(build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"])
+    assert tuple(pyproject["project"]["optional-dependencies"]) == GENERATED_EXTRAS

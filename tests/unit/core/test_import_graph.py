@@ -227,11 +227,15 @@ def test_a_runtime_group_package_imports_nothing() -> None:
 RUNTIME_THIRD_PARTY = {"pydantic", "pydantic_core"}
 RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.server": {"mcp", "mcp_types", "starlette", "uvicorn"},
+    f"{RUNTIME}.serving.calling": {"mcp", "mcp_types"},
+    f"{RUNTIME}.serving.transports": {"mcp", "starlette"},
     f"{RUNTIME}.serving.remote": {"mcp", "mcp_types", "anyio", "httpx2"},
     f"{RUNTIME}.serving.reading": {"mcp_types"},
     f"{RUNTIME}.serving.failures": {"httpx2"},
     f"{RUNTIME}.serving.guard": {"uvicorn", "h11"},
     f"{RUNTIME}.serving.ui": {"starlette"},
+    f"{RUNTIME}.serving.answering": {"mcp_types", "starlette"},
+    f"{RUNTIME}.serving.cancelling": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
     f"{RUNTIME}.store.redis": {"redis"},
 }

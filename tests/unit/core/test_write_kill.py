@@ -302,6 +302,7 @@ class Scenario:
             return subprocess.Popen(
                 [sys.executable, "-m", "toolgen", *self.command(new)],
                 env=subprocess_env(),
+                cwd=self.out.parent,  # outside the checkout: its [tool.toolgen] is not this build's
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -330,6 +331,7 @@ class Scenario:
         run = subprocess.run(
             [sys.executable, "-m", "toolgen", *self.command(new)],
             env=subprocess_env(),
+            cwd=self.out.parent,
             capture_output=True,
             text=True,
             timeout=120,

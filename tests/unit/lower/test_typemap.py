@@ -1,62 +1,77 @@
 """JSON Schema -> Python types, checked by behaviour: generate, import, validate examples.
 
 Every example is first checked against jsonschema (the reference validator): the test
-states what JSON Schema says, then that the generated model says the same.
+states what JSON Schema says, then that the generated model says the same. The tools of the
+module are one package, generated once per session (`TOOLS`, declared beside their tests).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 import jsonschema
 import pytest
 
-from tests.support._generated import package
+from tests.support._generated import shared
 from toolgen.lower import closed
 from toolgen.lower.typemap import TypeMapper
 
 OK, BAD = "accept", "reject"
+TOOLS: dict[str, dict[str, Any]] = {}  # tool name -> its spec: one package for the module
+
+
+def tool(name: str, parameters: dict[str, Any], **extra: Any) -> str:
+    """Declare a tool of the module's package (at import, before the package is made)."""
+    assert name not in TOOLS, name
+    TOOLS[name] = {"name": name, "description": "A tool for tests.", "parameters": parameters}
+    TOOLS[name].update(extra)
+    return name
+
+
+@pytest.fixture(scope="module")
+def pkg() -> Iterator[ModuleType]:
+    with shared("typemap", list(TOOLS.values())) as module:
+        yield module
 
 
 def check(
-    tmp_path: Path,
-    parameters: dict[str, Any],
+    p: ModuleType,
+    name: str,
     accept: list[Any],
     reject: list[Any],
     then: Callable[[Any], None] | None = None,
 ) -> Any:
-    """Generate a tool with these parameters; each example must be accepted or refused, as jsonschema says."""
+    """The tool's examples must be accepted or refused, as jsonschema says."""
+    parameters = TOOLS[name]["parameters"]
     oracle = jsonschema.Draft202012Validator(parameters)
     for example in accept:
         assert oracle.is_valid(example), f"the test is wrong: JSON Schema refuses {example!r}"
     for example in reject:
         assert not oracle.is_valid(example), f"the test is wrong: JSON Schema accepts {example!r}"
-    tool = {"name": "t", "description": "A tool for tests.", "parameters": parameters}
-    with package(tmp_path, tool) as p:
-        # What the package publishes (closed, bundled) says the same as the spec's schema.
-        (definition,) = p.tool_definitions("mcp")
-        published = jsonschema.Draft202012Validator(definition["inputSchema"])
-        assert [published.is_valid(e) for e in accept + reject] == [True] * len(accept) + [
-            False
-        ] * len(reject)
-        for example in accept:
-            model = p.validate_arguments("t", example)
-            assert p.validate_arguments("t", json.dumps(example)) == model  # the JSON path agrees
-            dumped = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-            assert oracle.is_valid(dumped) and p.validate_arguments("t", dumped) == model, (
-                "dump round trip"
-            )
-        for example in reject:
-            with pytest.raises(p.ToolArgumentsError):
-                p.validate_arguments("t", example)
-            with pytest.raises(p.ToolArgumentsError):
-                p.validate_arguments("t", json.dumps(example))
-        if then is not None:
-            then(p)
-        return p.tool_info("t")
+    # What the package publishes (closed, bundled) says the same as the spec's schema.
+    (definition,) = [d for d in p.tool_definitions("mcp") if d["name"] == name]
+    published = jsonschema.Draft202012Validator(definition["inputSchema"])
+    assert [published.is_valid(e) for e in accept + reject] == [True] * len(accept) + [False] * len(
+        reject
+    )
+    for example in accept:
+        model = p.validate_arguments(name, example)
+        assert p.validate_arguments(name, json.dumps(example)) == model  # the JSON path agrees
+        dumped = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        assert oracle.is_valid(dumped) and p.validate_arguments(name, dumped) == model, (
+            "dump round trip"
+        )
+    for example in reject:
+        with pytest.raises(p.ToolArgumentsError):
+            p.validate_arguments(name, example)
+        with pytest.raises(p.ToolArgumentsError):
+            p.validate_arguments(name, json.dumps(example))
+    if then is not None:
+        then(p)
+    return p.tool_info(name)
 
 
 def obj(
@@ -73,12 +88,17 @@ def obj(
     return schema
 
 
-def test_nested_objects(tmp_path: Path) -> None:
-    geo = obj({"lat": {"type": "number"}, "lon": {"type": "number"}}, ["lat", "lon"])
-    address = obj({"city": {"type": "string"}, "geo": geo}, ["city"])
+_GEO = obj({"lat": {"type": "number"}, "lon": {"type": "number"}}, ["lat", "lon"])
+NESTED = tool(
+    "nested",
+    obj({"address": obj({"city": {"type": "string"}, "geo": _GEO}, ["city"])}, ["address"]),
+)
+
+
+def test_nested_objects(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        obj({"address": address}, ["address"]),
+        pkg,
+        NESTED,
         accept=[
             {"address": {"city": "Oslo"}},
             {"address": {"city": "Oslo", "geo": {"lat": 59.9, "lon": 10}}},
@@ -98,19 +118,22 @@ def test_nested_objects(tmp_path: Path) -> None:
     assert model.address.geo.lat == 1.5
 
 
-def test_objects_without_additional_properties_are_closed_everywhere(tmp_path: Path) -> None:
-    """lower.closed(): arguments refuse unknown keys at any depth (a typo is never silently dropped)."""
-    schema = {
+UNCLOSED = tool(
+    "unclosed",
+    {
         "type": "object",
         "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}},
-    }
-    tool = {"name": "t", "description": "A tool for tests.", "parameters": schema}
-    with package(tmp_path, tool) as p:
-        assert p.validate_arguments("t", {"a": {"b": "x"}}).a.b == "x"
-        for bad in ({"c": 1}, {"a": {"c": 1}}):
-            with pytest.raises(p.ToolArgumentsError) as caught:
-                p.validate_arguments("t", bad)
-            assert [i.code for i in caught.value.issues] == ["unknown_key"]
+    },
+)
+
+
+def test_objects_without_additional_properties_are_closed_everywhere(pkg: ModuleType) -> None:
+    """lower.closed(): arguments refuse unknown keys at any depth (a typo is never silently dropped)."""
+    assert pkg.validate_arguments(UNCLOSED, {"a": {"b": "x"}}).a.b == "x"
+    for bad in ({"c": 1}, {"a": {"c": 1}}):
+        with pytest.raises(pkg.ToolArgumentsError) as caught:
+            pkg.validate_arguments(UNCLOSED, bad)
+        assert [i.code for i in caught.value.issues] == ["unknown_key"]
 
 
 def test_conditions_on_an_object_are_not_closed() -> None:
@@ -150,13 +173,17 @@ def test_conditions_on_an_object_are_not_closed() -> None:
     )  # a whole value
 
 
-def test_arrays_of_objects(tmp_path: Path) -> None:
-    line = obj(
-        {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}, ["sku", "qty"]
-    )
+_LINE = obj({"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}, ["sku", "qty"])
+ARRAYS = tool(
+    "arrays",
+    obj({"lines": {"type": "array", "items": _LINE, "minItems": 1, "maxItems": 3}}, ["lines"]),
+)
+
+
+def test_arrays_of_objects(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        obj({"lines": {"type": "array", "items": line, "minItems": 1, "maxItems": 3}}, ["lines"]),
+        pkg,
+        ARRAYS,
         accept=[
             {"lines": [{"sku": "a", "qty": 1}]},
             {"lines": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 9}]},
@@ -175,10 +202,9 @@ def test_arrays_of_objects(tmp_path: Path) -> None:
     assert "lines" in str(caught.value)
 
 
-def test_ref_and_defs(tmp_path: Path) -> None:
-    point = obj({"x": {"type": "number"}, "y": {"type": "number"}}, ["x", "y"])
-    color = {"enum": ["red", "green"]}
-    parameters = {
+REFS = tool(
+    "refs",
+    {
         **obj(
             {
                 "start": {"$ref": "#/$defs/Point"},
@@ -187,11 +213,18 @@ def test_ref_and_defs(tmp_path: Path) -> None:
             },
             ["start", "end"],
         ),
-        "$defs": {"Point": point, "Color": color},
-    }
+        "$defs": {
+            "Point": obj({"x": {"type": "number"}, "y": {"type": "number"}}, ["x", "y"]),
+            "Color": {"enum": ["red", "green"]},
+        },
+    },
+)
+
+
+def test_ref_and_defs(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        parameters,
+        pkg,
+        REFS,
         accept=[{"start": {"x": 0, "y": 0}, "end": {"x": 1.5, "y": 2}, "color": "red"}],
         reject=[
             {"start": {"x": 0}, "end": {"x": 1, "y": 2}},
@@ -203,17 +236,19 @@ def test_ref_and_defs(tmp_path: Path) -> None:
     assert type(model.start) is type(model.end), "one class per definition"
 
 
-def test_recursive_ref_tree(tmp_path: Path) -> None:
-    node = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["value"],
-        "properties": {
-            "value": {"type": "integer"},
-            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-        },
-    }
-    parameters = {**obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]), "$defs": {"Node": node}}
+_NODE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["value"],
+    "properties": {
+        "value": {"type": "integer"},
+        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+    },
+}
+TREE = tool("tree", {**obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]), "$defs": {"Node": _NODE}})
+
+
+def test_recursive_ref_tree(pkg: ModuleType) -> None:
     deep = {"value": 0}
     for i in range(1, 30):
         deep = {"value": i, "children": [deep, {"value": -i}]}
@@ -221,12 +256,12 @@ def test_recursive_ref_tree(tmp_path: Path) -> None:
 
     def issue_paths(p: Any) -> None:
         with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {"root": broken})
+            p.validate_arguments(TREE, {"root": broken})
         assert [i.path for i in caught.value.issues] == ["root.children[0].children[0].value"]
 
     info = check(
-        tmp_path,
-        parameters,
+        pkg,
+        TREE,
         accept=[{"root": {"value": 1}}, {"root": {"value": 1, "children": []}}, {"root": deep}],
         reject=[
             {"root": broken},
@@ -239,62 +274,73 @@ def test_recursive_ref_tree(tmp_path: Path) -> None:
     assert model.root.children[0].children[1].value == -28
 
 
-def test_recursive_ref_in_result(tmp_path: Path) -> None:
-    node = {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-        },
-    }
-    returns = {"type": "array", "items": {"$ref": "#/$defs/Node"}, "$defs": {"Node": node}}
-    tool = {
-        "name": "t",
-        "description": "A tool for tests.",
-        "parameters": obj({}),
-        "returns": returns,
-    }
-    with package(tmp_path, tool) as p:
-        result = p.tool_info("t").result
-        value = [{"name": "a", "children": [{"name": "b", "children": []}]}]
-        assert result.model_validate(value).model_dump(mode="json", exclude_unset=True) == value
-        with pytest.raises(ValueError):
-            result.model_validate([{"name": "a", "children": [{"name": 5}]}])
-
-
-@pytest.mark.parametrize(
-    "nullable",
-    [
-        {"anyOf": [{"type": "string"}, {"type": "null"}]},
-        {"type": ["string", "null"]},
-        {"oneOf": [{"type": "null"}, {"type": "string", "maxLength": 3}]},
-    ],
-    ids=["anyOf", "type-array", "oneOf-null-first"],
+_NAMED = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+    },
+}
+TREE_RESULT = tool(
+    "tree_result",
+    obj({}),
+    returns={"type": "array", "items": {"$ref": "#/$defs/Node"}, "$defs": {"Node": _NAMED}},
 )
-def test_nullable_required_string(nullable: dict[str, Any], tmp_path: Path) -> None:
-    bad_long = ["abcd"] if nullable.get("oneOf") else []
+
+
+def test_recursive_ref_in_result(pkg: ModuleType) -> None:
+    result = pkg.tool_info(TREE_RESULT).result
+    value = [{"name": "a", "children": [{"name": "b", "children": []}]}]
+    assert result.model_validate(value).model_dump(mode="json", exclude_unset=True) == value
+    with pytest.raises(ValueError):
+        result.model_validate([{"name": "a", "children": [{"name": 5}]}])
+
+
+NULLABLE = {
+    "anyOf": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "type-array": {"type": ["string", "null"]},
+    "oneOf-null-first": {"oneOf": [{"type": "null"}, {"type": "string", "maxLength": 3}]},
+}
+NULLABLE_TOOLS = {
+    how: tool(f"nullable_{i}", obj({"s": schema}, ["s"]))
+    for i, (how, schema) in enumerate(NULLABLE.items())
+}
+
+
+@pytest.mark.parametrize("how", list(NULLABLE))
+def test_nullable_required_string(how: str, pkg: ModuleType) -> None:
+    bad_long = ["abcd"] if NULLABLE[how].get("oneOf") else []
     check(
-        tmp_path,
-        obj({"s": nullable}, ["s"]),
+        pkg,
+        NULLABLE_TOOLS[how],
         accept=[{"s": None}, {"s": "abc"}],
         reject=[{}, {"s": 1}, {"s": True}, {"s": ["a"]}, *({"s": v} for v in bad_long)],
     )
 
 
-def test_type_array_of_scalars(tmp_path: Path) -> None:
+TYPE_ARRAY = tool("type_array", obj({"v": {"type": ["integer", "string"]}}, ["v"]))
+
+
+def test_type_array_of_scalars(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"v": {"type": ["integer", "string"]}}, ["v"]),
+        pkg,
+        TYPE_ARRAY,
         accept=[{"v": 1}, {"v": "1"}, {"v": -(2**70)}],
         reject=[{"v": 1.5}, {"v": True}, {"v": None}, {"v": {}}],
     )
 
 
-def test_integer_accepts_whole_floats(tmp_path: Path) -> None:
+WHOLE = tool(
+    "whole",
+    obj({"n": {"type": "integer", "minimum": 0}, "m": {"type": ["integer", "null"]}}, ["n"]),
+)
+
+
+def test_integer_accepts_whole_floats(pkg: ModuleType) -> None:
     """JSON Schema counts 2.0 as an integer; Gemini sends every number as a float."""
     info = check(
-        tmp_path,
-        obj({"n": {"type": "integer", "minimum": 0}, "m": {"type": ["integer", "null"]}}, ["n"]),
+        pkg,
+        WHOLE,
         accept=[{"n": 2}, {"n": 2.0}, {"n": 1e2}, {"n": 0, "m": 3.0}, {"n": 0, "m": None}],
         reject=[{"n": 2.5}, {"n": "2"}, {"n": True}, {"n": -1.0}, {"n": 0, "m": 0.5}],
     )
@@ -302,33 +348,39 @@ def test_integer_accepts_whole_floats(tmp_path: Path) -> None:
     assert type(model.n) is int and model.n == 2
 
 
-def test_enum_of_mixed_scalars(tmp_path: Path) -> None:
+MIXED_ENUM = tool("mixed_enum", obj({"e": {"enum": ["a", 1, True, None, "None"]}}, ["e"]))
+
+
+def test_enum_of_mixed_scalars(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"e": {"enum": ["a", 1, True, None, "None"]}}, ["e"]),
+        pkg,
+        MIXED_ENUM,
         accept=[{"e": "a"}, {"e": 1}, {"e": True}, {"e": None}, {"e": "None"}, {"e": 1.0}],
         reject=[{"e": "b"}, {"e": 2}, {"e": False}, {"e": "1"}, {"e": "true"}, {"e": 0}, {}],
     )
 
 
-def test_optional_enum_that_lists_the_string_none(tmp_path: Path) -> None:
+NONE_STRING = tool("none_string", obj({"e": {"enum": ["None", "x"]}}))
+
+
+def test_optional_enum_that_lists_the_string_none(pkg: ModuleType) -> None:
     """`"None"` is a string value, not null: an optional field still takes an explicit null as absent."""
-    tool = {
-        "name": "t",
-        "description": "A tool for tests.",
-        "parameters": obj({"e": {"enum": ["None", "x"]}}),
-    }
-    with package(tmp_path, tool) as p:
-        assert p.validate_arguments("t", {"e": None}).e is None
-        assert p.validate_arguments("t", {"e": "None"}).e == "None"
-        with pytest.raises(p.ToolArgumentsError):
-            p.validate_arguments("t", {"e": "y"})
+    assert pkg.validate_arguments(NONE_STRING, {"e": None}).e is None
+    assert pkg.validate_arguments(NONE_STRING, {"e": "None"}).e == "None"
+    with pytest.raises(pkg.ToolArgumentsError):
+        pkg.validate_arguments(NONE_STRING, {"e": "y"})
 
 
-def test_enum_of_floats(tmp_path: Path) -> None:
+FLOAT_ENUM = tool(
+    "float_enum",
+    obj({"f": {"enum": [1.5, 2.5, 3.0]}, "g": {"type": "number", "enum": [0.1, 0.2]}}, ["f"]),
+)
+
+
+def test_enum_of_floats(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"f": {"enum": [1.5, 2.5, 3.0]}, "g": {"type": "number", "enum": [0.1, 0.2]}}, ["f"]),
+        pkg,
+        FLOAT_ENUM,
         accept=[{"f": 1.5}, {"f": 2.5}, {"f": 3}, {"f": 3.0}, {"f": 1.5, "g": 0.1}],
         reject=[
             {"f": 2},
@@ -341,19 +393,25 @@ def test_enum_of_floats(tmp_path: Path) -> None:
     )
 
 
-def test_enum_with_floats_and_strings(tmp_path: Path) -> None:
+FLOAT_STRING_ENUM = tool("float_string_enum", obj({"v": {"enum": ["auto", 0.5, 1]}}, ["v"]))
+
+
+def test_enum_with_floats_and_strings(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"v": {"enum": ["auto", 0.5, 1]}}, ["v"]),
+        pkg,
+        FLOAT_STRING_ENUM,
         accept=[{"v": "auto"}, {"v": 0.5}, {"v": 1}, {"v": 1.0}],
         reject=[{"v": "0.5"}, {"v": True}, {"v": 2}, {"v": "Auto"}],
     )
 
 
-def test_enum_of_arrays_and_objects(tmp_path: Path) -> None:
+STRUCTURED_ENUM = tool("structured_enum", obj({"v": {"enum": [[1, 2], {"a": True}, "x"]}}, ["v"]))
+
+
+def test_enum_of_arrays_and_objects(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"v": {"enum": [[1, 2], {"a": True}, "x"]}}, ["v"]),
+        pkg,
+        STRUCTURED_ENUM,
         accept=[{"v": [1, 2]}, {"v": [1.0, 2]}, {"v": {"a": True}}, {"v": "x"}],
         reject=[
             {"v": [2, 1]},
@@ -367,38 +425,49 @@ def test_enum_of_arrays_and_objects(tmp_path: Path) -> None:
     )
 
 
-def test_empty_enum_accepts_nothing(tmp_path: Path) -> None:
-    check(tmp_path, obj({"v": {"enum": []}}), accept=[{}], reject=[{"v": 1}, {"v": "x"}, {"v": []}])
+EMPTY_ENUM = tool("empty_enum", obj({"v": {"enum": []}}))
+
+
+def test_empty_enum_accepts_nothing(pkg: ModuleType) -> None:
+    check(pkg, EMPTY_ENUM, accept=[{}], reject=[{"v": 1}, {"v": "x"}, {"v": []}])
+
+
+CONSTS = [
+    ("fixed", "other"),
+    (3, 4),
+    (True, 1),
+    (None, 0),
+    (2.5, 2),
+    ({"a": [1]}, {"a": [True]}),
+    ([1, "x"], [1]),
+]
+CONST_TOOLS = [
+    tool(f"const_{i}", obj({"c": {"const": c}}, ["c"])) for i, (c, _) in enumerate(CONSTS)
+]
 
 
 @pytest.mark.parametrize(
-    "const, other",
-    [
-        ("fixed", "other"),
-        (3, 4),
-        (True, 1),
-        (None, 0),
-        (2.5, 2),
-        ({"a": [1]}, {"a": [True]}),
-        ([1, "x"], [1]),
-    ],
+    "const, other, name",
+    [(*pair, name) for pair, name in zip(CONSTS, CONST_TOOLS, strict=True)],
     ids=repr,
 )
-def test_const(const: Any, other: Any, tmp_path: Path) -> None:
+def test_const(const: Any, other: Any, name: str, pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"c": {"const": const}}, ["c"]),
+        pkg,
+        name,
         accept=[{"c": const}],
         reject=[{"c": other}, {}],
     )
 
 
-def test_all_of_merges_properties_and_required(tmp_path: Path) -> None:
-    base = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
-    parameters = {
+ALL_OF = tool(
+    "all_of",
+    {
         "type": "object",
         "additionalProperties": False,
-        "$defs": {"Base": base},
+        "$defs": {
+            "Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+        },
         "properties": {
             "item": {
                 "allOf": [
@@ -409,10 +478,14 @@ def test_all_of_merges_properties_and_required(tmp_path: Path) -> None:
             }
         },
         "required": ["item"],
-    }
+    },
+)
+
+
+def test_all_of_merges_properties_and_required(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        parameters,
+        pkg,
+        ALL_OF,
         accept=[{"item": {"id": "a", "size": 1}}],
         reject=[
             {"item": {"id": "a"}},
@@ -423,30 +496,47 @@ def test_all_of_merges_properties_and_required(tmp_path: Path) -> None:
     )
 
 
-def test_additional_properties_schema_is_a_map(tmp_path: Path) -> None:
+SCORES = tool(
+    "scores",
+    obj({"scores": {"type": "object", "additionalProperties": {"type": "integer"}}}, ["scores"]),
+)
+
+
+def test_additional_properties_schema_is_a_map(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        obj(
-            {"scores": {"type": "object", "additionalProperties": {"type": "integer"}}}, ["scores"]
-        ),
+        pkg,
+        SCORES,
         accept=[{"scores": {}}, {"scores": {"a": 1, "b c": -2, "": 0}}],
         reject=[{"scores": {"a": "1"}}, {"scores": {"a": 1.5}}, {"scores": []}, {"scores": None}],
     )
     assert info.arguments.model_validate({"scores": {"x": 1}}).scores == {"x": 1}
 
 
-def test_declared_properties_with_typed_additional_properties(tmp_path: Path) -> None:
-    item = obj({"n": {"type": "integer"}}, ["n"])
-    labels = {
-        "type": "object",
-        "properties": {"name": {"type": "string"}},
-        "additionalProperties": {"type": "string", "maxLength": 3},
-        "required": ["name"],
-    }
-    nested = {"type": "object", "properties": {"first": item}, "additionalProperties": item}
+_ITEM = obj({"n": {"type": "integer"}}, ["n"])
+LABELS = tool(
+    "labels",
+    obj(
+        {
+            "labels": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "additionalProperties": {"type": "string", "maxLength": 3},
+                "required": ["name"],
+            },
+            "nested": {
+                "type": "object",
+                "properties": {"first": _ITEM},
+                "additionalProperties": _ITEM,
+            },
+        }
+    ),
+)
+
+
+def test_declared_properties_with_typed_additional_properties(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        obj({"labels": labels, "nested": nested}),
+        pkg,
+        LABELS,
         accept=[
             {"labels": {"name": "x"}},
             {"labels": {"name": "long name", "env": "dev", "": "a"}},
@@ -467,21 +557,30 @@ def test_declared_properties_with_typed_additional_properties(tmp_path: Path) ->
     assert model.nested.model_extra["o"].n == 2
 
 
-def test_pattern_properties(tmp_path: Path) -> None:
-    one = {
-        "type": "object",
-        "properties": {"id": {"type": "string"}},
-        "additionalProperties": False,
-        "patternProperties": {"^x-": {"type": "integer"}},
-    }
-    only = {
-        "type": "object",
-        "additionalProperties": False,
-        "patternProperties": {"^[a-z]+$": {"type": "boolean"}},
-    }
+PATTERN_PROPERTIES = tool(
+    "pattern_properties",
+    obj(
+        {
+            "one": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "additionalProperties": False,
+                "patternProperties": {"^x-": {"type": "integer"}},
+            },
+            "only": {
+                "type": "object",
+                "additionalProperties": False,
+                "patternProperties": {"^[a-z]+$": {"type": "boolean"}},
+            },
+        }
+    ),
+)
+
+
+def test_pattern_properties(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"one": one, "only": only}),
+        pkg,
+        PATTERN_PROPERTIES,
         accept=[{"one": {"id": "a", "x-a": 1, "x-": 2.0}}, {"only": {"abc": True}}, {"only": {}}],
         reject=[
             {"one": {"x-a": "1"}},
@@ -492,45 +591,58 @@ def test_pattern_properties(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "schema",
-    [
-        {
-            "type": "object",
-            "patternProperties": {"^a": {"type": "integer"}, "^b": {"type": "string"}},
-        },
-        {"type": "object", "patternProperties": {"^a": {"type": "integer"}}},
-    ],
-    ids=["several-patterns", "pattern-and-other-keys"],
-)
+INEXPRESSIBLE = {
+    "several-patterns": tool(
+        "several_patterns",
+        obj(
+            {
+                "m": {
+                    "type": "object",
+                    "patternProperties": {"^a": {"type": "integer"}, "^b": {"type": "string"}},
+                }
+            }
+        ),
+    ),
+    "pattern-and-other-keys": tool(
+        "pattern_and_other_keys",
+        obj({"m": {"type": "object", "patternProperties": {"^a": {"type": "integer"}}}}),
+    ),
+}
+
+
+@pytest.mark.parametrize("how", list(INEXPRESSIBLE))
 def test_pattern_properties_the_class_cannot_express_are_checked_exactly(
-    schema: dict[str, Any], tmp_path: Path
+    how: str, pkg: ModuleType
 ) -> None:
     """The class takes the keys as they come (its type cannot say which pattern a key matches);
     the exact check beside it refuses a value its pattern's schema refuses."""
-    tool = {"name": "t", "description": "A tool for tests.", "parameters": obj({"m": schema})}
-    with package(tmp_path, tool) as p:
-        assert p.validate_arguments("t", {"m": {"a1": 1, "b1": "x"}}).m.model_extra == {
-            "a1": 1,
-            "b1": "x",
-        }
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {"m": {"a1": "checked"}})
-        assert [issue.location for issue in caught.value.issues] == [("m", "a1")]
+    name = INEXPRESSIBLE[how]
+    assert pkg.validate_arguments(name, {"m": {"a1": 1, "b1": "x"}}).m.model_extra == {
+        "a1": 1,
+        "b1": "x",
+    }
+    with pytest.raises(pkg.ToolArgumentsError) as caught:
+        pkg.validate_arguments(name, {"m": {"a1": "checked"}})
+    assert [issue.location for issue in caught.value.issues] == [("m", "a1")]
 
 
-def test_map_of_objects(tmp_path: Path) -> None:
-    value = obj({"n": {"type": "integer"}}, ["n"])
+MAP_OF_OBJECTS = tool(
+    "map_of_objects", obj({"m": {"type": "object", "additionalProperties": _ITEM}}, ["m"])
+)
+
+
+def test_map_of_objects(pkg: ModuleType) -> None:
     check(
-        tmp_path,
-        obj({"m": {"type": "object", "additionalProperties": value}}, ["m"]),
+        pkg,
+        MAP_OF_OBJECTS,
         accept=[{"m": {"a": {"n": 1}}}],
         reject=[{"m": {"a": {}}}, {"m": {"a": {"n": 1, "x": 2}}}, {"m": {"a": 1}}],
     )
 
 
-def test_open_objects(tmp_path: Path) -> None:
-    parameters = obj(
+OPEN = tool(
+    "open",
+    obj(
         {
             "anything": {"type": "object"},
             "partly": {
@@ -540,10 +652,14 @@ def test_open_objects(tmp_path: Path) -> None:
             },
         },
         ["anything"],
-    )
+    ),
+)
+
+
+def test_open_objects(pkg: ModuleType) -> None:
     info = check(
-        tmp_path,
-        parameters,
+        pkg,
+        OPEN,
         accept=[
             {"anything": {}},
             {"anything": {"x": [1, {"y": None}]}},
@@ -555,77 +671,105 @@ def test_open_objects(tmp_path: Path) -> None:
     assert model.model_dump(by_alias=True, exclude_unset=True)["partly"] == {"a": "x", "extra": [1]}
 
 
+PATTERNS = [
+    ("^(?=.*\\d)[a-z\\d]{3,}$", ["abc1", "1ab"], ["abcd", "ab1!", "a1"]),  # lookahead
+    ("^(?!admin$)[a-z]+$", ["root", "admins"], ["admin", "Admin"]),  # negative lookahead
+    ("^(a+)-\\1$", ["aa-aa"], ["aa-a"]),  # backreference
+    (
+        "^\\w+$",
+        ["ano", "a_1"],
+        ["a b"],
+    ),  # ECMA-262's \\w is ASCII: the suite's ecmascript-regex tests it
+    (
+        "colou?r",
+        ["the colour red", "color"],
+        ["colr"],
+    ),  # unanchored: a search, as JSON Schema says
+]
+PATTERN_TOOLS = [
+    tool(f"pattern_{i}", obj({"s": {"type": "string", "pattern": pattern}}, ["s"]))
+    for i, (pattern, _, _) in enumerate(PATTERNS)
+]
+
+
 @pytest.mark.parametrize(
-    "pattern, good, bad",
-    [
-        ("^(?=.*\\d)[a-z\\d]{3,}$", ["abc1", "1ab"], ["abcd", "ab1!", "a1"]),  # lookahead
-        ("^(?!admin$)[a-z]+$", ["root", "admins"], ["admin", "Admin"]),  # negative lookahead
-        ("^(a+)-\\1$", ["aa-aa"], ["aa-a"]),  # backreference
-        (
-            "^\\w+$",
-            ["ano", "a_1"],
-            ["a b"],
-        ),  # ECMA-262's \\w is ASCII: the suite's ecmascript-regex tests it
-        (
-            "colou?r",
-            ["the colour red", "color"],
-            ["colr"],
-        ),  # unanchored: a search, as JSON Schema says
-    ],
+    "pattern, good, bad, name",
+    [(*case, name) for case, name in zip(PATTERNS, PATTERN_TOOLS, strict=True)],
 )
-def test_patterns(pattern: str, good: list[str], bad: list[str], tmp_path: Path) -> None:
+def test_patterns(
+    pattern: str, good: list[str], bad: list[str], name: str, pkg: ModuleType
+) -> None:
     check(
-        tmp_path,
-        obj({"s": {"type": "string", "pattern": pattern}}, ["s"]),
+        pkg,
+        name,
         accept=[{"s": g} for g in good],
         reject=[{"s": b} for b in bad],
     )
 
 
-def test_rust_and_python_patterns_in_one_tool(tmp_path: Path) -> None:
+ENGINES = tool(
+    "engines",
+    obj(
+        {
+            "plain": {"type": "string", "pattern": "^[0-9]+$"},
+            "inner": obj({"code": {"type": "string", "pattern": "^(?=[A-Z])\\w+$"}}, ["code"]),
+        }
+    ),
+)
+
+
+def test_rust_and_python_patterns_in_one_tool(pkg: ModuleType) -> None:
     """Only models with a pattern Rust's engine refuses switch to Python's."""
-    inner = obj({"code": {"type": "string", "pattern": "^(?=[A-Z])\\w+$"}}, ["code"])
     check(
-        tmp_path,
-        obj({"plain": {"type": "string", "pattern": "^[0-9]+$"}, "inner": inner}),
+        pkg,
+        ENGINES,
         accept=[{"plain": "12", "inner": {"code": "Ab"}}],
         reject=[{"plain": "x"}, {"inner": {"code": "ab"}}],
     )
 
 
+SCALARS = [
+    ({"type": "number", "exclusiveMinimum": 0, "maximum": 1}, [0.5, 1], [0, 1.01, "0.5"]),
+    ({"type": "integer", "multipleOf": 5}, [0, 10, -5], [3, 2.5]),
+    ({"type": "number", "multipleOf": 0.5}, [1.5, 2], [1.2]),
+    ({"type": "string", "minLength": 2, "maxLength": 3}, ["ab", "abc"], ["a", "abcd"]),
+    ({"type": "boolean"}, [True, False], [0, 1, "true", None]),
+    ({"type": "array", "items": {"type": "string"}, "minItems": 1}, [["a"]], [[], [1], "a"]),
+    ({"type": "array", "items": {"type": ["string", "null"]}}, [["a", None]], [[1]]),
+    ({}, [None, 1, "x", [1], {"a": 1}], []),
+]
+SCALAR_TOOLS = [tool(f"scalar_{i}", obj({"v": s}, ["v"])) for i, (s, _, _) in enumerate(SCALARS)]
+
+
 @pytest.mark.parametrize(
-    "schema, good, bad",
-    [
-        ({"type": "number", "exclusiveMinimum": 0, "maximum": 1}, [0.5, 1], [0, 1.01, "0.5"]),
-        ({"type": "integer", "multipleOf": 5}, [0, 10, -5], [3, 2.5]),
-        ({"type": "number", "multipleOf": 0.5}, [1.5, 2], [1.2]),
-        ({"type": "string", "minLength": 2, "maxLength": 3}, ["ab", "abc"], ["a", "abcd"]),
-        ({"type": "boolean"}, [True, False], [0, 1, "true", None]),
-        ({"type": "array", "items": {"type": "string"}, "minItems": 1}, [["a"]], [[], [1], "a"]),
-        ({"type": "array", "items": {"type": ["string", "null"]}}, [["a", None]], [[1]]),
-        ({}, [None, 1, "x", [1], {"a": 1}], []),
-    ],
+    "schema, good, bad, name",
+    [(*case, name) for case, name in zip(SCALARS, SCALAR_TOOLS, strict=True)],
 )
 def test_scalar_constraints(
-    schema: dict[str, Any], good: list[Any], bad: list[Any], tmp_path: Path
+    schema: dict[str, Any], good: list[Any], bad: list[Any], name: str, pkg: ModuleType
 ) -> None:
     check(
-        tmp_path,
-        obj({"v": schema}, ["v"]),
+        pkg,
+        name,
         accept=[{"v": g} for g in good],
         reject=[{"v": b} for b in bad],
     )
 
 
-def test_defaults_are_applied(tmp_path: Path) -> None:
-    parameters = obj(
+DEFAULTS = tool(
+    "defaults",
+    obj(
         {
             "unit": {"enum": ["c", "f"], "default": "c"},
             "n": {"type": "integer", "default": 3},
             "tags": {"type": "array", "items": {"type": "string"}, "default": ["a"]},
         }
-    )
-    info = check(tmp_path, parameters, accept=[{}, {"unit": "f"}], reject=[{"unit": "k"}])
+    ),
+)
+
+
+def test_defaults_are_applied(pkg: ModuleType) -> None:
+    info = check(pkg, DEFAULTS, accept=[{}, {"unit": "f"}], reject=[{"unit": "k"}])
     model = info.arguments.model_validate({})
     assert (model.unit, model.n, model.tags) == ("c", 3, ["a"])
     assert info.arguments.model_validate({}).tags is not model.tags, (
@@ -668,11 +812,14 @@ def test_nested_class_names_are_unique_and_local() -> None:
     assert names == ["TArgumentsA", "TArgumentsA_2", "TArguments"]
 
 
-def test_python_regex_patterns_search_like_json_schema(tmp_path: Path) -> None:
+LOOKBEHIND = tool("lookbehind", obj({"s": {"type": "string", "pattern": "(?<=a)b"}}, ["s"]))
+
+
+def test_python_regex_patterns_search_like_json_schema(pkg: ModuleType) -> None:
     """JSON Schema patterns are unanchored (a search), also when the Python engine stands in for Rust's."""
     check(
-        tmp_path,
-        obj({"s": {"type": "string", "pattern": "(?<=a)b"}}, ["s"]),
+        pkg,
+        LOOKBEHIND,
         accept=[{"s": "ab"}, {"s": "xxab"}],
         reject=[{"s": "b"}, {"s": "ba"}],
     )

@@ -182,7 +182,8 @@ class Runner(Preparer):
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
             return self._asked(info, args, extra, asked)
-        except Exception as exc:  # noqa: BLE001 - failures become results
+        # A tool's sys.exit() or KeyboardInterrupt is its own failure, as on a loop (_arun).
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001
             return failure(info, exc, args, extra, perf_counter() - started)
         return finish(info, outcome, perf_counter() - started, args, extra)
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
+from .. import kinds
 from ..results.content import Audio, Document, Image, ResourceLink, Text
 
 if TYPE_CHECKING:
@@ -50,12 +51,12 @@ class Call:
 # The kinds of media each provider takes in a tool result (the table above); the rest is
 # written as text saying what was left out. `toolgen lint` warns of those (content-left-out).
 TAKES: dict[str, frozenset[str]] = {
-    "openai": frozenset({"image", "document", "audio"}),  # audio: WAV and MP3
-    "openai-responses": frozenset({"image", "document"}),
-    "anthropic": frozenset({"image", "document"}),
-    "gemini": frozenset({"image", "document"}),
-    "bedrock": frozenset({"image", "document"}),
-    "mcp": frozenset({"image", "document", "audio"}),
+    kinds.OPENAI: frozenset(kinds.MEDIA),  # audio: WAV and MP3
+    kinds.OPENAI_RESPONSES: frozenset({kinds.IMAGE, kinds.DOCUMENT}),
+    kinds.ANTHROPIC: frozenset({kinds.IMAGE, kinds.DOCUMENT}),
+    kinds.GEMINI: frozenset({kinds.IMAGE, kinds.DOCUMENT}),
+    kinds.BEDROCK: frozenset({kinds.IMAGE, kinds.DOCUMENT}),
+    kinds.MCP: frozenset(kinds.MEDIA),
 }
 
 

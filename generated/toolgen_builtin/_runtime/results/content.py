@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .. import kinds
+
 # Largest block of each kind, in bytes: Bedrock's Converse takes images up to 3.75 MB and
 # documents up to 4.5 MB; Anthropic 5 MB images; OpenAI 20 MB audio.
-LIMITS = {"image": 3_750_000, "audio": 20_000_000, "document": 4_500_000}
-KINDS = ("text", "image", "audio", "document", "resource_link")
+LIMITS = {kinds.IMAGE: 3_750_000, kinds.AUDIO: 20_000_000, kinds.DOCUMENT: 4_500_000}
 
 Source = bytes | str | os.PathLike[str]
 

@@ -31,6 +31,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import kinds
 from ..providers import answers
 from ..results.content import Document, Image, ResourceLink, Text
 
@@ -56,7 +57,9 @@ def openai_agents_tools(
     with the model's JSON text and returns what the model should read, a failure's message
     included."""
     agents = _framework("agents", "openai_agents_tools", "openai-agents")
-    functions = [d["function"] for d in _picked(registry, names).definitions("openai", strict=True)]
+    functions = [
+        d["function"] for d in _picked(registry, names).definitions(kinds.OPENAI, strict=True)
+    ]
     return [
         agents.FunctionTool(
             name=function["name"],
@@ -84,7 +87,7 @@ def pydantic_ai_toolset(
     `parallel` is `sequential` (it runs alone, as `arespond` runs it). `id`: the toolset's."""
     toolset = _pydantic_ai_toolset_class()
     picked = _picked(registry, names)
-    return toolset(picked, picked.definitions("openai"), injected, max_retries, id)
+    return toolset(picked, picked.definitions(kinds.OPENAI), injected, max_retries, id)
 
 
 def langchain_tools(
@@ -107,7 +110,7 @@ def langchain_tools(
             registry=registry,
             injected=injected,
         )
-        for definition in _picked(registry, names).definitions("openai")
+        for definition in _picked(registry, names).definitions(kinds.OPENAI)
     ]
 
 

@@ -25,11 +25,10 @@ from ..calls import streaming
 from ..results.content import Audio, Document, Image, ResourceLink, Text
 from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation.payload import Limits, check, measure
-from .server import FAILURE, METADATA, VALUE
+from .wire import FAILURE, METADATA, VALUE, WARNINGS
 
 MAX_RESULT_BYTES = 10 * 1024 * 1024  # an answer larger than this is `invalid_result`
 DONE = "\nDone before the failure: "  # how a failure's text carries its partial data
-WARNINGS = "io.toolgen/warnings"  # `_meta` key: the server's warnings for the host
 
 
 class Refused(ValueError):

@@ -4,12 +4,13 @@
 from ..._runtime.calls.registry import Registry
 from ..._runtime.calls.streaming import StreamError, running
 from ..._runtime.errors import ToolError
+from ..._runtime.pointer import tokens
 from ..._runtime.results.content import block_kind
 from ..._runtime.results.control import Suspend
 from ..._runtime.results.result import ToolInfo, raised_as, tool_error_kind
 from ..._runtime.results.result import finish as _finish
 from ..._runtime.secrets import REDACTED, redact
-from ..._runtime.types import json_equal
+from ..._runtime.types import is_json_type, json_equal
 from ..._runtime.validation.exact.ecma import ecma_pattern
 from ..._runtime.validation.exact.values import is_multiple
 from ..._runtime.validation.shape import Node
@@ -27,7 +28,9 @@ __all__ = [
     "ToolInfo",
     "_finish",
     "block_kind",
+    "is_json_type",
     "json_equal",
+    "tokens",
     "nearest",
     "raised_as",
     "redact",

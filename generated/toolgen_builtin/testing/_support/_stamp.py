@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a0cc57c6dc076d1f9857d9aec0bb526e08fb6538486c8706301f95453f7013e0"
+RUNTIME_SHA256 = "a02fb3dc182a65d0c97a238325f8b7ad75404b626f82651d5695642c14a6bf55"

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from toolgen.check.context import Context
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.runtime import kinds
 from toolgen.runtime.providers.answers import TAKES
 
 ID = "content-left-out"
@@ -20,13 +21,12 @@ SUMMARY = (
     "Chat and MCP; the others read that it was left out)."
 )
 SEVERITY = Severity.WARNING
-MEDIA = ("image", "document", "audio")
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for i, kind in enumerate(tool.spec.content):
-            if kind not in MEDIA:
+            if kind not in kinds.MEDIA:
                 continue
             missing = [provider for provider, takes in TAKES.items() if kind not in takes]
             if not missing:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from toolgen.check.context import Context, show
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.runtime.types import is_json_type
 from toolgen.schema.keywords import JSON_TYPES
 
 ID = "enum-type-mismatch"
@@ -32,7 +32,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 values = node[keyword] if keyword == "enum" else [node[keyword]]
                 if not isinstance(values, list):
                     continue
-                refused = [v for v in values if not any(_is(v, k) for k in kinds)]
+                refused = [v for v in values if not any(is_json_type(v, k) for k in kinds)]
                 if not refused:
                     continue
                 shown = ", ".join(show(v) for v in refused[:5]) + (" …" if len(refused) > 5 else "")
@@ -49,21 +49,3 @@ def check(context: Context) -> Iterator[Diagnostic]:
                     severity=SEVERITY,
                     hint="make the values and the type agree (or widen the type)",
                 )
-
-
-def _is(value: Any, kind: str) -> bool:
-    if kind == "null":
-        return value is None
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer()
-        )
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "array":
-        return isinstance(value, list)
-    return isinstance(value, dict)

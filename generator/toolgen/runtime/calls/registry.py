@@ -22,6 +22,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from .. import kinds
 from ..errors import UnknownCategoryError, UnknownToolError, tool_name
 from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
@@ -280,7 +281,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
             if name not in known:
                 raise UnknownCategoryError(name, known, nearest(name, known))
 
-    def definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
+    def definitions(self, provider: str = kinds.OPENAI, **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
         its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
         that provider variant refuses has none (`toolgen lint` says why). With deferred tools,

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import kinds
 from ..errors import injected_values
 from . import answers
 from .answers import Call, Parts
@@ -189,23 +190,24 @@ def _user(key: str) -> Callable[[Any, list[dict[str, Any]], Turn], Any]:
 
 ADAPTERS: dict[str, Adapter] = {
     # Chat: the turn's tool messages, then one user message with the content they cannot hold.
-    "openai": Adapter(
+    kinds.OPENAI: Adapter(
         openai_calls,
         answers.openai,
         lambda _, messages, turn: messages + answers.openai_content(turn),
     ),
-    "openai-responses": Adapter(responses_calls, answers.responses, lambda _, items, turn: items),
-    "anthropic": Adapter(anthropic_calls, answers.anthropic, _user("content")),
-    "gemini": Adapter(gemini_calls, answers.gemini, _user("parts")),
-    "mcp": Adapter(lambda payload: [mcp_call(payload)], answers.mcp, _mcp_wrap),
-    "bedrock": Adapter(bedrock_calls, answers.bedrock, _user("content")),
+    kinds.OPENAI_RESPONSES: Adapter(
+        responses_calls, answers.responses, lambda _, items, turn: items
+    ),
+    kinds.ANTHROPIC: Adapter(anthropic_calls, answers.anthropic, _user("content")),
+    kinds.GEMINI: Adapter(gemini_calls, answers.gemini, _user("parts")),
+    kinds.MCP: Adapter(lambda payload: [mcp_call(payload)], answers.mcp, _mcp_wrap),
+    kinds.BEDROCK: Adapter(bedrock_calls, answers.bedrock, _user("content")),
 }
-PROVIDERS = tuple(ADAPTERS)
 
 
 def adapter(provider: str) -> Adapter:
     if provider not in ADAPTERS:
-        raise ValueError(f"unknown provider {provider!r}; one of: {', '.join(PROVIDERS)}")
+        raise ValueError(f"unknown provider {provider!r}; one of: {', '.join(kinds.PROVIDERS)}")
     return ADAPTERS[provider]
 
 

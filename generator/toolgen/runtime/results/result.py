@@ -19,6 +19,7 @@ from pydantic_core import to_json
 
 from ..errors import ToolError
 from ..secrets import redact, secret_values
+from ..types import is_json_type
 from ..validation import deprecation
 from ..validation.deprecation import DeprecatedParameter, Deprecation, OnWarning, Rename
 from ..validation.payload import LIMITS, Limits
@@ -380,7 +381,7 @@ def redact_json(value: Any, hidden: set[str]) -> Any:
         return {k: redact_json(v, hidden) for k, v in value.items()}
     if isinstance(value, list):
         return [redact_json(v, hidden) for v in value]
-    if not isinstance(value, bool) and isinstance(value, (int, float)) and str(value) in hidden:
+    if is_json_type(value, "number") and str(value) in hidden:
         return redact(str(value), hidden)
     return value
 

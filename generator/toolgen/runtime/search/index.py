@@ -42,6 +42,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, RootModel
 
+from .. import kinds
 from ..errors import ToolArgumentsError, ToolError
 from ..models import ArgumentsModel, ResultModel
 from ..results.result import Output, ToolInfo, package_of
@@ -461,7 +462,7 @@ NOTHING = (
     "No tool matches this query. Search again with other words for what the tool should do, "
     "or go on without one."
 )
-_ALL_CONTENT = frozenset({"text", "image", "audio", "document", "resource_link"})
+_ALL_CONTENT = frozenset(kinds.CONTENT)
 # What a call fails with besides the kinds its tool declares (results.py's ToolFailure).
 _RUNTIME_KINDS = frozenset(
     {

@@ -10,8 +10,8 @@ result cannot hold it, or the text of a server that is not toolgen's), the conte
 and a failure's kind (reading.py, bounded by `max_result_bytes` and the runtime's nesting
 limit). `value` raises `ToolCallError` for every failure (failures.py turns the SDK's and
 the transports' exceptions into kinds), `call` returns the whole `ToolResult`, a failure
-included, `stream` yields a streaming tool's events (`Progress`, `Chunk`, ...) as they come,
-then `Final`. The generated `client.py` gives each tool its own typed method on top.
+included, `stream` yields a streaming tool's events (`Progress`, `Chunk`, ...) as they come
+(another server's standard progress notifications as `Progress`), then `Final`. The generated `client.py` gives each tool its own typed method on top.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
 from ..validation.validate import as_sent
 from . import failures, reading
-from .server import EVENT
+from .wire import EVENT
 
 _TOKENS = itertools.count(1)
 R = TypeVar("R")
@@ -127,15 +127,20 @@ class Remote:
         yield streaming.Final(result)
 
     async def on_message(self, message: Any) -> None:
-        """The client's message handler: a progress notification of a call under way that
-        carries toolgen's event goes to that call's stream."""
+        """The client's message handler: a progress notification of a call under way goes to
+        that call's stream, as the event toolgen's server put in it, or (any other server's)
+        as a Progress of its numbers."""
         params = getattr(message, "params", None)
         if not isinstance(params, types.ProgressNotificationParams):
             return
         deliver = self._streams.get(str(params.progress_token))
+        if deliver is None:
+            return
         found = (params.meta or {}).get(EVENT)
-        if deliver is not None and isinstance(found, dict):
+        if isinstance(found, dict):
             deliver(reading.event(found))
+        else:
+            deliver(streaming.Progress(params.progress, params.total, params.message))
 
 
 def _value(result: ToolResult, returns: type[R]) -> R:
@@ -208,7 +213,11 @@ async def connect(
             timeout=timeout_s,
             event_hooks={"response": [watch]},
         )
-        server = _Transport(streamable_http_client(target, http_client=http), http)
+        # One SSE event holds a whole result: the SDK's 1 MiB cap on it becomes the caller's
+        # (the Watch cuts a tool's answer off at max_result_bytes as it is read).
+        events = max(max_result_bytes, 1024 * 1024)
+        transport = streamable_http_client(target, http_client=http, max_sse_event_size=events)
+        server = _Transport(transport, http)
     elif isinstance(target, (str, list)):
         words = shlex.split(target) if isinstance(target, str) else list(target)
         if not words:

@@ -24,119 +24,56 @@ What happens during a call reaches the client as MCP has it:
 Streamable HTTP runs stateless: each request stands alone, so that several worker processes,
 or machines behind a load balancer, serve the same tools. A suspended call resumed by another
 process needs the same `Registry(secret=...)` in each.
+
+This module makes the server and runs it; one call is served by calling.py, the transports
+are transports.py, the `_meta` keys wire.py (each importable from here too).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import contextvars
-import hmac
 import importlib
-import ipaddress
 import json
 import logging
 import os
 import secrets
 import sys
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import ServerMessageMetadata
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.applications import Starlette
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..calls import streaming
+from .. import kinds
 from ..calls.registry import SECRET, Registry
-from ..providers import answers
-from ..results import control
-from ..results.control import Suspension
-from ..results.result import ToolResult
 from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
+from . import cancelling
+from .calling import FORWARD, LOG, Inject, called, connection_state, refused, sample
+from .transports import http_app, loopback, serve_stdio
+from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
-# `_meta` keys of toolgen's own: a streaming tool's event (on a progress notification); the
-# failure of an error result, and (as JSON text) the value a result cannot put in
-# `structuredContent` (not a JSON object, on a handshake revision; null).
-EVENT = "io.toolgen/event"
-FAILURE = "io.toolgen/failure"
-VALUE = "io.toolgen/value"
-METADATA = "io.toolgen/metadata"  # the guidance for the model (also in the text content)
-ASKED = "toolgen"  # the key of the one input request of an input-required result
-
-Inject = Callable[[str, Mapping[str, str]], Mapping[str, Any] | None]
-Sink = Callable[[Any], None]
-
-# MCP's log levels by Python's: a record goes at the highest level not above its own.
-_LEVELS: tuple[tuple[int, types.LoggingLevel], ...] = (
-    (50, "critical"),
-    (40, "error"),
-    (30, "warning"),
-    (20, "info"),
-    (0, "debug"),
-)
-_RANK = {
-    name: rank
-    for rank, name in enumerate(
-        ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-    )
-}
-
-# Where the records an implementation logs during a call go: the call's own sink. A context
-# variable, so that it follows the call into worker threads, and no other call.
-_SINK: contextvars.ContextVar[Sink | None] = contextvars.ContextVar(
-    "toolgen_log_sink", default=None
-)
-
-
-# The server's own log: each failed call, with its exception and traceback (never the client's).
-LOG = logging.getLogger(__name__)
-
-
-class _Forward(logging.Handler):
-    """Hands each record logged during a served call to that call's sink (the server's own
-    records stay on the server)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        sink = _SINK.get()
-        if sink is not None and record.name != LOG.name:
-            sink(record)
-
-
-_FORWARD = _Forward()
-
-# The request of the served call under way, for `sample`.
-_REQUEST: contextvars.ContextVar[ServerRequestContext[Any] | None] = contextvars.ContextVar(
-    "toolgen_request", default=None
-)
-
-
-async def sample(prompt: str, *, max_tokens: int = 1000) -> str | None:
-    """The answer of the client's model to `prompt`, for an async implementation served over
-    MCP whose client offers sampling (on a connection that can carry the request); None
-    elsewhere: outside a served call, or where the client cannot be asked."""
-    ctx = _REQUEST.get()
-    wanted = types.ClientCapabilities(sampling=types.SamplingCapability())
-    if ctx is None or not ctx.session.can_send_request:
-        return None
-    if not ctx.session.check_client_capability(wanted):
-        return None
-    message = types.SamplingMessage(role="user", content=types.TextContent(text=prompt))
-    with warnings.catch_warnings():  # deprecated on 2026-07-28, where it is not sent like this
-        warnings.simplefilter("ignore")
-        answer = await ctx.session.create_message(
-            [message], max_tokens=max_tokens, related_request_id=ctx.request_id
-        )
-    content = answer.content
-    return content.text if isinstance(content, types.TextContent) else None
+__all__ = [
+    "ASKED",
+    "EVENT",
+    "FAILURE",
+    "METADATA",
+    "VALUE",
+    "WARNINGS",
+    "Inject",
+    "http_app",
+    "loopback",
+    "main",
+    "mcp_server",
+    "sample",
+    "serve_stdio",
+    "worker_app",
+]
 
 
 def mcp_server(
@@ -159,14 +96,14 @@ def mcp_server(
 
     `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
     to the client, never a shared cache's). 0: not at all."""
-    definitions = registry.definitions("mcp")
+    definitions = registry.definitions(kinds.MCP)
     tools = [types.Tool.model_validate(d) for d in definitions]
     listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
     # instead of the SDK running the whole `tools/list` for every call.
     schemas = {d["name"]: d["inputSchema"] for d in definitions}
-    if logging.getLogger().handlers.count(_FORWARD) == 0:
-        logging.getLogger().addHandler(_FORWARD)
+    if logging.getLogger().handlers.count(FORWARD) == 0:
+        logging.getLogger().addHandler(FORWARD)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -182,17 +119,17 @@ def mcp_server(
             message = f"unknown tool {params.name!r}{near} (this server has {len(registry)})"
             raise MCPError(types.INVALID_PARAMS, message)
         try:
-            return await _called(ctx, registry, params, inject)
+            return await called(ctx, registry, params, inject)
         except MCPError:
             raise
         except Exception:  # noqa: BLE001 - a host bug (inject, a hook) fails one call
             LOG.exception("tools/call %s failed before its result", params.name)
-            return _refused(f"tool {params.name!r} failed unexpectedly", "internal")
+            return refused(f"tool {params.name!r} failed unexpectedly", "internal")
 
     async def set_level(
         ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
-        _connection_state(ctx)["toolgen_log_level"] = params.level
+        connection_state(ctx)["toolgen_log_level"] = params.level
         return types.EmptyResult()
 
     with warnings.catch_warnings():
@@ -207,345 +144,6 @@ def mcp_server(
             on_set_logging_level=set_level,
             get_tool_input_schema=schemas.get,
         )
-
-
-# -- one call -------------------------------------------------------------------------------------
-
-
-async def _called(
-    ctx: ServerRequestContext[Any],
-    registry: Registry,
-    params: types.CallToolRequestParams,
-    inject: Inject | None,
-) -> types.CallToolResult | types.InputRequiredResult:
-    arguments = params.arguments if params.arguments is not None else {}
-    # call_tool of the search pair: the call of the tool it names.
-    name, arguments = registry.forwarded(params.name, arguments)
-    injected = inject(name, _headers(ctx)) if inject is not None else None
-    if params.request_state is not None:
-        return await _resumed(ctx, registry, params, name, injected)
-    result = await _pumped(
-        ctx,
-        lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
-    )
-    return await _answered(ctx, registry, result, injected)
-
-
-def _logged(result: ToolResult) -> None:
-    """A failed call on the server's log: an internal failure as an error, with the exception
-    and its traceback (the client reads only the model-facing message); any other as a warning."""
-    failure = result.failure
-    if failure is None or result.suspended is not None:
-        return
-    level = logging.ERROR if failure.kind == "internal" else logging.WARNING
-    exception = result.exception
-    trace = (type(exception), exception, exception.__traceback__) if exception else None
-    LOG.log(level, "%s failed (%s): %s", result.tool, failure.kind, failure.message, exc_info=trace)
-
-
-async def _pumped(
-    ctx: ServerRequestContext[Any], start: Callable[[Sink], Awaitable[ToolResult]]
-) -> ToolResult:
-    """Run the call `start(on_event)` starts, sending its events and log records to the
-    client as they come (from the loop or a worker thread), all before its result."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[Any] = asyncio.Queue()
-
-    def sink(item: Any) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, item)
-
-    token, request = _SINK.set(sink), _REQUEST.set(ctx)
-    try:
-        call = asyncio.ensure_future(start(sink))
-    finally:
-        _SINK.reset(token)
-        _REQUEST.reset(request)
-    send = _Notifier(ctx)
-    # This request cancelled (notifications/cancelled): the relay cancels the call.
-    async with contextlib.aclosing(streaming.relayed(call, queue)) as relayed:
-        async for item in relayed:
-            await send(item)
-    return call.result()
-
-
-class _Notifier:
-    """Sends one call's events as progress notifications and its records as log messages."""
-
-    def __init__(self, ctx: ServerRequestContext[Any]) -> None:
-        self.ctx = ctx
-        meta: Mapping[str, Any] = ctx.meta or {}
-        token = meta.get("progress_token", meta.get("progressToken"))
-        self.token: str | int | None = token if isinstance(token, (str, int)) else None
-        self.last = -1.0
-        level = _connection_state(ctx).get("toolgen_log_level", "debug")
-        self.least = _RANK.get(level, 0)
-
-    async def __call__(self, item: Any) -> None:
-        if isinstance(item, logging.LogRecord):
-            await self._log(item)
-        elif self.token is not None:
-            await self._progress(item, self.token)
-
-    async def _log(self, record: logging.LogRecord) -> None:
-        level = next(name for floor, name in _LEVELS if record.levelno >= floor)
-        if _RANK[level] < self.least:
-            return
-        with warnings.catch_warnings():  # deprecated on 2026-07-28, where the client opts in
-            warnings.simplefilter("ignore")
-            await self.ctx.session.send_log_message(
-                level,
-                record.getMessage(),
-                logger=record.name,
-                related_request_id=self.ctx.request_id,
-            )
-
-    async def _progress(self, event: Any, token: str | int) -> None:
-        done = getattr(event, "done", None)
-        total, message = getattr(event, "total", None), getattr(event, "message", None)
-        # MCP's progress must rise with each notification: a Progress keeps its own `done`
-        # where it does; any other event counts one step.
-        progress = float(done) if done is not None and done > self.last else self.last + 1
-        self.last = progress
-        if message is None and event.kind == "chunk":
-            message = event.text
-        await self.ctx.session.send_notification(
-            types.ProgressNotification(
-                params=types.ProgressNotificationParams(
-                    progress_token=token,
-                    progress=progress,
-                    total=total,
-                    message=message,
-                    _meta={EVENT: event.as_json()},
-                )
-            ),
-            related_request_id=self.ctx.request_id,
-        )
-
-
-async def _answered(
-    ctx: ServerRequestContext[Any],
-    registry: Registry,
-    result: ToolResult,
-    injected: Mapping[str, Any] | None,
-) -> types.CallToolResult | types.InputRequiredResult:
-    """The result as MCP has it; a suspended call asks the user first, where it can."""
-    if result.suspended is None:
-        _logged(result)
-        return _result(ctx, result)
-    suspension = result.suspended
-    waiting = control.waiting_message(suspension)
-    wanted = types.ClientCapabilities(elicitation=types.ElicitationCapability())
-    modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-    if not modern and not ctx.session.can_send_request:
-        return _refused(
-            f"{waiting}; on this connection the server cannot ask the client (a stateless "
-            "HTTP server asks clients of the handshake revisions only when serving --stateful)"
-        )
-    if not ctx.session.check_client_capability(wanted):
-        return _refused(f"{waiting}; this client cannot ask the user (it offers no elicitation)")
-    if modern:
-        return types.InputRequiredResult(
-            input_requests={ASKED: _elicitation(suspension)},
-            request_state=json.dumps(suspension.to_json(), ensure_ascii=False),
-        )
-    related = ServerMessageMetadata(related_request_id=ctx.request_id)
-    answer = await ctx.session.send_request(
-        _elicitation(suspension), types.ElicitResult, metadata=related
-    )
-    resumed = await _pumped(
-        ctx, lambda on_event: _resume(registry, suspension, answer, injected, on_event)
-    )
-    return await _answered(ctx, registry, resumed, injected)
-
-
-async def _resumed(
-    ctx: ServerRequestContext[Any],
-    registry: Registry,
-    params: types.CallToolRequestParams,
-    tool: str,
-    injected: Mapping[str, Any] | None,
-) -> types.CallToolResult | types.InputRequiredResult:
-    """A 2026-07-28 retry: the request state is the suspended call of `tool` (the tool called,
-    or the one call_tool names), the input its answer."""
-    try:
-        record = json.loads(params.request_state or "")
-    except ValueError:
-        record = None
-    answer = (params.input_responses or {}).get(ASKED)
-    if not isinstance(record, dict) or record.get("tool") != tool:
-        raise MCPError(types.INVALID_PARAMS, "requestState: not a suspended call of this tool")
-    if not isinstance(answer, types.ElicitResult):
-        raise MCPError(types.INVALID_PARAMS, f"inputResponses: no answer under {ASKED!r}")
-    try:
-        result = await _pumped(
-            ctx, lambda on_event: _resume(registry, record, answer, injected, on_event)
-        )
-    except control.SuspensionError as error:
-        raise MCPError(types.INVALID_PARAMS, f"requestState: {error}") from None
-    return await _answered(ctx, registry, result, injected)
-
-
-async def _resume(
-    registry: Registry,
-    suspended: Suspension | dict[str, Any],
-    answer: types.ElicitResult,
-    injected: Mapping[str, Any] | None,
-    on_event: Sink,
-) -> ToolResult:
-    """Go on with the call as the user answered (the registry checks the record's signature),
-    its events to `on_event`."""
-    record = suspended.to_json() if isinstance(suspended, Suspension) else suspended
-    accepted = answer.action == "accept"
-    with streaming.listening(on_event):
-        if record.get("reason") == control.APPROVAL:
-            why = None if accepted else f"the user chose {answer.action!r} when asked"
-            return await registry.aresume(record, approved=accepted, reason=why, injected=injected)
-        reply = (answer.content or {}).get("answer") if accepted else None
-        return await registry.aresume(record, answer=reply, injected=injected)
-
-
-def _elicitation(suspension: Suspension) -> types.ElicitRequest:
-    if suspension.reason == control.APPROVAL:
-        schema: dict[str, Any] = {"type": "object", "properties": {}}
-    else:
-        answer = {"type": "string", "title": "Answer", "description": suspension.prompt}
-        schema = {"type": "object", "properties": {"answer": answer}, "required": ["answer"]}
-    return types.ElicitRequest(
-        params=types.ElicitRequestFormParams(message=suspension.prompt, requested_schema=schema)
-    )
-
-
-def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToolResult:
-    answer = answers.mcp(answers.Call(None, result.tool, None), result)
-    meta: dict[str, Any] = {} if result.metadata is None else {METADATA: result.metadata}
-    if result.failure is not None:
-        failure = result.failure
-        meta[FAILURE] = {"kind": failure.kind, "retryable": failure.retryable}
-    elif "structuredContent" not in answer:
-        value = result.data()
-        if value is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            answer["structuredContent"] = value  # 2026-07-28 takes any JSON value there
-        else:  # as JSON text: null is a value too
-            meta[VALUE] = json.dumps(value, ensure_ascii=False)
-    if meta:
-        answer["_meta"] = meta
-    return types.CallToolResult.model_validate(answer)
-
-
-def _refused(message: str, kind: str = "suspended") -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(text=message)],
-        is_error=True,
-        _meta={FAILURE: {"kind": kind, "retryable": False}},
-    )
-
-
-def _headers(ctx: ServerRequestContext[Any]) -> Mapping[str, str]:
-    request = ctx.request
-    headers = getattr(request, "headers", None)
-    return dict(headers) if headers is not None else {}
-
-
-def _connection_state(ctx: ServerRequestContext[Any]) -> dict[str, Any]:
-    """State kept per client connection (the log level it set)."""
-    connection = getattr(ctx.session, "_connection", None)
-    state = getattr(connection, "state", None)
-    return state if isinstance(state, dict) else {}
-
-
-# -- transports -----------------------------------------------------------------------------------
-
-
-async def serve_stdio(server: Server[Any]) -> None:
-    """Serve one client on this process's stdin and stdout until it closes them."""
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
-
-
-def http_app(
-    server: Server[Any],
-    *,
-    token: str | None = None,
-    host: str = "127.0.0.1",
-    path: str = "/mcp",
-    stateful: bool = False,
-) -> Starlette:
-    """Streamable HTTP at `path`: stateless, unless `stateful` (sessions held by this process:
-    one worker only, but the server may send requests of its own, elicitation and sampling,
-    to a client of a handshake revision). With `token`, a request without the header
-    `Authorization: Bearer <token>` is refused (401) before MCP sees it."""
-    app = server.streamable_http_app(
-        streamable_http_path=path,
-        stateless_http=not stateful,
-        host=host,
-        transport_security=_local_only(host),
-    )
-    if token is not None:
-        app.add_middleware(_BearerOnly, token=token)
-    return app
-
-
-def loopback(host: str) -> bool:
-    """Whether `host` is a loopback address: `localhost`, 127.0.0.0/8, ::1 (an IPv4-mapped
-    one too, ::ffff:127.0.0.1)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    return address.is_loopback or (mapped is not None and mapped.is_loopback)
-
-
-def _local_only(host: str) -> TransportSecuritySettings | None:
-    """On a loopback address, the Host and Origin a request may carry (DNS rebinding): the
-    loopback names and `host` itself, on any port. Elsewhere none (the token guards it)."""
-    if not loopback(host):
-        return None
-    names = ["127.0.0.1", "localhost", "[::1]"]
-    bound = f"[{host.strip('[]')}]" if ":" in host else host
-    if bound not in names:
-        names.append(bound)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[*names, *(f"{name}:*" for name in names)],
-        allowed_origins=[
-            f"{scheme}://{name}{port}"
-            for scheme in ("http", "https")
-            for name in names
-            for port in ("", ":*")
-        ],
-    )
-
-
-class _BearerOnly:
-    """ASGI middleware: only requests that carry the bearer token reach the app."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers", [])).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                body = b'{"error": "a bearer token is required (Authorization: Bearer ...)"}'
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"www-authenticate", b"Bearer"),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
 
 
 # -- python -m <package> serve --------------------------------------------------------------------
@@ -624,6 +222,10 @@ def main(argv: list[str], package: str) -> int:
     if refused:
         print(f"python -m {package} serve: {refused}", file=sys.stderr)
         return 2
+    from .stale import stale  # the installed package against its project's specs, when at hand
+
+    if warning := stale(package):
+        print(f"python -m {package} serve: warning: {warning}", file=sys.stderr)
     settings = {
         "package": package,
         "registry": args.registry,
@@ -690,7 +292,9 @@ def _unsafe(args: argparse.Namespace) -> str | None:
 
 def _serve_http(host: str, port: int, workers: int) -> None:
     """uvicorn, `worker_app` in each of `workers` processes."""
+    import shutil
     import socket
+    import tempfile
 
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -718,7 +322,13 @@ def _serve_http(host: str, port: int, workers: int) -> None:
     # kept connection waiting about 40 ms for the client's delayed acknowledgement.
     made = config.bind_socket()
     listener = socket.socket(made.family, made.type, socket.IPPROTO_TCP, made.detach())
-    Multiprocess(config, sockets=[listener]).run()
+    # A handshake-era client's cancellation may reach another worker than its call: the
+    # workers pass it on through a folder of their own (cancelling.py).
+    os.environ[cancelling.SIBLINGS] = siblings = tempfile.mkdtemp(prefix="toolgen-serve-")
+    try:
+        Multiprocess(config, sockets=[listener]).run()
+    finally:
+        shutil.rmtree(siblings, ignore_errors=True)
 
 
 def worker_app() -> Starlette:

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ...errors import ArgumentIssue
+from ...pointer import escape, tokens, unescape
 from .apply import build_applicators
 from .ecma import ecma_pattern
 from .node import Ctx, Location, Node, Unsupported, false_keyword, types_words, values_words
@@ -92,7 +93,7 @@ class _Compiler:
     def sub(self, schema: Any, pointer: str, base: str, *parts: str | int) -> Node:
         for part in parts:
             schema = schema[part]
-            pointer += "/" + str(part).replace("~", "~0").replace("/", "~1")
+            pointer += "/" + escape(part)
         return self.node(schema, pointer, base)
 
     def pattern(self, text: Any, pointer: str) -> Any:
@@ -111,14 +112,14 @@ class _Compiler:
             raise Unsupported(f"$ref {ref!r} names an anchor, at {_shown(pointer)}")
         schema, target = self.root, ""
         for part in base.split("/")[1:] + fragment.split("/")[1:]:
-            token = part.replace("~1", "/").replace("~0", "~")
+            token = unescape(part)
             if isinstance(schema, dict) and token in schema:
                 schema = schema[token]
             elif isinstance(schema, list) and token.isdigit() and int(token) < len(schema):
                 schema = schema[int(token)]
             else:
                 raise Unsupported(f"$ref {ref!r} points at nothing, at {_shown(pointer)}")
-            target += "/" + token.replace("~", "~0").replace("/", "~1")
+            target += "/" + escape(token)
             if isinstance(schema, dict) and isinstance(schema.get("$id"), str):
                 base = target
         return self.node(schema, target, base)
@@ -143,4 +144,4 @@ def _shown(pointer: str) -> str:
 
 def location_of(pointer: str) -> Location:
     """A JSON pointer's parts (for tests and the generator's messages)."""
-    return tuple(p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:])
+    return tuple(tokens(pointer))

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from ...errors import ArgumentIssue, listing, preview, quote, shown_path
+from ...types import is_json_type
 from ..suggest import nearest
 
 Location = tuple[str | int, ...]
@@ -66,9 +67,7 @@ def kind(value: Any) -> str:
 
 
 def is_integer(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return is_json_type(value, "integer")
 
 
 def canon(value: Any) -> Any:
