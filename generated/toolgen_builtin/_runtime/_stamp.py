@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "69f66890d953e703812672f29af38d981471858475f2e5e4c62f665421baa4cd"
+RUNTIME_SHA256 = "f44cf687f6e01aea2879ca6ed55806e66c28211806226bf5a3d6e9ac5d2e3d25"

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from toolgen.runtime.calls.registry import DAY as DAY_S  # a record's life, unless declared
 from toolgen.spec.model import Annotations, RateLimit, ToolSpec
 
 NO_APPROVAL = "requires_approval"
-DAY_S = 24 * 3600.0  # how long an approval record may be resumed when the spec says nothing
 
 
 @dataclass(frozen=True)

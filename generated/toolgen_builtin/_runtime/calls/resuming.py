@@ -5,7 +5,8 @@ A suspended call (an approval asked, a question raised by the tool) is a signed 
 (control.py) the host stores; `Resumer` checks the record (this registry's signature, not
 expired, resumed as its reason wants), has the record store mark it used (records.py: each
 record is resumed once), and runs the call again as dispatch.py runs any call, without asking
-for approval again, the user's answer given to the tool.
+for approval again, the user's answer given to the tool. A shared record store that does not
+answer makes the resume an `unavailable` result, the record left unused.
 """
 
 from __future__ import annotations
