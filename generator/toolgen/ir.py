@@ -75,6 +75,7 @@ class ToolIR:
     ]  # attempts, first backoff, longest backoff (spec `retry`)
     rate_limit: tuple[int, float, bool] | None  # calls, per seconds, wait (else fail)
     cache: tuple[float, int] | None  # ttl seconds, most entries
+    approval_expires_s: float | None  # how long its approval records may be resumed
     flags: tuple[str, ...]
     content: tuple[str, ...]  # kinds of content blocks it may return (spec `content`), sorted
     annotations: tuple[tuple[str, bool], ...]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "99a33be7f2b1adc4935a223516ba97fa8c01fb2b0205de9ccf4b2e610c61112b"
+RUNTIME_SHA256 = "a304e86467f0a457e3f42b9fc8efd633b6f113299a09e83876d636adc8bef5f6"

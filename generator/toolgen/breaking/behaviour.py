@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from toolgen.runtime.calls.registry import DAY as DAY_S  # a record's life, unless declared
 from toolgen.spec.model import Annotations, RateLimit, ToolSpec
 
 NO_APPROVAL = "requires_approval"
@@ -32,6 +33,7 @@ def behaviour(before: ToolSpec, after: ToolSpec, complete: bool) -> Iterator[Iss
     """`complete`: both sides have every key (else only the annotations are compared)."""
     if complete:
         yield from _timeout(before, after)
+        yield from _expiry(before, after)
         yield from _flags(before, after)
         removed = {e.kind for e in before.errors} - {e.kind for e in after.errors}
         if removed:
@@ -61,6 +63,21 @@ def _timeout(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
             "timeout_s",
             f"timeout_s {was} -> {new:g} s: calls that finished in time may now time out",
         )
+
+
+def _expiry(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
+    old, new = _expires(before), _expires(after)
+    if new < old:
+        yield Issue(
+            "TOOL_APPROVAL_EXPIRY_NO_SHORTEN",
+            "approval",
+            f"approval records expire after {old:g} s -> {new:g} s: a record a host keeps "
+            "to resume may expire before the user decides",
+        )
+
+
+def _expires(spec: ToolSpec) -> float:
+    return DAY_S if spec.approval_expires_s is None else spec.approval_expires_s
 
 
 def _flags(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:

@@ -330,6 +330,14 @@ RULES: tuple[Rule, ...] = (
         "keep the old deadline, or check that the slowest calls still fit",
     ),
     Rule(
+        "TOOL_APPROVAL_EXPIRY_NO_SHORTEN",
+        BEHAVIOR,
+        WARNING,
+        "`approval: {expires_s}` does not shrink (or appear below the default 24 hours): records "
+        "hosts keep to resume may expire first.",
+        "keep the old expiry, or check how long hosts keep a call waiting for approval",
+    ),
+    Rule(
         "TOOL_SAME_FLAGS",
         BEHAVIOR,
         WARNING,

@@ -208,7 +208,10 @@ class Facade:
 
         Implementations of several generated packages may share one registry (or add
         registries: `a.build_registry(...) + b.build_registry(...)`). `settings` are the
-        Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock.
+        Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock, and
+        store (where rate limits, caches and used records are kept: "redis://HOST:PORT/DB"
+        shares them among processes, the `redis` extra; default $TOOLGEN_STORE, else this
+        process).
         """
         from .calls.registry import Registry
 

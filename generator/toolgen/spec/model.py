@@ -126,6 +126,7 @@ class ToolSpec:
     retry: Retry = Retry()
     rate_limit: RateLimit | None = None
     cache: Cache | None = None
+    approval_expires_s: float | None = None  # `approval: {expires_s}`: its records' lifetime
     flags: tuple[str, ...] = ()  # as declared (unique)
     content: tuple[str, ...] = ()  # kinds of content blocks the tool may return (unique)
     annotations: Annotations = Annotations()
@@ -180,6 +181,11 @@ def _cache(declared: Mapping[str, Any] | None) -> Cache | None:
     )
 
 
+def _expires(declared: Mapping[str, Any] | None) -> float | None:
+    expires = None if declared is None else _get(declared, "expires_s", (int, float))
+    return float(expires) if expires is not None else None
+
+
 def _deprecation(entry: Mapping[str, Any]) -> Deprecation | None:
     declared = _get(entry, "deprecated", dict)
     if declared is None:
@@ -217,6 +223,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         retry=_retry(_get(entry, "retry", dict, {})),
         rate_limit=_rate_limit(_get(entry, "rate_limit", dict)),
         cache=_cache(_get(entry, "cache", dict)),
+        approval_expires_s=_expires(_get(entry, "approval", dict)),
         flags=tuple(_get(entry, "flags", list, [])),
         content=tuple(_get(entry, "content", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 
@@ -28,3 +29,28 @@ def test_serve_load_quick() -> None:
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     assert "| errors | 0 | 0 |" in proc.stdout, proc.stdout
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("redis") is None or shutil.which("redis-server") is None,
+    reason="the store benchmark needs the redis client and Debian's redis-server",
+)
+def test_store_quick() -> None:
+    """The store benchmark starts its Redis, calls both tools through both stores, and says
+    what the Redis store costs each."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "store.py"), "--quick"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| `")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| `limited` (rate_limit), call",
+        "| `limited` (rate_limit), acall",
+        "| `plain` (no policy), call",
+        "| `plain` (no policy), acall",
+    ]

@@ -143,6 +143,10 @@ def test_generated_package_works_with_pydantic_and_without_toolgen(tmp_path: Pat
         'bad = r.call(\'send-email\', \'{"to": [], "subjet": "s", "body": "b"}\', injected={\'smtp_password\': \'s3cret\'})\n'
         "assert not bad.ok and 'did you mean \"subject\"' in bad.text() and 's3cret' not in bad.text(), bad.text()\n"
         "assert library.tool_definitions('openai')[0]['function']['name'] == 'done'\n"
+        "assert 'redis' not in sys.modules  # the in-process store: no redis client needed\n"
+        "try:\n    library.build_registry(Send(), store='redis://127.0.0.1:1/0')\n"
+        "except ImportError as exc:\n    assert 'redis` extra' in str(exc), exc\n"
+        "else:\n    sys.exit('a redis store without redis')\n"
         "print('ok')\n"
     )
     env = isolated(site)

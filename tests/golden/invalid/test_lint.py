@@ -41,7 +41,7 @@ RULES = {
     "parameters-not-object", "required-missing-property", "default-invalid", "example-invalid", "ref-unresolved",
     "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword", "deprecation-invalid",
     "description-purpose", "description-parameters", "description-returns", "description-errors",
-    "description-length", "namespace-size", "pattern-invalid",
+    "description-length", "namespace-size", "pattern-invalid", "approval-without-effect",
 }  # fmt: skip
 
 

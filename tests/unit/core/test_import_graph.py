@@ -237,6 +237,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.answering": {"mcp_types", "starlette"},
     f"{RUNTIME}.serving.cancelling": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
+    f"{RUNTIME}.store.redis": {"redis"},
 }
 
 

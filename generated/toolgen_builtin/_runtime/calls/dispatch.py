@@ -30,7 +30,7 @@ from ..results.control import Suspension
 from ..results.result import ToolFailure, ToolInfo, ToolResult, failure, ok, timed_out
 from ..validation import deprecation
 from ..validation.validate import validate
-from . import execution, streaming
+from . import execution, policies, records, streaming
 from .fast import Plan, finished
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
@@ -254,12 +254,12 @@ class Dispatcher(Resumer):
                 if step is RUN:
                     with self._policies.thread_slot():
                         step = steps.send(self._run(impl, info, args, extra, started))
+                elif type(step) is policies.Ask:
+                    step = steps.send(step.run())
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    used = self._records.consume(step.id, step.expires_at)
-                    if inspect.isawaitable(used):
-                        used = execution.awaited(used)
-                    decision = self.approve(step) if used is True else control.USED
+                    used = records.consumed(self._records, step.id, step.expires_at)
+                    decision = self.approve(step) if used is True else used or control.USED
                     if inspect.isawaitable(decision):
                         decision = execution.awaited(decision)
                     step = steps.send(decision)
@@ -286,12 +286,12 @@ class Dispatcher(Resumer):
                 if step is RUN:
                     async with self._policies.task_slot():
                         step = steps.send(await self._arun(impl, info, args, extra, started))
+                elif type(step) is policies.Ask:
+                    step = steps.send(await step.arun())
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
-                    used = self._records.consume(step.id, step.expires_at)
-                    if inspect.isawaitable(used):
-                        used = await used
-                    decision = self.approve(step) if used is True else control.USED
+                    used = await records.aconsumed(self._records, step.id, step.expires_at)
+                    decision = self.approve(step) if used is True else used or control.USED
                     if inspect.isawaitable(decision):
                         decision = await decision
                     step = steps.send(decision)

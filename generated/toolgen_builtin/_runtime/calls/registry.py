@@ -26,13 +26,14 @@ from .. import kinds
 from ..errors import UnknownCategoryError, UnknownToolError, tool_name
 from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
+from ..store.named import open_store
 from ..validation.suggest import nearest
 from . import execution, fast, policies
 from .dispatch import Dispatcher
 from .fast import needs_policy, warns
 from .hooks import Hooks
 from .prepare import Injector
-from .records import RecordStore, UsedRecords
+from .records import RecordStore, StoreRecords
 from .running import Approver
 
 __all__ = [
@@ -68,8 +69,13 @@ class Registry(Dispatcher, Mapping[str, Any]):
       but empty or short is the same ValueError), else a random key, good in this process.
     - `record_ttl_s`: how long a suspended call's record may be resumed (default 24 hours);
       after that `resume` refuses it, saying when it expired.
-    - `records`: the store that lets each record be resumed once (records.py); default, one
-      for this process. Registries derived from this one share it.
+    - `store`: where the policies' state is kept (rate-limit windows, caches, concurrency
+      leases, used records): a URL (`memory://`, this process, the default; or
+      `redis://HOST:PORT/DB`, shared by every process using it: the `redis` extra) or a store
+      object (store/base.py); None reads $TOOLGEN_STORE. Only tools declaring a policy (and
+      every call, under `max_concurrency` with a shared store) touch it.
+    - `records`: the store that lets each record be resumed once (records.py); default, the
+      claims of `store`. Registries derived from this one share it.
     - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
       values a call passes in `injected=` win over it.
     - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
@@ -99,6 +105,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
         secret: bytes | str | None = None,
         record_ttl_s: float = DAY,
         records: RecordStore | None = None,
+        store: Any = None,
         inject: Injector | None = None,
         hooks: Iterable[Any] = (),
         examples_in_errors: bool = True,
@@ -118,13 +125,19 @@ class Registry(Dispatcher, Mapping[str, Any]):
             raise ValueError(f"record_ttl_s must be more than 0, not {record_ttl_s!r}")
         self.record_ttl_s = float(record_ttl_s)
         self._key = _key(secret)
-        # Which suspended-call records were used: shared with derived registries.
-        self._records = UsedRecords() if records is None else records
         self._hooks = Hooks(hooks) if hooks else None
         # Rate limits, caches and concurrency slots: shared with derived registries.
-        self._policies = policies.Policies(max_concurrency)
+        state = open_store(store) if store is None or isinstance(store, str) else store
+        self._policies = policies.Policies(max_concurrency, state)
+        # Which suspended-call records were used: shared with derived registries.
+        self._records = StoreRecords(state) if records is None else records
         self._quiet = self._hooks is None and max_concurrency is None
         self._set_tools(implementations)
+
+    @property
+    def store(self) -> Any:
+        """The state store of this registry's policies (store/base.py)."""
+        return self._policies.store
 
     def _set_tools(self, implementations: Iterable[Any]) -> None:
         tools: dict[str, Any] = {}

@@ -5,12 +5,12 @@ A suspended call (an approval asked, a question raised by the tool) is a signed 
 (control.py) the host stores; `Resumer` checks the record (this registry's signature, not
 expired, resumed as its reason wants), has the record store mark it used (records.py: each
 record is resumed once), and runs the call again as dispatch.py runs any call, without asking
-for approval again, the user's answer given to the tool.
+for approval again, the user's answer given to the tool. A shared record store that does not
+answer makes the resume an `unavailable` result, the record left unused.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..results import control
 from ..results.control import Suspension, SuspensionError
 from ..results.result import ToolFailure, ToolResult
-from . import execution
+from ..store.base import StoreUnavailable
+from . import policies, records
 from .prepare import Prepared
 from .records import RecordStore
 from .running import Runner
@@ -57,9 +58,7 @@ class Resumer(Runner):
         expired, or one already resumed (or rejected): each record is used once."""
         started = perf_counter()
         record = self._checked(suspended, approved, answer)
-        used = self._records.consume(record.id, record.expires_at)
-        if inspect.isawaitable(used):
-            used = execution.awaited(used)
+        used = records.consumed(self._records, record.id, record.expires_at)
         prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
@@ -79,9 +78,7 @@ class Resumer(Runner):
         """`resume`, awaited (as `acall`)."""
         started = perf_counter()
         record = self._checked(suspended, approved, answer)
-        used = self._records.consume(record.id, record.expires_at)
-        if inspect.isawaitable(used):
-            used = await used
+        used = await records.aconsumed(self._records, record.id, record.expires_at)
         prepared, answered = self._resumed(record, used, approved, reason, answer, injected)
         token = control.resuming(answered)
         try:
@@ -117,6 +114,8 @@ class Resumer(Runner):
         """(what to run, without asking for approval again: prepared as `_prepare` does, or a
         result; the answer `resumed()` gives it, or None), once the store marked the record
         used (`used`, its answer: anything but True refuses it)."""
+        if isinstance(used, StoreUnavailable):  # not used: resumable once the store is back
+            return policies.unavailable(record.tool, used), None
         if used is not True:
             raise SuspensionError(control.USED)
         arguments = record.real_arguments(self._key)

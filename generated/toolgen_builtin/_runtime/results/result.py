@@ -55,6 +55,7 @@ class ToolInfo:
     retry: tuple[int, float, float | None] = (1, 0.0, None)  # spec `retry`: attempts, backoff, cap
     rate_limit: tuple[int, float, bool] | None = None  # spec `rate_limit`: calls, per_s, wait
     cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
+    approval_expires_s: float | None = None  # spec `approval: {expires_s}`: records' lifetime
     content: frozenset[str] = frozenset()  # spec `content`: the kinds of blocks it may return
     deprecation: Deprecation | None = None  # spec `deprecated` and `sunset`
     renames: tuple[Rename, ...] = ()  # `x-renamed-from` (the Arguments class's `__renames__`)
@@ -109,6 +110,7 @@ class ToolFailure:
 
     # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "rate_limited",
     # "rejected" (the user did not approve it), "suspended" (waiting for the host),
+    # "unavailable" (the state store its policies need did not answer: not run, retryable),
     # "invalid_result" or "internal"
     kind: str
     message: str

@@ -51,6 +51,7 @@ from starlette.applications import Starlette
 
 from .. import kinds
 from ..calls.registry import SECRET, Registry
+from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
 from . import cancelling
 from .calling import FORWARD, LOG, Inject, called, connection_state, refused, sample
@@ -168,6 +169,13 @@ def main(argv: list[str], package: str) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1, help="worker processes (HTTP)")
     serve.add_argument(
+        "--store",
+        metavar="URL",
+        help="where rate limits, caches, concurrency slots and used suspension records are kept "
+        "(redis://HOST:PORT/DB: shared by every worker and server using it; default "
+        "$TOOLGEN_STORE, else memory://, each process its own)",
+    )
+    serve.add_argument(
         "--stateful",
         action="store_true",
         help="HTTP sessions held by one process (one worker): lets the server ask a client of "
@@ -228,11 +236,21 @@ def main(argv: list[str], package: str) -> int:
         "list_ttl_ms": args.list_ttl_ms,
         "ui": os.path.abspath(args.ui) if args.ui else None,
     }
+    if args.store is not None:  # read by every registry made without a store (workers too)
+        os.environ[ENVIRONMENT] = args.store
     try:
         server = _server(settings)
     except (ImportError, AttributeError, TypeError, ValueError) as error:
         print(f"python -m {package} serve: {error}", file=sys.stderr)
         return 2
+    if args.http and args.workers > 1 and not _shared_store(settings):
+        print(
+            f"python -m {package} serve: warning: {args.workers} workers with the in-process "
+            "store: rate limits, caches, concurrency limits and suspended-call records are per "
+            "process (each worker its own); pass --store redis://HOST:PORT/DB (or set "
+            f"${ENVIRONMENT}) to share them",
+            file=sys.stderr,
+        )
     if args.stdio:
         asyncio.run(serve_stdio(server))
         return 0
@@ -241,6 +259,16 @@ def main(argv: list[str], package: str) -> int:
     os.environ.setdefault(SECRET, secrets.token_hex(32))
     _serve_http(args.host, args.port, args.workers)
     return 0
+
+
+def _shared_store(settings: Mapping[str, Any]) -> bool:
+    """Whether the served registry keeps its policies' state where every worker sees it: its
+    own store when `--registry` names a registry, else the store $TOOLGEN_STORE names."""
+    module_name, _, attribute = settings["registry"].partition(":")
+    found = getattr(sys.modules.get(module_name), attribute, None)
+    if _registry(found):
+        return bool(getattr(getattr(found, "store", None), "shared", False))
+    return (os.environ.get(ENVIRONMENT) or MEMORY).partition("://")[0] != "memory"
 
 
 def _unsafe(args: argparse.Namespace) -> str | None:

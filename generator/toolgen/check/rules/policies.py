@@ -1,5 +1,6 @@
 """retry-without-effect: a `retry` declaration that no failure of the tool can trigger;
-cache-not-idempotent: a `cache` on a tool that is not flagged `idempotent`.
+cache-not-idempotent: a `cache` on a tool that is not flagged `idempotent`;
+approval-without-effect: an `approval` on a tool that is not flagged `requires_approval`.
 
 The registry calls a tool again only after a retryable failure: a declared error kind with
 `retryable: true`, a timeout of a tool flagged `idempotent` or `retryable` (with a deadline:
@@ -9,6 +10,9 @@ its own `timeout_s` or the registry's), an unexpected exception of a tool flagge
 A cached result answers a call without running the tool: right only when calling it again
 with the same arguments gives the same result and changes nothing more, which is what
 `idempotent` says. Anything else is refused.
+
+`approval: {expires_s}` sets how long the record of a call waiting for approval may be
+resumed; a tool that never waits for approval has no such record.
 """
 
 from __future__ import annotations
@@ -25,12 +29,19 @@ SUMMARY = (
 )
 SEVERITY = Severity.WARNING
 CACHE = "cache-not-idempotent"
+APPROVAL = "approval-without-effect"
 MORE = (
     Rule(
         CACHE,
         Severity.ERROR,
         "A `cache` is declared only on a tool flagged `idempotent`: a cached result "
         "answers a call without running the tool.",
+    ),
+    Rule(
+        APPROVAL,
+        Severity.WARNING,
+        "An `approval` declaration is on a tool flagged `requires_approval`: only its calls "
+        "wait for approval, in records that expire.",
     ),
 )
 
@@ -46,6 +57,16 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 "answer calls that should have run the tool",
                 hint="flag it `idempotent` if calling it again changes nothing, else remove "
                 "`cache`",
+                key=True,
+            )
+        if spec.approval_expires_s is not None and "requires_approval" not in spec.flags:
+            yield tool.doc.diagnostic(
+                tool.at("/approval"),
+                APPROVAL,
+                f"{spec.name!r} declares `approval`, but is not flagged requires_approval: "
+                "its calls never wait for approval, so no record expires",
+                hint="flag it `requires_approval`, or remove `approval`",
+                severity=Severity.WARNING,
                 key=True,
             )
         if spec.retry.attempts <= 1:

@@ -30,6 +30,7 @@ from ..results.result import (
     timed_out,
 )
 from ..secrets import hide_values, redact, secret_values
+from ..store.base import StoreUnavailable
 from ..validation.validate import as_sent
 from . import execution, policies, streaming
 from .prepare import Preparer
@@ -58,36 +59,74 @@ class Runner(Preparer):
     ) -> Generator[Any, Any, ToolResult]:
         """The declared policies around one call (approval, cache, rate limit, retries), as
         steps that `call` and `acall` carry out each in its own way: `RUN` (run the tool once
-        and send back its result), a Suspension (ask `approve`, send back its decision) or a
-        number of seconds to wait. `first`: the result of a run already made (a tool without
+        and send back its result), a Suspension (ask `approve`, send back its decision), an
+        Ask (one operation of a shared store, policies.py) or a number of seconds to wait. A
+        store that does not answer ends the call as `unavailable`, never run. `first`: the result of a run already made (a tool without
         policies whose failure may be retried)."""
         if first is None and not approved and "requires_approval" in info.flags:
             request = self._suspension(info, args, control.APPROVAL, None, None)
             if self.approve is None:
                 return _waiting(request)
             decision = yield request
+            if isinstance(decision, StoreUnavailable):
+                return policies.unavailable(info.name, decision)
             if decision is not True:
                 reason = decision if isinstance(decision, str) and decision else None
                 message = control.rejected_message(info.name, reason)
                 return ToolResult(info.name, failure=ToolFailure("rejected", message))
-        cache, key, hit = (None, "", None) if first is not None else self._cached(info, args, extra)
-        if hit is not None:
-            return replace(hit, duration_s=perf_counter() - started)
-        limit = None if first is not None else self._limit(info)
-        while limit is not None and (delay := limit.reserve(self.clock.monotonic())) > 0:
-            if not limit.wait:
-                return rate_limited(info, limit.calls, limit.per_s, delay)
+        key = ""
+        if first is None and getattr(info, "cache", None) is not None:
+            key = policies.cache_key(as_sent(args), [as_sent(e) for e in extra])
+            hit = self._policies.cached(info, key, self.clock.monotonic())
+            if type(hit) is policies.Ask:
+                hit = yield hit
+            if isinstance(hit, StoreUnavailable):
+                return policies.unavailable(info.name, hit)
+            if hit is not None:
+                kept: ToolResult = replace(hit, duration_s=perf_counter() - started)
+                return kept
+        limit = None if first is not None else getattr(info, "rate_limit", None)
+        while limit is not None:
+            delay = self._policies.reserve(info.name, limit, self.clock.monotonic())
+            if type(delay) is policies.Ask:
+                delay = yield delay
+            if isinstance(delay, StoreUnavailable):
+                return policies.unavailable(info.name, delay)
+            if not delay > 0:
+                break
+            if not limit[2]:
+                return rate_limited(info, limit[0], limit[1], delay)
             yield delay
-        result = first if first is not None else (yield RUN)
+        result = first if first is not None else (yield from self._slotted(info))
         retry = getattr(info, "retry", _ONCE)
         tries = 1
         while tries < retry[0] and _retried(result):
             yield execution.backoff(retry, tries)
-            result, tries = (yield RUN), tries + 1
+            result, tries = (yield from self._slotted(info)), tries + 1
         if tries > 1:
             result = replace(result, attempts=tries)
-        if cache is not None and result.ok:
-            cache.put(key, result, self.clock.monotonic())
+        if key and result.ok:
+            keeping = self._policies.keep(info, key, result, self.clock.monotonic())
+            if keeping is not None:
+                yield keeping  # a result the store could not keep is still this call's
+        return result
+
+    def _slotted(self, info: ToolInfo) -> Generator[Any, Any, ToolResult]:
+        """`RUN`, holding one of the fleet's concurrency slots when a shared store keeps them
+        (asked for until one is free); in-process slots are held by dispatch.py."""
+        if self._policies.fleet_slots is None:
+            result: ToolResult = yield RUN
+            return result
+        while (token := (yield self._policies.acquire())) is None:
+            yield policies.SLOT_POLL_S
+        if isinstance(token, StoreUnavailable):
+            return policies.unavailable(info.name, token)
+        try:
+            result = yield RUN
+        except GeneratorExit:  # the call was given up while it ran
+            self._policies.let_go(token)
+            raise
+        yield self._policies.release(token)
         return result
 
     def _suspension(
@@ -98,7 +137,8 @@ class Runner(Preparer):
         hidden = secret_values(args)
         shown = hide_values(arguments, hidden) if hidden else arguments
         prompt = question if question is not None else control.approval_prompt(info.name, shown)
-        expires_at = self._wall() + self.record_ttl_s
+        ttl_s = getattr(info, "approval_expires_s", None) if reason == control.APPROVAL else None
+        expires_at = self._wall() + (self.record_ttl_s if ttl_s is None else ttl_s)
         return control.record(
             info.name, arguments, shown, reason, prompt, state, self._key, expires_at
         )
@@ -114,22 +154,6 @@ class Runner(Preparer):
         """The result of a run that raised Suspend: its question, without secret values."""
         question = redact(str(asked.question), hidden_values(args, extra))
         return _waiting(self._suspension(info, args, control.QUESTION, question, asked.state))
-
-    def _cached(
-        self, info: ToolInfo, args: Any, extra: tuple[Any, ...]
-    ) -> tuple[policies.Cache | None, str, ToolResult | None]:
-        """(the tool's cache, this call's key, a result kept for it), or Nones."""
-        declared = getattr(info, "cache", None)
-        if declared is None:
-            return None, "", None
-        cache = self._policies.cache(info.name, declared)
-        key = policies.cache_key(as_sent(args), [as_sent(e) for e in extra])
-        hit: ToolResult | None = cache.get(key, self.clock.monotonic())
-        return cache, key, hit
-
-    def _limit(self, info: ToolInfo) -> policies.RateLimit | None:
-        declared = getattr(info, "rate_limit", None)
-        return None if declared is None else self._policies.limit(info.name, declared)
 
     def _run(
         self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float

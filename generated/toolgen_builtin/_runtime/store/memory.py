@@ -1,0 +1,115 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""The store of one process (base.py's interface): the default, with no server.
+
+Thread-safe (one lock) and asyncio-safe (no operation awaits inside, so no task switch
+happens within one). Values are kept as they are given (no encoding). Windows and entries
+run on the caller's clock (`now`: the registry's monotonic clock); claims on wall time.
+Nothing here is seen by another process: several processes serving one package each have
+their own limits, caches and records (`serve --workers N` says so at start).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import time
+from collections import OrderedDict, deque
+from typing import Any
+
+from .base import MEMORY
+
+
+class MemoryStore:
+    url = MEMORY
+    shared = False
+
+    def __init__(self) -> None:
+        self._windows: dict[str, deque[float]] = {}
+        self._maps: dict[str, OrderedDict[str, tuple[float, Any]]] = {}
+        self._claimed: set[str] = set()
+        self._expiring: list[tuple[float, str]] = []  # a heap: the first claim to expire first
+        self._leases: dict[str, set[str]] = {}
+        self._tokens = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
+        with self._lock:
+            starts = self._windows.get(key)
+            if starts is None:
+                starts = self._windows[key] = deque()
+            while starts and now - starts[0] >= per_s:
+                starts.popleft()
+            if len(starts) < calls:
+                starts.append(now)
+                return 0.0
+            return per_s - (now - starts[0])
+
+    def get(self, key: str, field: str, ttl_s: float, now: float) -> Any:
+        with self._lock:
+            entries = self._maps.get(key)
+            found = None if entries is None else entries.get(field)
+            if found is None:
+                return None
+            stored, value = found
+            if now - stored >= ttl_s:
+                del entries[field]  # type: ignore[union-attr]
+                return None
+            return value
+
+    def put(
+        self, key: str, field: str, value: Any, ttl_s: float, max_entries: int, now: float
+    ) -> None:
+        with self._lock:
+            entries = self._maps.get(key)
+            if entries is None:
+                entries = self._maps[key] = OrderedDict()
+            entries[field] = (now, value)
+            entries.move_to_end(field)
+            while len(entries) > max_entries:
+                entries.popitem(last=False)
+
+    def claim(self, key: str, expires_at: float) -> bool:
+        with self._lock:
+            now = time.time()
+            while self._expiring and self._expiring[0][0] < now:  # past expiry: forgotten
+                self._claimed.discard(heapq.heappop(self._expiring)[1])
+            if key in self._claimed:
+                return False
+            self._claimed.add(key)
+            heapq.heappush(self._expiring, (expires_at, key))
+            return True
+
+    def acquire(self, key: str, limit: int, lease_s: float) -> str | None:
+        """A lease of one process ends only when released: no holder here dies alone."""
+        with self._lock:
+            held = self._leases.setdefault(key, set())
+            if len(held) >= limit:
+                return None
+            token = str(next(self._tokens))
+            held.add(token)
+            return token
+
+    def release(self, key: str, token: str) -> None:
+        with self._lock:
+            self._leases.get(key, set()).discard(token)
+
+    async def areserve(self, key: str, calls: int, per_s: float, now: float) -> float:
+        return self.reserve(key, calls, per_s, now)
+
+    async def aget(self, key: str, field: str, ttl_s: float, now: float) -> Any:
+        return self.get(key, field, ttl_s, now)
+
+    async def aput(
+        self, key: str, field: str, value: Any, ttl_s: float, max_entries: int, now: float
+    ) -> None:
+        self.put(key, field, value, ttl_s, max_entries, now)
+
+    async def aclaim(self, key: str, expires_at: float) -> bool:
+        return self.claim(key, expires_at)
+
+    async def aacquire(self, key: str, limit: int, lease_s: float) -> str | None:
+        return self.acquire(key, limit, lease_s)
+
+    async def arelease(self, key: str, token: str) -> None:
+        self.release(key, token)

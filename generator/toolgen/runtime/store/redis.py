@@ -1,0 +1,300 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""The store every process of a fleet shares, on Redis (base.py's interface; the `redis`
+extra: the official client, its sync API for `call` and its asyncio API for `acall`).
+
+Each operation is one round trip, atomic on the server: a Lua script where it reads before
+it writes. Times are the Redis server's (`TIME`), the one clock every process sees:
+
+- a rate-limit window is a sorted set of start times (microseconds), trimmed, counted and
+  added to in one script: an exact sliding window over every process;
+- a bounded map (a tool's result cache) is a hash of entries and a sorted set of when each
+  was put: a read past `ttl_s` misses, a put drops the expired and then the oldest past
+  `max_entries`;
+- a claim (a suspension record used) is `SET key 1 NX EXAT expires_at`;
+- counted leases (the fleet's concurrency slots) are a sorted set of tokens scored by when
+  each lease ends; acquiring drops the ended ones first. A thread of this process renews the
+  leases it holds every third of `lease_s`, so a holder that dies (SIGKILL) stops renewing
+  and its slot is free once its lease ends.
+
+URL: `redis://[:password@]HOST:PORT/DB` (`rediss://`, `unix://` too), with query settings of
+this store (removed before the client reads the URL): `prefix` (of every key; default
+`toolgen`), `lease_s` (default 30), `timeout_s` (connect and reply deadline; default 1). A
+Redis that does not answer within it raises StoreUnavailable, and the client reconnects on
+the next operation: nothing to restart once Redis is back.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+import redis.asyncio
+import redis.asyncio.retry
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from .base import StoreUnavailable, shown
+
+_NOW_US = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000000 + tonumber(t[2])\n"
+
+# KEYS: window; ARGV: calls, per (us), member -> 0 (counted) or the microseconds to wait
+RESERVE = """local per = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - per)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(per / 1000))
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return per - (now - tonumber(oldest[2]))
+"""
+# KEYS: entries, times; ARGV: field, ttl (us) -> the value or nil
+GET = """local stored = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not stored or now - tonumber(stored) >= tonumber(ARGV[2]) then return false end
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+# KEYS: entries, times; ARGV: field, value, ttl (us), max_entries
+PUT = """local ttl = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
+local extra = redis.call('ZCARD', KEYS[2]) - #gone - tonumber(ARGV[4])
+if extra > 0 then
+  for _, f in ipairs(redis.call('ZRANGE', KEYS[2], #gone, #gone + extra - 1)) do
+    table.insert(gone, f)
+  end
+end
+for _, f in ipairs(gone) do
+  redis.call('HDEL', KEYS[1], f)
+  redis.call('ZREM', KEYS[2], f)
+end
+redis.call('PEXPIRE', KEYS[1], math.ceil(ttl / 1000))
+redis.call('PEXPIRE', KEYS[2], math.ceil(ttl / 1000))
+return 1
+"""
+# KEYS: leases; ARGV: limit, lease (us), token -> 1 (held) or 0 (every slot taken)
+ACQUIRE = """local lease = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
+local ms = math.ceil(lease / 1000) + 1000
+if redis.call('PTTL', KEYS[1]) < ms then redis.call('PEXPIRE', KEYS[1], ms) end
+return 1
+"""
+# KEYS: leases; ARGV: lease (us), tokens... -> the leases still held, renewed
+RENEW = """local lease = tonumber(ARGV[1])
+local renewed = 0
+for i = 2, #ARGV do
+  renewed = renewed + redis.call('ZADD', KEYS[1], 'XX', 'CH', now + lease, ARGV[i])
+end
+local ms = math.ceil(lease / 1000) + 1000
+if redis.call('PTTL', KEYS[1]) < ms then redis.call('PEXPIRE', KEYS[1], ms) end
+return renewed
+"""
+_SCRIPTS = {
+    name: _NOW_US + lua
+    for name, lua in (
+        ("reserve", RESERVE),
+        ("get", GET),
+        ("put", PUT),
+        ("acquire", ACQUIRE),
+        ("renew", RENEW),
+    )
+}
+_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.ReadOnlyError, OSError)
+_OWN = ("prefix", "lease_s", "timeout_s")  # query settings of this store, not the client's
+
+
+class RedisStore:
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        query = dict(parse_qsl(parts.query))
+        self.url = shown(url)
+        self.prefix = query.get("prefix", "toolgen")
+        self.lease_s = _positive(query, "lease_s", 30.0)
+        timeout = _positive(query, "timeout_s", 1.0)
+        rest = urlencode({k: v for k, v in query.items() if k not in _OWN})
+        self._client_url = urlunsplit(parts._replace(query=rest))
+        # One try, no backoff: an unreachable store answers at once, the registry says so.
+        self._settings: dict[str, Any] = {
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+        }
+        try:
+            self._sync = redis.Redis.from_url(
+                self._client_url, retry=Retry(NoBackoff(), 0), **self._settings
+            )
+        except ValueError as exc:
+            raise ValueError(f"store {self.url!r}: {exc}") from None
+        self._scripts = {name: self._sync.register_script(lua) for name, lua in _SCRIPTS.items()}
+        self._loops: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._member = f"{os.getpid()}-{os.urandom(6).hex()}-"  # unique among processes
+        self._count = itertools.count()
+        self._held: dict[str, str] = {}  # token -> key: the leases this process renews
+        self._lock = threading.Lock()
+        self._renewing: threading.Event | None = None
+
+    def _key(self, key: str) -> str:
+        return f"{self.prefix}:{key}"
+
+    def _token(self) -> str:
+        return f"{self._member}{next(self._count)}"
+
+    def _down(self, exc: BaseException) -> StoreUnavailable:
+        return StoreUnavailable(self.url, str(exc) or type(exc).__name__)
+
+    def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return self._scripts[name](keys=keys, args=args)
+        except _DOWN as exc:
+            raise self._down(exc) from None
+
+    async def _arun(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._async()[1][name](keys=keys, args=args)
+        except _DOWN as exc:
+            raise self._down(exc) from None
+
+    async def _acall(self, do: Callable[[Any], Awaitable[Any]]) -> Any:
+        try:
+            return await do(self._async()[0])
+        except _DOWN as exc:
+            raise self._down(exc) from None
+
+    def _async(self) -> tuple[Any, dict[str, Any]]:
+        """This event loop's client and scripts (an asyncio client belongs to one loop)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        with self._lock:  # the loops of several threads
+            found = self._loops.get(loop)
+            if found is None:
+                retry = redis.asyncio.retry.Retry(NoBackoff(), 0)
+                client = redis.asyncio.Redis.from_url(
+                    self._client_url, retry=retry, **self._settings
+                )
+                scripts = {name: client.register_script(lua) for name, lua in _SCRIPTS.items()}
+                found = self._loops[loop] = (client, scripts)
+            return found
+
+    def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
+        waited = self._run("reserve", [self._key(key)], [calls, _us(per_s), self._token()])
+        return int(waited) / 1e6
+
+    async def areserve(self, key: str, calls: int, per_s: float, now: float) -> float:
+        waited = await self._arun("reserve", [self._key(key)], [calls, _us(per_s), self._token()])
+        return int(waited) / 1e6
+
+    def get(self, key: str, field: str, ttl_s: float, now: float) -> Any:
+        return self._run("get", self._map(key), [field, _us(ttl_s)])
+
+    async def aget(self, key: str, field: str, ttl_s: float, now: float) -> Any:
+        return await self._arun("get", self._map(key), [field, _us(ttl_s)])
+
+    def put(
+        self, key: str, field: str, value: Any, ttl_s: float, max_entries: int, now: float
+    ) -> None:
+        self._run("put", self._map(key), [field, value, _us(ttl_s), max_entries])
+
+    async def aput(
+        self, key: str, field: str, value: Any, ttl_s: float, max_entries: int, now: float
+    ) -> None:
+        await self._arun("put", self._map(key), [field, value, _us(ttl_s), max_entries])
+
+    def _map(self, key: str) -> list[str]:
+        return [self._key(key), self._key(key + ":times")]
+
+    def claim(self, key: str, expires_at: float) -> bool:
+        try:
+            return bool(self._sync.set(self._key(key), 1, nx=True, exat=_at(expires_at)))
+        except _DOWN as exc:
+            raise self._down(exc) from None
+
+    async def aclaim(self, key: str, expires_at: float) -> bool:
+        at = _at(expires_at)
+        return bool(await self._acall(lambda c: c.set(self._key(key), 1, nx=True, exat=at)))
+
+    def acquire(self, key: str, limit: int, lease_s: float) -> str | None:
+        token = self._token()
+        if not self._run("acquire", [self._key(key)], [limit, _us(lease_s), token]):
+            return None
+        self._hold(key, token)
+        return token
+
+    async def aacquire(self, key: str, limit: int, lease_s: float) -> str | None:
+        token = self._token()
+        if not await self._arun("acquire", [self._key(key)], [limit, _us(lease_s), token]):
+            return None
+        self._hold(key, token)
+        return token
+
+    def release(self, key: str, token: str) -> None:
+        self._forget(token)
+        try:
+            self._sync.zrem(self._key(key), token)
+        except _DOWN as exc:
+            raise self._down(exc) from None
+
+    async def arelease(self, key: str, token: str) -> None:
+        self._forget(token)
+        await self._acall(lambda c: c.zrem(self._key(key), token))
+
+    def _hold(self, key: str, token: str) -> None:
+        """Renew this lease until it is released (one thread renews every lease held here)."""
+        with self._lock:
+            self._held[token] = key
+            if self._renewing is None:
+                self._renewing = threading.Event()
+                threading.Thread(
+                    target=self._renew, args=(self._renewing,), name="toolgen-leases", daemon=True
+                ).start()
+
+    def _forget(self, token: str) -> None:
+        with self._lock:
+            self._held.pop(token, None)
+
+    def _renew(self, stop: threading.Event) -> None:
+        while not stop.wait(self.lease_s / 3):
+            with self._lock:
+                if not self._held:  # nothing to renew: the next lease starts a thread again
+                    self._renewing = None
+                    return
+                by_key: dict[str, list[str]] = {}
+                for token, key in self._held.items():
+                    by_key.setdefault(key, []).append(token)
+            for key, tokens in by_key.items():
+                try:
+                    self._run("renew", [self._key(key)], [_us(self.lease_s), *tokens])
+                except StoreUnavailable:  # a lease not renewed in time is lost, not held
+                    pass
+
+
+def _us(seconds: float) -> int:
+    return max(1, int(seconds * 1e6))
+
+
+def _at(expires_at: float) -> int:
+    return max(1, math.ceil(expires_at))
+
+
+def _positive(query: dict[str, str], name: str, default: float) -> float:
+    if name not in query:
+        return default
+    try:
+        value = float(query[name])
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ValueError(f"store setting {name}={query[name]!r}: a number of seconds above 0")
+    return value
