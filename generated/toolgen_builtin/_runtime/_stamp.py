@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a304e86467f0a457e3f42b9fc8efd633b6f113299a09e83876d636adc8bef5f6"
+RUNTIME_SHA256 = "99d9b9bd1ab34b8c5106b7efe8c0b3eeb26015dd875dbdecb6a170b8eb83ae1a"

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.runtime import pointer
+
 # Keywords shown as constraints, in this order (the rest of a schema is its type or nesting).
 CONSTRAINTS = (
     "const",
@@ -58,8 +60,7 @@ def _resolve(schema: Any, root: Mapping[str, Any]) -> tuple[Any, str | None]:
     if not isinstance(ref, str) or not ref.startswith("#/"):
         return schema, None
     target: Any = root
-    for part in ref[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
+    for part in pointer.tokens(ref[1:]):
         target = target.get(part) if isinstance(target, Mapping) else None
     if not isinstance(target, Mapping):
         return schema, ref

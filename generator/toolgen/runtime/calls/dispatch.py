@@ -78,7 +78,8 @@ class Dispatcher(Resumer):
                     outcome = execution.awaited(outcome)
             except control.Suspend as asked:
                 return self._asked(plan.info, args, (), asked)
-            except Exception as exc:  # noqa: BLE001 - failures become results
+            # As in running.py: a tool's sys.exit() or KeyboardInterrupt is its own failure.
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001
                 first = failure(plan.info, exc, args, (), perf_counter() - started)
                 if first.failure is not None and first.failure.retryable:
                     return self._drive(_made(plan, args), started, first=first)
