@@ -308,6 +308,12 @@ def _issue(hit: Hit) -> ArgumentIssue:
         return make(
             "pattern", f"expected a string matching the pattern {pattern}, got {got}", pattern
         )
+    if kind == "unique_items":  # the exact check's words (exact/values.py), compiled in a field
+        second = ctx.get("second")
+        message = f"items {ctx.get('first')} and {second} are equal, but items must be unique"
+        return ArgumentIssue(
+            path, "unique", message, None, "unique items", f"remove item {second}", location
+        )
     if kind.startswith("recursion"):
         return make("limit", "nested too deeply")
     if hit.secret:  # pydantic's own wording may quote the value
