@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54002115898c3cad1fee91c3852c4bbc372dfbb48daba69f2176dcd9f7bdbbf6"
+RUNTIME_SHA256 = "030a5c7dd7d38edb9262c2ffdfc53b3d64a5e1efd72c4896d2eef91c55310396"

@@ -191,7 +191,9 @@ def issues(
         node, unknown, missing = objects.setdefault(hit.location, (hit.node, [], []))
         (missing if hit.error["type"] == "missing" else unknown).append(hit.key)
     for location, (node, unknown, missing) in objects.items():
-        out.extend(_keys(location, node, unknown, missing, data))
+        room = max(0, limit - len(out))  # unknown keys past the limit: counted, not searched
+        skipped += max(0, len(unknown) - room)
+        out.extend(_keys(location, node, unknown[:room], missing, data))
     return out, skipped
 
 

@@ -33,7 +33,7 @@ from pydantic_core import from_json
 from ..errors import ArgumentIssue, ToolArgumentsError
 from ..models import Exact
 from ..secrets import _extra_values, holds_secret, holds_secret_field
-from . import coerce, deprecation, payload
+from . import bounds, coerce, deprecation, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
 from .payload import LIMITS, Limits
@@ -47,8 +47,6 @@ OnCoerce = Callable[[Coercion], None]
 # The logger's name is public (docs/errors.md): `<package>._runtime.validation`, this group.
 _log = logging.getLogger(__name__.rpartition(".")[0])
 _ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds, never a loop
-# payload.shallow of each class met, computed once: the nesting it bounds, or None.
-_SHALLOW: dict[type[BaseModel], int | None] = {}
 MAX_EXAMPLE_CHARS = 500  # an example longer than this as one line of JSON is not quoted
 # The argument keys of each class met whose values may hold an x-secret, computed once.
 _SECRET_KEYS: dict[type[BaseModel], frozenset[str] | None] = {}
@@ -131,12 +129,18 @@ def _validate(
     validator = model.__pydantic_validator__
     kind = type(arguments)
     try:
-        # What is read at once, measured only if refused (_recover): a flat dict; text for a
-        # class that bounds what it accepts (payload.shallow: it refuses text too deep, and
-        # NaN or Infinity, on its own).
-        if kind is dict and payload.flat(arguments):
+        # What is read at once, measured only if refused (_recover): a flat dict, or a dict
+        # for a class that bounds its depth and the values pydantic-core visits in it
+        # (bounds.visits: the lengths of its unbounded arrays looked at, not a walk); text
+        # for a class that bounds what it accepts (payload.shallow: it refuses text too deep,
+        # and NaN or Infinity, on its own).
+        if kind is dict and (payload.flat(arguments) or bounds.bounded(model, arguments, limits)):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
-        if kind is str and len(arguments) <= limits.max_bytes and _shallow(model, limits):
+        if (
+            kind is str
+            and len(arguments) <= limits.max_bytes
+            and bounds.shallow_within(model, limits)
+        ):
             return _once(tool, arguments, validator.validate_json(arguments))  # type: ignore[no-any-return]
         return _measured(validator, tool, arguments, limits)  # type: ignore[no-any-return]
     except ValidationError as exc:
@@ -159,13 +163,6 @@ def _validate(
     if isinstance(outcome, ToolArgumentsError):
         raise outcome  # raised once, here: a short traceback
     return outcome
-
-
-def _shallow(model: type[BaseModel], limits: Limits) -> bool:
-    depth = _SHALLOW.get(model, -1)
-    if depth == -1:
-        depth = _SHALLOW[model] = payload.shallow(model)
-    return depth is not None and depth <= limits.max_depth
 
 
 def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
@@ -203,6 +200,7 @@ def _recover(
 ) -> M | ToolArgumentsError:
     """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
+    data = arguments  # what was sent, as JSON values (text read once, below)
     # What was read at once (a flat dict, text for a shallow class) is measured before any
     # error is read.
     if type(arguments) is dict:
@@ -210,15 +208,17 @@ def _recover(
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     elif text is not None:
-        problem = (
-            payload.check(text, limits)
-            or payload.not_json_numbers(text)
-            or payload.duplicate_key(text)
-        )
+        problem = payload.check(text, limits) or payload.not_json_numbers(text)
+        if problem is None:
+            data = payload.read(text)
+            problem = payload.duplicate_key(text, data)
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     count = exc.error_count()
-    errors = _first(exc, limits)
+    if count > limits.max_errors and data is not payload.UNREADABLE:  # (bad JSON: one error)
+        errors = bounds.first_errors(model, exc, data, limits)
+    else:
+        errors = bounds.first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
             return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
@@ -230,9 +230,7 @@ def _recover(
             tool,
             [ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")],
         )
-    try:
-        data = from_json(text) if text is not None else arguments
-    except (ValueError, TypeError):  # text pydantic-core cannot read (not UTF-8, lone surrogates)
+    if data is payload.UNREADABLE:  # text pydantic-core cannot read (not UTF-8, lone surrogates)
         return ToolArgumentsError(
             tool,
             [
@@ -258,7 +256,7 @@ def _recover(
             renamed: M = model.__pydantic_validator__.validate_python(data)
         except ValidationError as again:
             count = again.error_count()
-            errors = _first(again.with_traceback(None), limits)
+            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
         else:
             if refused:
                 return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
@@ -278,7 +276,7 @@ def _recover(
             result: M = model.__pydantic_validator__.validate_python(data)
         except ValidationError as again:
             count = again.error_count()
-            errors = _first(again.with_traceback(None), limits)
+            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
             continue
         if refused:
             return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
@@ -295,14 +293,6 @@ def _recover(
     # wrong value): `total` is exact below max_errors errors, close above.
     unread = count - len(errors)
     return ToolArgumentsError(tool, found[: limits.max_issues], total=len(found) + skipped + unread)
-
-
-def _first(exc: ValidationError, limits: Limits) -> list[Any]:
-    """pydantic's errors, cut to the first `limits.max_errors` before any of them is translated."""
-    errors = exc.errors(include_url=False)
-    if len(errors) > limits.max_errors:
-        del errors[limits.max_errors :]
-    return errors
 
 
 def _hits(root: Node, errors: list[Any], secrets: frozenset[str]) -> list[Hit]:
