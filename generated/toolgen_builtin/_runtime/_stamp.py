@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "030a5c7dd7d38edb9262c2ffdfc53b3d64a5e1efd72c4896d2eef91c55310396"
+RUNTIME_SHA256 = "24346fead149ddbe7d123a0174f1e47c5344e3d955f35105dfaff30b5712b63f"

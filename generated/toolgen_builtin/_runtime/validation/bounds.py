@@ -26,10 +26,11 @@ from pydantic import BaseModel, ValidationError
 from .payload import SCALARS, WRAPPERS, Limits, shallow
 
 Visits = Callable[[Any], int]
+Bound = int | Visits  # a constant, or a function of the value
 # Of each class met, computed once: payload.shallow (the nesting it bounds, or None), and
-# `visits` (or None).
+# the bound of the values pydantic-core visits in a dict for it (or None).
 _SHALLOW: dict[type[BaseModel], int | None] = {}
-_VISITS: dict[type[BaseModel], Visits | None] = {}
+_BOUNDS: dict[type[BaseModel], Bound | None] = {}
 
 
 def shallow_within(model: type[BaseModel], limits: Limits) -> bool:
@@ -42,18 +43,11 @@ def shallow_within(model: type[BaseModel], limits: Limits) -> bool:
 
 def bounded(model: type[BaseModel], arguments: dict[Any, Any], limits: Limits) -> bool:
     """Whether pydantic-core's pass over this dict is bounded without a walk: the class bounds
-    its nesting, and the values it visits are few (at most `max_errors`, and half `max_bytes`:
-    a value is two characters of JSON text at least, so the dict may be over `max_bytes` only
-    by the length of its strings, which pydantic-core only references, as in a flat dict)."""
-    if model in _VISITS:
-        count = _VISITS[model]
-    else:
-        count = _VISITS[model] = visits(model)
-    return (
-        count is not None
-        and shallow_within(model, limits)
-        and count(arguments) <= min(limits.max_errors, limits.max_bytes // 2)
-    )
+    its nesting, and the values it visits are within `budget`."""
+    found = at_once(model, limits)
+    if found is None:
+        return False
+    return (found(arguments) if callable(found) else found) <= budget(limits)
 
 
 def first(exc: ValidationError, limits: Limits) -> list[Any]:
@@ -97,13 +91,39 @@ class _Open(Exception):
     """A schema whose values this module cannot bound (untyped, open, recursive, unknown)."""
 
 
-def visits(model: type[Any]) -> Visits | None:
+def budget(limits: Limits) -> int:
+    """The values a dict read at once may make pydantic-core visit: at most `max_errors`, and
+    half `max_bytes` (a value is two characters of JSON text at least, so such a dict may be
+    over `max_bytes` only by the length of its strings, which pydantic-core only references,
+    as in a flat dict)."""
+    return min(limits.max_errors, limits.max_bytes // 2)
+
+
+def at_once(model: type[BaseModel], limits: Limits) -> Bound | None:
+    """How to tell whether a dict for the class is read at once: None when never (untyped,
+    open or recursive values, nesting deeper than the limits), else the bound of the values
+    pydantic-core visits (a constant, or a function of the dict) to compare with `budget`."""
+    found = _bound(model)
+    return found if found is not None and shallow_within(model, limits) else None
+
+
+def _bound(model: type[BaseModel]) -> Bound | None:
+    if model in _BOUNDS:
+        return _BOUNDS[model]
+    schema: Any = model.__pydantic_core_schema__
+    try:
+        found: Bound | None = _Compiler().node(schema, {})
+    except (_Open, AttributeError, KeyError, TypeError, RecursionError):
+        found = None
+    _BOUNDS[model] = found
+    return found
+
+
+def visits(model: type[BaseModel]) -> Visits | None:
     """The values pydantic-core's pass over a dict for `model` visits at most, as a function
     of the dict (cheap), or None when the class does not bound them."""
-    try:
-        schema = model.__pydantic_core_schema__
-        found = _Compiler().node(schema, {})
-    except (_Open, AttributeError, KeyError, TypeError):
+    found = _bound(model)
+    if found is None:
         return None
     if callable(found):
         return found
@@ -113,9 +133,6 @@ def visits(model: type[Any]) -> Visits | None:
         return fixed
 
     return constant
-
-
-Bound = int | Visits  # a constant, or a function of the value
 
 
 class _Compiler:
@@ -191,7 +208,12 @@ class _Compiler:
         def count(value: Any) -> int:
             if type(value) is not dict:
                 return 1
-            return fixed + sum(f(value[key]) for key, f in looked if key in value)
+            total = fixed
+            for key, f in looked:
+                item = value.get(key)
+                if item is not None:
+                    total += f(item)
+            return total
 
         return count
 

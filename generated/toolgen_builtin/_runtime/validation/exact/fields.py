@@ -18,6 +18,7 @@ exact check's words (translate.py), so a model reads the same message either way
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import GetCoreSchemaHandler
@@ -28,6 +29,23 @@ from .node import canon
 from .values import multiple_test
 
 __all__ = ["MultipleOf", "Pattern", "Unique"]
+
+
+def _after(
+    test: Callable[[Any], Any],
+    kind: str,
+    message: str,
+    context: dict[str, Any],
+    schema: core_schema.CoreSchema,
+) -> core_schema.CoreSchema:
+    """`schema`, then `test` on the value it gives (falsy: the error `kind`)."""
+
+    def check(value: Any) -> Any:
+        if not test(value):
+            raise PydanticCustomError(kind, message, context)
+        return value
+
+    return core_schema.no_info_after_validator_function(check, schema)
 
 
 class Pattern:
@@ -44,16 +62,9 @@ class Pattern:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        search, context = self.search, {"pattern": self.pattern}
-
-        def check(value: str) -> str:
-            if search(value) is None:
-                raise PydanticCustomError(
-                    "string_pattern_mismatch", "String should match pattern '{pattern}'", context
-                )
-            return value
-
-        return core_schema.no_info_after_validator_function(check, handler(source))
+        message = "String should match pattern '{pattern}'"
+        context = {"pattern": self.pattern}
+        return _after(self.search, "string_pattern_mismatch", message, context, handler(source))
 
     def __repr__(self) -> str:
         return f"Pattern({self.pattern!r})"
@@ -113,16 +124,8 @@ class MultipleOf:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        test, context = multiple_test(self.step), {"multiple_of": self.step}
-
-        def check(value: float) -> float:
-            if not test(value):
-                raise PydanticCustomError(
-                    "multiple_of", "Input should be a multiple of {multiple_of}", context
-                )
-            return value
-
-        return core_schema.no_info_after_validator_function(check, handler(source))
+        message, context = "Input should be a multiple of {multiple_of}", {"multiple_of": self.step}
+        return _after(multiple_test(self.step), "multiple_of", message, context, handler(source))
 
     def __repr__(self) -> str:
         return f"MultipleOf({self.step!r})"

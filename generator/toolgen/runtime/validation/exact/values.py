@@ -103,7 +103,7 @@ def multiple_test(step: Any) -> Callable[[Any], bool]:
             return is_multiple(value, step)
         left, _, right = shown.partition(".")
         right = right.rstrip("0")
-        # A digit past 10**-k (the shortest text has no trailing zeros) is no multiple of m * 10**-k.
+        # A digit past 10**-k (the shortest text has no trailing zeros): no multiple of m * 10**-k.
         return len(right) <= k and int(left + right.ljust(k, "0")) % m == 0
 
     return test
