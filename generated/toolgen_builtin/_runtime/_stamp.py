@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "24346fead149ddbe7d123a0174f1e47c5344e3d955f35105dfaff30b5712b63f"
+RUNTIME_SHA256 = "8cbc7867b95cbd9068774dc9dfcd9e250f0ae9a1d650546f84403fd931c44a2d"

@@ -193,22 +193,29 @@ class _Compiler:
             raise _Open  # keys taken as they come: walked
         fixed = 1
         looked: list[tuple[str, Visits]] = []
+        arrays: list[tuple[str, int]] = []  # unbounded arrays of bounded items: counted inline
         for name, field in schema["fields"].items():
             alias = field.get("validation_alias", name)
             if not isinstance(alias, str):
                 raise _Open
             found = self.node(field["schema"], config)
-            if callable(found):
+            if isinstance(found, _Array):
+                arrays.append((alias, found.per))
+            elif callable(found):
                 looked.append((alias, found))
             else:
                 fixed += found
-        if not looked:
+        if not looked and not arrays:
             return fixed
 
         def count(value: Any) -> int:
             if type(value) is not dict:
                 return 1
             total = fixed
+            for key, per in arrays:
+                item = value.get(key)
+                if item is not None:
+                    total += 1 + len(item) * per if type(item) is list else 1
             for key, f in looked:
                 item = value.get(key)
                 if item is not None:
@@ -249,8 +256,19 @@ def _sequence(items: Bound, most: Any) -> Bound:
             return 1 + sum(map(items, value[:limit]))
 
         return each
-    per = items
-    return lambda value: 1 + len(value) * per if isinstance(value, (list, tuple)) else 1
+    return _Array(items)
+
+
+class _Array:
+    """The bound of an array without `maxItems` whose items are bounded by `per` each."""
+
+    __slots__ = ("per",)
+
+    def __init__(self, per: int) -> None:
+        self.per = per
+
+    def __call__(self, value: Any) -> int:
+        return 1 + len(value) * self.per if isinstance(value, (list, tuple)) else 1
 
 
 def _mapping(per: int) -> Visits:
