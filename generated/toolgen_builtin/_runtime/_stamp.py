@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8cbc7867b95cbd9068774dc9dfcd9e250f0ae9a1d650546f84403fd931c44a2d"
+RUNTIME_SHA256 = "f9155496504c66fc999817faafa5d6cbf54c879d3d7a2a456c25b4d8efa50e53"

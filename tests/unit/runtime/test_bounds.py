@@ -138,3 +138,19 @@ def test_unknown_keys_past_the_limit_are_counted_not_searched(
         p.validate_arguments("order", text)
     assert len(caught.value.issues) == 20 and caught.value.total == 5000
     assert len(searched) == 20  # one suggestion search per issue shown, not per key
+
+
+def test_a_dict_with_more_keys_than_the_budget_is_walked_first(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = runtime(p, "payload")
+    walked: list[Any] = []
+    measure = payload.measure
+    monkeypatch.setattr(
+        payload, "measure", lambda v, limits: walked.append(v) or measure(v, limits)
+    )
+    many = {f"key{i}": 1 for i in range(2000)}  # each unknown key is one error of the pass
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments("order", many)
+    assert len(walked) == 2  # before pydantic-core read it, and once it was refused
+    assert caught.value.total == 2000

@@ -45,7 +45,7 @@ def bounded(model: type[BaseModel], arguments: dict[Any, Any], limits: Limits) -
     """Whether pydantic-core's pass over this dict is bounded without a walk: the class bounds
     its nesting, and the values it visits are within `budget`."""
     found = at_once(model, limits)
-    if found is None:
+    if found is None or len(arguments) > budget(limits):  # its own keys: each unknown one an error
         return False
     return (found(arguments) if callable(found) else found) <= budget(limits)
 

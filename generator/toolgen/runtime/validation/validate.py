@@ -76,8 +76,10 @@ def validate(
         ready = _READY[model] = _ready(model)
     if ready is not None:  # the valid path of most calls: one pydantic-core call
         kind = type(arguments)
-        if kind is dict:
-            read = ready[0] if ready[2] is None or ready[2](arguments) <= _BUDGET else None
+        if kind is dict:  # (its own keys counted too: each unknown one is an error)
+            count = ready[2]
+            small = len(arguments) <= _BUDGET and (count is None or count(arguments) <= _BUDGET)
+            read = ready[0] if small else None
         else:
             read = ready[1] if kind is str and len(arguments) <= LIMITS.max_bytes else None
         if read is not None:
