@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f9155496504c66fc999817faafa5d6cbf54c879d3d7a2a456c25b4d8efa50e53"
+RUNTIME_SHA256 = "2cdbf70e05cf4f671d43f3e1608b333e349e6ca801059f24fcb070b7620f8fa5"

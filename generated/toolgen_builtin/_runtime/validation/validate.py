@@ -227,15 +227,29 @@ def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
     """`value`, validated from `text`, unless an object of the text holds a key twice (the
     validator kept the last value: the first is hidden from whoever reads the text).
 
-    Text with as many colons as the keys the class read at its top (each member of an object
-    has one colon; a key sent twice is read once) is one object with no nested object, no
-    colon inside a string and no key twice: the typical call, known without reading it again."""
-    if type(text) is str and text.count(":") == len(value.model_fields_set):
-        return value  # (undeclared keys a class takes are in its fields set too)
+    Each member of an object has one colon, right after its key's closing quote (and JSON
+    whitespace): text with as many colons, or as many quotes followed by a colon (spaces
+    aside), as the keys the class read at its top (a key sent twice is read once; undeclared
+    keys a class takes are in its fields set too) has no nested object and no key twice.
+    Either count can only exceed the members, never miss one: the typical call, known
+    without reading it again."""
+    if type(text) is str:
+        keys = len(value.model_fields_set)
+        if text.count(":") == keys or (text.count("{") == 1 and _key_ends(text) == keys):
+            return value
     problem = payload.duplicate_key(text)
     if problem is None:
         return value
     raise ToolArgumentsError(tool, [problem])
+
+
+def _key_ends(text: str) -> int:
+    """The quotes followed by a colon once spaces are removed (at least the members of the
+    text's objects), or -1 for text with other JSON whitespace (read again instead)."""
+    squeezed = text.replace(" ", "")
+    if "\n" in squeezed or "\r" in squeezed or "\t" in squeezed:
+        return -1
+    return squeezed.count('":')
 
 
 def _recover(
