@@ -56,6 +56,17 @@ def runtime(p: ModuleType, name: str) -> Any:
     return importlib.import_module(f"{p.__name__}._runtime.validation.{name}")
 
 
+def walks(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The values payload.measure walks from now on, in order."""
+    payload = runtime(p, "payload")
+    walked: list[Any] = []
+    measure = payload.measure
+    monkeypatch.setattr(
+        payload, "measure", lambda v, limits: walked.append(v) or measure(v, limits)
+    )
+    return walked
+
+
 def model(p: ModuleType, tool: str) -> Any:
     return p.tool_info(tool).arguments
 
@@ -77,12 +88,7 @@ def test_visits_look_only_at_unbounded_arrays(p: ModuleType) -> None:
 def test_a_dict_for_a_bounded_class_is_not_walked_unless_refused(
     p: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    payload = runtime(p, "payload")
-    walked: list[Any] = []
-    measure = payload.measure
-    monkeypatch.setattr(
-        payload, "measure", lambda v, limits: walked.append(v) or measure(v, limits)
-    )
+    walked = walks(p, monkeypatch)
     call = {"customer": {"name": "Ada"}, "lines": [{"id": 1}, {"id": 2}], "tags": ["a"]}
     assert p.validate_arguments("order", call).lines[1].id == 2
     assert walked == []
@@ -143,12 +149,7 @@ def test_unknown_keys_past_the_limit_are_counted_not_searched(
 def test_a_dict_with_more_keys_than_the_budget_is_walked_first(
     p: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    payload = runtime(p, "payload")
-    walked: list[Any] = []
-    measure = payload.measure
-    monkeypatch.setattr(
-        payload, "measure", lambda v, limits: walked.append(v) or measure(v, limits)
-    )
+    walked = walks(p, monkeypatch)
     many = {f"key{i}": 1 for i in range(2000)}  # each unknown key is one error of the pass
     with pytest.raises(p.ToolArgumentsError) as caught:
         p.validate_arguments("order", many)
