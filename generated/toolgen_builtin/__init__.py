@@ -65,7 +65,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "99d9b9bd1ab34b8c5106b7efe8c0b3eeb26015dd875dbdecb6a170b8eb83ae1a"
+_RUNTIME_SHA256 = "2d313f13051256447362199a7b374df0815bf8ef0b9103108236772598289b91"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

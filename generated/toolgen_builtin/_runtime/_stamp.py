@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "99d9b9bd1ab34b8c5106b7efe8c0b3eeb26015dd875dbdecb6a170b8eb83ae1a"
+RUNTIME_SHA256 = "2d313f13051256447362199a7b374df0815bf8ef0b9103108236772598289b91"

@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import Field
 
 from .._runtime import Output, ToolInfo
-from .._runtime.validation.exact import checker as _exact
+from .._runtime.validation.exact import fields as _fields
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -19,60 +19,26 @@ EXAMPLES: tuple[dict[str, Any], ...] = (
     {"query": "csv module dialects", "site": "docs.python.org", "max_results": 3},
 )
 
-# What the classes below cannot enforce alone, checked exactly once they accepted a value.
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 500,
-            "pattern": "[^\\s]",
-            "description": "The search terms (not only spaces), e.g. python csv dialect sniffer",
-        },
-        "max_results": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 20,
-            "default": 5,
-            "description": "How many results to return at most (fewer when the search finds fewer).",
-        },
-        "site": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 253,
-            "pattern": "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$",
-            "description": "Only results from this site and its subdomains: a host name without scheme or path, e.g. docs.python.org",
-        },
-        "language": {
-            "type": "string",
-            "pattern": "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$",
-            "description": "Prefer results in this language: a language code such as en, de, pt-BR or zh-Hans-CN (default: the search service's).",
-        },
-    },
-    "required": ["query"],
-    "additionalProperties": False,
-}
-
 
 class WebSearchArguments(ArgumentsModel):
     """Arguments of web_search, as a model sends them."""
 
-    __exact__ = _exact.Checker(PARAMETERS)
-
-    query: str = Field(
-        min_length=1,
-        max_length=500,
-        description="The search terms (not only spaces), e.g. python csv dialect sniffer",
+    query: Annotated[str, Field(min_length=1, max_length=500), _fields.Pattern("[^\\s]")] = Field(
+        description="The search terms (not only spaces), e.g. python csv dialect sniffer"
     )
     max_results: Annotated[int, _types.Integer(ge=1, le=20)] = Field(
         default=5,
         description="How many results to return at most (fewer when the search finds fewer).",
     )
-    site: str | None = Field(
+    site: (
+        Annotated[
+            str,
+            Field(min_length=1, max_length=253),
+            _fields.Pattern("^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$"),
+        ]
+        | None
+    ) = Field(
         default=None,
-        min_length=1,
-        max_length=253,
         description="Only results from this site and its subdomains: a host name without scheme or path, e.g. docs.python.org",
     )
     language: str | None = Field(

@@ -8,6 +8,8 @@ ANY = "Any"
 # The runtime's JSON Schema types (runtime/types.py), imported by tool modules as `_types`:
 # an underscore name, so no field or class can shadow it.
 TYPES = "_types"
+# The exact check compiled into fields (runtime/validation/exact/fields.py), imported as `_fields`.
+FIELDS = "_fields"
 ANNOTATED, LITERAL, FIELD = "Annotated", "Literal", "Field"
 
 

@@ -17,9 +17,19 @@ from typing import Any
 
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
-from toolgen.lower.annotation import ANNOTATED, ANY, ANY_TYPE, FIELD, LITERAL, TYPES, Annotation
+from toolgen.lower.annotation import (
+    ANNOTATED,
+    ANY,
+    ANY_TYPE,
+    FIELD,
+    FIELDS,
+    LITERAL,
+    TYPES,
+    Annotation,
+)
 from toolgen.naming import class_name, field_name, unique
 from toolgen.runtime.types import is_json_type
+from toolgen.schema.exactness import compiled_multiple, compiled_pattern, compiled_unique
 from toolgen.schema.patterns import pydantic_exact
 
 LITERAL_TYPES = (str, int, bool, type(None))
@@ -234,10 +244,16 @@ class TypeMapper:
 
     def typed(self, kind: str | None, schema: dict[str, Any], hint: str) -> Annotation:
         if kind == "string":
+            pattern = schema.get("pattern")
             return self.constrained(
                 "str",
                 schema,
                 {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"},
+                markers=(
+                    (f"{FIELDS}.Pattern({py_literal(pattern)})",)
+                    if compiled_pattern(pattern)
+                    else ()
+                ),
             )
         if kind == "integer":
             return self.coerced(self.integer(schema), "numbers")
@@ -247,9 +263,12 @@ class TypeMapper:
                 "maximum": "le",
                 "exclusiveMinimum": "gt",
                 "exclusiveMaximum": "lt",
-                "multipleOf": "multiple_of",
             }
-            return self.coerced(self.constrained("float", schema, keys), "numbers")
+            step = schema.get("multipleOf")
+            markers = (
+                (f"{FIELDS}.MultipleOf({py_literal(step)})",) if compiled_multiple(step) else ()
+            )
+            return self.coerced(self.constrained("float", schema, keys, markers=markers), "numbers")
         if kind == "boolean":
             return self.coerced(Annotation.of("bool"), "booleans")
         if kind == "null":
@@ -267,6 +286,7 @@ class TypeMapper:
                 {"minItems": "min_length", "maxItems": "max_length"},
                 inner.forward,
                 inner.names,
+                (f"{FIELDS}.Unique()",) if compiled_unique(schema) else (),
             )
             return self.coerced(array, "json")
         if kind == "object":
@@ -418,7 +438,11 @@ class TypeMapper:
         keys: dict[str, str],
         forward: bool = False,
         base_uses: frozenset[str] = frozenset(),
+        markers: tuple[str, ...] = (),
     ) -> Annotation:
+        """`Annotated[base, Field(constraints), *markers]`: pydantic-core's own constraints
+        where they are exact, then the exact check compiled into the field (`markers`,
+        runtime/validation/exact/fields.py). Constraints alone may move to the field's Field()."""
         args: list[str] = []
         for key, argument in keys.items():
             value = schema.get(key)
@@ -431,8 +455,14 @@ class TypeMapper:
                     value
                 )  # 3.0 is the integer 3 in JSON Schema (the meta-schema refuses 3.5)
             if key == "pattern" and not (isinstance(value, str) and pydantic_exact(value)):
-                continue  # Rust's reading of it could differ from ECMA-262's: the exact check's
+                continue  # Rust's reading of it could differ from ECMA-262's: a marker's, or the exact check's
             args.append(f"{argument}={py_literal(value)}")
+        if markers:
+            parts = [f"Field({', '.join(args)})"] if args else []
+            uses = base_uses | {ANNOTATED, FIELDS} | ({FIELD} if args else set())
+            return Annotation.of(
+                f"Annotated[{base}, {', '.join([*parts, *markers])}]", forward, uses
+            )
         if not args:
             return Annotation.of(base, forward, base_uses)
         text = f"Annotated[{base}, Field({', '.join(args)})]"

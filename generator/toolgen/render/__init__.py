@@ -237,6 +237,7 @@ def _imports(tool: ToolIR) -> dict[str, Any]:
         "pydantic": sorted(pydantic_names),
         "models": sorted({model_base(m) for m in models if m.root is None}),  # the runtime's bases
         "types": "_types" in used,  # the runtime's JSON Schema types (typemap.TYPES)
+        "fields": "_fields" in used,  # the exact check compiled into fields (typemap.FIELDS)
     }
 
 

@@ -14,11 +14,12 @@ Read together with typemap.py: each rule here names the typemap line it relies o
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from toolgen.runtime.types import is_json_type
 from toolgen.schema.keywords import ANNOTATIONS
-from toolgen.schema.patterns import pydantic_exact
+from toolgen.schema.patterns import ecma, pydantic_exact
 
 # Keywords with no effect on validity (2020-12 annotations, toolgen's extensions).
 _INERT = ANNOTATIONS | {
@@ -39,8 +40,9 @@ _INERT = ANNOTATIONS | {
 # keywords.BY_TYPE, which says why).
 _STRING = {"minLength", "maxLength", "pattern"}
 _INTEGER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-_NUMBER = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
-_ARRAY = {"items", "minItems", "maxItems"}
+_BOUNDS = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+_NUMBER = _BOUNDS | {"multipleOf"}  # multipleOf: exact when compiled_multiple
+_ARRAY = {"items", "minItems", "maxItems", "uniqueItems"}  # uniqueItems: when compiled_unique
 _OBJECT = {"properties", "required", "additionalProperties"}
 _BY_TYPE = {
     "string": _STRING,
@@ -52,9 +54,46 @@ _BY_TYPE = {
     "object": _OBJECT,
 }
 _EVERY_TYPE_KEYWORD = set().union(*_BY_TYPE.values())
+# What an array's items may be for `uniqueItems` to be compiled (typemap: JSON values, no class).
+_SCALAR_TYPES = {"string", "integer", "number", "boolean", "null"}
+_SCALAR_ITEM_KEYS = _INERT | _STRING | _BOUNDS | {"type", "enum", "const", "multipleOf"}
 _FLOAT_EXACT = (
     2.0**53
 )  # a bound below this compares exactly with any int pydantic turns into a float
+
+
+def compiled_pattern(pattern: Any) -> bool:
+    """A `pattern` Rust's engine reads otherwise, with an exact Python reading: typemap.typed
+    compiles it into the field (`_fields.Pattern`, runtime/validation/exact/fields.py)."""
+    return isinstance(pattern, str) and not pydantic_exact(pattern) and ecma(pattern) is not None
+
+
+def compiled_multiple(step: Any) -> bool:
+    """A number's `multipleOf` that typemap.typed compiles into the field (`_fields.MultipleOf`)."""
+    return (
+        isinstance(step, (int, float))
+        and not isinstance(step, bool)
+        and math.isfinite(step)
+        and step > 0
+    )
+
+
+def compiled_unique(schema: dict[str, Any]) -> bool:
+    """`uniqueItems: true` on an array whose items the typemap maps to JSON values (absent
+    `items`, or scalar items: never a generated class, whose instances are not JSON): typemap.typed
+    compiles it into the field (`_fields.Unique`)."""
+    if schema.get("uniqueItems") is not True or "prefixItems" in schema:
+        return False
+    items = schema.get("items")
+    if items is None or items is True:
+        return True
+    if not isinstance(items, dict) or not set(items) <= _SCALAR_ITEM_KEYS:
+        return False
+    types = items.get("type")
+    kinds = types if isinstance(types, list) else [types]
+    return ("enum" in items or "const" in items or types is not None) and all(
+        k is None or k in _SCALAR_TYPES for k in kinds
+    )
 
 
 def exact(schema: Any, defs: dict[str, Any]) -> bool:
@@ -106,13 +145,19 @@ class _Exactness:
             return False
         if kind == "string":
             pattern = schema.get("pattern")
-            return pattern is None or (isinstance(pattern, str) and pydantic_exact(pattern))
+            return pattern is None or (
+                isinstance(pattern, str) and (pydantic_exact(pattern) or compiled_pattern(pattern))
+            )
         if kind == "number":
+            if "multipleOf" in keys and not compiled_multiple(schema["multipleOf"]):
+                return False
             return all(
                 isinstance(schema[k], (int, float)) and abs(schema[k]) < _FLOAT_EXACT
-                for k in keys & _NUMBER
+                for k in keys & _BOUNDS
             )
         if kind == "array":
+            if schema.get("uniqueItems", False) is not False and not compiled_unique(schema):
+                return False
             return "items" not in schema or self.schema(schema["items"])
         if kind == "object":
             return self.object(schema)

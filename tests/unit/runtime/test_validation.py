@@ -321,6 +321,9 @@ def test_registry_reports_the_same_message(golden: ModuleType) -> None:
         ('{"location": "Paris", "days": 3, "location": 5}', "location"),  # the last invalid
         ('{"location": "Paris", "loc\\u0061tion": "Oslo"}', "location"),  # an escape spells it
         ('{"location": "Paris", "days": 1, "days": 2}', "days"),
+        ('{"location": "10:30", "days": 1, "location": "/"}', "location"),  # a colon in a value
+        ('{"location" : "a:b", "location":"c"}', "location"),
+        ('{"location": "x\\":", "location": "y"}', "location"),  # an escaped quote, a colon
     ],
 )
 def test_a_key_sent_twice_is_refused_by_name(golden: ModuleType, text: str, key: str) -> None:
@@ -347,6 +350,8 @@ def test_a_key_sent_twice_is_refused_by_name(golden: ModuleType, text: str, key:
         '{"location": "Paris 10:30", "days": 3}',  # colons inside strings
         '{"location": "a\\":\\"b", "days": 3}',
         '{"location": "Paris", "units": "celsius", "days": 3}',
+        '{"location": "https://example.org/a:b", "days": 3}',
+        '{"location": ":", "days" :\n3}',
     ],
 )
 def test_keys_sent_once_are_valid(golden: ModuleType, text: str) -> None:

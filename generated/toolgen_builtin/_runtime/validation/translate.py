@@ -191,7 +191,9 @@ def issues(
         node, unknown, missing = objects.setdefault(hit.location, (hit.node, [], []))
         (missing if hit.error["type"] == "missing" else unknown).append(hit.key)
     for location, (node, unknown, missing) in objects.items():
-        out.extend(_keys(location, node, unknown, missing, data))
+        room = max(0, limit - len(out))  # unknown keys past the limit: counted, not searched
+        skipped += max(0, len(unknown) - room)
+        out.extend(_keys(location, node, unknown[:room], missing, data))
     return out, skipped
 
 
@@ -307,6 +309,12 @@ def _issue(hit: Hit) -> ArgumentIssue:
         pattern = str(ctx.get("pattern", ""))
         return make(
             "pattern", f"expected a string matching the pattern {pattern}, got {got}", pattern
+        )
+    if kind == "unique_items":  # the exact check's words (exact/values.py), compiled in a field
+        second = ctx.get("second")
+        message = f"items {ctx.get('first')} and {second} are equal, but items must be unique"
+        return ArgumentIssue(
+            path, "unique", message, None, "unique items", f"remove item {second}", location
         )
     if kind.startswith("recursion"):
         return make("limit", "nested too deeply")

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic_core import from_json
+from pydantic_core import from_json, to_json
 
 from ..errors import ArgumentIssue
 
@@ -104,7 +104,19 @@ def _once(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     return pairs
 
 
-def duplicate_key(text: str | bytes | bytearray) -> ArgumentIssue | None:
+UNREADABLE = object()  # what `read` gives for text pydantic-core cannot read as JSON
+_PARSE = object()
+
+
+def read(text: str | bytes | bytearray) -> Any:
+    """The JSON value of the text, as pydantic-core reads it, or UNREADABLE."""
+    try:
+        return from_json(text)
+    except (ValueError, TypeError):
+        return UNREADABLE
+
+
+def duplicate_key(text: str | bytes | bytearray, value: Any = _PARSE) -> ArgumentIssue | None:
     """A `json` issue naming a key that an object of the JSON text holds twice, else None (also
     for text that is not JSON: its reading says what is wrong). pydantic-core, as most readers,
     keeps the last value of a key: the first would be hidden from whoever reads the text.
@@ -112,8 +124,11 @@ def duplicate_key(text: str | bytes | bytearray) -> ArgumentIssue | None:
     Cheap on the valid path: every member of an object has one colon outside strings, so text
     whose colons are as many as the members pydantic-core reads plus the colons inside their
     strings holds no key twice (a key spelled with escapes is still one member, one colon).
-    Only text with more colons (or an escaped colon, which the text does not show) is read
-    again, by json with a hook on each object's pairs, to tell which key."""
+    pydantic-core counts them at C speed: the value it read, written back as JSON, holds
+    exactly those colons, and a key read twice drops at least one. Only text with more colons
+    (or an escaped colon, which the text does not show) is read again, by json with a hook on
+    each object's pairs, to tell which key. `value`: the text as `read` already read it,
+    if it was."""
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")
@@ -122,13 +137,13 @@ def duplicate_key(text: str | bytes | bytearray) -> ArgumentIssue | None:
     colons = text.count(":")
     if colons < 2:
         return None
-    try:
-        value = from_json(text)
-    except ValueError:
+    if value is _PARSE:
+        value = read(text)
+    if value is UNREADABLE:
         return None
     if type(value) is dict and len(value) == colons:
         return None  # the typical call: one flat object, no colon inside a string
-    if "\\u003" not in text and colons == _colons(value):
+    if "\\u003" not in text and colons == _written_colons(value):
         return None  # (an escaped colon, `\\u003a`, is one the text does not show)
     try:
         json.loads(text, object_pairs_hook=_once)
@@ -147,24 +162,12 @@ def duplicate_key(text: str | bytes | bytearray) -> ArgumentIssue | None:
     return None
 
 
-def _colons(value: Any) -> int:
-    """The members of every object in a JSON value, plus the colons inside its strings (keys and
-    values): the colons its JSON text holds, when it has no escape."""
-    members = 0
-    strings: list[str] = []
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            members += len(node)
-            strings += node
-            stack += node.values()
-        elif kind is list:
-            stack += node
-        elif kind is str:
-            strings.append(node)
-    return members + "".join(strings).count(":")
+def _written_colons(value: Any) -> int:
+    """The colons of a JSON value written back as JSON text (-1 if it cannot be written)."""
+    try:
+        return to_json(value).count(b":")
+    except (ValueError, TypeError):
+        return -1
 
 
 _FLAT = frozenset({str, int, float, bool, type(None)})
@@ -230,7 +233,7 @@ def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
 
 
 # Core-schema types of one JSON value that holds nothing inside.
-_SCALARS = frozenset(
+SCALARS = frozenset(
     {
         "str",
         "int",
@@ -252,32 +255,45 @@ _SCALARS = frozenset(
     }
 )
 # Types that only wrap another schema (`schema`), or choose among several.
-_WRAPPERS = frozenset({"nullable", "default", "function-after", "function-before", "function-wrap"})
+WRAPPERS = frozenset({"nullable", "default", "function-after", "function-before", "function-wrap"})
 _CONTAINERS = frozenset({"list", "set", "frozenset", "tuple", "dict", "model-fields", "typed-dict"})
 
 
 def shallow(model: type[Any]) -> int | None:
     """How deeply the values a pydantic class accepts can nest, when it bounds that and types
-    every value inside (no untyped `Any`, no open extras, no recursion), else None.
+    every value inside (no untyped `Any`, no open extras, no recursion: a class used twice
+    is read through its shared definition), else None.
 
     Such a class refuses anything deeper than its depth, and `NaN`/`Infinity` (its floats
     are finite: `allow_inf_nan=False`) on its own: text or a dict for it can be read before
     being measured. Unknown schema types count as unbounded.
     """
     try:
-        return _depth(model.__pydantic_core_schema__, {})
-    except (AttributeError, KeyError, TypeError):
+        return _depth(model.__pydantic_core_schema__, {}, {})
+    except (AttributeError, KeyError, TypeError, RecursionError):
         return None
 
 
-def _depth(schema: Any, config: dict[str, Any]) -> int | None:
+def _depth(schema: Any, config: dict[str, Any], defs: dict[str, Any]) -> int | None:
     kind = schema.get("type")
-    if kind in _SCALARS:
+    if kind in SCALARS:
         return 0
-    if kind in _WRAPPERS:
-        return _depth(schema["schema"], config)
+    if kind in WRAPPERS:
+        return _depth(schema["schema"], config, defs)
     if kind == "model":
-        return _depth(schema["schema"], schema.get("config") or {})
+        return _depth(schema["schema"], schema.get("config") or {}, defs)
+    if kind == "definitions":  # classes used more than once, shared by reference
+        defs.update((d["ref"], d) for d in schema["definitions"])
+        return _depth(schema["schema"], config, defs)
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        if defs.get(ref) is None:
+            return None  # recursion (the definition is being read), or unknown
+        definition, defs[ref] = defs[ref], None
+        try:
+            return _depth(definition, config, defs)
+        finally:
+            defs[ref] = definition
     parts: list[Any] | None
     if kind == "union":
         parts = [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
@@ -290,12 +306,12 @@ def _depth(schema: Any, config: dict[str, Any]) -> int | None:
     elif kind in _CONTAINERS:
         parts = _members(kind, schema, config)
     else:
-        return None  # any, definitions (recursion), or a type this does not know
+        return None  # any, or a type this does not know
     if parts is None:
         return None
     deepest = 0
     for part in parts:
-        found = _depth(part, config)
+        found = _depth(part, config, defs)
         if found is None:
             return None
         deepest = max(deepest, found)

@@ -22,20 +22,18 @@ boundary, and never becomes a model-facing failure.
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, RootModel, ValidationError
-from pydantic_core import from_json
 
 from ..errors import ArgumentIssue, ToolArgumentsError
 from ..models import Exact
-from ..secrets import _extra_values, holds_secret, holds_secret_field
-from . import coerce, deprecation, payload
+from . import bounds, coerce, deprecation, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
+from .examples import closest_example
 from .payload import LIMITS, Limits
 from .shape import Node
 from .translate import Hit, Location, issues, resolve
@@ -47,13 +45,10 @@ OnCoerce = Callable[[Coercion], None]
 # The logger's name is public (docs/errors.md): `<package>._runtime.validation`, this group.
 _log = logging.getLogger(__name__.rpartition(".")[0])
 _ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds, never a loop
-# payload.shallow of each class met, computed once: the nesting it bounds, or None.
-_SHALLOW: dict[type[BaseModel], int | None] = {}
-MAX_EXAMPLE_CHARS = 500  # an example longer than this as one line of JSON is not quoted
-# The argument keys of each class met whose values may hold an x-secret, computed once.
-_SECRET_KEYS: dict[type[BaseModel], frozenset[str] | None] = {}
-_MAX_READ = 100_000  # sent text longer than this is not read to choose an example
-_ONE_LINE = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps makes one per call
+# Of each class met: how a dict for it is read at once under the default limits (`_ready`).
+_READY: dict[type[BaseModel], Any] = {}
+_BUDGET = bounds.budget(LIMITS)
+_UNREADABLE = ArgumentIssue("", "invalid", "arguments could not be read")
 
 
 def validate(
@@ -76,6 +71,29 @@ def validate(
     exact check (`__exact__`, for what it cannot express) has the check run on what it
     accepted.
     """
+    ready = _READY.get(model, False) if limits is LIMITS else None
+    if ready is False:
+        ready = _READY[model] = _ready(model)
+    if ready is not None:  # the valid path of most calls: one pydantic-core call
+        kind = type(arguments)
+        if kind is dict:  # (its own keys counted too: each unknown one is an error)
+            count = ready[2]
+            small = len(arguments) <= _BUDGET and (count is None or count(arguments) <= _BUDGET)
+            read = ready[0] if small else None
+        else:
+            read = ready[1] if kind is str and len(arguments) <= LIMITS.max_bytes else None
+        if read is not None:
+            try:
+                value = read(arguments)
+            except ValidationError as exc:
+                failure = exc.with_traceback(None)  # no cycle through this frame for the GC
+            except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
+                raise ToolArgumentsError(tool, [_UNREADABLE]) from None
+            else:
+                if kind is not dict:
+                    value = _once(tool, arguments, value)
+                return value  # type: ignore[no-any-return]
+            return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
     if check is None:
@@ -88,6 +106,18 @@ def validate(
     except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
         found = [ArgumentIssue("", "invalid", "arguments are not valid")]
     raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
+
+
+def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any] | None:
+    """For a class whose arguments may be read at once under the default limits (no exact
+    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, and
+    the function that bounds what a dict makes it visit (None: whatever the dict, within
+    bounds.budget). Else None."""
+    found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
+    if found is None or not callable(found) and found > _BUDGET:
+        return None
+    validator = model.__pydantic_validator__
+    return validator.validate_python, validator.validate_json, found if callable(found) else None
 
 
 def as_sent(value: Any) -> Any:
@@ -131,12 +161,18 @@ def _validate(
     validator = model.__pydantic_validator__
     kind = type(arguments)
     try:
-        # What is read at once, measured only if refused (_recover): a flat dict; text for a
-        # class that bounds what it accepts (payload.shallow: it refuses text too deep, and
-        # NaN or Infinity, on its own).
-        if kind is dict and payload.flat(arguments):
+        # What is read at once, measured only if refused (_recover): a flat dict, or a dict
+        # for a class that bounds its depth and the values pydantic-core visits in it
+        # (bounds.visits: the lengths of its unbounded arrays looked at, not a walk); text
+        # for a class that bounds what it accepts (payload.shallow: it refuses text too deep,
+        # and NaN or Infinity, on its own).
+        if kind is dict and (payload.flat(arguments) or bounds.bounded(model, arguments, limits)):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
-        if kind is str and len(arguments) <= limits.max_bytes and _shallow(model, limits):
+        if (
+            kind is str
+            and len(arguments) <= limits.max_bytes
+            and bounds.shallow_within(model, limits)
+        ):
             return _once(tool, arguments, validator.validate_json(arguments))  # type: ignore[no-any-return]
         return _measured(validator, tool, arguments, limits)  # type: ignore[no-any-return]
     except ValidationError as exc:
@@ -145,9 +181,21 @@ def _validate(
     except ToolArgumentsError:
         raise
     except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
-        raise ToolArgumentsError(
-            tool, [ArgumentIssue("", "invalid", "arguments could not be read")]
-        ) from None
+        raise ToolArgumentsError(tool, [_UNREADABLE]) from None
+    return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
+
+
+def _failed(
+    model: type[M],
+    tool: str,
+    arguments: Any,
+    failure: ValidationError,
+    secrets: frozenset[str],
+    limits: Limits,
+    on_coerce: OnCoerce | None,
+    on_warning: OnWarning | None,
+) -> M:
+    """The arguments repaired, or ToolArgumentsError raised, once validation failed."""
     try:
         outcome = _recover(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     except ToolArgumentsError:
@@ -159,13 +207,6 @@ def _validate(
     if isinstance(outcome, ToolArgumentsError):
         raise outcome  # raised once, here: a short traceback
     return outcome
-
-
-def _shallow(model: type[BaseModel], limits: Limits) -> bool:
-    depth = _SHALLOW.get(model, -1)
-    if depth == -1:
-        depth = _SHALLOW[model] = payload.shallow(model)
-    return depth is not None and depth <= limits.max_depth
 
 
 def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
@@ -184,11 +225,31 @@ def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
 
 def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
     """`value`, validated from `text`, unless an object of the text holds a key twice (the
-    validator kept the last value: the first is hidden from whoever reads the text)."""
+    validator kept the last value: the first is hidden from whoever reads the text).
+
+    Each member of an object has one colon, right after its key's closing quote (and JSON
+    whitespace): text with as many colons, or as many quotes followed by a colon (spaces
+    aside), as the keys the class read at its top (a key sent twice is read once; undeclared
+    keys a class takes are in its fields set too) has no nested object and no key twice.
+    Either count can only exceed the members, never miss one: the typical call, known
+    without reading it again."""
+    if type(text) is str:
+        keys = len(value.model_fields_set)
+        if text.count(":") == keys or (text.count("{") == 1 and _key_ends(text) == keys):
+            return value
     problem = payload.duplicate_key(text)
     if problem is None:
         return value
     raise ToolArgumentsError(tool, [problem])
+
+
+def _key_ends(text: str) -> int:
+    """The quotes followed by a colon once spaces are removed (at least the members of the
+    text's objects), or -1 for text with other JSON whitespace (read again instead)."""
+    squeezed = text.replace(" ", "")
+    if "\n" in squeezed or "\r" in squeezed or "\t" in squeezed:
+        return -1
+    return squeezed.count('":')
 
 
 def _recover(
@@ -203,6 +264,7 @@ def _recover(
 ) -> M | ToolArgumentsError:
     """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
     text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
+    data = arguments  # what was sent, as JSON values (text read once, below)
     # What was read at once (a flat dict, text for a shallow class) is measured before any
     # error is read.
     if type(arguments) is dict:
@@ -210,15 +272,17 @@ def _recover(
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     elif text is not None:
-        problem = (
-            payload.check(text, limits)
-            or payload.not_json_numbers(text)
-            or payload.duplicate_key(text)
-        )
+        problem = payload.check(text, limits) or payload.not_json_numbers(text)
+        if problem is None:
+            data = payload.read(text)
+            problem = payload.duplicate_key(text, data)
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
     count = exc.error_count()
-    errors = _first(exc, limits)
+    if count > limits.max_errors and data is not payload.UNREADABLE:  # (bad JSON: one error)
+        errors = bounds.first_errors(model, exc, data, limits)
+    else:
+        errors = bounds.first(exc, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
             return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
@@ -230,9 +294,7 @@ def _recover(
             tool,
             [ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")],
         )
-    try:
-        data = from_json(text) if text is not None else arguments
-    except (ValueError, TypeError):  # text pydantic-core cannot read (not UTF-8, lone surrogates)
+    if data is payload.UNREADABLE:  # text pydantic-core cannot read (not UTF-8, lone surrogates)
         return ToolArgumentsError(
             tool,
             [
@@ -258,7 +320,7 @@ def _recover(
             renamed: M = model.__pydantic_validator__.validate_python(data)
         except ValidationError as again:
             count = again.error_count()
-            errors = _first(again.with_traceback(None), limits)
+            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
         else:
             if refused:
                 return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
@@ -278,7 +340,7 @@ def _recover(
             result: M = model.__pydantic_validator__.validate_python(data)
         except ValidationError as again:
             count = again.error_count()
-            errors = _first(again.with_traceback(None), limits)
+            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
             continue
         if refused:
             return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
@@ -295,14 +357,6 @@ def _recover(
     # wrong value): `total` is exact below max_errors errors, close above.
     unread = count - len(errors)
     return ToolArgumentsError(tool, found[: limits.max_issues], total=len(found) + skipped + unread)
-
-
-def _first(exc: ValidationError, limits: Limits) -> list[Any]:
-    """pydantic's errors, cut to the first `limits.max_errors` before any of them is translated."""
-    errors = exc.errors(include_url=False)
-    if len(errors) > limits.max_errors:
-        del errors[limits.max_errors :]
-    return errors
 
 
 def _hits(root: Node, errors: list[Any], secrets: frozenset[str]) -> list[Hit]:
@@ -340,73 +394,3 @@ def _report(report: Coercion, tool: str, on_coerce: OnCoerce | None) -> None:
             report.before,
             report.after,
         )
-
-
-def closest_example(
-    model: type[BaseModel],
-    examples: Sequence[dict[str, Any]],
-    sent: Any,
-    secrets: frozenset[str] = frozenset(),
-) -> str | None:
-    """The spec's example of a valid call closest to what was sent (`sent`: the arguments as
-    a dict or JSON text, valid or not), as one line of JSON; None when no example may be
-    quoted. Closest: the most keys sent with a value of the same JSON type, then the most keys
-    sent, then the first in the spec's order. An example holding a value where an `x-secret`
-    may be (any key whose schema holds one, any key of `secrets`, the injected names the host
-    holds secret) is never quoted, nor one longer than MAX_EXAMPLE_CHARS. Cheap: a refused call
-    only, a few examples, what was sent read at most once."""
-    if model in _SECRET_KEYS:
-        keys = _SECRET_KEYS[model]
-    else:
-        keys = _SECRET_KEYS[model] = _secret_keys(model)
-    if keys is None:
-        return None
-    hidden = keys | secrets if secrets else keys
-    data = _sent(sent)
-    kinds = {key: _KINDS.get(type(value)) for key, value in data.items()}
-    scored = []
-    for i, example in enumerate(examples):
-        if type(example) is dict and hidden.isdisjoint(example):
-            shared = [key for key in example if key in kinds]
-            same = sum(_KINDS.get(type(example[key])) == kinds[key] for key in shared)
-            scored.append((-same, -len(shared), i))
-    for *_, i in sorted(scored):
-        line = _ONE_LINE.encode(examples[i])  # JSON escapes line breaks inside strings
-        if len(line) <= MAX_EXAMPLE_CHARS:
-            return line
-    return None
-
-
-def _secret_keys(model: type[BaseModel]) -> frozenset[str] | None:
-    """The keys of the arguments whose value holds an `x-secret` position (at any depth), by
-    the name a call sends; None when an undeclared key may hold one (any example may)."""
-    keys = set()
-    for name, field in model.model_fields.items():
-        if holds_secret_field(field.annotation, field.metadata, set()):
-            alias = field.validation_alias
-            keys.add(alias if isinstance(alias, str) else field.alias or name)
-    if model.model_config.get("extra") == "allow" and holds_secret(_extra_values(model)):
-        return None
-    return frozenset(keys)
-
-
-def _sent(sent: Any) -> dict[str, Any]:
-    """What was sent as a dict, when it was one (or JSON text of one, not too long to read)."""
-    if isinstance(sent, (str, bytes, bytearray)) and len(sent) <= _MAX_READ:
-        try:
-            sent = from_json(sent)
-        except ValueError:
-            return {}
-    return sent if isinstance(sent, dict) else {}
-
-
-# A value's JSON type, by its Python type as JSON is read (an integer and a float are numbers).
-_KINDS = {
-    type(None): "null",
-    bool: "boolean",
-    int: "number",
-    float: "number",
-    str: "string",
-    list: "array",
-    dict: "object",
-}

@@ -4,6 +4,7 @@ counts, required keys, unique items and dependent keys."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -82,6 +83,32 @@ def is_multiple(value: Any, step: Any) -> bool:
         return False
 
 
+def multiple_test(step: Any) -> Callable[[Any], bool]:
+    """`is_multiple(value, step)` for one `step` (> 0), compiled once: when `step` is a decimal
+    m * 10**-k (0.01, 5, 2.5), a number's shortest decimal text is scaled to an integer and
+    tested against m, with no fraction built; other numbers take is_multiple."""
+    text = repr(step)
+    if isinstance(step, bool) or not isinstance(step, (int, float)) or "e" in text or "n" in text:
+        return lambda value: is_multiple(value, step)
+    whole, _, fraction = text.partition(".")
+    fraction = fraction.rstrip("0")
+    k = len(fraction)
+    m, scale = int(whole + fraction), int(10**k)
+
+    def test(value: Any) -> bool:
+        if type(value) is int:
+            return bool(value * scale % m == 0)
+        shown = repr(value)
+        if type(value) is not float or "e" in shown or "n" in shown:
+            return is_multiple(value, step)
+        left, _, right = shown.partition(".")
+        right = right.rstrip("0")
+        # A digit past 10**-k (the shortest text has no trailing zeros): no multiple of m * 10**-k.
+        return len(right) <= k and int(left + right.ljust(k, "0")) % m == 0
+
+    return test
+
+
 def _bound(name: str, limit: Any) -> Keyword:
     if kind(limit) != "number":
         raise Unsupported(f"{name} must be a number")
@@ -104,7 +131,7 @@ def _bound(name: str, limit: Any) -> Keyword:
     else:
         if limit <= 0:
             raise Unsupported("multipleOf must be more than 0")
-        ok = lambda value: is_multiple(value, limit)  # noqa: E731
+        ok = multiple_test(limit)
 
     def explain(value: Any, location: Location, ctx: Ctx, secret: bool) -> None:
         message = f"expected {expected}, got {got(value, secret)}"

@@ -9,6 +9,7 @@ from pydantic import ConfigDict, Field
 
 from .._runtime import Output, ToolInfo
 from .._runtime.validation.exact import checker as _exact
+from .._runtime.validation.exact import fields as _fields
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -170,7 +171,7 @@ class KeywordsSamplerArguments(ArgumentsModel):
     code: str = Field(pattern="^[A-Z]{2}-[0-9]{3}$", description="Anchored: no trailing newline")
     word: str | None = Field(default=None, min_length=2, max_length=5)
     ratio: float | None = Field(default=None, le=1, gt=0)
-    step: float | None = Field(default=None, ge=0, le=10, multiple_of=0.25)
+    step: Annotated[float, Field(ge=0, le=10), _fields.MultipleOf(0.25)] | None = None
     even: Annotated[int, _types.Integer(ge=-10, le=10, multiple_of=2)] | None = None
     count: Annotated[int, _types.Integer(ge=1)] | None = None
     level: (
@@ -179,10 +180,17 @@ class KeywordsSamplerArguments(ArgumentsModel):
     level_text: Annotated[Literal["low", "mid", 3, None], _types.OneOf("low", "mid", 3, None)] = (
         None
     )
-    tags: list[Annotated[str, Field(max_length=4)]] | None = Field(
-        default=None, min_length=1, max_length=4
-    )
-    mixed: list[Annotated[Any, _types.OneOf(1, 1.0, True, "1")]] | None = None
+    tags: (
+        Annotated[
+            list[Annotated[str, Field(max_length=4)]],
+            Field(min_length=1, max_length=4),
+            _fields.Unique(),
+        ]
+        | None
+    ) = None
+    mixed: (
+        Annotated[list[Annotated[Any, _types.OneOf(1, 1.0, True, "1")]], _fields.Unique()] | None
+    ) = None
     pair: list[Any] | None = Field(default=None, min_length=2)
     tree: KeywordsSamplerArgumentsTree
     either: Annotated[str, Field(max_length=3)] | Annotated[str, Field(min_length=2)] | None = None

@@ -3,12 +3,12 @@
 
 import abc
 from collections.abc import Awaitable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from .._runtime import Output, ToolInfo
-from .._runtime.validation.exact import checker as _exact
+from .._runtime.validation.exact import fields as _fields
 from .._runtime import types as _types
 from .._runtime.models import ArgumentsModel, ResultModel
 
@@ -16,63 +16,18 @@ NAME = "get_weather"
 DESCRIPTION = "Get the current weather for a city."
 SOURCE = "get_weather.yaml"
 
-# What the classes below cannot enforce alone, checked exactly once they accepted a value.
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "location": {
-            "type": "string",
-            "minLength": 1,
-            "description": "City and country, e.g. Paris, France",
-        },
-        "unit": {
-            "type": "string",
-            "enum": ["celsius", "fahrenheit"],
-            "default": "celsius",
-            "description": "Temperature unit",
-        },
-        "days": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 14,
-            "description": "Number of forecast days",
-        },
-        "from": {
-            "type": "string",
-            "format": "date",
-            "description": "First day (a Python keyword as a name)",
-        },
-        "address": {
-            "type": "object",
-            "description": "Where, precisely",
-            "properties": {
-                "street": {"type": "string", "description": "Street and number"},
-                "zip": {
-                    "type": "string",
-                    "pattern": "^(?!0)[0-9]{5}$",
-                    "description": "Postal code (lookahead pattern)",
-                },
-            },
-            "required": ["street"],
-            "additionalProperties": False,
-        },
-    },
-    "required": ["location"],
-    "additionalProperties": False,
-}
-
 
 class GetWeatherArgumentsAddress(ArgumentsModel):
     """Where, precisely"""
 
     street: str = Field(description="Street and number")
-    zip: str | None = Field(default=None, description="Postal code (lookahead pattern)")
+    zip: Annotated[str, _fields.Pattern("^(?!0)[0-9]{5}$")] | None = Field(
+        default=None, description="Postal code (lookahead pattern)"
+    )
 
 
 class GetWeatherArguments(ArgumentsModel):
     """Arguments of get_weather, as a model sends them."""
-
-    __exact__ = _exact.Checker(PARAMETERS)
 
     location: str = Field(min_length=1, description="City and country, e.g. Paris, France")
     unit: Literal["celsius", "fahrenheit"] = Field(
