@@ -35,7 +35,15 @@ _VERSION = re.compile(r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?"
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
 # The extras every generated distribution declares (templates/pyproject.toml.jinja), and what
 # an extra of [tool.toolgen.wheel] may be called (PEP 685's normalized names).
-GENERATED_EXTRAS = ("testing", "server", "client", "openai-agents", "pydantic-ai", "langchain")
+GENERATED_EXTRAS = (
+    "testing",
+    "server",
+    "redis",
+    "client",
+    "openai-agents",
+    "pydantic-ai",
+    "langchain",
+)
 _EXTRA = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # What a generated package imports (its dependencies and its extras'): a package of one of these
 # names would shadow it, and so would a standard-library module (sys.stdlib_module_names).

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "2d313f13051256447362199a7b374df0815bf8ef0b9103108236772598289b91"
+RUNTIME_SHA256 = "dc4d63c337e21067441b9d8e2d8adeb69382bf967debf4e589a136de478ae57c"

@@ -17,6 +17,7 @@ import importlib
 import os
 
 from . import EXPORTS as RUNTIME_EXPORTS
+from . import kinds
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (type checkers know the name)
 if TYPE_CHECKING:
@@ -148,7 +149,9 @@ class Facade:
             arguments, limits=limits, on_coerce=on_coerce, on_warning=on_warning
         )
 
-    def tool_definitions(self, provider: str = "openai", **options: Any) -> list[dict[str, Any]]:
+    def tool_definitions(
+        self, provider: str = kinds.OPENAI, **options: Any
+    ) -> list[dict[str, Any]]:
         """Every tool's definition for one provider, precomputed at generation time.
 
         Providers: openai (Chat Completions), openai-responses, anthropic, gemini, mcp, bedrock.

@@ -70,12 +70,7 @@ def compiled_pattern(pattern: Any) -> bool:
 
 def compiled_multiple(step: Any) -> bool:
     """A number's `multipleOf` that typemap.typed compiles into the field (`_fields.MultipleOf`)."""
-    return (
-        isinstance(step, (int, float))
-        and not isinstance(step, bool)
-        and math.isfinite(step)
-        and step > 0
-    )
+    return is_json_type(step, "number") and math.isfinite(step) and step > 0
 
 
 def compiled_unique(schema: dict[str, Any]) -> bool:

@@ -5,12 +5,13 @@ ECMA-262 pattern Rust's engine reads otherwise, `uniqueItems` on JSON values, a 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
-from tests.unit.lower.test_typemap import check, obj
+from tests.support._generated import shared
+from tests.unit.lower.test_typemap import obj
 from toolgen.runtime.validation.exact.checker import Checker
 from toolgen.runtime.validation.exact.values import is_multiple, multiple_test
 from toolgen.schema.exactness import compiled_unique, exact
@@ -36,18 +37,25 @@ REJECT: list[dict[str, Any]] = [
 ]
 
 
-def test_compiled_keywords_need_no_exact_check(tmp_path: Path) -> None:
-    def same_words(p: Any) -> None:
+def test_compiled_keywords_need_no_exact_check() -> None:
+    oracle = jsonschema.Draft202012Validator(PARAMETERS)
+    assert all(oracle.is_valid(e) for e in ACCEPT), "the test is wrong: JSON Schema refuses one"
+    assert not any(oracle.is_valid(e) for e in REJECT), "the test is wrong: JSON Schema accepts one"
+    spec = {"name": "t", "description": "A tool for tests.", "parameters": PARAMETERS}
+    with shared("compiled_fields", [spec]) as p:
+        for example in ACCEPT:
+            assert p.validate_arguments("t", json.dumps(example)) == p.validate_arguments(
+                "t", example
+            )
         reference = Checker(PARAMETERS)
-        for example in REJECT:
+        for example in REJECT:  # refused in the checker's own words, from a dict and from text
             for sent in (example, json.dumps(example)):
                 with pytest.raises(p.ToolArgumentsError) as refused:
                     p.validate_arguments("t", sent)
                 got = [issue.to_dict() for issue in refused.value.issues]
                 assert got == [issue.to_dict() for issue in reference.issues(example)], example
-
-    info = check(tmp_path, PARAMETERS, ACCEPT, REJECT, same_words)
-    assert info.arguments.__exact__ is None  # one pydantic-core pass, nothing walked after
+        # One pydantic-core pass, nothing walked after.
+        assert p.tool_info("t").arguments.__exact__ is None
 
 
 def test_unique_items_of_classes_stay_with_the_exact_check() -> None:
