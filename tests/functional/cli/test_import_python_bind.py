@@ -56,7 +56,7 @@ def bound(project: Path) -> Iterator[ModuleType]:
     )
     assert (code, err) == (0, "")
     assert out.splitlines()[-2:] == [
-        "wrote impls/trips.py: 3 tools bound to their functions",
+        "wrote impls/trips.py: 4 tools bound to their functions",
         'next: toolgen generate, then [tool.toolgen] implementations = "impls.trips:registry"',
     ]
     generate(project / "specs", project / "out", "trips")
@@ -96,6 +96,11 @@ def test_each_function_gets_its_own_types_and_the_result_comes_back_typed(
     assert archived.value.root == "/srv/bookings/12345678-1234-5678-1234-567812345678.pdf"
     days = registry.call("count_days", '{"start": "2026-01-01", "end": "2026-02-01"}')
     assert (days.failure, days.value.root) == (None, 31)
+    departure = registry.call(
+        "next_departure", {"after": "2026-05-01T10:00:00Z", "cabins": ["economy", "business"]}
+    )  # an async function: the registry runs it to completion
+    assert departure.failure is None, departure.exception
+    assert departure.value.root == "2026-05-01T12:00:00Z"
 
 
 def test_defaults_are_the_functions_own(bound: ModuleType) -> None:
