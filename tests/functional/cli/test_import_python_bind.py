@@ -191,3 +191,14 @@ def test_bind_usage_errors(project: Path, args: list[str], message: str) -> None
     assert result.exit_code == 2
     assert message in result.stderr
     assert not (project / "impls").exists()
+
+
+def test_toolgen_check_finds_every_tool_implemented(bound: ModuleType, project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.toolgen]\npackage = "trips"\nspecs = "specs"\nout = "out"\n'
+        'implementations = "impls.trips:registry"\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "4 tools implemented in impls.trips"
