@@ -158,12 +158,15 @@ def test_the_bound_module_is_black_stable_and_mypy_strict_clean(
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_an_existing_module_is_kept_and_a_method_is_not_bound(project: Path) -> None:
+def test_an_existing_module_is_kept_unless_forced_and_a_method_is_not_bound(project: Path) -> None:
     (project / "impls").mkdir()
     (project / "impls" / "trips.py").write_text("# mine\n", encoding="utf-8")
     code, _, err = run_import("pyfuncs.typed", "--out", "specs", "--bind", "impls.trips")
     assert (code, err) == (1, "skipped: impls/trips.py exists (--force replaces it)\n")
     assert (project / "impls" / "trips.py").read_text(encoding="utf-8") == "# mine\n"
+    code, _, err = run_import("pyfuncs.typed", "--out", "specs", "--bind", "impls.trips", "--force")
+    assert (code, err) == (0, "")
+    assert "class PlanTrip(PlanTripTool):" in (project / "impls" / "trips.py").read_text("utf-8")
     code, _, err = run_import("pyfuncs.refusals:Greeter.greet", "--out", "m", "--bind", "impls.m")
     assert code == 1
     assert err == (
