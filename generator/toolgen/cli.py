@@ -414,7 +414,22 @@ def schema() -> None:
     metavar="SECONDS",
     help="mcp-server: the limit for starting or reaching the server and listing its tools [default: 30].",
 )
-def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | None) -> None:
+@click.option(
+    "--bind",
+    metavar="MODULE",
+    help="python: also write MODULE (dotted, from the current folder), the implementations "
+    "that call the functions.",
+)
+@click.option("--package", help="--bind: the generated package to bind (default: configured).")
+def import_(
+    fmt: str,
+    file: str,
+    out: str | None,
+    force: bool,
+    timeout: float | None,
+    bind: str | None,
+    package: str | None,
+) -> None:
     """Write one spec per tool from existing definitions.
 
     FILE is a JSON list or JSON Lines file (`-`: stdin); for mcp-server, a command that starts
@@ -425,8 +440,12 @@ def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | 
 
     if timeout is not None and fmt != "mcp-server":
         _fail("--timeout applies to --from mcp-server only")
-    config = _config(specs=out)
-    sys.exit(run_import(fmt, file, config.specs, force, click.echo, timeout))
+    if (bind is not None or package is not None) and fmt != "python":
+        _fail("--bind and --package apply to --from python only")
+    if bind is not None and not all(part.isidentifier() for part in bind.split(".")):
+        _fail(f"--bind {bind!r} is not a dotted module name (such as impls.flights)")
+    config = _config(specs=out, package=package)
+    sys.exit(run_import(fmt, file, config.specs, force, click.echo, timeout, bind, config.package))
 
 
 @main.command()
