@@ -99,7 +99,7 @@ def build_key(specs: Path, options: BuildOptions) -> str:
     for path in discover(root, limits.files):
         digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
         try:  # the same bounded, inside-the-root read as loading: a refused file is never read
-            raw = read_spec(path, root, limits.file_bytes)
+            raw = read_spec(path, root, limits.file_bytes, root)
         except (LoadError, OSError) as exc:
             digest.update(f"\0refused\0{exc}".encode())
             continue
