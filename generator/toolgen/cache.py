@@ -8,7 +8,9 @@ the output (black, libyaml/PyYAML, jsonschema, referencing, jinja2, pydantic-cor
 Same key, same build: the cache only skips work, never changes an answer.
 
 One slot per (specs root, build options) holds the latest successful build, so
-the cache stays bounded. It lives in the user's cache folder (TOOLGEN_CACHE_DIR
+the cache stays bounded. Beside it, a stamp of the output folder that `generate` last wrote
+or found up to date (`stamp`, `intact`): when the key and every output file's and folder's
+metadata match it, `generate` has nothing to do and reads neither the entry nor the output. It lives in the user's cache folder (TOOLGEN_CACHE_DIR
 overrides the folder; TOOLGEN_NO_CACHE=1 disables it).
 """
 
@@ -19,7 +21,9 @@ import hmac
 import importlib.util
 import json
 import os
+import stat as filemode
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -95,7 +99,7 @@ def build_key(specs: Path, options: BuildOptions) -> str:
     for path in discover(root, limits.files):
         digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
         try:  # the same bounded, inside-the-root read as loading: a refused file is never read
-            raw = read_spec(path, root, limits.file_bytes)
+            raw = read_spec(path, root, limits.file_bytes, root)
         except (LoadError, OSError) as exc:
             digest.update(f"\0refused\0{exc}".encode())
             continue
@@ -117,7 +121,9 @@ def _slot(specs: Path, options: BuildOptions) -> Path | None:
 Stored = tuple[list[Diagnostic], tuple[str, ...], dict[str, str]]  # diagnostics, tool names, files
 
 
-def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]:
+def load(
+    specs: Path, options: BuildOptions, key: str | None = None
+) -> tuple[str | None, Stored | None]:
     """(key, stored build) on a hit; (key, None) on a miss; (None, None) when disabled.
 
     Stored as data, never pickle: the cache folder must not be a way to run code. An entry
@@ -129,7 +135,7 @@ def load(specs: Path, options: BuildOptions) -> tuple[str | None, Stored | None]
     slot = _slot(specs, options)
     if slot is None or not specs.is_dir():
         return None, None
-    key = build_key(specs, options)
+    key = key or build_key(specs, options)
     try:
         header_line, payload = slot.read_bytes().split(b"\n", 1)
         header = json.loads(header_line)
@@ -169,7 +175,7 @@ def encode(build: Stored) -> bytes:
     decode and slicing, where a JSON string per file cost a full JSON parse of every file
     (about 0.1 s of an unchanged 1,000-tool build)."""
     diagnostics, tools, files = build
-    rows = [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
+    rows = _rows(diagnostics)
     lengths = [[path, len(text)] for path, text in files.items()]
     head = json.dumps({"diagnostics": rows, "tools": list(tools), "files": lengths})
     return head.encode() + b"\n" + "".join(files.values()).encode("utf-8", "surrogatepass")
@@ -179,9 +185,7 @@ def decode(payload: bytes) -> Stored | None:
     """`encode`'s build, or None for a payload of another shape (an error for broken JSON)."""
     head, blob = payload.split(b"\n", 1)
     data = json.loads(head)
-    diagnostics = [
-        Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in data["diagnostics"]
-    ]
+    diagnostics = _diagnostics(data["diagnostics"])
     text = blob.decode("utf-8", "surrogatepass")
     files: dict[str, str] = {}
     at = 0
@@ -193,6 +197,89 @@ def decode(payload: bytes) -> Stored | None:
     if at != len(text):
         return None
     return diagnostics, tuple(data["tools"]), files
+
+
+def _rows(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
+    return [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
+
+
+def _diagnostics(rows: list[dict[str, Any]]) -> list[Diagnostic]:
+    return [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in rows]
+
+
+# -- the output's stamp: an unchanged `generate` without reading the build or the output ----------
+
+RACY_NS = 2_000_000_000  # metadata this recent may hide a change in the same clock tick
+
+
+def _mark(path: str) -> list[int]:
+    """What changes whenever a file or folder is written, replaced, linked or touched."""
+    st = os.lstat(path)
+    kind = 1 if filemode.S_ISREG(st.st_mode) else 2 if filemode.S_ISDIR(st.st_mode) else 0
+    return [kind, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _marks(out: Path, package: str, files: Any) -> dict[str, list[int]]:
+    """The marks of every file of the build and of every folder from OUT down the package:
+    a file added, removed or renamed anywhere there changes its folder's."""
+    base = str(out)
+    marks = {relative: _mark(os.path.join(base, relative)) for relative in files}
+    marks["."] = _mark(base)
+    for folder, subfolders, _ in os.walk(os.path.join(base, package)):
+        subfolders.sort()
+        marks[os.path.relpath(folder, base) + "/"] = _mark(folder)
+    return marks
+
+
+def stamp(specs: Path, options: BuildOptions, key: str, out: Path, build: Stored) -> None:
+    """Record that OUT holds exactly `build` (the caller has just written or compared it).
+    Nothing is recorded when a file or folder changed within the last clock ticks: a change
+    made in the same tick after the comparison would leave the same marks."""
+    slot = _slot(specs, options)
+    if slot is None:
+        return
+    try:
+        now = time.time_ns()
+        marks = _marks(out.resolve(), options.package, build[2])
+    except OSError:
+        return
+    if any(mark[0] == 0 or mark[4] > now - RACY_NS for mark in marks.values()):
+        slot.with_suffix(".stamp").unlink(missing_ok=True)
+        return
+    diagnostics, tools, _ = build
+    record = {
+        "format": FORMAT,
+        "key": key,
+        "out": str(out.resolve()),
+        "diagnostics": _rows(diagnostics),
+        "tools": list(tools),
+        "marks": marks,
+    }
+    write_entry(slot.with_suffix(".stamp"), json.dumps(record))
+
+
+def intact(
+    specs: Path, options: BuildOptions, key: str, out: Path
+) -> tuple[list[Diagnostic], tuple[str, ...], int] | None:
+    """(diagnostics, tool names, file count) when OUT is as `stamp` recorded it for this key:
+    nothing to build, compare or write. None otherwise (the build takes its usual path)."""
+    slot = _slot(specs, options)
+    if slot is None:
+        return None
+    try:
+        record = json.loads(slot.with_suffix(".stamp").read_bytes())
+        if record["format"] != FORMAT or record["key"] != key:
+            return None
+        base = str(out.resolve())
+        if record["out"] != base:
+            return None
+        marks: dict[str, list[int]] = record["marks"]
+        files = [relative for relative in marks if relative != "." and not relative.endswith("/")]
+        if marks != _marks(Path(base), options.package, files):
+            return None
+        return _diagnostics(record["diagnostics"]), tuple(record["tools"]), len(files)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def write_entry(path: Path, data: str | bytes) -> None:

@@ -19,7 +19,7 @@ from toolgen.diagnostics import Diagnostic, Severity, has_errors, render
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 from toolgen.leaves import kinds
 from toolgen.outlock import WriteError, locked
-from toolgen.pipeline import Build, build, check_specs
+from toolgen.pipeline import Build, build, check_specs, remember
 from toolgen.progress import Progress
 from toolgen.spec import spec_schema_text
 from toolgen.write import Plan, diff, os_problem, pending, plan, write
@@ -72,12 +72,13 @@ def _build(
     disable: tuple[str, ...] = (),
     strict: bool = False,
     warnings: bool = True,
+    out: Path | None = None,
 ) -> Build:
     """The build, its errors printed (and its warnings, unless `warnings` is off: `check` and
     `scaffold` leave them to `lint` and `generate`, and only count them); exits on errors."""
     try:
         with Progress(f"toolgen: building {options.package}") as progress:
-            result = build(specs, options, progress, disable)
+            result = build(specs, options, progress, disable, out)
     except FileNotFoundError as exc:
         _fail(str(exc))
     if not all(d.is_note for d in result.diagnostics):  # notes alone are lint's to list
@@ -106,21 +107,30 @@ def generate(specs: str | None, out: str | None, package: str | None) -> None:
     """Write the package to OUT/PACKAGE and OUT/pyproject.toml."""
     config = _config(specs=specs, out=out, package=package)
     options = _options(config)
-    result = _build(config.specs, options, config.lint_disable)
+    result = _build(config.specs, options, config.lint_disable, out=config.out)
     assert result.tools is not None  # _build exits on errors
-    try:
-        config.out.mkdir(parents=True, exist_ok=True)
-        changes = write(
-            config.out, result.files, options, lambda note: click.echo(f"toolgen: {note}", err=True)
-        )
-    except WriteError as exc:
-        _fail(str(exc))
-    except OSError as exc:  # the output folder itself cannot be made
-        _fail(os_problem(exc, config.out))
-    written = len(changes.changed) + len(changes.missing)
+    if result.intact is not None:  # the output holds this build, as the last run left it
+        written, removed, unchanged = 0, 0, result.intact
+    else:
+        try:
+            config.out.mkdir(parents=True, exist_ok=True)
+            changes = write(
+                config.out,
+                result.files,
+                options,
+                lambda note: click.echo(f"toolgen: {note}", err=True),
+            )
+        except WriteError as exc:
+            _fail(str(exc))
+        except OSError as exc:  # the output folder itself cannot be made
+            _fail(os_problem(exc, config.out))
+        if changes.clean:  # files just written are too recent for their marks to be trusted
+            remember(config.specs, options, config.out, result)
+        written, removed = len(changes.changed) + len(changes.missing), len(changes.orphans)
+        unchanged = len(result.files) - written
     click.echo(
         f"{len(result.tools)} tools -> {config.out / config.package} "
-        f"({written} written, {len(changes.orphans)} removed, {len(result.files) - written} unchanged)"
+        f"({written} written, {removed} removed, {unchanged} unchanged)"
     )
 
 
@@ -184,8 +194,11 @@ def check(
     """Exit 0 when the output on disk is exactly what generate would write, and every tool is implemented."""
     config = _bound_config(specs, out, package, implementations)
     options = _options(config)
-    result = _build(config.specs, options, config.lint_disable, strict, warnings=False)
-    changes = _read_plan(config.out, result.files, options)
+    result = _build(config.specs, options, config.lint_disable, strict, False, config.out)
+    if result.intact is not None:  # as the last `generate` left it: nothing to compare
+        changes, count = Plan(), result.intact
+    else:
+        changes, count = _read_plan(config.out, result.files, options), len(result.files)
     if not changes.clean:
         for label, paths in (
             ("stale", changes.changed),
@@ -205,7 +218,7 @@ def check(
                 "(implementations are checked once the generated files are up to date)", err=True
             )
         sys.exit(1)
-    click.echo(f"{config.out / config.package} is up to date ({len(result.files)} files)")
+    click.echo(f"{config.out / config.package} is up to date ({count} files)")
     if config.implementations:
         _check_bindings(config)
 
@@ -414,7 +427,22 @@ def schema() -> None:
     metavar="SECONDS",
     help="mcp-server: the limit for starting or reaching the server and listing its tools [default: 30].",
 )
-def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | None) -> None:
+@click.option(
+    "--bind",
+    metavar="MODULE",
+    help="python: also write MODULE (dotted, from the current folder), the implementations "
+    "that call the functions.",
+)
+@click.option("--package", help="--bind: the generated package to bind (default: configured).")
+def import_(
+    fmt: str,
+    file: str,
+    out: str | None,
+    force: bool,
+    timeout: float | None,
+    bind: str | None,
+    package: str | None,
+) -> None:
     """Write one spec per tool from existing definitions.
 
     FILE is a JSON list or JSON Lines file (`-`: stdin); for mcp-server, a command that starts
@@ -425,8 +453,12 @@ def import_(fmt: str, file: str, out: str | None, force: bool, timeout: float | 
 
     if timeout is not None and fmt != "mcp-server":
         _fail("--timeout applies to --from mcp-server only")
-    config = _config(specs=out)
-    sys.exit(run_import(fmt, file, config.specs, force, click.echo, timeout))
+    if (bind is not None or package is not None) and fmt != "python":
+        _fail("--bind and --package apply to --from python only")
+    if bind is not None and not all(part.isidentifier() for part in bind.split(".")):
+        _fail(f"--bind {bind!r} is not a dotted module name (such as impls.flights)")
+    config = _config(specs=out, package=package)
+    sys.exit(run_import(fmt, file, config.specs, force, click.echo, timeout, bind, config.package))
 
 
 @main.command()

@@ -1,7 +1,9 @@
 """The pipeline, end to end: load -> check -> lower -> export -> render -> format. Writing is the caller's.
 
 A successful build is cached whole (cache.py): when no input changed, `build` is a hash
-of the inputs and one read, and the stages below are not even imported. The renderer
+of the inputs and one read, and the stages below are not even imported. Given the output
+folder, and when it is as `remember` last recorded it, not even that read: the build
+reports the output intact, and there is nothing to write. The renderer
 emits black's layout; the format stage only hands black the rare file outside it
 (docs/decisions/0007-one-formatting-strategy.md).
 """
@@ -35,6 +37,11 @@ class Build:
     diagnostics: list[Diagnostic]
     tools: tuple[str, ...] | None  # canonical names of the tools built; None when there are errors
     files: dict[str, str]  # relative path -> text as written; empty when there are errors
+    key: str | None = None  # the build cache's key of the inputs (None: caching is off)
+    # The number of files of the output folder passed to `build`, when it is known to hold
+    # this build already (`files` is then empty: there is nothing to compare or write).
+    intact: int | None = None
+    every: list[Diagnostic] | None = None  # the diagnostics before `disable` left some out
 
     @property
     def ok(self) -> bool:
@@ -111,24 +118,50 @@ def _no_cycle_collection() -> Iterator[None]:
 
 
 def build(
-    specs: Path, options: BuildOptions, progress: Progress = _quiet, disable: tuple[str, ...] = ()
+    specs: Path,
+    options: BuildOptions,
+    progress: Progress = _quiet,
+    disable: tuple[str, ...] = (),
+    out: Path | None = None,
 ) -> Build:
-    """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not depend on it)."""
-    key, cached = buildcache.load(specs, options)
-    if cached is not None:
-        result = Build(*cached)
-    else:
-        with _no_cycle_collection():
-            result = _build(specs, options, progress)
-        if key is not None and result.ok:
-            buildcache.store(
-                specs, options, key, (result.diagnostics, result.tools or (), result.files)
-            )
-    return (
-        Build(_without(result.diagnostics, disable), result.tools, result.files)
-        if disable
-        else result
+    """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not
+    depend on it). `out`: the output folder, when the caller writes there: if it holds this
+    build as `remember` recorded it, the result says so in `intact` and carries no files."""
+    key = (
+        buildcache.build_key(specs, options) if buildcache.cache_root() and specs.is_dir() else None
     )
+    kept = buildcache.intact(specs, options, key, out) if key and out is not None else None
+    if kept is not None:
+        diagnostics, tools, count = kept
+        result = Build(diagnostics, tools, {}, key, count)
+    else:
+        cached = buildcache.load(specs, options, key)[1] if key else None
+        if cached is not None:
+            result = Build(*cached, key=key)
+        else:
+            with _no_cycle_collection():
+                result = _build(specs, options, progress)
+            result.key = key
+            if key is not None and result.ok:
+                buildcache.store(
+                    specs, options, key, (result.diagnostics, result.tools or (), result.files)
+                )
+    if disable:
+        result.every, result.diagnostics = result.diagnostics, _without(result.diagnostics, disable)
+    return result
+
+
+def remember(specs: Path, options: BuildOptions, out: Path, result: Build) -> None:
+    """Record that `out` now holds `result` (just written, or compared equal), so that the
+    next `build` of the same inputs into it finds it intact without reading it."""
+    if result.key is not None and result.tools is not None and result.intact is None:
+        buildcache.stamp(
+            specs,
+            options,
+            result.key,
+            out,
+            (result.every or result.diagnostics, result.tools, result.files),
+        )
 
 
 def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:

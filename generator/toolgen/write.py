@@ -210,9 +210,12 @@ def _stage_and_swap(out: Path, result: Plan) -> None:
         stage.mkdir()
         for entry in entries:
             _carry_over(out / entry, stage / entry, skip={*writes, *result.orphans}, out=out)
+        made: set[Path] = set()  # one mkdir per folder, not one per file
         for relative, text in writes.items():
             target = stage / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
             _write_file(target, text.encode("utf-8"))
         for relative in result.orphans:  # folders emptied by orphan removal
             parent = (stage / relative).parent

@@ -12,6 +12,7 @@ from toolgen.diagnostics import terminal
 from toolgen.importers.common import SourceError
 from toolgen.importers.run import (
     ImportResult,
+    atomic_write,
     existing_names,
     import_items,
     read_items,
@@ -26,7 +27,11 @@ def run_import(
     force: bool,
     echo: Callable[..., None],
     timeout: float | None = None,
+    bind: str | None = None,
+    package: str = "tools",
 ) -> int:
+    """Import `file`; with `bind` (python only), also write the module that binds the tools
+    to their functions (bind.py), for the generated package `package`."""
     echo = _escaping(echo)
     try:
         source, items = read_source(fmt, file, timeout)
@@ -42,7 +47,46 @@ def run_import(
         echo(f"refused: {source} {refused.origin}{label}: {refused.reason}", err=True)
     for relative in skipped:
         echo(f"skipped: {out / relative} exists (--force replaces it)", err=True)
-    return 1 if result.refused or skipped else 0
+    bound_ok = True
+    if bind is not None:
+        bound_ok = write_bound(bind, package, result, dict(items), force, echo)
+    return 1 if result.refused or skipped or not bound_ok else 0
+
+
+def write_bound(
+    target: str,
+    package: str,
+    result: ImportResult,
+    functions: dict[str, Any],
+    force: bool,
+    echo: Callable[..., None],
+) -> bool:
+    """Write the bound module `target` for the imported tools; False when a tool could not be
+    bound or the module's file exists (then nothing is written)."""
+    from toolgen.importers.bind import Bound, bind_source, module_file, unbindable
+
+    bound: list[Bound] = []
+    ok = True
+    for imported in result.imported:
+        function = functions[imported.origin]
+        why = unbindable(function)
+        if why is None:
+            bound.append(Bound(imported.tool, function))
+        else:
+            ok = False
+            echo(f"not bound: {imported.tool['name']}: {why}", err=True)
+    target_file = module_file(target)
+    if not bound:
+        return ok
+    if target_file.exists() and not force:
+        echo(f"skipped: {target_file} exists (--force replaces it)", err=True)
+        return False
+    target_file.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target_file, bind_source(package, target, bound))
+    count = f"{len(bound)} tool{'s' if len(bound) != 1 else ''}"
+    echo(f"wrote {target_file}: {count} bound to their functions")
+    echo(f'next: toolgen generate, then [tool.toolgen] implementations = "{target}:registry"')
+    return ok
 
 
 def _escaping(echo: Callable[..., None]) -> Callable[..., None]:

@@ -4,7 +4,8 @@
 function defined in it (not imported into it, no leading `_`), in the order of the source.
 The module is imported with the current folder on `sys.path`: importing runs its code.
 Types become JSON Schema through pydantic (pytypes.py), the docstring becomes descriptions
-and declared errors (docstrings.py); what comes out is a record for normalize.py like any
+and declared errors (docstrings.py), a date's or UUID's `format` gets the pattern that
+checks it (formats.py); what comes out is a record for normalize.py like any
 other format's, so the same notes, names and lint checks apply.
 """
 
@@ -24,6 +25,7 @@ from pydantic.fields import FieldInfo
 
 from toolgen.importers.common import SourceError, UnsupportedSchema
 from toolgen.importers.docstrings import Docs, read_docstring, require_griffe
+from toolgen.importers.formats import checked_formats
 from toolgen.importers.normalize import ERROR_KIND
 from toolgen.importers.pytypes import Parameter, parameters_schema, readable, result_schema
 
@@ -107,6 +109,7 @@ def record(function: Any) -> tuple[dict[str, Any], list[str]]:
         ) from None
     parameters = _parameters(function, hints, docs, notes)
     schema, more = parameters_schema(parameters)
+    schema = checked_formats(schema)
     notes += more
     _describe(schema, [p.annotation for p in parameters], docs)
     out: dict[str, Any] = {

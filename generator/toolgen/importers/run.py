@@ -196,12 +196,12 @@ def write_specs(
         if target.exists() and not force:
             skipped.append(relative)
             continue
-        _atomic_write(target, render(imported, fmt, source))
+        atomic_write(target, render(imported, fmt, source))
         written.append(relative)
     return written, skipped
 
 
-def _atomic_write(target: Path, text: str) -> None:
+def atomic_write(target: Path, text: str) -> None:
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:

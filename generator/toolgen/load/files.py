@@ -96,8 +96,10 @@ def _inside(path: Path, folder: Path) -> bool:
     return path.parts[: len(parts)] == parts
 
 
-def admit(path: Path, root: Path | None) -> os.stat_result:
-    """The file's stat when it may be read (never opened here); LoadError `file-refused` when not."""
+def admit(path: Path, root: Path | None, real_root: Path | None = None) -> os.stat_result:
+    """The file's stat when it may be read (never opened here); LoadError `file-refused` when not.
+    `real_root`: `root` already resolved, by a caller that admits every file under it (resolving
+    it again for each file cost as much as resolving the file)."""
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):  # broken symlink, loop
@@ -105,7 +107,7 @@ def admit(path: Path, root: Path | None) -> os.stat_result:
             "file cannot be read: it does not exist or is a broken or looping symlink",
             "remove the file or fix the link",
         ) from None
-    if root is not None and not _inside(real, root.resolve()):
+    if root is not None and not _inside(real, real_root or root.resolve()):
         raise refused(
             "file is a symlink that leads outside the specs root",
             "copy the file under the specs root instead of linking to it",
@@ -165,9 +167,11 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         os.close(fd)
 
 
-def read_spec(path: Path, root: Path | None, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_spec(
+    path: Path, root: Path | None, limit: int = MAX_FILE_BYTES, real_root: Path | None = None
+) -> bytes:
     """`admit` then `read_bounded`: the one way a spec file's bytes are read."""
-    info = admit(path, root)
+    info = admit(path, root, real_root)
     if info.st_size > limit:
         raise too_large(info.st_size, limit)
     return read_bounded(path, limit)

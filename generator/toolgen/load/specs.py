@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.load.document import Document, LoadError, load_bytes, load_file
-from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, read_spec, too_large
+from toolgen.load.document import Document, LoadError, load_bytes
+from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, read_bounded, too_large
 
 __all__ = [
     "SPEC_SUFFIXES",
@@ -84,10 +84,11 @@ def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = N
             [Diagnostic(".", 1, 1, "input-too-large", Severity.ERROR, message, "", hint)],
         )
     total = 0
+    real_root = root.resolve()
     for path in paths:
         display = path.relative_to(root).as_posix()
         try:
-            size = admit(path, root).st_size
+            size = admit(path, root, real_root).st_size
             if size > limits.file_bytes:
                 raise too_large(size, limits.file_bytes)
             if total + size > limits.input_bytes:
@@ -98,11 +99,8 @@ def load_specs(root: Path, limits: Limits | None = None, reuse: Reuse | None = N
                     "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
                     rule="input-too-large",
                 )
-            if reuse is None:
-                doc = load_file(path, display, root=root, limit=limits.file_bytes)
-            else:
-                raw = read_spec(path, root, limits.file_bytes)
-                doc = reuse(path, display, raw) or load_bytes(raw, path, display)
+            raw = read_bounded(path, limits.file_bytes)  # admitted above, and not too large
+            doc = (reuse(path, display, raw) if reuse else None) or load_bytes(raw, path, display)
             total += size
         except LoadError as exc:
             diagnostics.append(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,55 @@ def test_an_edited_entry_is_rebuilt_never_written_as_code(specs: Path, tmp_path:
         json.loads(header)["sha256"] == hashlib.sha256(payload).hexdigest()
         and b"pwned" not in payload
     )
+
+
+def _generate(specs: Path, out: Path) -> int | None:
+    """What `generate` does: build, write unless intact, remember. The result's `intact`."""
+    from toolgen.pipeline import remember
+    from toolgen.write import write
+
+    result = build(specs, P, out=out)
+    if result.intact is None:
+        out.mkdir(exist_ok=True)
+        write(out, result.files, P)
+        remember(specs, P, out, result)
+    return result.intact
+
+
+def test_an_unchanged_output_is_found_intact_and_any_change_to_it_is_not(
+    specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    assert _generate(specs, out) is None
+    assert _generate(specs, out) is None  # just written: too recent to trust its marks
+    monkeypatch.setattr(buildcache, "RACY_NS", 0)
+    assert _generate(specs, out) is None  # compared equal, now remembered
+    count = _generate(specs, out)
+    assert count is not None and count == len(build(specs, P).files)
+    module = out / "p" / "tools" / "t.py"
+    text, before = module.read_text(), module.stat()
+    module.write_text(text.replace("first", "firsT"))  # same size, mtime put back
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _generate(specs, out) is None and module.read_text() == text
+    assert _generate(specs, out) is not None
+    (out / "p" / "tools" / "extra.py").write_text("x = 1\n")  # a file toolgen did not write
+    assert _generate(specs, out) is None
+    assert _generate(specs, out) is not None  # the extra file is now part of what was seen
+    module.unlink()
+    assert _generate(specs, out) is None and module.read_text() == text
+    (specs / "t.yaml").write_text(SPEC.format(text="second"))  # another key
+    assert _generate(specs, out) is None and "second" in module.read_text()
+    assert _generate(specs, tmp_path / "elsewhere") is None  # another output folder
+
+
+def test_recent_marks_leave_no_stamp_and_a_disabled_cache_never_finds_the_output_intact(
+    specs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    _generate(specs, out)
+    assert not list((tmp_path / "cache" / "builds").glob("*.stamp"))
+    monkeypatch.setattr(buildcache, "RACY_NS", 0)
+    _generate(specs, out)
+    assert list((tmp_path / "cache" / "builds").glob("*.stamp"))
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    assert _generate(specs, out) is None

@@ -45,6 +45,7 @@ parameters:
       type: string
       description: The day of departure.
       format: date
+      pattern: ^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$
     cabin:
       type: string
       description: The class of travel.
