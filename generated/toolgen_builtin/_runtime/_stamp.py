@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "76dbd8a15a9b6ef7e15a91269fb880248b01a93ed56684366520d40d4a18da71"
+RUNTIME_SHA256 = "a7d93a17cc6f896338d77026cfe6bd1e4d4c5fdeb29929c9daa871ace3d720fc"
