@@ -1,6 +1,7 @@
 """A small generated package for the tests of per-host names and of the results API: a tool
-that reads (with a declared error kind and guidance), one that needs approval, and a deferred
-one in a namespace (so the registry holds the tool-search pair)."""
+that reads (with a declared error kind and guidance), one that needs approval, one whose name
+providers refuse (so it has a provider-safe alias), and a deferred one in a namespace (so the
+registry holds the tool-search pair)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ SPECS = {
             "returns": {"type": "object", "properties": {"deleted": {"type": "string"}}},
         },
         {
+            "name": "files.stat",
+            "description": "Says how large a file is (a name no provider takes as it is).",
+            "parameters": PATH,
+            "returns": {"type": "object", "properties": {"size": {"type": "integer"}}},
+        },
+        {
             "name": "archive_file",
             "namespace": "storage",
             "defer": True,
@@ -58,7 +65,7 @@ def runtime(files: ModuleType, module: str) -> Any:
 
 
 def registry(files: ModuleType, **settings: Any) -> Any:
-    """The package's three tools, implemented, in a registry of its own runtime: `read_file`
+    """The package's four tools, implemented, in a registry of its own runtime: `read_file`
     of "missing" fails (not_found), of "guided" answers with GUIDANCE, of "unjson" with
     guidance that is not JSON."""
     ToolError = runtime(files, "errors").ToolError  # noqa: N806 - a class
@@ -79,10 +86,14 @@ def registry(files: ModuleType, **settings: Any) -> Any:
         def run(self, arguments: Any) -> Any:
             return self.info.result(deleted=arguments.path)
 
+    class Stat(interface(files, "files.stat")):  # type: ignore[misc]
+        def run(self, arguments: Any) -> Any:
+            return self.info.result(size=len(arguments.path))
+
     class ArchiveFile(interface(files, "archive_file")):  # type: ignore[misc]
         def run(self, arguments: Any) -> Any:
             return self.info.result(archived=arguments.path)
 
     return runtime(files, "calls.registry").Registry(
-        [ReadFile(), DeleteFile(), ArchiveFile()], **settings
+        [ReadFile(), DeleteFile(), Stat(), ArchiveFile()], **settings
     )

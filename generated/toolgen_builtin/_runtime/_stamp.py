@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a7d93a17cc6f896338d77026cfe6bd1e4d4c5fdeb29929c9daa871ace3d720fc"
+RUNTIME_SHA256 = "c36483c12ec09cee011ab7caf5279c840c58da1afc7b7d8468376300faa65fe8"

@@ -13,6 +13,7 @@ import pytest
 
 from tests.support import renaming_support
 from toolgen.runtime.calls.registry import Registry
+from toolgen.runtime.calls.renaming import RenameError
 from toolgen.runtime.calls.streaming import StreamError
 from toolgen.runtime.errors import (
     HostError,
@@ -47,6 +48,7 @@ def registry(files: ModuleType) -> Registry:
         (UnknownCategoryError, ValueError),
         (SuspensionError, ValueError),
         (HostError, TypeError),
+        (RenameError, ValueError),
         (ArgumentsRefused, ToolCallError),
         (StreamError, Exception),
         (ToolCallError, Exception),
@@ -86,6 +88,7 @@ def test_except_tool_error_catches_what_a_host_meets(files: ModuleType, registry
         lambda: registry.only_categories("nope"),
         lambda: registry.resume({"tool": "delete_file"}, approved=True),
         lambda: registry.call("read_file", {"path": "a"}, injected=[1]),  # type: ignore[arg-type]
+        lambda: registry.renamed({"read_file": "no spaces"}),
     ]
     for attempt in attempts:
         try:
@@ -99,6 +102,7 @@ def test_except_tool_error_catches_what_a_host_meets(files: ModuleType, registry
         "UnknownCategoryError",
         "SuspensionError",
         "HostError",
+        "RenameError",
     ]
 
 
