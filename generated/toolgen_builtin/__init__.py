@@ -101,7 +101,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "c36483c12ec09cee011ab7caf5279c840c58da1afc7b7d8468376300faa65fe8"
+_RUNTIME_SHA256 = "9659002410eb92099c3e4f5fe1a81aae0bed368b8a0790445afebf8cde5cb4b9"
 if (RUNTIME_VERSION, RUNTIME_SHA256) != (TOOLGEN_VERSION, _RUNTIME_SHA256):
     raise ImportError(
         f"{__name__}._runtime is not the runtime {__name__} was generated with (toolgen "

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c36483c12ec09cee011ab7caf5279c840c58da1afc7b7d8468376300faa65fe8"
+RUNTIME_SHA256 = "9659002410eb92099c3e4f5fe1a81aae0bed368b8a0790445afebf8cde5cb4b9"

@@ -4,6 +4,7 @@ names; the old names are unknown; names that collide or that a provider refuses 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from types import ModuleType
@@ -53,6 +54,8 @@ def test_a_renamed_registry_answers_to_the_new_names_only(
     assert sorted(view) == sorted(["fs_archive", "delete_file", "files.stat", "fs_read", *PAIR])
     assert view.call("fs_read", {"path": "a"}).to_dict() == {"ok": True, "result": {"text": "A"}}
     assert view.info("fs_read").name == "fs_read"
+    assert asyncio.run(view.acall("fs_read", {"path": "b"})).to_dict()["result"] == {"text": "B"}
+    assert view.invoke("fs_read", {"path": "c"}).text == "C"
     assert "read_file" not in view
     with pytest.raises(errors.UnknownToolError):
         view.resolve("read_file")

@@ -290,23 +290,14 @@ class Registry(Dispatcher, Mapping[str, Any]):
 
     def definitions(self, provider: str = kinds.OPENAI, **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
-        its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
+        its own generated package's precomputed `tool_definitions(provider, **options)` (a
+        renamed tool's under its new name: renaming.py). A tool
         that provider variant refuses has none (`toolgen lint` says why). With deferred tools,
         what tool search needs comes too: a namespace holding a tool (with this registry's
         tools of it), then the provider's search tool or the `search_tools`/`call_tool` pair."""
         import importlib
 
-        # The spec's info of each tool (its definitions are the package's), and its new name
-        # when it is renamed here (renaming.py), by the names its definitions have.
-        tools = [(renaming.original(i), n) for n, i in self._tools.items() if n not in self._pair]
-        own = [spec for spec, _ in tools]
-        new = {
-            (package_of(spec), name): shown
-            for spec, shown in tools
-            if spec.name != shown
-            for name in (spec.name, spec.provider_name)
-            if name
-        }
+        own, new = renaming.specs({n: i for n, i in self._tools.items() if n not in self._pair})
         by_package: dict[str, list[Any]] = {}
         for info in own:
             package = package_of(info)
@@ -321,18 +312,11 @@ class Registry(Dispatcher, Mapping[str, Any]):
             package, names = package_of(info), {info.name, info.provider_name}
             for definition in by_package[package]:
                 if definition.get("type") != "namespace":
-                    if (name := definition_name(definition)) in names:
-                        shown = new.get((package, name or ""))
-                        out.append(
-                            definition if shown is None else renaming.named(definition, shown)
-                        )
+                    if definition_name(definition) in names:
+                        out.append(renaming.shown(definition, package, new))
                 elif definition["name"] not in placed:
                     inner = [
-                        (
-                            d
-                            if (package, d.get("name")) not in new
-                            else renaming.named(d, new[package, d["name"]])
-                        )
+                        renaming.shown(d, package, new)
                         for d in definition["tools"]
                         if d.get("name") in wanted
                     ]

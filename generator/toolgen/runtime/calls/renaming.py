@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import kinds
 from ..errors import ToolgenError, short
+from ..results.result import package_of
 
 PROVIDER_NAME = re.compile(kinds.TOOL_NAME)  # matched whole
 HOLDERS = ("function", "toolSpec")  # where a definition nests its name (OpenAI Chat, Bedrock)
@@ -86,10 +87,31 @@ def _named(implementation: Any, name: str) -> Any:
     return Renamed(inner, info, spec)
 
 
-def named(definition: Mapping[str, Any], name: str) -> dict[str, Any]:
-    """A provider's definition of a tool (a copy) under another name, where that provider
-    writes it (`function.name`, `toolSpec.name`, `name`)."""
-    for holder in HOLDERS:
-        if isinstance(definition.get(holder), Mapping):
-            return {**definition, holder: {**definition[holder], "name": name}}
-    return {**definition, "name": name}
+Names = dict[tuple[str, str], str]  # (package, a name its definitions have) -> the new name
+
+
+def specs(tools: Mapping[str, Any]) -> tuple[list[Any], Names]:
+    """The spec's info of each tool (by name; its definitions are its package's), and the new
+    name of each renamed one by the names its package's definitions give it."""
+    own = [(original(impl), name) for name, impl in tools.items()]
+    new = {
+        (package_of(spec), name): shown
+        for spec, shown in own
+        if spec.name != shown
+        for name in (spec.name, spec.provider_name)
+        if name
+    }
+    return [spec for spec, _ in own], new
+
+
+def shown(definition: dict[str, Any], package: str, new: Names) -> dict[str, Any]:
+    """A definition of `package` as it is, or a copy under its tool's new name, where its
+    provider writes it (`function.name`, `toolSpec.name`, `name`)."""
+    holder = next((h for h in HOLDERS if isinstance(definition.get(h), Mapping)), None)
+    held = definition if holder is None else definition[holder]
+    name = new.get((package, str(held.get("name"))))
+    if name is None:
+        return definition
+    if holder is None:
+        return {**definition, "name": name}
+    return {**definition, holder: {**held, "name": name}}
