@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolgen.leaves import kinds
+
 # Attributes of pydantic's BaseModel (and RootModel): a field with one of these names
 # would shadow pydantic's API. Kept literal so output does not depend on the installed
 # pydantic; tests check it covers the installed one.
@@ -157,12 +159,12 @@ def unique(names: Iterable[str]) -> list[str]:
     return out
 
 
-PROVIDER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+PROVIDER_NAME = re.compile(kinds.TOOL_NAME)
 
 
 def provider_name(tool: str) -> str:
     """A name every provider accepts (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`); stable, with a hash when shortened."""
-    if PROVIDER_NAME.match(tool):
+    if PROVIDER_NAME.fullmatch(tool):
         return tool
     name = re.sub(r"[^A-Za-z0-9_-]", "_", tool)
     if not re.match(r"[A-Za-z_]", name):

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "dc4d63c337e21067441b9d8e2d8adeb69382bf967debf4e589a136de478ae57c"
+RUNTIME_SHA256 = "b295c8e15e532ccfc7640b34380a334655cf79c6115043578374b4f28b7119ce"

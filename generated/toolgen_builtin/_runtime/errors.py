@@ -147,7 +147,58 @@ def _order(issue: ArgumentIssue) -> tuple[Any, ...]:
 EXAMPLE_LEAD = "A valid call looks like: "
 
 
-class ToolArgumentsError(ValueError):
+class ToolError(Exception):
+    """The base of every exception toolgen raises on purpose: `except ToolError` catches each
+    (refused arguments, an unknown tool, a failed call, a suspended call's bad record, ...);
+    every other base a class had stays (UnknownToolError is a LookupError, ...).
+
+    Raised by implementations, `ToolError(kind, message)` is a failure kind the spec declares
+    under `errors`. `partial_data`: what the tool got done before it failed (JSON), sent to
+    the model beside the message (ToolFailure.partial_data) so that it need not redo that part."""
+
+    declared = True  # a kind an implementation raised; False: the runtime's own (ToolgenError)
+    kind: str
+    message: str
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        partial_data: Any = None,
+    ) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind, self.message = kind, message
+        self.details = {} if details is None else details
+        self.partial_data = partial_data
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(kind={self.kind!r}, message={self.message!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a worker process's result) as it is, whatever its class's __init__ takes.
+        return _remade, (type(self), self.args), self.__dict__
+
+
+def _remade(cls: type[ToolError], args: tuple[Any, ...]) -> ToolError:
+    made = cls.__new__(cls, *args)
+    made.args = args
+    return made
+
+
+class ToolgenError(ToolError):
+    """What the runtime raises itself (never a kind a spec declares): its message is its own."""
+
+    declared = False
+
+    def __init__(self, *args: Any) -> None:
+        Exception.__init__(self, *args)
+
+    def __repr__(self) -> str:
+        return Exception.__repr__(self)
+
+
+class ToolArgumentsError(ToolgenError, ValueError):
     """Arguments that do not match the tool's schema; `str()` is the message for the model.
 
     `issues` holds every problem (up to the configured limit), ordered by path; `total`
@@ -205,10 +256,10 @@ class ToolArgumentsError(ValueError):
         return out
 
 
-class UnknownToolError(LookupError):
+class UnknownToolError(ToolgenError, KeyError):
     """A tool name no tool has (`name` holds it whole; the message shows at most its start),
     or a name that is not a string (null, a number, an array, an object: the message says which
-    JSON type it is, never its value)."""
+    JSON type it is, never its value). A KeyError (a LookupError), as `registry[name]` raises."""
 
     def __init__(self, name: object, suggestion: str | None, available: int) -> None:
         self.name, self.suggestion = name, suggestion
@@ -219,6 +270,9 @@ class UnknownToolError(LookupError):
         else:
             kind = _JSON_KINDS.get(type(name), type(name).__name__)
             super().__init__(f"Unknown tool: a tool's name is a string, not {kind}.{hint}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])  # the message, not KeyError's repr of it
 
 
 # What a value that is not a string is, as a model reads it (JSON's types).
@@ -233,7 +287,7 @@ _JSON_KINDS = {
 }
 
 
-class UnknownCategoryError(ValueError):
+class UnknownCategoryError(ToolgenError, ValueError):
     """A category no tool of the registry has (`name`; the message names the nearest)."""
 
     def __init__(self, name: str, known: list[str], suggestion: str | None) -> None:
@@ -244,7 +298,7 @@ class UnknownCategoryError(ValueError):
         )
 
 
-class ToolCallError(Exception):
+class ToolCallError(ToolgenError):
     """Raised by `Registry.invoke` when a call did not give a result: the `ToolFailure` the
     model would read (`kind`, `message`, `retryable`), the tool, and how many calls were made.
     The implementation's own exception, if any, is the `__cause__`. A generated client sets
@@ -254,16 +308,23 @@ class ToolCallError(Exception):
     warnings: tuple[str, ...] = ()
 
     def __init__(self, tool: str, kind: str, message: str, retryable: bool, attempts: int) -> None:
-        super().__init__(f"{tool}: {kind}: {message}")
+        # The kind once: a declared kind's message may already start with it (ToolError's str).
+        said = message if message.startswith(f"{kind}: ") else f"{kind}: {message}"
+        super().__init__(f"{tool}: {said}")
         self.tool, self.kind, self.message = tool, kind, message
         self.retryable, self.attempts = retryable, attempts
 
 
+class HostError(ToolgenError, TypeError):
+    """The host's code called the runtime wrongly (not a model's call): fix the code."""
+
+
 def injected_values(injected: object) -> None:
     """Injected values are a mapping (or None): anything else is the host's mistake, raised as
-    TypeError at the call's boundary, before any call runs (no model can fix the host's code)."""
+    HostError (a TypeError) at the call's boundary, before any call runs (no model can fix
+    the host's code)."""
     if injected is not None and not isinstance(injected, Mapping):
-        raise TypeError(f"injected values are a mapping, not {type(injected).__name__}")
+        raise HostError(f"injected values are a mapping, not {type(injected).__name__}")
 
 
 def tool_name(name: object, available: int) -> str:
@@ -273,22 +334,3 @@ def tool_name(name: object, available: int) -> str:
     if not isinstance(name, str):
         raise UnknownToolError(name, None, available)
     return name
-
-
-@dataclass
-class ToolError(Exception):
-    """Raised by implementations for a failure kind the spec declares under `errors`.
-
-    `partial_data`: what the tool got done before it failed (JSON), sent to the model beside
-    the message (ToolFailure.partial_data) so that it need not redo that part."""
-
-    kind: str
-    message: str
-    details: dict[str, Any] = field(default_factory=dict)
-    partial_data: Any = None
-
-    def __post_init__(self) -> None:
-        super().__init__(f"{self.kind}: {self.message}")
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.message}"

@@ -18,6 +18,9 @@ GEMINI = "gemini"  # Gemini function declarations
 MCP = "mcp"  # MCP `tools/list` and `tools/call`
 BEDROCK = "bedrock"  # Bedrock Converse
 PROVIDERS: tuple[str, ...] = (OPENAI, OPENAI_RESPONSES, ANTHROPIC, GEMINI, MCP, BEDROCK)
+# A tool name every provider accepts (a regular expression, matched whole): what a spec's name
+# becomes for the providers (naming.provider_name) and what a per-host name must be.
+TOOL_NAME = r"[A-Za-z_][A-Za-z0-9_-]{0,63}"
 
 # The kinds of content block a tool may return beside its result (a spec's `content`).
 TEXT = "text"

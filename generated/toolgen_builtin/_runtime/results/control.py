@@ -41,6 +41,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from ..errors import ToolgenError
+
 FORMAT = 2  # of the record; a record of another format is refused
 APPROVAL = "approval"
 QUESTION = "question"
@@ -88,7 +90,7 @@ def done_resuming(token: contextvars.Token[Resumed | None]) -> None:
     _RESUMED.reset(token)
 
 
-class SuspensionError(ValueError):
+class SuspensionError(ToolgenError, ValueError):
     """A record that is not a Suspension this registry signed (changed, malformed, another
     secret), that expired, or that was already used."""
 

@@ -10,6 +10,7 @@ are checked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -125,10 +126,12 @@ class ToolFailure:
 class Output(Generic[T]):
     """What `run` may return instead of the bare result: the result, guidance for the model
     (`metadata`: how to read it, what to do next), and content blocks (content.py) of the
-    kinds the spec's `content` declares, in order."""
+    kinds the spec's `content` declares, in order. `metadata` given as JSON data (a dict, a
+    list) reaches the model as JSON text; data that is not JSON fails the call
+    (`invalid_result`, the exception saying why)."""
 
     value: T
-    metadata: str | None = None
+    metadata: str | dict[str, Any] | list[Any] | None = None
     content: Sequence[Block] = ()
 
 
@@ -260,10 +263,26 @@ def raised_as(exc: BaseException, cls: type[BaseException]) -> bool:
     return isinstance(exc, cls) or any(c.__name__ == cls.__name__ for c in type(exc).__mro__)
 
 
+def guidance(metadata: object) -> tuple[str | None, str | None]:
+    """An Output's `metadata` as the text a model reads: text as it is, JSON data as JSON
+    (never a Python repr); else (None, why it is refused)."""
+    if isinstance(metadata, str):
+        return metadata, None
+    try:
+        return (
+            json.dumps(metadata, ensure_ascii=False, allow_nan=False, separators=(",", ":")),
+            None,
+        )
+    except (TypeError, ValueError, RecursionError) as exc:
+        return None, f"Output.metadata is text or JSON data (a dict, a list): {exc}"
+
+
 def tool_error_kind(exc: BaseException) -> str | None:
-    """The kind of a ToolError raised by an implementation (of any generated package's runtime)."""
+    """The kind of a ToolError raised by an implementation (of any generated package's runtime);
+    None for the runtime's own errors (a ToolCallError of a call the tool made, ...)."""
     kind = getattr(exc, "kind", None)
-    return kind if isinstance(kind, str) and raised_as(exc, ToolError) else None
+    declared = getattr(exc, "declared", True) is True
+    return kind if isinstance(kind, str) and declared and raised_as(exc, ToolError) else None
 
 
 def finish(
@@ -276,14 +295,18 @@ def finish(
     """The outcome as the result `returns` declares, checked as exactly as arguments are.
     `duration_s`: how long the call took (ToolResult.duration_s); `args` and `extra`: the
     call's arguments and injected values, whose secrets guidance text must not quote."""
-    metadata, content = None, ()
+    metadata, content, refused = None, (), None
     kind = type(outcome)
     if kind is not dict and kind is not info.result and kind.__name__ == "Output":
         # Of any generated package's runtime.
         outcome, metadata, content = outcome.value, outcome.metadata, tuple(outcome.content)
         if metadata is not None:
-            metadata = redact(str(metadata), hidden_values(args, extra))
-        if content and (refused := _undeclared(info, content)):
+            metadata, refused = guidance(metadata)
+            if metadata is not None:
+                metadata = redact(metadata, hidden_values(args, extra))
+        if refused is None and content:
+            refused = _undeclared(info, content)
+        if refused is not None:
             return ToolResult(
                 info.name,
                 failure=ToolFailure("invalid_result", "the tool produced an invalid result"),

@@ -28,7 +28,7 @@ from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
 from ..store.named import open_store
 from ..validation.suggest import nearest
-from . import execution, fast, policies
+from . import execution, fast, policies, renaming
 from .dispatch import Dispatcher
 from .fast import needs_policy, warns
 from .hooks import Hooks
@@ -259,6 +259,26 @@ class Registry(Dispatcher, Mapping[str, Any]):
 
     remove = without
 
+    def renamed(self, names: Mapping[str, str]) -> Registry:
+        """These tools (canonical or provider-safe name -> new name) under new names, for one
+        host or server: definitions, calls, approvals and suspended calls, tool search and the
+        MCP server use them, and the old names are unknown. A new name no provider accepts,
+        or one another tool has, is a RenameError (a ValueError); an unknown old name, an
+        UnknownToolError. The search pair (`search_tools`, `call_tool`) keeps its names."""
+        wanted = {self.resolve(old): new for old, new in names.items()}
+        return self._with(renaming.renamed(self._tools, wanted, self._pair))
+
+    def prefixed(self, prefix: str) -> Registry:
+        """Every tool renamed `prefix` + its name (its provider-safe name, when its own is not
+        one: `files.stat` becomes `fs_files_stat`); the search pair keeps its names."""
+        return self.renamed(
+            {
+                n: f"{prefix}{i.provider_name or n}"
+                for n, i in self._infos.items()
+                if n not in self._pair
+            }
+        )
+
     def copy(self) -> Registry:
         return self._with(self._tools.values())
 
@@ -283,13 +303,14 @@ class Registry(Dispatcher, Mapping[str, Any]):
 
     def definitions(self, provider: str = kinds.OPENAI, **options: Any) -> list[dict[str, Any]]:
         """The provider's definitions of exactly this registry's tools, in its order: each from
-        its own generated package's precomputed `tool_definitions(provider, **options)`. A tool
+        its own generated package's precomputed `tool_definitions(provider, **options)` (a
+        renamed tool's under its new name: renaming.py). A tool
         that provider variant refuses has none (`toolgen lint` says why). With deferred tools,
         what tool search needs comes too: a namespace holding a tool (with this registry's
         tools of it), then the provider's search tool or the `search_tools`/`call_tool` pair."""
         import importlib
 
-        own = [i for n, i in self._infos.items() if n not in self._pair]
+        own, new = renaming.specs({n: i for n, i in self._tools.items() if n not in self._pair})
         by_package: dict[str, list[Any]] = {}
         for info in own:
             package = package_of(info)
@@ -301,14 +322,18 @@ class Registry(Dispatcher, Mapping[str, Any]):
         out: list[dict[str, Any]] = []
         placed: set[str] = set()
         for info in own:
-            names = {info.name, info.provider_name}
-            for definition in by_package[package_of(info)]:
+            package, names = package_of(info), {info.name, info.provider_name}
+            for definition in by_package[package]:
                 if definition.get("type") != "namespace":
                     if definition_name(definition) in names:
-                        out.append(definition)
+                        out.append(renaming.shown(definition, package, new))
                 elif definition["name"] not in placed:
-                    inner = [d for d in definition["tools"] if d.get("name") in wanted]
-                    if any(d.get("name") in names for d in inner):
+                    inner = [
+                        renaming.shown(d, package, new)
+                        for d in definition["tools"]
+                        if d.get("name") in wanted
+                    ]
+                    if any(d.get("name") in names for d in definition["tools"]):
                         placed.add(definition["name"])
                         out.append({**definition, "tools": inner})
         if self._pair:  # the search tools, once (each package with deferred tools has them)
@@ -368,7 +393,7 @@ def definition_name(definition: Any) -> str | None:
     Bedrock under `toolSpec`; the others have it at the top); None where it has none."""
     if not isinstance(definition, Mapping):
         return None
-    for holder in ("function", "toolSpec"):
+    for holder in renaming.HOLDERS:
         if isinstance(definition.get(holder), Mapping):
             definition = definition[holder]
             break

@@ -19,6 +19,7 @@ from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import ToolgenError
 from ..results.content import block_kind
 from .execution import cancelled
 
@@ -130,7 +131,7 @@ def is_event(item: Any) -> bool:
     return type(item).__name__ in EVENT_NAMES or block_kind(item) is not None
 
 
-class StreamError(Exception):
+class StreamError(ToolgenError):
     """A stream that broke its form: no result, or something after the result."""
 
 
