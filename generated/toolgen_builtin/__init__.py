@@ -23,6 +23,7 @@ __all__ = [
     "Coercion",
     "Document",
     "Final",
+    "HostError",
     "Image",
     "Limits",
     "OpenTelemetryHook",
@@ -30,6 +31,7 @@ __all__ = [
     "Partial",
     "Progress",
     "Registry",
+    "RenameError",
     "ResourceLink",
     "Resumed",
     "Suspend",
@@ -42,6 +44,7 @@ __all__ = [
     "ToolFailure",
     "ToolInfo",
     "ToolResult",
+    "ToolgenError",
     "UnknownCategoryError",
     "UnknownToolError",
     "arespond",
@@ -65,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "b295c8e15e532ccfc7640b34380a334655cf79c6115043578374b4f28b7119ce"
+_RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -17,13 +17,16 @@ if TYPE_CHECKING:
     from .calls.execution import cancelled
     from .calls.hooks import CallEvent
     from .calls.registry import Registry
+    from .calls.renaming import RenameError
     from .calls.streaming import Chunk, Final, Partial, Progress
     from .calls.tracing import OpenTelemetryHook
     from .errors import (
         ArgumentIssue,
+        HostError,
         ToolArgumentsError,
         ToolCallError,
         ToolError,
+        ToolgenError,
         UnknownCategoryError,
         UnknownToolError,
     )
@@ -39,12 +42,14 @@ __all__ = [
     "Chunk",
     "Document",
     "Final",
+    "HostError",
     "Image",
     "OpenTelemetryHook",
     "Output",
     "Partial",
     "Progress",
     "Registry",
+    "RenameError",
     "ResourceLink",
     "Resumed",
     "Suspend",
@@ -57,6 +62,7 @@ __all__ = [
     "ToolFailure",
     "ToolInfo",
     "ToolResult",
+    "ToolgenError",
     "UnknownCategoryError",
     "UnknownToolError",
     "cancelled",
@@ -70,14 +76,17 @@ EXPORTS: dict[str, str] = {
     "cancelled": "calls.execution",
     "CallEvent": "calls.hooks",
     "Registry": "calls.registry",
+    "RenameError": "calls.renaming",
     **dict.fromkeys(("Chunk", "Final", "Partial", "Progress"), "calls.streaming"),
     "OpenTelemetryHook": "calls.tracing",
     **dict.fromkeys(
         (
             "ArgumentIssue",
+            "HostError",
             "ToolArgumentsError",
             "ToolCallError",
             "ToolError",
+            "ToolgenError",
             "UnknownCategoryError",
             "UnknownToolError",
         ),
