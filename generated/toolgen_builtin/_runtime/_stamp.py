@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+RUNTIME_SHA256 = "c4fef761165d6372fbbd1fadd6b79f83e514c09c2b65479b0ad555051979fdfd"

@@ -167,38 +167,178 @@
   }
 
   // Served by `python -m PKG serve --http --ui DIR`, a tool's page can call the tool: the
-  // server says so at ../playground.json (never asked from file://, where it cannot be).
+  // server says so at ../playground.json (never asked from file://, where it cannot be). Its
+  // answer is JSON lines, read as they arrive: a streaming tool's events, then the result.
   function setUpPlayground() {
     var section = document.getElementById("playground");
     if (!section || !/^https?:$/.test(location.protocol)) return;
     fetch("../playground.json").then(function (answer) {
       if (!answer.ok) return;
-      return answer.json().then(function (found) {
-        section.hidden = false;
-        var form = document.getElementById("playground-form");
-        var shown = document.getElementById("playground-result");
-        form.addEventListener("submit", function (event) {
-          event.preventDefault();
-          var args;
-          try {
-            args = JSON.parse(document.getElementById("playground-arguments").value);
-          } catch (error) {
-            shown.textContent = "The arguments are not JSON: " + error.message;
-            return;
-          }
-          shown.textContent = "Calling…";
-          fetch(found.call, {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({ name: section.getAttribute("data-tool"), arguments: args })
-          }).then(function (reply) { return reply.json(); }).then(function (result) {
-            shown.textContent = JSON.stringify(result, null, 2);
-          }, function (error) {
-            shown.textContent = "The call did not reach the server: " + error.message;
-          });
-        });
-      });
+      return answer.json().then(function (found) { startPlayground(section, found); });
     }, function () {});
+  }
+
+  function byId(id) { return document.getElementById(id); }
+
+  function element(tag, text, className) {
+    var made = document.createElement(tag);
+    if (text !== undefined) made.textContent = text;
+    if (className) made.className = className;
+    return made;
+  }
+
+  // A content block as the model would see it: an image, audio, text, or what it is.
+  function block(item, n) {
+    var kind = item.type;
+    if ((kind === "image" || kind === "audio") && item.data) {
+      var media = document.createElement(kind === "image" ? "img" : "audio");
+      media.src = "data:" + item.mime_type + ";base64," + item.data;
+      if (kind === "image") media.alt = "Image " + n + " the tool returned (" + item.mime_type + ")";
+      else media.controls = true;
+      return media;
+    }
+    if (kind === "text") return element("p", item.text, "text");
+    if (kind === "progress") {
+      var of = item.total !== undefined ? " of " + item.total : "";
+      return element("span", "Progress: " + item.done + of + (item.message ? ": " + item.message : ""));
+    }
+    if (kind === "chunk") return element("span", item.text, "text");
+    if (kind === "partial") return element("code", JSON.stringify(item.data));
+    var size = item.data ? " (" + Math.floor(item.data.length * 3 / 4) + " bytes)" : "";
+    return element("span", "[" + kind + (item.mime_type ? ": " + item.mime_type : "") + size + "]");
+  }
+
+  // The result's JSON without the bytes of its blocks, which are shown above it instead.
+  function withoutBytes(result) {
+    var copy = {};
+    Object.keys(result).forEach(function (key) {
+      if (key === "text" || key === "suspended" || key === "warnings") return;
+      copy[key] = key !== "content" ? result[key] : result[key].map(function (item) {
+        if (!item.data) return item;
+        var short = {};
+        Object.keys(item).forEach(function (k) { short[k] = k === "data" ? "(" + item.data.length + " base64 characters)" : item[k]; });
+        return short;
+      });
+    });
+    return copy;
+  }
+
+  function startPlayground(section, found) {
+    section.hidden = false;
+    var form = byId("playground-form");
+    var events = byId("playground-events");
+    var content = byId("playground-content");
+    var prompt = byId("playground-prompt");
+    var decide = byId("playground-decide");
+    var answerForm = byId("playground-answer-form");
+    var waiting = null;
+
+    function clear(status) {
+      byId("playground-output").hidden = false;
+      byId("playground-status").textContent = status;
+      [events, content].forEach(function (list) { list.textContent = ""; list.hidden = true; });
+      byId("playground-events-heading").hidden = true;
+      byId("playground-content-heading").hidden = true;
+      byId("playground-text").textContent = "";
+      byId("playground-result").textContent = "";
+      prompt.hidden = true;
+      waiting = null;
+    }
+
+    function showEvent(item) {
+      var li = element("li");
+      li.appendChild(block(item, events.children.length + 1));
+      events.appendChild(li);
+      events.hidden = false;
+      byId("playground-events-heading").hidden = false;
+    }
+
+    function showResult(result) {
+      var ok = result.ok;
+      var kind = ok ? "" : result.error.kind;
+      byId("playground-status").textContent = ok ? "Done: the call succeeded." : "The call failed: " + kind + ".";
+      byId("playground-text").textContent = result.text;
+      (result.content || []).forEach(function (item, i) {
+        var li = element("li");
+        li.appendChild(block(item, i + 1));
+        content.appendChild(li);
+        content.hidden = false;
+        byId("playground-content-heading").hidden = false;
+      });
+      byId("playground-result").textContent = JSON.stringify(withoutBytes(result), null, 2);
+      if (result.suspended) ask(result.suspended);
+    }
+
+    function ask(suspended) {
+      waiting = suspended.record;
+      byId("playground-status").textContent = suspended.reason === "approval" ?
+        "The call waits for your approval." : "The tool asks you a question.";
+      byId("playground-prompt-text").textContent = suspended.prompt;
+      decide.hidden = suspended.reason !== "approval";
+      answerForm.hidden = suspended.reason === "approval";
+      prompt.hidden = false;
+      var first = suspended.reason === "approval" ? byId("playground-approve") : byId("playground-answer");
+      first.focus();
+    }
+
+    // POST `body` to `url`; each JSON line of the answer is shown as it arrives.
+    function send(url, body) {
+      return fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body)
+      }).then(function (reply) {
+        if (!reply.ok || !reply.body) {
+          return reply.json().then(function (refused) { showResult(Object.assign({ text: refused.error.message }, refused)); });
+        }
+        var reader = reply.body.getReader();
+        var decoder = new TextDecoder();
+        var rest = "";
+        function lines(text) {
+          rest += text;
+          var parts = rest.split("\n");
+          rest = parts.pop();
+          parts.forEach(function (line) {
+            if (!line) return;
+            var item = JSON.parse(line);
+            if (item.event) showEvent(item.event);
+            else if (item.result) showResult(item.result);
+          });
+        }
+        function pump() {
+          return reader.read().then(function (step) {
+            if (step.done) return lines(decoder.decode() + "\n");
+            lines(decoder.decode(step.value, { stream: true }));
+            return pump();
+          });
+        }
+        return pump();
+      }).catch(function (error) {
+        byId("playground-status").textContent = "The call did not reach the server: " + error.message;
+      });
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      clear("Calling…");
+      // The text goes as it is: the registry reads it as it reads a model's arguments.
+      send(found.call, { name: section.getAttribute("data-tool"), arguments: byId("playground-arguments").value });
+    });
+    function resume(decision) {
+      var record = waiting;
+      if (!record) return;
+      clear("Resuming…");
+      decision.record = record;
+      send(found.resume, decision);
+    }
+    byId("playground-approve").addEventListener("click", function () { resume({ approved: true }); });
+    byId("playground-reject").addEventListener("click", function () {
+      resume({ approved: false, reason: byId("playground-reason").value });
+    });
+    answerForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      resume({ answer: byId("playground-answer").value });
+    });
   }
 
   window.toolgenCatalog = { tokens: tokens };
