@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,10 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.catalog_support import SPECS
+from tests.support.generation import REPO, UPDATE_GOLDEN
+from toolgen.catalog.command import build_site, write_site
 from toolgen.cli import main
+from toolgen.config import load_config
 from toolgen.runtime.search import index as search
 
 CHROMIUM = "/usr/bin/chromium"
@@ -33,6 +37,9 @@ pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser here: {
 # axe-core's axe.min.js, installed from npm (.ci/run does: npm install axe-core); the checks
 # written out below run without it.
 AXE = os.environ.get("TOOLGEN_AXE_CORE", "")
+# The README's picture of the catalog: the built-in library's index, a search typed in.
+SCREENSHOT = REPO / "docs" / "images" / "catalog.png"
+SHOT = (1200, 760)
 AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 # Every element with text of its own: its colour against the first opaque background behind it.
@@ -93,25 +100,36 @@ def browser() -> Iterator[Any]:
 
 
 @contextmanager
-def opened(browser: Any, tmp_path: Path, url: str, width: int = 1100) -> Iterator[Any]:
-    """A page at `url`; requests other than file:// are refused and fail the test, as do
-    script errors; on any failure a screenshot is saved under tmp_path."""
+def opened(
+    browser: Any,
+    tmp_path: Path,
+    site: Path,
+    path: str,
+    width: int = 1100,
+    requests: list[str] | None = None,
+) -> Iterator[Any]:
+    """The site's page at `path`, from file://. Every request it makes is recorded (into
+    `requests`, when given; any but file:// is refused): one outside the site's own files
+    fails the test, as do script errors; on any failure a screenshot is saved under tmp_path."""
     page = browser.new_page(viewport={"width": width, "height": 900})
     errors: list[str] = []
+    requests = [] if requests is None else requests
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda request: requests.append(request.url))
 
     def refuse(route: Any) -> None:
-        if not route.request.url.startswith("file://"):
-            errors.append(f"network request: {route.request.url}")
-            route.abort()
-        else:
+        if route.request.url.startswith("file://"):
             route.continue_()
+        else:
+            route.abort()
 
     page.route("**/*", refuse)
-    page.goto(url)
+    page.goto((site / path).as_uri())
     try:
         yield page
+        own = site.as_uri() + "/"
+        assert [url for url in requests if not url.startswith(own)] == []
         assert errors == []
     except BaseException:
         page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
@@ -127,7 +145,7 @@ def visible_tools(page: Any) -> list[str]:
 
 
 def test_search_filters_the_index(browser: Any, site: Path, tmp_path: Path) -> None:
-    with opened(browser, tmp_path, (site / "index.html").as_uri()) as page:
+    with opened(browser, tmp_path, site, "index.html") as page:
         assert visible_tools(page) == ["find_customer", "merge_customers", "get_weather"]
         page.fill(
             "#search", "customers merged"
@@ -149,7 +167,7 @@ def test_search_filters_the_index(browser: Any, site: Path, tmp_path: Path) -> N
 
 def test_the_pages_analyzer_is_the_runtimes(browser: Any, site: Path, tmp_path: Path) -> None:
     texts = ["Writing files to HTTPServer", "parsed CSV rows' values 42", "東京 weather_stations"]
-    with opened(browser, tmp_path, (site / "index.html").as_uri()) as page:
+    with opened(browser, tmp_path, site, "index.html") as page:
         got = page.evaluate(
             "([texts, stop, ed]) => texts.map((t) => toolgenCatalog.tokens(t, new Set(stop), new Set(ed)))",
             [texts, sorted(search.STOP_WORDS), sorted(search._ED)],
@@ -158,7 +176,7 @@ def test_the_pages_analyzer_is_the_runtimes(browser: Any, site: Path, tmp_path: 
 
 
 def test_open_a_tool_expand_and_switch_providers(browser: Any, site: Path, tmp_path: Path) -> None:
-    with opened(browser, tmp_path, (site / "index.html").as_uri()) as page:
+    with opened(browser, tmp_path, site, "index.html") as page:
         page.click("text=find_customer")
         page.wait_for_url("**/tools/find_customer.html")
         assert page.text_content("h1") == "find_customer"
@@ -179,6 +197,25 @@ def test_open_a_tool_expand_and_switch_providers(browser: Any, site: Path, tmp_p
         assert page.evaluate("document.activeElement.id") == "tab-bedrock"
 
 
+def test_no_request_leaves_the_sites_own_files(browser: Any, site: Path, tmp_path: Path) -> None:
+    """Index, search, a tool's page, its provider tabs: every request is one of the site's
+    files (a font, a script or an image from elsewhere would be listed and fail)."""
+    requests: list[str] = []
+    with opened(browser, tmp_path, site, "index.html", requests=requests) as page:
+        page.fill("#search", "customer")
+        assert visible_tools(page) == ["find_customer", "merge_customers"]
+        page.click("text=find_customer")
+        page.wait_for_url("**/tools/find_customer.html")
+        page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
+        for tab in page.eval_on_selector_all("[role=tab]", "els => els.map(e => e.id)"):
+            page.click(f"#{tab}")
+        page.click("header nav a")
+        page.wait_for_url("**/index.html")
+    own = site.as_uri() + "/"
+    fetched = sorted({url.removeprefix(own) for url in requests})
+    assert fetched == ["catalog.css", "catalog.js", "index.html", "tools/find_customer.html"]
+
+
 def _tab_until(page: Any, wanted: str, most: int = 40) -> bool:
     for _ in range(most):
         page.keyboard.press("Tab")
@@ -191,7 +228,7 @@ def _tab_until(page: Any, wanted: str, most: int = 40) -> bool:
     "path", ["index.html", "tools/find_customer.html", "tools/get_weather.html"]
 )
 def test_accessibility_written_out(browser: Any, site: Path, tmp_path: Path, path: str) -> None:
-    with opened(browser, tmp_path, (site / path).as_uri()) as page:
+    with opened(browser, tmp_path, site, path) as page:
         assert page.evaluate(UNLABELLED) == []
         levels = page.evaluate(HEADINGS)
         assert levels[0] == 1 and levels.count(1) == 1
@@ -207,7 +244,7 @@ def test_accessibility_written_out(browser: Any, site: Path, tmp_path: Path, pat
 
 @pytest.mark.parametrize("path", ["index.html", "tools/find_customer.html"])
 def test_readable_at_a_phones_width(browser: Any, site: Path, tmp_path: Path, path: str) -> None:
-    with opened(browser, tmp_path, (site / path).as_uri(), width=360) as page:
+    with opened(browser, tmp_path, site, path, width=360) as page:
         page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         wide = page.eval_on_selector_all(
@@ -228,7 +265,7 @@ def test_readable_at_a_phones_width(browser: Any, site: Path, tmp_path: Path, pa
 def test_axe_finds_no_violation(
     browser: Any, site: Path, tmp_path: Path, path: str, width: int
 ) -> None:
-    with opened(browser, tmp_path, (site / path).as_uri(), width=width) as page:
+    with opened(browser, tmp_path, site, path, width=width) as page:
         page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
         page.add_script_tag(path=AXE)
         violations = page.evaluate(
@@ -237,3 +274,36 @@ def test_axe_finds_no_violation(
             AXE_RULES,
         )
         assert violations == []
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The width and height a PNG's header declares (AssertionError: not a PNG)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_readmes_screenshot_of_the_builtin_library(browser: Any, tmp_path: Path) -> None:
+    """The catalog of schemas/ as the README shows it. Fonts differ between machines, so the
+    pixels are not compared: the committed file must be a PNG of the size taken here, and
+    TOOLGEN_UPDATE_GOLDEN=1 takes it again (then review it, as any golden file)."""
+    files = build_site(load_config(REPO))
+    assert isinstance(files, dict), f"the built-in catalog was not built: exit {files}"
+    site = tmp_path / "site"
+    write_site(files, site)
+    import toolgen_builtin  # generated/, on the path (tests/conftest.py)
+
+    with opened(browser, tmp_path, site, "index.html", width=SHOT[0]) as page:
+        page.set_viewport_size({"width": SHOT[0], "height": SHOT[1]})
+        assert sorted(visible_tools(page)) == sorted(toolgen_builtin.TOOL_NAMES)
+        page.fill("#search", "edit")
+        assert "edit_file" in visible_tools(page) and "web_search" not in visible_tools(page)
+        page.evaluate("document.activeElement.blur()")
+        taken = page.screenshot()
+    assert png_size(taken) == SHOT
+    if UPDATE_GOLDEN:
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        SCREENSHOT.write_bytes(taken)
+    assert SCREENSHOT.is_file(), "no screenshot: take it with TOOLGEN_UPDATE_GOLDEN=1"
+    assert png_size(SCREENSHOT.read_bytes()) == SHOT
+    assert "](docs/images/catalog.png)" in (REPO / "README.md").read_text("utf-8")
