@@ -11,7 +11,7 @@ from typing import Any
 from toolgen.breaking.rules import ERROR, INFO, WARNING
 from toolgen.catalog.changes import Change
 from toolgen.catalog.definitions import View
-from toolgen.catalog.params import Param, rows, type_of
+from toolgen.catalog.params import Field, Param, fields, rows, type_of
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ToolIR
 from toolgen.leaves import kinds
@@ -43,6 +43,7 @@ class Page:
     version: str
     source: str  # file:line of the entry's name, relative to the specs root
     parameters: tuple[Param, ...]
+    fields: tuple[Field, ...]  # the playground form's fields (parameters of a scalar type)
     returns_type: str  # "" when the spec declares no `returns`
     returns: tuple[Param, ...]  # its properties (or items, variants): the rows of its table
     errors: tuple[tuple[str, str, bool], ...]  # kind, meaning, retryable
@@ -149,6 +150,7 @@ def page(
         version=tool.version or "",
         source=f"{checked.doc.display}:{line}",
         parameters=rows(tool.parameters),
+        fields=fields(tool.parameters),
         returns_type=returns_type,
         returns=rows(tool.returns) if tool.returns is not None else (),
         errors=tuple((e.kind, e.description, e.retryable) for e in tool.errors),

@@ -155,3 +155,48 @@ def row(
         children=() if recursive else rows(resolved, root, nested),
         recursive=recursive,
     )
+
+
+# A field of the playground's form per top-level parameter of one of these types (or an enum
+# of scalars); anything else is written in the arguments' JSON.
+SCALARS = ("string", "integer", "number", "boolean")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A top-level parameter the playground's form takes in one input."""
+
+    name: str
+    kind: str  # one of SCALARS, or "enum"
+    required: bool
+    choices: tuple[str, ...] = ()  # an enum's values (or a boolean's), as JSON text
+
+
+def fields(schema: Any) -> tuple[Field, ...]:
+    """The form's fields for a tool's `parameters`: its properties of one scalar type (`null`
+    aside) or an enum of scalars, in order."""
+    root = schema if isinstance(schema, Mapping) else {}
+    schema, _ = _resolve(schema, root)
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return ()
+    listed = schema.get("required")
+    required = listed if isinstance(listed, list) else []
+    out = []
+    for name, each in properties.items():
+        body, _ = _resolve(each, root)
+        if not isinstance(body, Mapping):
+            continue
+        enum = body.get("enum")
+        kind = body.get("type")
+        kinds = [k for k in (kind if isinstance(kind, list) else [kind]) if k != "null"]
+        if isinstance(enum, list) and enum and all(_scalar(v) for v in enum):
+            out.append(Field(str(name), "enum", name in required, tuple(_json(v) for v in enum)))
+        elif len(kinds) == 1 and kinds[0] in SCALARS:
+            choices = ("true", "false") if kinds[0] == "boolean" else ()
+            out.append(Field(str(name), kinds[0], name in required, choices))
+    return tuple(out)
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None

@@ -298,6 +298,20 @@ def _call(page: Any, arguments: str | None = None) -> None:
     page.click("#playground-form button")
 
 
+def _no_axe_violation(page: Any) -> None:
+    """axe-core finds nothing on the page as it is (where TOOLGEN_AXE_CORE names it), as
+    test_catalog_browser.py checks the catalog's pages."""
+    axe = os.environ.get("TOOLGEN_AXE_CORE", "")
+    if os.path.isfile(axe):
+        page.add_script_tag(path=axe)
+        violations = page.evaluate(
+            """async () => (await axe.run(document, {preload: false, runOnly: {type: "tag",
+            values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]}}))
+            .violations.map((v) => v.id + ": " + v.nodes.map((n) => n.html).join(" | "))"""
+        )
+        assert violations == []
+
+
 def _settled(page: Any) -> dict[str, Any]:
     """The result shown once the call is done: its JSON, what the model reads, the status."""
     page.wait_for_function(
@@ -332,15 +346,27 @@ def test_fill_the_form_call_and_see_what_the_model_reads(
         shown = _settled(page)
         assert shown["result"]["error"]["kind"] == "invalid_arguments"
         assert "JSON" in shown["text"]
-        axe = os.environ.get("TOOLGEN_AXE_CORE", "")
-        if os.path.isfile(axe):  # the playground's form, as test_catalog_browser.py checks pages
-            page.add_script_tag(path=axe)
-            violations = page.evaluate(
-                """async () => (await axe.run(document, {preload: false, runOnly: {type: "tag",
-                values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]}}))
-                .violations.map((v) => v.id + ": " + v.nodes.map((n) => n.html).join(" | "))"""
-            )
-            assert violations == []
+        page.fill("#playground-arguments", '{"address": {"city": "Lyon"}}')  # the form's fields
+        assert page.input_value("#playground-fields [data-param=query]") == ""
+        page.fill("#playground-fields [data-param=query]", "grace")
+        page.fill("#playground-fields [data-param=limit]", "2")
+        assert json.loads(page.input_value("#playground-arguments")) == {
+            "address": {"city": "Lyon"},
+            "query": "grace",
+            "limit": 2,
+        }
+        page.fill("#playground-fields [data-param=limit]", "")  # emptied: the key goes
+        assert "limit" not in json.loads(page.input_value("#playground-arguments"))
+        _call(page)
+        assert _settled(page)["result"] == {"ok": True, "result": {"customers": [{"id": "GRACE"}]}}
+        page.goto(f"{served}/ui/tools/get_weather.html")  # a select for an enum
+        page.wait_for_selector("#playground:not([hidden])")
+        page.select_option("#playground-fields [data-param=unit]", '"fahrenheit"')
+        assert json.loads(page.input_value("#playground-arguments")) == {"unit": "fahrenheit"}
+        page.fill("#playground-arguments", '{"unit": "celsius", "location": "Oslo"}')
+        assert page.input_value("#playground-fields [data-param=unit]") == '"celsius"'
+        assert page.input_value("#playground-fields [data-param=location]") == "Oslo"
+        _no_axe_violation(page)
 
 
 @NO_BROWSER
@@ -352,6 +378,7 @@ def test_an_image_block_is_shown_as_an_image(browser: Any, served: str, tmp_path
         page.wait_for_function("document.querySelector('#playground-content img').complete")
         size = image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
         assert size == [4, 3]  # decoded: the PNG the tool made, not text about it
+        _no_axe_violation(page)
         assert (image.get_attribute("src") or "").startswith("data:image/png;base64,iVBORw0KGgo")
         assert (
             shown["result"]["content"]
@@ -385,6 +412,7 @@ def test_streaming_events_show_before_the_result(
             "#playground-events li", "els => els.map(e => e.textContent)"
         )
         assert events == ["Progress: 1 of 2: started", "Progress: 2 of 2: released"]
+        _no_axe_violation(page)
         assert shown["result"] == {"ok": True, "result": {"total": 2}}
     release.unlink()
 
@@ -399,6 +427,7 @@ def test_an_approval_is_asked_as_a_prompt(browser: Any, served: str, tmp_path: P
         )
         assert page.is_visible("#playground-approve") and page.is_hidden("#playground-answer")
         assert page.evaluate("document.activeElement.id") == "playground-approve"
+        _no_axe_violation(page)
         waiting = json.loads(page.text_content("#playground-result") or "")
         assert waiting["error"]["kind"] == "suspended"
         assert page.text_content("#playground-text") == waiting["error"]["message"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolgen.catalog.params import constraints_of, rows, type_of
+from toolgen.catalog.params import Field, constraints_of, fields, rows, type_of
 
 SCHEMA = {
     "type": "object",
@@ -78,3 +78,29 @@ def test_constraints_in_a_fixed_order() -> None:
         'pattern: "^a"',
         "no other keys",
     )
+
+
+def test_the_playgrounds_fields_are_the_scalar_parameters() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "limit": {"type": ["integer", "null"]},
+            "ratio": {"$ref": "#/$defs/ratio"},
+            "strict": {"type": "boolean"},
+            "unit": {"enum": ["celsius", "fahrenheit", None]},
+            "tags": {"type": "array", "items": {"type": "string"}},  # in the JSON only
+            "either": {"type": ["string", "integer"]},
+            "shape": {"enum": [{"x": 1}]},
+        },
+        "required": ["query", "unit"],
+        "$defs": {"ratio": {"type": "number"}},
+    }
+    assert fields(schema) == (
+        Field("query", "string", True),
+        Field("limit", "integer", False),
+        Field("ratio", "number", False),
+        Field("strict", "boolean", False, ("true", "false")),
+        Field("unit", "enum", True, ('"celsius"', '"fahrenheit"', "null")),
+    )
+    assert fields({"type": "object"}) == () and fields(True) == ()

@@ -223,6 +223,46 @@
     return copy;
   }
 
+  // The form's fields and the arguments' JSON are one: a field sets (or, emptied, removes)
+  // its key; JSON typed by hand sets the fields. JSON that does not parse is left as it is.
+  function setUpFields(text) {
+    var inputs = Array.prototype.slice.call(document.querySelectorAll("[data-param]"));
+    function parsed() {
+      try {
+        var value = JSON.parse(text.value || "{}");
+        return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+      } catch (error) {
+        return null;
+      }
+    }
+    function fromText() {
+      var args = parsed();
+      if (!args) return;
+      inputs.forEach(function (input) {
+        var value = args[input.getAttribute("data-param")];
+        var kind = input.getAttribute("data-kind");
+        input.value = value === undefined ? "" : kind === "json" ? JSON.stringify(value) : String(value);
+      });
+    }
+    function toText(input) {
+      var args = parsed();
+      if (!args) return;
+      var name = input.getAttribute("data-param");
+      var kind = input.getAttribute("data-kind");
+      var value = input.value;
+      if (value === "") delete args[name];
+      else if (kind === "json") args[name] = JSON.parse(value);
+      else if (kind === "number") args[name] = isFinite(Number(value)) ? Number(value) : value;
+      else args[name] = value;
+      text.value = JSON.stringify(args, null, 2);
+    }
+    inputs.forEach(function (input) {
+      input.addEventListener(input.tagName === "SELECT" ? "change" : "input", function () { toText(input); });
+    });
+    text.addEventListener("input", fromText);
+    fromText();
+  }
+
   function startPlayground(section, found) {
     section.hidden = false;
     var form = byId("playground-form");
@@ -318,6 +358,7 @@
       });
     }
 
+    setUpFields(byId("playground-arguments"));
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       clear("Calling…");
