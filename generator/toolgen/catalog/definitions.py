@@ -9,6 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pydantic_core import to_json
+
 from toolgen.ir import ToolIR
 from toolgen.providers import export, variants
 from toolgen.providers.base import REFUSED
@@ -104,7 +106,8 @@ def _variant(
         tokens = estimate.tools.get(tool.name)
         if tokens is None and definition is not None:
             tokens = definition_tokens(definition)
-        text = "" if definition is None else json.dumps(definition, indent=2, ensure_ascii=False)
+        # pydantic-core's writer: json.dumps's indented one is pure Python, 4x slower here.
+        text = "" if definition is None else to_json(definition, indent=2).decode()
         views.append(
             View(provider, label, default, status, text, tokens, tuple(said.get(tool.name, ())))
         )

@@ -54,3 +54,29 @@ def test_store_quick() -> None:
         "| `plain` (no policy), call",
         "| `plain` (no policy), acall",
     ]
+
+
+def test_catalog_quick() -> None:
+    """The catalog benchmark builds 10 tools' catalog beside `generate`, and (where Chromium
+    and Playwright are) loads and searches its index beside an empty page."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "catalog.py"), "--quick"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    rows = [line.split(" | ")[0] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert rows[:4] == [
+        "| build (median of 1)",
+        "| generate, cold",
+        "| catalog",
+        "| catalog beyond generate",
+    ]
+    assert (
+        "index.html" in proc.stdout
+        and "target: catalog at most 2 s beyond generate, CPU" in proc.stdout
+    )
+    assert "page: skipped" in proc.stdout or "| index + search |" in proc.stdout
