@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+RUNTIME_SHA256 = "39761e7c3e2d205c3daa2d3258c07388e8b77a7bfe1011d88d30b45b42ad8226"
