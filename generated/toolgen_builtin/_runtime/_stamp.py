@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "39761e7c3e2d205c3daa2d3258c07388e8b77a7bfe1011d88d30b45b42ad8226"
+RUNTIME_SHA256 = "a9cc68f724f8c2e1bb56cd63c75d2d1ff74b29ff48bcc5e85f573deb988fbb47"
