@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a9cc68f724f8c2e1bb56cd63c75d2d1ff74b29ff48bcc5e85f573deb988fbb47"
+RUNTIME_SHA256 = "54cb00ca12e154cea2d9daa4b33e27361977bec3a69b69c6fbecb2237e756907"

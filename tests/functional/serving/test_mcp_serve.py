@@ -559,6 +559,53 @@ async def test_a_cancellation_names_only_the_calls_of_its_own_client(
     assert "the client cancelled the call" in answers[1].text
 
 
+async def test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store(
+    hostile: Path, tmp_path: Path
+) -> None:
+    """Two servers on one Redis (two machines behind a load balancer): a handshake-era call
+    runs on one, its cancellation reaches the other, which holds no such call and writes it
+    into the store, where the running call finds it: the call stops before its nap ends.
+    Without a shared store the same cancellation leaves the call running."""
+    from tests.support.redis_support import redis_server
+
+    env = _hostile_env(hostile)
+
+    def nap(marker: Path) -> dict[str, Any]:
+        params = {"name": "nap", "arguments": {"seconds": 4, "marker": str(marker)}}
+        return {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
+
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+
+    async def cancelled_elsewhere(one: str, other: str, marker: Path) -> str:
+        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30) as http:
+            tag = (await http.post(one, json=_initialize(1))).headers["mcp-session-id"]
+            tagged = {"mcp-session-id": tag}
+            answers: list[httpx2.Response] = []
+
+            async def call() -> None:
+                answers.append(await http.post(one, json=nap(marker), headers=tagged))
+
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(call)
+                await anyio.sleep(1)
+                told = await http.post(other, json=cancel, headers=tagged)
+                assert told.status_code == 202, told.text
+        return answers[0].text
+
+    (tmp_path / "redis").mkdir()
+    with redis_server(tmp_path / "redis") as redis:
+        store = ("--store", redis.url)
+        with serving("hostile_a", "hostile_impl:b", env, *store, cwd=hostile) as one:
+            with serving("hostile_a", "hostile_impl:b", env, *store, cwd=hostile) as other:
+                answer = await cancelled_elsewhere(one, other, tmp_path / "fleet")
+    assert "the client cancelled the call" in answer
+    assert not (tmp_path / "fleet").exists()
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as one:
+        with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as other:
+            alone = await cancelled_elsewhere(one, other, tmp_path / "alone")
+    assert (tmp_path / "alone").exists() and '"said":"slept"' in alone
+
+
 def _initialize(request_id: int) -> dict[str, Any]:
     params = {
         "protocolVersion": "2025-06-18",
