@@ -642,6 +642,45 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
             assert said == b"", said
 
 
+def test_a_kept_connection_left_idle_is_closed(hostile: Path) -> None:
+    """A kept-alive connection serves a second request at once, and is closed once it idles
+    (KEEP_ALIVE_S, 5 s; waited for up to 30 s)."""
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
+        port = _port(url)
+        body = json.dumps(LISTING).encode()
+        head = (
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+            "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as kept:
+            answers = []
+            for _ in range(2):  # one connection, two requests in turn
+                kept.sendall(head + body)
+                answers.append(_one_answer(kept))
+            idle_closed = kept.recv(1024)
+    assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers), answers
+    assert all(b'"echo"' in answer for answer in answers)
+    assert idle_closed == b""
+
+
+def _one_answer(sock: socket.socket) -> bytes:
+    """One HTTP answer read off `sock`: its head and a body of Content-Length bytes."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, rest = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(rest) < length:
+        rest += sock.recv(65536)
+    return head + b"\r\n\r\n" + rest
+
+
 async def test_a_host_bug_fails_that_call_only(hostile: Path) -> None:
     """An `inject` that raises (in process, the SDK's client on the server object): the call is
     an internal failure, and the next call is answered."""
