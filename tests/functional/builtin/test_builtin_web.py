@@ -413,3 +413,15 @@ def test_a_resolver_that_hangs_ends_the_fetch_at_its_deadline(
     assert kind(result) == "timeout", result.text()
     assert result.attempts == 1
     assert took < 10, took
+
+
+def test_the_environments_proxies_are_never_used(
+    r: Any, base: str, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Proxies set in the environment (to a port nothing listens on) change nothing: the
+    fetch goes straight to the allowed host."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    server.requests.clear()
+    assert ok(r, f"{base}/page.html", format="raw")["status"] == 200
+    assert server.requests == ["/page.html"]
