@@ -68,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "54cb00ca12e154cea2d9daa4b33e27361977bec3a69b69c6fbecb2237e756907"
+_RUNTIME_SHA256 = "abe90973309271be06a25685fc45caca550dff0da6ea7ddd2b28470d81da9aa3"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

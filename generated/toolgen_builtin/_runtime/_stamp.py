@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "54cb00ca12e154cea2d9daa4b33e27361977bec3a69b69c6fbecb2237e756907"
+RUNTIME_SHA256 = "abe90973309271be06a25685fc45caca550dff0da6ea7ddd2b28470d81da9aa3"

@@ -74,17 +74,19 @@ class _Deferred:
         self.start: Message | None = None
         self.held = bytearray()
         self.committed = False
+        self.sse = False
 
     async def send(self, message: Message) -> None:
         if self.committed:
             body = message.get("body", b"")
-            if message["type"] == "http.response.body" and len(body) > self.limit:
+            if self.sse and message["type"] == "http.response.body" and len(body) > self.limit:
                 message = {**message, "body": bounded(body, self.limit)}
             await self.downstream(message)
         elif message["type"] == "http.response.start":
-            if self.alone and _SSE in dict(message.get("headers", [])).get(b"content-type", b""):
+            self.sse = _SSE in dict(message.get("headers", [])).get(b"content-type", b"")
+            if self.alone and self.sse:
                 self.start = message
-            else:  # not an SSE answer: as it is
+            else:  # as it is (an SSE answer's events bounded)
                 await self._commit(message)
         elif self.start is not None:
             self.held += message.get("body", b"")
