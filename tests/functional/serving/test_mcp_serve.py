@@ -475,6 +475,42 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+async def test_past_the_cap_requests_under_way_go_on_and_a_new_one_is_answered_503(
+    hostile: Path, tmp_path: Path
+) -> None:
+    """A server that may hold 80 files holds 16 connections (64 kept for the rest): with 16
+    calls under way, none of them is closed for a 17th connection, whose request is answered
+    503; the 16 calls end with their results."""
+    env = _hostile_env(hostile)
+
+    def nap(n: int) -> dict[str, Any]:
+        params = {"name": "nap", "arguments": {"seconds": 8, "marker": str(tmp_path / str(n))}}
+        return {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile, descriptors=80) as url:
+        limits = httpx2.Limits(max_connections=40)
+        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30, limits=limits) as http:
+            answers: dict[int, httpx2.Response] = {}
+
+            async def call(n: int) -> None:
+                answers[n] = await http.post(url, json=nap(n))
+
+            async with anyio.create_task_group() as calls:
+                for n in range(16):
+                    calls.start_soon(call, n)
+                # Once every call is under way (each on a connection of its own), a request
+                # on a new connection is refused: asked until it is, while the calls nap.
+                statuses: list[int] = []
+                with anyio.move_on_after(5):
+                    while 503 not in statuses:
+                        await anyio.sleep(0.2)
+                        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30) as late:
+                            statuses.append((await late.post(url, json=LISTING)).status_code)
+    assert statuses[-1] == 503 and set(statuses) <= {200, 503}, statuses
+    assert sorted(answers) == list(range(16))
+    assert all('"said":"slept"' in answer.text for answer in answers.values())
+
+
 @pytest.mark.parametrize(
     ("transport", "options", "mode"),
     [
