@@ -7,8 +7,9 @@
   most the time left, and a timer shuts the socket down at the deadline, so a server that
   dribbles bytes cannot stretch it. A host's addresses are tried in turn, each connection
   attempt given its share of the time left (half of it for the first of two), so an address
-  that never answers leaves the next one time to connect. (Name resolution itself is the
-  system's, not bounded here.)
+  that never answers leaves the next one time to connect. Name resolution is inside the
+  deadline too: the system's resolver runs in a thread of its own, waited for at most the
+  time left, so a resolver that hangs ends the fetch as a `timeout` at the deadline.
 - Size: the body is read in chunks up to the limit, then the connection is dropped
   (`truncated: true`); memory stays bounded whatever the server sends or announces. A body
   in gzip or deflate is decoded as it is read, the limit counting decoded bytes (encoding.py).
@@ -147,11 +148,34 @@ def resolve(host: str, port: int) -> list[tuple[int, int, int, Any]]:
     return [(family, kind, proto, address) for family, kind, proto, _, address in found]
 
 
+def resolve_before(host: str, port: int, deadline: float) -> list[tuple[int, int, int, Any]]:
+    """resolve(host, port) within `deadline`, or TimeoutError. `getaddrinfo` cannot be
+    interrupted, so it runs in a daemon thread that is left to finish on its own when the
+    deadline passes first (its answer is then dropped)."""
+    box: dict[str, Any] = {}
+
+    def lookup() -> None:
+        try:
+            box["addresses"] = resolve(host, port)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=lookup, name=f"resolve {host}", daemon=True)
+    thread.start()
+    thread.join(max(deadline - time.monotonic(), 0))
+    if thread.is_alive():
+        raise TimeoutError(f"the name {host} was not resolved in time")
+    if "error" in box:
+        raise box["error"]
+    addresses: list[tuple[int, int, int, Any]] = box["addresses"]
+    return addresses
+
+
 def open_socket(host: str, port: int, deadline: float) -> socket.socket:
-    """A TCP connection to one of `host`'s addresses before `deadline`: each attempt waits at
-    most its share of the time left (the last one all of it). The last failure is raised
-    (TimeoutError when the attempts ran out of time)."""
-    addresses = resolve(host, port)
+    """A TCP connection to one of `host`'s addresses before `deadline` (the name resolved
+    within it too): each attempt waits at most its share of the time left (the last one all
+    of it). The last failure is raised (TimeoutError when the attempts ran out of time)."""
+    addresses = resolve_before(host, port, deadline)
     failed: OSError = TimeoutError(f"no address of {host} answered in time")
     for at, (family, kind, proto, address) in enumerate(addresses):
         left = deadline - time.monotonic()

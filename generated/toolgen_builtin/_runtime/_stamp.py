@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "c4fef761165d6372fbbd1fadd6b79f83e514c09c2b65479b0ad555051979fdfd"
+RUNTIME_SHA256 = "dbe4bee6e2e447cb09a6a1e9e3ffec2a007f09843510df9a4228d4da04b63bba"

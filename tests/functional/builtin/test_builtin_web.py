@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import socket
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -385,3 +386,42 @@ def test_an_address_that_never_answers_leaves_the_next_one_time_to_connect(
     assert result.ok, result.text()
     assert result.to_dict()["result"]["content"] == '{"items": [1, 2]}'
     assert took < 2, took
+
+
+def test_a_resolver_that_hangs_ends_the_fetch_at_its_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Name resolution is inside timeout_s: a resolver that would block for 30 s ends a fetch
+    of timeout_s 0.5 as a timeout, long before the resolver answers (10 s: a generous margin)."""
+    released = threading.Event()
+    asked: list[str] = []
+
+    def hanging(host: str, *_: Any, **__: Any) -> Any:
+        asked.append(host)
+        released.wait(30)
+        raise socket.gaierror(socket.EAI_NONAME, "never answered")
+
+    monkeypatch.setattr(web.socket, "getaddrinfo", hanging)
+    r = registry(tmp_path, web=WebPolicy(allow_hosts=("slow-dns.test",)), clock=BackoffClock())
+    try:
+        started = time.monotonic()
+        result = fetch(r, "http://slow-dns.test/page", timeout_s=0.5)
+        took = time.monotonic() - started
+    finally:
+        released.set()
+    assert asked == ["slow-dns.test"]
+    assert kind(result) == "timeout", result.text()
+    assert result.attempts == 1
+    assert took < 10, took
+
+
+def test_the_environments_proxies_are_never_used(
+    r: Any, base: str, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Proxies set in the environment (to a port nothing listens on) change nothing: the
+    fetch goes straight to the allowed host."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    server.requests.clear()
+    assert ok(r, f"{base}/page.html", format="raw")["status"] == 200
+    assert server.requests == ["/page.html"]

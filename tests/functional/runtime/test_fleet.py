@@ -8,6 +8,7 @@ process's own (and `serve --workers N` says so); a store that does not answer ma
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -357,3 +359,29 @@ def test_max_concurrency_counts_the_calls_of_every_registry_sharing_the_store(
     order = Path(os.environ["FLEET_RUNS"]).read_text().splitlines()
     assert order == ["slow", "slow done", "plain"]  # `plain` ran once `slow` let its slot go
     assert store._sync.zcard("toolgen:slots") == 0  # both released
+
+
+def test_each_event_loop_closes_its_redis_client_when_it_ends(
+    fleet: Any, redis: RedisServer
+) -> None:
+    """A host that runs `asyncio.run(registry.acall(...))` again and again: each loop's client
+    is closed as its loop ends, so no connection is left for the garbage collector (no
+    ResourceWarning, nothing unraisable) and the server's clients stay bounded."""
+    registry = fleet.registry(store=redis.url)
+    unraisable: list[Any] = []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = unraisable.append
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            counts = []
+            for n in range(20):
+                result = asyncio.run(registry.acall("kept", {"n": n}))
+                assert result.ok, result
+                gc.collect()
+                counts.append(len(registry.store._sync.client_list()))
+    finally:
+        sys.unraisablehook = previous_hook
+    assert [str(u.exc_value) for u in unraisable] == []
+    assert max(counts) <= 2, counts  # the sync client's own connection, and at most one more
+    assert runs("kept") == 20

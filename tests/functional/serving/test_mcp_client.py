@@ -750,6 +750,53 @@ def test_a_streamed_result_over_a_mebibyte_reaches_the_generated_client(tmp_path
     assert len(final.result.value.text) == 1_500_000
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_result_after_progress_over_the_sdks_event_limit_is_a_tool_error(
+    tmp_path: Path, mode: str
+) -> None:
+    """The SDK's own client (handshake era) refuses one SSE event over 1 MiB, and a result sent
+    after progress can only be one: the server answers it as a tool error naming the size and
+    the limit, which the model reads, instead of a result the client drops (an MCPError for a
+    broken stream); the same call without progress, or smaller, reaches it whole."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import DEFAULT_MAX_SSE_EVENT_SIZE, streamable_http_client
+
+    from tests.support._generated import package, spec
+    from tests.support.mcp_support import serving
+
+    dump = spec("dump", {"size": {"type": "integer"}}, required=["size"], flags=["streaming"])
+    dump["returns"] = {"type": "object", "properties": {"text": {"type": "string"}}}
+    with package(tmp_path, [dump]) as pkg:
+        impl = tmp_path / "dump_impl.py"
+        impl.write_text(DUMP_IMPL.format(package=pkg.__name__), encoding="utf-8")
+        progress: list[float] = []
+
+        async def noted(done: float, total: float | None, message: str | None) -> None:
+            progress.append(done)
+
+        async def scenario(url: str) -> list[Any]:
+            async with httpx2.AsyncClient(timeout=60) as http:
+                transport = streamable_http_client(url, http_client=http)
+                async with Client(transport, read_timeout_seconds=60, mode=mode) as sdk:
+                    return [
+                        await sdk.call_tool("dump", {"size": size}, progress_callback=noted)
+                        for size in (1_500_000, 400_000)
+                    ] + [await sdk.call_tool("dump", {"size": 1_500_000})]
+
+        env = python_path(tmp_path / "out", tmp_path)
+        with serving(pkg.__name__, "dump_impl:registry", env) as url:
+            large, small, alone = asyncio.run(scenario(url))
+    assert progress == [1.0, 1.0]
+    assert large.is_error and large.meta is not None
+    assert large.meta["io.toolgen/failure"] == {"kind": "result_too_large", "retryable": False}
+    message = large.content[0].text  # type: ignore[union-attr]
+    limit = f"{DEFAULT_MAX_SSE_EVENT_SIZE:,}"
+    assert message.startswith("the result is 3,000,") and f"over the {limit} bytes" in message
+    assert not small.is_error and len(small.structured_content["text"]) == 400_000
+    assert not alone.is_error and len(alone.structured_content["text"]) == 1_500_000
+
+
 def test_over_http_a_result_past_the_size_is_cut_off_as_it_is_read(pkg: ModuleType) -> None:
     """Streamable HTTP: the response is counted as it arrives and dropped past the limit
     (not read whole, then measured)."""

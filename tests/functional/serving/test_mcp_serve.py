@@ -475,6 +475,42 @@ async def test_idle_connections_do_not_starve_a_request(hostile: Path, tmp_path:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+async def test_past_the_cap_requests_under_way_go_on_and_a_new_one_is_answered_503(
+    hostile: Path, tmp_path: Path
+) -> None:
+    """A server that may hold 80 files holds 16 connections (64 kept for the rest): with 16
+    calls under way, none of them is closed for a 17th connection, whose request is answered
+    503; the 16 calls end with their results."""
+    env = _hostile_env(hostile)
+
+    def nap(n: int) -> dict[str, Any]:
+        params = {"name": "nap", "arguments": {"seconds": 8, "marker": str(tmp_path / str(n))}}
+        return {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile, descriptors=80) as url:
+        limits = httpx2.Limits(max_connections=40)
+        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30, limits=limits) as http:
+            answers: dict[int, httpx2.Response] = {}
+
+            async def call(n: int) -> None:
+                answers[n] = await http.post(url, json=nap(n))
+
+            async with anyio.create_task_group() as calls:
+                for n in range(16):
+                    calls.start_soon(call, n)
+                # Once every call is under way (each on a connection of its own), a request
+                # on a new connection is refused: asked until it is, while the calls nap.
+                statuses: list[int] = []
+                with anyio.move_on_after(5):
+                    while 503 not in statuses:
+                        await anyio.sleep(0.2)
+                        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30) as late:
+                            statuses.append((await late.post(url, json=LISTING)).status_code)
+    assert statuses[-1] == 503 and set(statuses) <= {200, 503}, statuses
+    assert sorted(answers) == list(range(16))
+    assert all('"said":"slept"' in answer.text for answer in answers.values())
+
+
 @pytest.mark.parametrize(
     ("transport", "options", "mode"),
     [
@@ -559,6 +595,53 @@ async def test_a_cancellation_names_only_the_calls_of_its_own_client(
     assert "the client cancelled the call" in answers[1].text
 
 
+async def test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store(
+    hostile: Path, tmp_path: Path
+) -> None:
+    """Two servers on one Redis (two machines behind a load balancer): a handshake-era call
+    runs on one, its cancellation reaches the other, which holds no such call and writes it
+    into the store, where the running call finds it: the call stops before its nap ends.
+    Without a shared store the same cancellation leaves the call running."""
+    from tests.support.redis_support import redis_server
+
+    env = _hostile_env(hostile)
+
+    def nap(marker: Path) -> dict[str, Any]:
+        params = {"name": "nap", "arguments": {"seconds": 4, "marker": str(marker)}}
+        return {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
+
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+
+    async def cancelled_elsewhere(one: str, other: str, marker: Path) -> str:
+        async with httpx2.AsyncClient(headers=RAW_HEADERS, timeout=30) as http:
+            tag = (await http.post(one, json=_initialize(1))).headers["mcp-session-id"]
+            tagged = {"mcp-session-id": tag}
+            answers: list[httpx2.Response] = []
+
+            async def call() -> None:
+                answers.append(await http.post(one, json=nap(marker), headers=tagged))
+
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(call)
+                await anyio.sleep(1)
+                told = await http.post(other, json=cancel, headers=tagged)
+                assert told.status_code == 202, told.text
+        return answers[0].text
+
+    (tmp_path / "redis").mkdir()
+    with redis_server(tmp_path / "redis") as redis:
+        store = ("--store", redis.url)
+        with serving("hostile_a", "hostile_impl:b", env, *store, cwd=hostile) as one:
+            with serving("hostile_a", "hostile_impl:b", env, *store, cwd=hostile) as other:
+                answer = await cancelled_elsewhere(one, other, tmp_path / "fleet")
+    assert "the client cancelled the call" in answer
+    assert not (tmp_path / "fleet").exists()
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as one:
+        with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as other:
+            alone = await cancelled_elsewhere(one, other, tmp_path / "alone")
+    assert (tmp_path / "alone").exists() and '"said":"slept"' in alone
+
+
 def _initialize(request_id: int) -> dict[str, Any]:
     params = {
         "protocolVersion": "2025-06-18",
@@ -593,6 +676,45 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
             assert headers.recv(1024) == b""  # closed, with nothing said
             said = body.recv(4096)
             assert said == b"", said
+
+
+def test_a_kept_connection_left_idle_is_closed(hostile: Path) -> None:
+    """A kept-alive connection serves a second request at once, and is closed once it idles
+    (KEEP_ALIVE_S, 5 s; waited for up to 30 s)."""
+    env = _hostile_env(hostile)
+    with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
+        port = _port(url)
+        body = json.dumps(LISTING).encode()
+        head = (
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+            "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as kept:
+            answers = []
+            for _ in range(2):  # one connection, two requests in turn
+                kept.sendall(head + body)
+                answers.append(_one_answer(kept))
+            idle_closed = kept.recv(1024)
+    assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers), answers
+    assert all(b'"echo"' in answer for answer in answers)
+    assert idle_closed == b""
+
+
+def _one_answer(sock: socket.socket) -> bytes:
+    """One HTTP answer read off `sock`: its head and a body of Content-Length bytes."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, rest = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(rest) < length:
+        rest += sock.recv(65536)
+    return head + b"\r\n\r\n" + rest
 
 
 async def test_a_host_bug_fails_that_call_only(hostile: Path) -> None:

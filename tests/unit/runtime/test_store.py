@@ -4,8 +4,10 @@ answers; which a URL names; a Redis that does not answer raises StoreUnavailable
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -159,3 +161,23 @@ def test_redis_comes_back_without_a_new_store(tmp_path: Path) -> None:
             store.claim("record:z2", time.time() + 60)
         server.start()  # empty again: nothing persisted
         assert store.claim("record:z2", time.time() + 60) is True
+
+
+def test_a_loop_closed_without_ending_its_generators_has_its_client_dropped(
+    redis_url: str,
+) -> None:
+    """`loop.close()` alone does not close the loop's client (asyncio.run's end does): the
+    next loop's first call drops it, so the clients kept stay one per live loop."""
+    store = open_store(f"{redis_url}?prefix=loops{time.monotonic_ns()}")
+    held = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)  # the dropped clients' sockets
+        for n in range(3):
+            loop = asyncio.new_event_loop()
+            assert loop.run_until_complete(store.aclaim(f"closed{n}", time.time() + 60))
+            loop.close()
+            held.append(len(store._loops))
+        assert asyncio.run(store.aclaim("ran", time.time() + 60))
+        gc.collect()
+    assert held == [1, 1, 1]  # each new loop dropped the closed one's
+    assert len(store._loops) == 0  # asyncio.run's loop closed its own as it ended

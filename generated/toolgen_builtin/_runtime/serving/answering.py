@@ -9,6 +9,12 @@ log message before it) is answered with that response as JSON instead, which the
 reads whole. A stream whose first event is anything else is passed on as it comes: a
 notification (progress, a log message, to be seen while the call runs) or the keep-alive
 ping of a call silent for 15 s. That is what the SDK's transport does on 2026-07-28 itself.
+
+Once a stream has begun (in either era), the response can only be one more event, and no
+part of the protocol lets it be split or sent another way. So a response event larger than the client reads (the
+SDK's limit, 1 MiB, unless the request's `toolgen-max-event-bytes` header says more, as
+toolgen's client does) is replaced by a tool error naming the size and the limit: the model
+reads why and can ask for less, where the client would otherwise drop the stream.
 """
 
 from __future__ import annotations
@@ -19,24 +25,35 @@ from typing import Any
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .wire import FAILURE, MAX_EVENT_HEADER
+
 _SSE = b"text/event-stream"
+# The most bytes of one SSE event the SDK's client reads (its DEFAULT_MAX_SSE_EVENT_SIZE):
+# the lines of the event, their line breaks and comments not counted.
+SDK_EVENT_LIMIT = 1024 * 1024
 
 
 class JsonWhenAlone:
     """ASGI middleware: a handshake-era POST's SSE answer that holds only the response goes
-    as `application/json`."""
+    as `application/json`; in any POST's SSE answer, a response larger than the client reads
+    is an error result that says so."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        accepts = b"application/json" in dict(scope.get("headers", [])).get(b"accept", b"")
-        if scope["type"] != "http" or scope.get("method") != "POST" or not accepts:
-            await self.app(scope, receive, send)
-        elif not handshake_era(scope):
+        if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
         else:
-            await self.app(scope, receive, _Deferred(send).send)
+            accepts = b"application/json" in dict(scope.get("headers", [])).get(b"accept", b"")
+            alone = accepts and handshake_era(scope)
+            await self.app(scope, receive, _Deferred(send, event_limit(scope), alone).send)
+
+
+def event_limit(scope: Scope) -> int:
+    """The largest SSE event the client reads: what its request says, else the SDK's limit."""
+    said = dict(scope.get("headers", [])).get(MAX_EVENT_HEADER.encode(), b"")
+    return int(said) if said.isdigit() and int(said) > 0 else SDK_EVENT_LIMIT
 
 
 def handshake_era(scope: Scope) -> bool:
@@ -50,19 +67,26 @@ class _Deferred:
     """Holds an SSE answer's start and its body until its first event: a response that ends
     the body goes as JSON, anything else commits to SSE (what was held first)."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, limit: int, alone: bool) -> None:
         self.downstream = send
+        self.limit = limit
+        self.alone = alone  # whether a response alone goes as JSON (else SSE is kept, bounded)
         self.start: Message | None = None
         self.held = bytearray()
         self.committed = False
+        self.sse = False
 
     async def send(self, message: Message) -> None:
         if self.committed:
+            body = message.get("body", b"")
+            if self.sse and message["type"] == "http.response.body" and len(body) > self.limit:
+                message = {**message, "body": bounded(body, self.limit)}
             await self.downstream(message)
         elif message["type"] == "http.response.start":
-            if _SSE in dict(message.get("headers", [])).get(b"content-type", b""):
+            self.sse = _SSE in dict(message.get("headers", [])).get(b"content-type", b"")
+            if self.alone and self.sse:
                 self.start = message
-            else:  # not an SSE answer: as it is
+            else:  # as it is (an SSE answer's events bounded)
                 await self._commit(message)
         elif self.start is not None:
             self.held += message.get("body", b"")
@@ -79,7 +103,7 @@ class _Deferred:
         self.committed = True
         await self.downstream(start)
         if body is not None:
-            await self.downstream({"type": "http.response.body", **body})
+            await self.send({"type": "http.response.body", **body})
 
     async def _json(self, data: bytes) -> None:
         assert self.start is not None
@@ -113,3 +137,38 @@ def _response(event: bytes) -> bytes | None:
     if "result" not in message and "error" not in message:
         return None
     return data.encode()
+
+
+def bounded(body: bytes, limit: int) -> bytes:
+    """`body` (SSE events), each response event the client would refuse (over `limit` bytes
+    as it counts them) replaced by an error result of the same id that says so."""
+    events = body.replace(b"\r\n", b"\n").split(b"\n\n")
+    for at, event in enumerate(events):
+        size = sum(len(line) for line in event.split(b"\n") if not line.startswith(b":"))
+        data = _response(event) if size > limit else None
+        response = json.loads(data) if data is not None else None
+        if isinstance(response, dict) and isinstance(response.get("result"), dict):
+            response["result"] = _too_large(response["result"], size, limit)
+            kept = [line for line in event.split(b"\n") if line and not line.startswith(b"data:")]
+            events[at] = b"\n".join([*kept, b"data: " + json.dumps(response).encode()])
+    return b"\n\n".join(events)
+
+
+def _too_large(result: dict[str, Any], size: int, limit: int) -> dict[str, Any]:
+    """An error result in place of `result` (its other fields kept: 2026-07-28's `resultType`)."""
+    message = (
+        f"the result is {size:,} bytes, over the {limit:,} bytes this client reads in one "
+        "server-sent event, and a result sent after progress or log notifications can only "
+        "be one: ask for less of it (a part, a page, a narrower query)"
+    )
+    kept = {
+        key: value
+        for key, value in result.items()
+        if key not in ("content", "structuredContent", "isError", "_meta")
+    }
+    return {
+        **kept,
+        "content": [{"type": "text", "text": message}],
+        "isError": True,
+        "_meta": {FAILURE: {"kind": "result_too_large", "retryable": False}},
+    }

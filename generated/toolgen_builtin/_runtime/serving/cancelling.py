@@ -15,6 +15,12 @@ The table is the process's. With several worker processes (`serve --workers`), a
 that holds no call of the pair passes the cancellation on to the others: each has a Unix
 datagram socket in a folder that only the server's user can enter (`SIBLINGS`, made by
 `serve`, removed when it ends).
+
+Across machines, through the fleet's store (`serve --store redis://...`; `mcp_server` names
+it, `across`): a server that holds no call of the pair also writes it into the store's map of
+cancellations (kept an hour), and each call under way of a tagged client looks for its own
+pair there every `POLL_S` seconds while it runs, so a cancellation that arrived before the
+call began is seen too. A store that does not answer loses the cancellation, never the call.
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ import json
 import os
 import secrets
 import socket
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..store.base import StoreUnavailable
 from .answering import handshake_era
 
 TAG = "mcp-session-id"
@@ -37,6 +45,18 @@ SIBLINGS = "TOOLGEN_SERVE_SIBLINGS"  # the environment variable naming the worke
 _PEEKED = 64 * 1024  # the largest body looked into for a cancellation (one is ~100 bytes)
 # The calls under way in this process: (tag, request id) -> the call.
 _CALLS: dict[tuple[str, Any], asyncio.Future[Any]] = {}
+# The shared store cancellations pass through between servers (none: this machine only).
+_FLEET: list[Any] = []
+_WATCHES: set[asyncio.Future[None]] = set()  # the calls' watches of the store, under way
+FLAGS = "cancelled"  # the store's map of cancellations: "tag\nrequest id" -> b"1"
+FLAG_TTL_S = 3600.0  # how long a cancellation waits in the store for its call
+FLAG_ENTRIES = 100_000  # the most kept at once (the oldest go first)
+POLL_S = 0.5  # how often a call under way looks for its cancellation in the store
+
+
+def across(store: Any) -> None:
+    """Pass cancellations between servers through `store` when it is shared (else none)."""
+    _FLEET[:] = [store] if getattr(store, "shared", False) else []
 
 
 @contextlib.contextmanager
@@ -51,11 +71,44 @@ def cancellable(
         return
     key = (tag, request_id)
     _CALLS[key] = call
+    ended = asyncio.Event()
+    if _FLEET:
+        watch = asyncio.ensure_future(_watched(_FLEET[0], key, call, ended))
+        _WATCHES.add(watch)  # the loop holds its tasks weakly
+        watch.add_done_callback(_WATCHES.discard)
     try:
         yield
     finally:
+        ended.set()  # the watch ends, never cut off mid-request (that drops its connection)
         if _CALLS.get(key) is call:
             del _CALLS[key]
+
+
+def _field(key: tuple[str, Any]) -> str:
+    return f"{key[0]}\n{json.dumps(key[1])}"
+
+
+async def _watched(
+    store: Any, key: tuple[str, Any], call: asyncio.Future[Any], ended: asyncio.Event
+) -> None:
+    """Cancel `call` once the store holds the cancellation of `key`, looking every POLL_S
+    seconds until `ended` (a call shorter than POLL_S never asks the store)."""
+    field = _field(key)
+    while True:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ended.wait(), POLL_S)
+            return
+        with contextlib.suppress(StoreUnavailable):
+            if await store.aget(FLAGS, field, FLAG_TTL_S, time.time()) is not None:
+                call.cancel()
+                return
+
+
+async def _flagged(key: tuple[str, Any]) -> None:
+    """The cancellation of `key` written into the fleet's store, for the server holding it."""
+    for store in _FLEET:
+        with contextlib.suppress(StoreUnavailable):
+            await store.aput(FLAGS, _field(key), b"1", FLAG_TTL_S, FLAG_ENTRIES, time.time())
 
 
 class Tagged:
@@ -84,8 +137,11 @@ class Tagged:
             body, replay = await _peeked(receive)
             for request_id in _cancelled(body):
                 key = (tag.decode("latin-1"), request_id)
-                if not _cancel(key) and self.siblings is not None:
+                if _cancel(key):
+                    continue
+                if self.siblings is not None:
                     self.siblings.tell(key)
+                await _flagged(key)
             await self.app(scope, replay, send)
         else:
             await self.app(scope, receive, send)

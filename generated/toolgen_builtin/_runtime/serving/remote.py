@@ -33,7 +33,7 @@ from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
 from ..validation.validate import as_sent
 from . import failures, reading
-from .wire import EVENT
+from .wire import EVENT, MAX_EVENT_HEADER
 
 _TOKENS = itertools.count(1)
 R = TypeVar("R")
@@ -208,14 +208,16 @@ async def connect(
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
 
-        http = httpx2.AsyncClient(
-            headers={} if token is None else {"Authorization": f"Bearer {token}"},
-            timeout=timeout_s,
-            event_hooks={"response": [watch]},
-        )
         # One SSE event holds a whole result: the SDK's 1 MiB cap on it becomes the caller's
-        # (the Watch cuts a tool's answer off at max_result_bytes as it is read).
+        # (the Watch cuts a tool's answer off at max_result_bytes as it is read); the server
+        # is told, so that it sends such a result rather than refuse it (answering.py).
         events = max(max_result_bytes, 1024 * 1024)
+        headers = {MAX_EVENT_HEADER: str(events)}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        http = httpx2.AsyncClient(
+            headers=headers, timeout=timeout_s, event_hooks={"response": [watch]}
+        )
         transport = streamable_http_client(target, http_client=http, max_sse_event_size=events)
         server = _Transport(transport, http)
     elif isinstance(target, (str, list)):

@@ -104,6 +104,7 @@ def mcp_server(
     schemas = {d["name"]: d["inputSchema"] for d in definitions}
     if logging.getLogger().handlers.count(FORWARD) == 0:
         logging.getLogger().addHandler(FORWARD)
+    cancelling.across(registry.store)  # handshake-era cancellations between servers
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

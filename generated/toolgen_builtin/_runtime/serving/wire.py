@@ -13,3 +13,7 @@ VALUE = "io.toolgen/value"
 WARNINGS = "io.toolgen/warnings"
 METADATA = "io.toolgen/metadata"  # the guidance for the model (also in the text content)
 ASKED = "toolgen"  # the key of the one input request of an input-required result
+
+# The request header in which toolgen's client says the largest SSE event it reads (bytes);
+# the server answers a larger result sent after events as an error (answering.py).
+MAX_EVENT_HEADER = "toolgen-max-event-bytes"

@@ -20,7 +20,8 @@ URL: `redis://[:password@]HOST:PORT/DB` (`rediss://`, `unix://` too), with query
 this store (removed before the client reads the URL): `prefix` (of every key; default
 `toolgen`), `lease_s` (default 30), `timeout_s` (connect and reply deadline; default 1). A
 Redis that does not answer within it raises StoreUnavailable, and the client reconnects on
-the next operation: nothing to restart once Redis is back.
+the next operation: nothing to restart once Redis is back. Each event loop has its own asyncio
+client, closed when that loop ends (`asyncio.run`'s does: `_async`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -136,13 +137,13 @@ class RedisStore:
         except ValueError as exc:
             raise ValueError(f"store {self.url!r}: {exc}") from None
         self._scripts = {name: self._sync.register_script(lua) for name, lua in _SCRIPTS.items()}
-        self._loops: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any]]] = (
+        self._loops: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any], Any]] = (
             weakref.WeakKeyDictionary()
         )
         self._member = f"{os.getpid()}-{os.urandom(6).hex()}-"  # unique among processes
         self._count = itertools.count()
         self._held: dict[str, str] = {}  # token -> key: the leases this process renews
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # _finish re-enters it (_closed_with)
         self._renewing: threading.Event | None = None
 
     def _key(self, key: str) -> str:
@@ -162,31 +163,52 @@ class RedisStore:
 
     async def _arun(self, name: str, keys: list[str], args: list[Any]) -> Any:
         try:
-            return await self._async()[1][name](keys=keys, args=args)
+            return await (await self._async())[1][name](keys=keys, args=args)
         except _DOWN as exc:
             raise self._down(exc) from None
 
     async def _acall(self, do: Callable[[Any], Awaitable[Any]]) -> Any:
         try:
-            return await do(self._async()[0])
+            return await do((await self._async())[0])
         except _DOWN as exc:
             raise self._down(exc) from None
 
-    def _async(self) -> tuple[Any, dict[str, Any]]:
-        """This event loop's client and scripts (an asyncio client belongs to one loop)."""
+    async def _async(self) -> tuple[Any, dict[str, Any]]:
+        """This event loop's client and scripts (an asyncio client belongs to one loop).
+
+        The client is closed when its loop ends: an async generator started on the loop holds
+        it, and a loop that ends as `asyncio.run`'s do (and uvicorn's, anyio's) closes every
+        async generator still open, running its `finally`. Without that, a host running
+        `asyncio.run(registry.acall(...))` again and again keeps a connection per loop (the
+        client refers to its loop, so the weak mapping never lets either go). A loop closed
+        without closing its generators (`loop.close()` alone) leaves its entry to the next
+        loop's first call, which drops it; its sockets are then the garbage collector's.
+        """
         import asyncio
 
         loop = asyncio.get_running_loop()
         with self._lock:  # the loops of several threads
             found = self._loops.get(loop)
-            if found is None:
-                retry = redis.asyncio.retry.Retry(NoBackoff(), 0)
-                client = redis.asyncio.Redis.from_url(
-                    self._client_url, retry=retry, **self._settings
-                )
-                scripts = {name: client.register_script(lua) for name, lua in _SCRIPTS.items()}
-                found = self._loops[loop] = (client, scripts)
-            return found
+            if found is not None:
+                return found[:2]
+            for ended in [other for other in self._loops if other.is_closed()]:
+                _finish(self._loops[ended][2])
+            retry = redis.asyncio.retry.Retry(NoBackoff(), 0)
+            client = redis.asyncio.Redis.from_url(self._client_url, retry=retry, **self._settings)
+            scripts = {name: client.register_script(lua) for name, lua in _SCRIPTS.items()}
+            closer = self._closed_with(loop, client)
+            self._loops[loop] = (client, scripts, closer)
+        await closer.asend(None)  # started here, so the loop closes it when it ends
+        return client, scripts
+
+    async def _closed_with(self, loop: Any, client: Any) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._loops.pop(loop, None)
+            if not loop.is_closed():
+                await client.aclose()
 
     def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
         waited = self._run("reserve", [self._key(key)], [calls, _us(per_s), self._token()])
@@ -278,6 +300,15 @@ class RedisStore:
                     self._run("renew", [self._key(key)], [_us(self.lease_s), *tokens])
                 except StoreUnavailable:  # a lease not renewed in time is lost, not held
                     pass
+
+
+def _finish(closer: Any) -> None:
+    """Close `closer` (a `_closed_with` generator) whose loop is closed: its `finally` awaits
+    nothing then, so one step runs it to the end (and the loop's finalizer is never asked)."""
+    try:
+        closer.aclose().send(None)
+    except StopIteration:
+        pass
 
 
 def _us(seconds: float) -> int:
