@@ -54,3 +54,25 @@ def test_store_quick() -> None:
         "| `plain` (no policy), call",
         "| `plain` (no policy), acall",
     ]
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("docket") is None or shutil.which("redis-server") is None,
+    reason="the task engines benchmark needs Docket (the server extra) and Debian's redis-server",
+)
+def test_task_engines_quick() -> None:
+    """The engines benchmark measures Docket in memory and on Redis, and skips an engine that
+    is not installed instead of failing."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "task_engines.py"), "--jobs", "5"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    rows = [
+        line.split(" | ")[:3] for line in proc.stdout.splitlines() if line.startswith("| docket")
+    ]
+    assert rows == [["| docket", "memory", "5"], ["| docket", "redis", "5"]], proc.stdout
