@@ -1,0 +1,246 @@
+"""Long calls as MCP tasks (2025-11-25): a `tools/call` with `task` answers at once with the
+task; `tasks/get`, `tasks/result`, `tasks/cancel`, `tasks/list` follow it. One server with the
+in-process store runs its tasks itself; servers on a Redis store queue them for `worker`
+processes, and any server answers for any task; a worker killed mid-call leaves an idempotent
+tool's task to another worker, and fails any other's as lost. Real servers, workers and
+redis-server, as subprocesses; the client is JSON-RPC over HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.mcp_support import serving
+from tests.support.redis_support import RedisServer, redis_server
+from tests.support.runtime_support import generated_package
+
+pytest.importorskip("docket", reason="tasks run on Docket (the server extra)")
+
+NUMBER = {"type": "object", "properties": {"n": {"type": "number", "description": "Seconds."}}}
+RETURNS = {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}
+SPECS = {
+    "tools": [
+        {
+            "name": "recount",
+            "description": "Counts again for n seconds; safe to run twice.",
+            "flags": ["idempotent"],
+            "parameters": NUMBER,
+            "returns": RETURNS,
+        },
+        {
+            "name": "send",
+            "description": "Sends for n seconds; running it twice sends twice.",
+            "parameters": NUMBER,
+            "returns": RETURNS,
+        },
+    ]
+}
+# Each run writes `<tool> <pid>` when it starts and `<tool> done` when it ends.
+IMPLEMENTATIONS = """
+import asyncio, os
+from importlib import import_module
+
+package = import_module(os.environ["TASKS_PACKAGE"])
+
+
+def note(line):
+    with open(os.environ["TASKS_RUNS"], "a") as runs:
+        runs.write(line + "\\n")
+
+
+def made(tool):
+    module = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
+    base = next(
+        v for v in vars(module).values()
+        if isinstance(v, type) and getattr(v, "info", None) is module.INFO and v.__name__.endswith("Tool")
+    )
+
+    class Slow(base):
+        async def run(self, args):
+            note(f"{tool} {os.getpid()}")
+            await asyncio.sleep(args.n or 0)
+            note(f"{tool} done")
+            return {"n": args.n}
+
+    return Slow()
+
+
+def registry():
+    return package.build_registry(made("recount"), made("send"))
+"""
+HEADERS = {
+    "accept": "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": "2025-11-25",
+}
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    yield from generated_package(tmp_path_factory, "tasked", SPECS)
+
+
+@pytest.fixture
+def env(package: ModuleType, tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "tasks_impls.py").write_text(IMPLEMENTATIONS, "utf-8")
+    out = Path(package.__file__ or "").parent.parent
+    path = os.pathsep.join([str(out), str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    environment = {**os.environ, "PYTHONPATH": path, "TASKS_PACKAGE": package.__name__}
+    environment["TASKS_RUNS"] = str(tmp_path / "runs.txt")
+    environment.pop("TOOLGEN_STORE", None)
+    return environment
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    (tmp_path / "redis").mkdir()
+    with redis_server(tmp_path / "redis") as server:
+        yield server
+
+
+def rpc(url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """One JSON-RPC request; its `result`, or its `error` under "error"."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    answer = httpx.post(url, json=body, headers=HEADERS, timeout=30)
+    text = answer.text
+    if answer.headers.get("content-type", "").startswith("text/event-stream"):
+        text = [line[5:] for line in text.splitlines() if line.startswith("data:")][-1]
+    message: dict[str, Any] = json.loads(text)
+    return message.get("result") or {"error": message["error"]}
+
+
+def start(url: str, tool: str, n: float, ttl: int | None = None) -> dict[str, Any]:
+    task: dict[str, Any] = {} if ttl is None else {"ttl": ttl}
+    answer = rpc(url, "tools/call", {"name": tool, "arguments": {"n": n}, "task": task})
+    handle: dict[str, Any] = answer["task"]
+    return handle
+
+
+def until(url: str, task_id: str, *statuses: str, within_s: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + within_s
+    while True:
+        found = rpc(url, "tasks/get", {"taskId": task_id})
+        if found.get("status") in statuses or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def runs(env: dict[str, str]) -> list[str]:
+    path = Path(env["TASKS_RUNS"])
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_one_server_runs_its_tasks_and_answers_for_them(env: dict[str, str]) -> None:
+    with serving("tasked", "tasks_impls:registry", env) as url:
+        hello = rpc(
+            url,
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"},
+            },
+        )
+        assert hello["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
+        handle = start(url, "recount", 0.2)
+        assert handle["status"] == "working" and handle["ttl"] == 3_600_000
+        done = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
+        assert done["structuredContent"] == {"n": 0.2} and not done.get("isError")
+        assert done["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": handle["taskId"]}
+        assert rpc(url, "tasks/get", {"taskId": handle["taskId"]})["status"] == "completed"
+        listed = rpc(url, "tasks/list", {})["tasks"]
+        assert [t["taskId"] for t in listed] == [handle["taskId"]]
+
+        running = start(url, "send", 30)
+        until(url, running["taskId"], "never", within_s=0.5)
+        cancelled = rpc(url, "tasks/cancel", {"taskId": running["taskId"]})
+        assert cancelled["status"] == "cancelled"
+        again = rpc(url, "tasks/cancel", {"taskId": running["taskId"]})
+        assert "already ended (cancelled)" in again["error"]["message"]
+
+        brief = start(url, "recount", 0, ttl=1000)
+        time.sleep(2.2)
+        expired = rpc(url, "tasks/get", {"taskId": brief["taskId"]})
+        assert "expired" in expired["error"]["message"], expired
+        unknown = rpc(url, "tasks/get", {"taskId": "nothing"})
+        assert "never created" in unknown["error"]["message"]
+    assert runs(env).count("send done") == 0  # the cancelled call never got past its sleep
+
+
+def worker(env: dict[str, str], store: str) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "tasked", "worker", "--registry", "tasks_impls:registry"]
+    argv += ["--store", store, "--redelivery-s", "1"]
+    return subprocess.Popen(argv, env=env, start_new_session=True)
+
+
+def stop(*processes: subprocess.Popen[bytes]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def test_two_servers_queue_for_workers_and_answer_for_each_others_tasks(
+    env: dict[str, str], redis: RedisServer
+) -> None:
+    workers = [worker(env, redis.url), worker(env, redis.url)]
+    try:
+        with serving("tasked", "tasks_impls:registry", env, "--store", redis.url) as one:
+            with serving("tasked", "tasks_impls:registry", env, "--store", redis.url) as two:
+                handles = [start(one, "recount", 0.1), start(two, "send", 0.1)]
+                for handle in handles:
+                    other = two if handle is handles[0] else one
+                    done = rpc(other, "tasks/result", {"taskId": handle["taskId"]})
+                    assert done["structuredContent"] == {"n": 0.1}
+                listed = {t["taskId"] for t in rpc(one, "tasks/list", {})["tasks"]}
+                assert listed == {h["taskId"] for h in handles}
+    finally:
+        stop(*workers)
+
+
+@pytest.mark.parametrize(
+    ("tool", "status", "finished"),
+    [("recount", "completed", 1), ("send", "failed", 0)],
+    ids=["idempotent-run-again", "other-failed-as-lost"],
+)
+def test_a_worker_killed_mid_call(
+    env: dict[str, str], redis: RedisServer, tool: str, status: str, finished: int
+) -> None:
+    workers = [worker(env, redis.url), worker(env, redis.url)]
+    try:
+        with serving("tasked", "tasks_impls:registry", env, "--store", redis.url) as url:
+            handle = start(url, tool, 2)
+            deadline = time.monotonic() + 15
+            while not any(line.startswith(tool + " ") for line in runs(env)):
+                assert time.monotonic() < deadline, "no worker started the call"
+                time.sleep(0.02)
+            pid = int(next(line for line in runs(env) if line.startswith(tool + " ")).split()[1])
+            killed = next(w for w in workers if w.pid == pid)
+            killed.send_signal(signal.SIGKILL)
+            killed.wait()
+            ended = until(url, handle["taskId"], "completed", "failed", within_s=20)
+            assert ended["status"] == status, ended
+            result = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
+    finally:
+        stop(*workers)
+    assert runs(env).count(f"{tool} done") == finished
+    if status == "failed":
+        assert "the worker running this call was lost" in ended["statusMessage"]
+        assert result["isError"] is True
+        assert "may have had effects" in result["content"][0]["text"]
+    else:
+        assert result["structuredContent"] == {"n": 2}
+        started = [line for line in runs(env) if line.startswith("recount ") and "done" not in line]
+        assert len(started) == 2  # on the killed worker, then on the other
