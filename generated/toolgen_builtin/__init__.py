@@ -68,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "a8d7b7993a1d5f9c8cbb2eef7c14dbb397a18d664ca1d97bed8013db6e3fabd3"
+_RUNTIME_SHA256 = "5bc62b5fb02bb591e34355fd505f3966c815966fe7a9cd0a5b1bd07c08434ef1"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a8d7b7993a1d5f9c8cbb2eef7c14dbb397a18d664ca1d97bed8013db6e3fabd3"
+RUNTIME_SHA256 = "5bc62b5fb02bb591e34355fd505f3966c815966fe7a9cd0a5b1bd07c08434ef1"

@@ -8,6 +8,7 @@ redis-server, as subprocesses; the client is JSON-RPC over HTTP.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -244,3 +245,29 @@ def test_a_worker_killed_mid_call(
         assert result["structuredContent"] == {"n": 2}
         started = [line for line in runs(env) if line.startswith("recount ") and "done" not in line]
         assert len(started) == 2  # on the killed worker, then on the other
+
+
+def test_the_typed_client_starts_a_task_follows_it_and_reads_its_typed_result(
+    env: dict[str, str], package: ModuleType
+) -> None:
+    from importlib import import_module
+
+    client = import_module(f"{package.__name__}.client")
+    result_class = import_module(f"{package.__name__}.tools.recount").RecountResult
+    errors = import_module(f"{package.__name__}._runtime.errors")
+
+    async def follow(url: str) -> tuple[Any, ...]:
+        async with client.connect(url, protocol="legacy") as tools:
+            handle = await tools.start("recount", n=0.1)
+            value = await handle.result()
+            ended = await handle.status()
+            running = await tools.start("send", n=30)
+            cancelled = await running.cancel()
+            with pytest.raises(errors.ToolCallError) as refused:
+                await tools.start("recount", n="many")
+            return value, ended.status, cancelled.status, refused.value.kind
+
+    with serving("tasked", "tasks_impls:registry", env) as url:
+        value, ended, cancelled, refused = asyncio.run(follow(url))
+    assert isinstance(value, result_class) and value.n == 0.1
+    assert (ended, cancelled, refused) == ("completed", "cancelled", "invalid_arguments")
