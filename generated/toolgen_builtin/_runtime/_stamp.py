@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5bc62b5fb02bb591e34355fd505f3966c815966fe7a9cd0a5b1bd07c08434ef1"
+RUNTIME_SHA256 = "ec5de9d67e4956291eed586185bc575b4b9e82e33f7bba026172edcf28eccac0"

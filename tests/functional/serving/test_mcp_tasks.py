@@ -46,6 +46,20 @@ SPECS = {
             "parameters": NUMBER,
             "returns": RETURNS,
         },
+        {
+            "name": "report",
+            "description": "Writes a report for n seconds: only as a task.",
+            "task": "required",
+            "parameters": NUMBER,
+            "returns": RETURNS,
+        },
+        {
+            "name": "glance",
+            "description": "Answers at once: never as a task.",
+            "task": "forbidden",
+            "parameters": NUMBER,
+            "returns": RETURNS,
+        },
     ]
 }
 # Each run writes `<tool> <pid>` when it starts and `<tool> done` when it ends.
@@ -79,7 +93,7 @@ def made(tool):
 
 
 def registry():
-    return package.build_registry(made("recount"), made("send"))
+    return package.build_registry(*(made(t) for t in ("recount", "send", "report", "glance")))
 """
 HEADERS = {
     "accept": "application/json, text/event-stream",
@@ -271,3 +285,31 @@ def test_the_typed_client_starts_a_task_follows_it_and_reads_its_typed_result(
         value, ended, cancelled, refused = asyncio.run(follow(url))
     assert isinstance(value, result_class) and value.n == 0.1
     assert (ended, cancelled, refused) == ("completed", "cancelled", "invalid_arguments")
+
+
+def test_a_tool_declares_whether_it_runs_as_a_task_and_is_held_to_it(
+    env: dict[str, str], package: ModuleType
+) -> None:
+    from importlib import import_module
+
+    client = import_module(f"{package.__name__}.client")
+
+    async def typed(url: str) -> Any:
+        async with client.connect(url, protocol="legacy") as tools:
+            return await tools.report(n=0.1)  # its ordinary method: a task, awaited
+
+    with serving("tasked", "tasks_impls:registry", env) as url:
+        listed = {t["name"]: t.get("execution") for t in rpc(url, "tools/list", {})["tools"]}
+        assert listed["report"] == {"taskSupport": "required"}
+        assert listed["glance"] == {"taskSupport": "forbidden"} and listed["send"] is None
+        plain = rpc(url, "tools/call", {"name": "report", "arguments": {"n": 0}})
+        assert plain["error"]["code"] == -32601
+        assert "runs only as a task" in plain["error"]["message"]
+        tasked = rpc(url, "tools/call", {"name": "glance", "arguments": {"n": 0}, "task": {}})
+        assert tasked["error"]["code"] == -32601
+        assert rpc(url, "tools/call", {"name": "glance", "arguments": {"n": 0}})[
+            "structuredContent"
+        ]
+        value = asyncio.run(typed(url))
+    assert value.n == 0.1
+    assert runs(env).count("report done") == 1

@@ -76,7 +76,15 @@ class Remote:
 
     async def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         """The whole result: value or failure (never raised: the connection stays usable),
-        content blocks, guidance, warnings."""
+        content blocks, guidance, warnings. A tool whose spec says `task: required` is run
+        as a task (started, then awaited) on a connection of the handshake revisions."""
+        if self.info(name).task == "required" and remote_tasks.handshake(self):
+            try:
+                handle = await self.start(name, arguments, **fields)
+            except ToolCallError as error:
+                failure = ToolFailure(error.kind, error.message, error.retryable)
+                return ToolResult(self.info(name).name, failure=failure, exception=error)
+            return await handle.outcome()
         async for event in self.stream(name, arguments, **fields):
             if isinstance(event, streaming.Final):
                 return event.result

@@ -73,7 +73,7 @@ class TaskHandle:
 async def start(remote: Any, name: str, sent: Any, ttl_ms: int | None, value: Value) -> TaskHandle:
     """`tools/call` of `name` with `sent` (validated arguments) as a task; its handle."""
     info = remote.info(name)
-    if remote.client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if not handshake(remote):
         message = (
             f"tool {info.name!r}: tasks are of MCP's handshake revisions, and this connection "
             f"speaks {remote.client.protocol_version}: connect with protocol='legacy'"
@@ -91,6 +91,11 @@ async def start(remote: Any, name: str, sent: Any, ttl_ms: int | None, value: Va
     except Exception as error:
         raise _raised(info.name, error, remote) from None
     return TaskHandle(remote, info.name, created.task, value)
+
+
+def handshake(remote: Any) -> bool:
+    """Whether the connection speaks a handshake revision (where tasks are)."""
+    return remote.client.protocol_version not in MODERN_PROTOCOL_VERSIONS
 
 
 def _raised(tool: str, error: Exception, remote: Any) -> ToolCallError:

@@ -84,15 +84,28 @@ class _Tasked:
                 answer = {**answer, "capabilities": {**answer["capabilities"], "tasks": tasks}}
             return answer
         params = ctx.params if isinstance(ctx.params, dict) else {}
-        asked = params.get("task")
-        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-        if ctx.method != "tools/call" or not isinstance(asked, dict) or modern:
-            return await call_next(ctx)
         name = params.get("name")
-        arguments = params.get("arguments") or {}
-        if not isinstance(name, str) or name not in self.registry:
+        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if ctx.method != "tools/call" or modern or not isinstance(name, str):
+            return await call_next(ctx)
+        if name not in self.registry:
             return await call_next(ctx)  # the server's own error for a tool it does not have
-        tool, arguments = self.registry.forwarded(name, arguments)
+        tool, arguments = self.registry.forwarded(name, params.get("arguments") or {})
+        if tool not in self.registry:  # call_tool naming no tool: its own error, as a call
+            return await call_next(ctx)
+        support = self.registry.info(tool).task
+        asked = params.get("task")
+        if not isinstance(asked, dict):
+            if support == "required":  # MCP: -32601 for a call that must be a task
+                message = (
+                    f"tool {tool!r} runs only as a task: call it with `task` (its "
+                    "taskSupport is required)"
+                )
+                raise MCPError(types.METHOD_NOT_FOUND, message)
+            return await call_next(ctx)
+        if support == "forbidden":
+            message = f"tool {tool!r} does not run as a task (its taskSupport is forbidden)"
+            raise MCPError(types.METHOD_NOT_FOUND, message)
         ttl = asked.get("ttl")
         record = await self.board.create(tool, arguments, ttl if isinstance(ttl, int) else None)
         return {"task": public(record)}
