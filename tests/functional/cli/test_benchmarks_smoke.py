@@ -76,3 +76,22 @@ def test_task_engines_quick() -> None:
         line.split(" | ")[:3] for line in proc.stdout.splitlines() if line.startswith("| docket")
     ]
     assert rows == [["| docket", "memory", "5"], ["| docket", "redis", "5"]], proc.stdout
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("docket") is None or shutil.which("redis-server") is None,
+    reason="the tasks benchmark needs Docket (the server extra) and Debian's redis-server",
+)
+def test_tasks_quick() -> None:
+    """Two servers and two workers on one Redis answer task calls and direct calls alike."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "tasks.py"), "--quick"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    rows = [line.split(" | ")[0] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert rows == ["| path", "| direct tools/call", "| task: call + result"], proc.stdout
