@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._util import load, machine, ratio, table  # noqa: E402
+from tests.support import mcp_support  # noqa: E402
 from tests.support.generation import generate  # noqa: E402
 from tests.support.mcp_support import serving  # noqa: E402
 from tests.support.redis_support import redis_server  # noqa: E402
@@ -64,23 +65,12 @@ class Work(WorkTool):
 def registry():
     return bench_tasks.build_registry(Work())
 """
-HEADERS = {
-    "accept": "application/json, text/event-stream",
-    "content-type": "application/json",
-    "mcp-protocol-version": "2025-11-25",
-}
 
 
 def rpc(http: httpx.Client, url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
-    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-    answer = http.post(url, json=body, headers=HEADERS)
-    text = answer.text
-    if answer.headers.get("content-type", "").startswith("text/event-stream"):
-        text = [line[5:] for line in text.splitlines() if line.startswith("data:")][-1]
-    message: dict[str, Any] = json.loads(text)
-    assert "result" in message, message
-    result: dict[str, Any] = message["result"]
-    return result
+    answer = mcp_support.rpc(http.post, url, method, params)
+    assert "error" not in answer, answer
+    return answer
 
 
 def direct(http: httpx.Client, one: str, other: str, n: int) -> None:

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "ec5de9d67e4956291eed586185bc575b4b9e82e33f7bba026172edcf28eccac0"
+RUNTIME_SHA256 = "590923540a1fdb90510d2c9cc6fe8f15a7a7fb10c8e823e4b74955746ea26010"

@@ -12,6 +12,20 @@ import pytest
 from tests.support.generation import REPO
 
 
+def benchmark(script: str, *options: str, timeout: int) -> str:
+    """What `benchmarks/<script> <options>` prints; it must exit 0."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / script), *options],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return proc.stdout
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("mcp") is None or importlib.util.find_spec("uvicorn") is None,
     reason="the serve load test needs the mcp SDK and uvicorn (the generated package's server extra)",
@@ -38,16 +52,8 @@ def test_serve_load_quick() -> None:
 def test_store_quick() -> None:
     """The store benchmark starts its Redis, calls both tools through both stores, and says
     what the Redis store costs each."""
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "store.py"), "--quick"],
-        check=False,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
-    rows = [line for line in proc.stdout.splitlines() if line.startswith("| `")]
+    printed = benchmark("store.py", "--quick", timeout=300)
+    rows = [line for line in printed.splitlines() if line.startswith("| `")]
     assert [row.split(" | ")[0] for row in rows] == [
         "| `limited` (rate_limit), call",
         "| `limited` (rate_limit), acall",
@@ -84,14 +90,6 @@ def test_task_engines_quick() -> None:
 )
 def test_tasks_quick() -> None:
     """Two servers and two workers on one Redis answer task calls and direct calls alike."""
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "tasks.py"), "--quick"],
-        check=False,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
-    rows = [line.split(" | ")[0] for line in proc.stdout.splitlines() if line.startswith("| ")]
-    assert rows == ["| path", "| direct tools/call", "| task: call + result"], proc.stdout
+    printed = benchmark("tasks.py", "--quick", timeout=180)
+    rows = [line.split(" | ")[0] for line in printed.splitlines() if line.startswith("| ")]
+    assert rows == ["| path", "| direct tools/call", "| task: call + result"], printed

@@ -9,7 +9,6 @@ redis-server, as subprocesses; the client is JSON-RPC over HTTP.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import subprocess
@@ -23,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support import mcp_support
 from tests.support.mcp_support import serving
 from tests.support.redis_support import RedisServer, redis_server
 from tests.support.runtime_support import generated_package
@@ -50,6 +50,13 @@ SPECS = {
             "name": "report",
             "description": "Writes a report for n seconds: only as a task.",
             "task": "required",
+            "parameters": NUMBER,
+            "returns": RETURNS,
+        },
+        {
+            "name": "stepped",
+            "description": "Says it is half done, then waits to be let finish.",
+            "flags": ["streaming"],
             "parameters": NUMBER,
             "returns": RETURNS,
         },
@@ -92,14 +99,23 @@ def made(tool):
     return Slow()
 
 
+def stepped():
+    module = import_module(f"{package.__name__}.tools.stepped")
+
+    class Stepped(module.SteppedTool):
+        async def run(self, args):
+            yield package.Progress(1, 2)
+            while not os.path.exists(os.environ["TASKS_RUNS"] + ".go"):
+                await asyncio.sleep(0.02)
+            yield {"n": 2}
+
+    return Stepped()
+
+
 def registry():
-    return package.build_registry(*(made(t) for t in ("recount", "send", "report", "glance")))
+    tools = [made(t) for t in ("recount", "send", "report", "glance")]
+    return package.build_registry(*tools, stepped())
 """
-HEADERS = {
-    "accept": "application/json, text/event-stream",
-    "content-type": "application/json",
-    "mcp-protocol-version": "2025-11-25",
-}
 
 
 @pytest.fixture(scope="module")
@@ -126,14 +142,7 @@ def redis(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 def rpc(url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """One JSON-RPC request; its `result`, or its `error` under "error"."""
-    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-    answer = httpx.post(url, json=body, headers=HEADERS, timeout=30)
-    text = answer.text
-    if answer.headers.get("content-type", "").startswith("text/event-stream"):
-        text = [line[5:] for line in text.splitlines() if line.startswith("data:")][-1]
-    message: dict[str, Any] = json.loads(text)
-    return message.get("result") or {"error": message["error"]}
+    return mcp_support.rpc(httpx.post, url, method, params)
 
 
 def start(url: str, tool: str, n: float, ttl: int | None = None) -> dict[str, Any]:
@@ -313,3 +322,17 @@ def test_a_tool_declares_whether_it_runs_as_a_task_and_is_held_to_it(
         value = asyncio.run(typed(url))
     assert value.n == 0.1
     assert runs(env).count("report done") == 1
+
+
+def test_a_streaming_tools_events_are_its_tasks_status_message(env: dict[str, str]) -> None:
+    with serving("tasked", "tasks_impls:registry", env) as url:
+        handle = start(url, "stepped", 0)
+        deadline = time.monotonic() + 15
+        while (found := rpc(url, "tasks/get", {"taskId": handle["taskId"]}))[
+            "statusMessage"
+        ] != "1/2":
+            assert time.monotonic() < deadline and found["status"] == "working", found
+            time.sleep(0.05)
+        Path(env["TASKS_RUNS"] + ".go").touch()  # let it finish
+        done = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
+    assert done["structuredContent"] == {"n": 2}

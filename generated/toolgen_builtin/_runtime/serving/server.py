@@ -100,9 +100,8 @@ def mcp_server(
     `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
     to the client, never a shared cache's). 0: not at all.
 
-    A client of 2025-11-25 may ask for any call as a task (tasks.py): kept in the registry's
-    store for the `ttl` it asks, at most `max_task_ttl_ms`, run on this process with the
-    in-process store, by `python -m <package> worker` processes with a shared one."""
+    Calls may be tasks (tasks.py, 2025-11-25), kept in the registry's store for the `ttl`
+    asked, at most `max_task_ttl_ms`."""
     definitions = registry.definitions(kinds.MCP)
     tools = [types.Tool.model_validate(d) for d in definitions]
     listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
