@@ -92,7 +92,11 @@ def made(tool):
     class Slow(base):
         async def run(self, args):
             note(f"{tool} {os.getpid()}")
-            await asyncio.sleep(args.n or 0)
+            try:
+                await asyncio.sleep(args.n or 0)
+            except asyncio.CancelledError:
+                note(f"{tool} cancelled")
+                raise
             note(f"{tool} done")
             return {"n": args.n}
 
@@ -159,6 +163,14 @@ def until(url: str, task_id: str, *statuses: str, within_s: float = 15) -> dict[
         if found.get("status") in statuses or time.monotonic() > deadline:
             return found
         time.sleep(0.05)
+
+
+def wait_for(env: dict[str, str], seen: Any, within_s: float = 15) -> None:
+    """Until what the tools noted satisfies `seen(lines)`."""
+    deadline = time.monotonic() + within_s
+    while not seen(runs(env)):
+        assert time.monotonic() < deadline, runs(env)
+        time.sleep(0.02)
 
 
 def runs(env: dict[str, str]) -> list[str]:
@@ -230,6 +242,14 @@ def test_two_servers_queue_for_workers_and_answer_for_each_others_tasks(
                     assert done["structuredContent"] == {"n": 0.1}
                 listed = {t["taskId"] for t in rpc(one, "tasks/list", {})["tasks"]}
                 assert listed == {h["taskId"] for h in handles}
+                # A cancellation through the other server stops the call on its worker.
+                running = start(one, "send", 60)
+                # the second `send <pid>`: the call runs on a worker
+                wait_for(env, lambda lines: sum(x[5:].isdigit() for x in lines) == 2)
+                assert (
+                    rpc(two, "tasks/cancel", {"taskId": running["taskId"]})["status"] == "cancelled"
+                )
+                wait_for(env, lambda lines: "send cancelled" in lines)
     finally:
         stop(*workers)
 
@@ -246,10 +266,7 @@ def test_a_worker_killed_mid_call(
     try:
         with serving("tasked", "tasks_impls:registry", env, "--store", redis.url) as url:
             handle = start(url, tool, 2)
-            deadline = time.monotonic() + 15
-            while not any(line.startswith(tool + " ") for line in runs(env)):
-                assert time.monotonic() < deadline, "no worker started the call"
-                time.sleep(0.02)
+            wait_for(env, lambda lines: any(line.startswith(tool + " ") for line in lines))
             pid = int(next(line for line in runs(env) if line.startswith(tool + " ")).split()[1])
             killed = next(w for w in workers if w.pid == pid)
             killed.send_signal(signal.SIGKILL)
