@@ -353,3 +353,28 @@ def test_a_streaming_tools_events_are_its_tasks_status_message(env: dict[str, st
         Path(env["TASKS_RUNS"] + ".go").touch()  # let it finish
         done = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
     assert done["structuredContent"] == {"n": 2}
+
+
+def test_over_stdio_the_server_runs_its_tasks_itself(
+    env: dict[str, str], package: ModuleType
+) -> None:
+    from importlib import import_module
+
+    client = import_module(f"{package.__name__}.client")
+    command = [
+        sys.executable,
+        "-m",
+        "tasked",
+        "serve",
+        "--stdio",
+        "--registry",
+        "tasks_impls:registry",
+    ]
+
+    async def follow() -> tuple[Any, ...]:
+        async with client.connect(command, env=env, protocol="legacy") as tools:
+            handle = await tools.start("recount", n=0.1)
+            value = await handle.result()
+            return value.n, (await handle.status()).status
+
+    assert asyncio.run(follow()) == (0.1, "completed")
