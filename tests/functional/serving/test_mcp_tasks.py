@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from tests.support import mcp_support
-from tests.support.mcp_support import serving
+from tests.support.mcp_support import python_path, serving
 from tests.support.redis_support import RedisServer, redis_server
 from tests.support.runtime_support import generated_package
 
@@ -74,6 +74,8 @@ IMPLEMENTATIONS = """
 import asyncio, os
 from importlib import import_module
 
+from tests.support.runtime_support import interface
+
 package = import_module(os.environ["TASKS_PACKAGE"])
 
 
@@ -83,13 +85,7 @@ def note(line):
 
 
 def made(tool):
-    module = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")
-    base = next(
-        v for v in vars(module).values()
-        if isinstance(v, type) and getattr(v, "info", None) is module.INFO and v.__name__.endswith("Tool")
-    )
-
-    class Slow(base):
+    class Slow(interface(package, tool)):
         async def run(self, args):
             note(f"{tool} {os.getpid()}")
             try:
@@ -104,9 +100,7 @@ def made(tool):
 
 
 def stepped():
-    module = import_module(f"{package.__name__}.tools.stepped")
-
-    class Stepped(module.SteppedTool):
+    class Stepped(interface(package, "stepped")):
         async def run(self, args):
             yield package.Progress(1, 2)
             while not os.path.exists(os.environ["TASKS_RUNS"] + ".go"):
@@ -131,8 +125,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 def env(package: ModuleType, tmp_path: Path) -> dict[str, str]:
     (tmp_path / "tasks_impls.py").write_text(IMPLEMENTATIONS, "utf-8")
     out = Path(package.__file__ or "").parent.parent
-    path = os.pathsep.join([str(out), str(tmp_path), os.environ.get("PYTHONPATH", "")])
-    environment = {**os.environ, "PYTHONPATH": path, "TASKS_PACKAGE": package.__name__}
+    environment = {**python_path(out, tmp_path), "TASKS_PACKAGE": package.__name__}
     environment["TASKS_RUNS"] = str(tmp_path / "runs.txt")
     environment.pop("TOOLGEN_STORE", None)
     return environment
