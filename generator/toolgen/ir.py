@@ -108,6 +108,7 @@ class ToolIR:
     # The arguments of the examples of a call that succeeds (no `error`), in order: Anthropic's
     # `input_examples`, and what a refused call is shown (lower.view).
     call_examples: tuple[dict[str, Any], ...] = ()
+    task: str | None = None  # spec `task`: forbidden | optional | required (MCP's taskSupport)
 
     @property
     def arguments_class(self) -> str:

@@ -3,6 +3,7 @@ subprocesses (killed at the end, whatever happens), free ports."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
@@ -13,6 +14,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.support.generation import REPO, generate
 
@@ -111,3 +113,23 @@ def serving(
             errors.close()
         if process.stderr is not None:
             process.stderr.close()
+
+
+# What a client of the handshake revisions sends with each request over streamable HTTP.
+HANDSHAKE_HEADERS = {
+    "accept": "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": "2025-11-25",
+}
+
+
+def rpc(post: Any, url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """One JSON-RPC request over streamable HTTP (`post`: httpx's `post`, or a Client's), as
+    a handshake-era client sends it; its `result`, or its `error` under "error"."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    answer = post(url, json=body, headers=HANDSHAKE_HEADERS, timeout=60)
+    text = answer.text
+    if answer.headers.get("content-type", "").startswith("text/event-stream"):
+        text = [line[5:] for line in text.splitlines() if line.startswith("data:")][-1]
+    message: dict[str, Any] = json.loads(text)
+    return message.get("result") or {"error": message["error"]}

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "dbe4bee6e2e447cb09a6a1e9e3ffec2a007f09843510df9a4228d4da04b63bba"
+RUNTIME_SHA256 = "5346260e0b047c497c85e603e9246ceca778f9759521f66662d277971d1a3510"

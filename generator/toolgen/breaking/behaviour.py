@@ -34,6 +34,7 @@ def behaviour(before: ToolSpec, after: ToolSpec, complete: bool) -> Iterator[Iss
     if complete:
         yield from _timeout(before, after)
         yield from _expiry(before, after)
+        yield from _task(before, after)
         yield from _flags(before, after)
         removed = {e.kind for e in before.errors} - {e.kind for e in after.errors}
         if removed:
@@ -74,6 +75,19 @@ def _expiry(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
             f"approval records expire after {old:g} s -> {new:g} s: a record a host keeps "
             "to resume may expire before the user decides",
         )
+
+
+def _task(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:
+    """A way of calling the tool (plainly, as a task) that was allowed and is refused now
+    (absent allows both)."""
+    for way, refused_by in (("plain calls", "required"), ("calls as a task", "forbidden")):
+        if after.task == refused_by and before.task != refused_by:
+            was = before.task or "not declared"
+            yield Issue(
+                "TOOL_TASK_SUPPORT_NO_NARROW",
+                "task",
+                f"task {was} -> {after.task}: {way} are now refused (-32601)",
+            )
 
 
 def _expires(spec: ToolSpec) -> float:

@@ -346,6 +346,14 @@ RULES: tuple[Rule, ...] = (
         "keep the flags, or tell the hosts that rely on them",
     ),
     Rule(
+        "TOOL_TASK_SUPPORT_NO_NARROW",
+        BEHAVIOR,
+        ERROR,
+        "`task` does not refuse a way of calling the tool it allowed (to `required`: plain calls; "
+        "to `forbidden`: tasks): those calls are now refused.",
+        "keep `task: optional`, or tell the callers to call it the one way left",
+    ),
+    Rule(
         "TOOL_NO_NEW_APPROVAL",
         BEHAVIOR,
         WARNING,

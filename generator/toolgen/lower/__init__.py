@@ -49,6 +49,7 @@ class ToolView:
     deprecation: Deprecation | None = None  # why, what instead, the sunset
     namespace: str | None = None  # where it is searched (providers/catalog.py)
     defer: bool = False  # not shown up front: found through tool search
+    task: str | None = None  # spec `task`: MCP's taskSupport, where declared
     call_examples: tuple[dict[str, Any], ...] = ()  # arguments of the examples of a valid call
 
 
@@ -75,6 +76,7 @@ def view_of(spec: ToolSpec, parameters: Any, returns: Any) -> ToolView:
         deprecation=spec.deprecation,
         namespace=spec.namespace,
         defer=spec.defer,
+        task=spec.task,
         call_examples=tuple(e.arguments for e in spec.examples if e.error is None),
     )
 
@@ -152,6 +154,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         category=spec.category,
         namespace=seen.namespace,
         defer=seen.defer,
+        task=seen.task,
         kind=spec.kind,
         stability=spec.stability,
         version=spec.version,

@@ -62,6 +62,9 @@ def tool(tool: ToolLike) -> dict[str, Any]:
         out["outputSchema"] = schema
     if tool.annotations:
         out["annotations"] = {HINTS[k]: v for k, v in tool.annotations}
+    task = getattr(tool, "task", None)  # the IR's and lint's views have it, importers' not
+    if task is not None:
+        out["execution"] = {"taskSupport": task}
     return out
 
 

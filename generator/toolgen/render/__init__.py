@@ -83,9 +83,9 @@ def client_method(tool: ToolIR, asynchronous: bool) -> str:
     """One tool's method of the generated client (`client.py`), in black's layout: arguments
     positional-only, so that any name a tool's parameters have can be a keyword."""
     arguments, result = tool.classes.arguments, tool.classes.result
-    # Named as the tool's module, but for the one name the client holds itself (module names
-    # never end in "_" but for keywords, so `remote_` is no other tool's).
-    name = f"{tool.module}_" if tool.module == "remote" else tool.module
+    # Named as the tool's module, but for the names the client holds itself (module names
+    # never end in "_" but for keywords, so `remote_` and `start_` are no other tool's).
+    name = f"{tool.module}_" if tool.module in ("remote", "start") else tool.module
     head = f"{'async ' if asynchronous else ''}def {name}"
     optional = f"arguments: {arguments} | None = None"
     parameters = ("self", optional, "/", "**fields: Any")

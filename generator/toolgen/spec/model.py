@@ -118,6 +118,7 @@ class ToolSpec:
     category: str | None = None
     namespace: str | None = None  # `namespace`, else the category (where tools are searched)
     defer: bool = False  # `defer`: found through tool search, not shown up front
+    task: str | None = None  # `task`: forbidden | optional | required (MCP's taskSupport)
     kind: str | None = None  # code | utility | return | system
     stability: str = "stable"  # stable | experimental | deprecated (implied by `deprecated`)
     deprecation: Deprecation | None = None  # `deprecated` and `sunset`
@@ -212,6 +213,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         category=_get(entry, "category", str),
         namespace=_get(entry, "namespace", str, _get(entry, "category", str)),
         defer=_get(entry, "defer", bool, False),
+        task=_get(entry, "task", str),
         kind=_get(entry, "kind", str),
         # `deprecated` implies the stability; declaring another one beside it is an error (the rule).
         stability="deprecated"

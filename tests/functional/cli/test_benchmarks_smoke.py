@@ -12,6 +12,20 @@ import pytest
 from tests.support.generation import REPO
 
 
+def benchmark(script: str, *options: str, timeout: int) -> str:
+    """What `benchmarks/<script> <options>` prints; it must exit 0."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / script), *options],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return proc.stdout
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("mcp") is None or importlib.util.find_spec("uvicorn") is None,
     reason="the serve load test needs the mcp SDK and uvicorn (the generated package's server extra)",
@@ -38,16 +52,8 @@ def test_serve_load_quick() -> None:
 def test_store_quick() -> None:
     """The store benchmark starts its Redis, calls both tools through both stores, and says
     what the Redis store costs each."""
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "store.py"), "--quick"],
-        check=False,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
-    rows = [line for line in proc.stdout.splitlines() if line.startswith("| `")]
+    printed = benchmark("store.py", "--quick", timeout=300)
+    rows = [line for line in printed.splitlines() if line.startswith("| `")]
     assert [row.split(" | ")[0] for row in rows] == [
         "| `limited` (rate_limit), call",
         "| `limited` (rate_limit), acall",
@@ -56,27 +62,49 @@ def test_store_quick() -> None:
     ]
 
 
-def test_catalog_quick() -> None:
-    """The catalog benchmark builds 10 tools' catalog beside `generate`, and (where Chromium
-    and Playwright are) loads and searches its index beside an empty page."""
+@pytest.mark.skipif(
+    importlib.util.find_spec("docket") is None or shutil.which("redis-server") is None,
+    reason="the task engines benchmark needs Docket (the server extra) and Debian's redis-server",
+)
+def test_task_engines_quick() -> None:
+    """The engines benchmark measures Docket in memory and on Redis, and skips an engine that
+    is not installed instead of failing."""
     proc = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "catalog.py"), "--quick"],
+        [sys.executable, str(REPO / "benchmarks" / "task_engines.py"), "--jobs", "5"],
         check=False,
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
-    rows = [line.split(" | ")[0] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    rows = [
+        line.split(" | ")[:3] for line in proc.stdout.splitlines() if line.startswith("| docket")
+    ]
+    assert rows == [["| docket", "memory", "5"], ["| docket", "redis", "5"]], proc.stdout
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("docket") is None or shutil.which("redis-server") is None,
+    reason="the tasks benchmark needs Docket (the server extra) and Debian's redis-server",
+)
+def test_tasks_quick() -> None:
+    """Two servers and two workers on one Redis answer task calls and direct calls alike."""
+    printed = benchmark("tasks.py", "--quick", timeout=180)
+    rows = [line.split(" | ")[0] for line in printed.splitlines() if line.startswith("| ")]
+    assert rows == ["| path", "| direct tools/call", "| task: call + result"], printed
+
+
+def test_catalog_quick() -> None:
+    """The catalog benchmark builds 10 tools' catalog beside `generate`, and (where Chromium
+    and Playwright are) loads and searches its index beside an empty page."""
+    out = benchmark("catalog.py", "--quick", timeout=300)
+    rows = [line.split(" | ")[0] for line in out.splitlines() if line.startswith("| ")]
     assert rows[:4] == [
         "| build (median of 1)",
         "| generate, cold",
         "| catalog",
         "| catalog beyond generate",
     ]
-    assert (
-        "index.html" in proc.stdout
-        and "target: catalog at most 2 s beyond generate, CPU" in proc.stdout
-    )
-    assert "page: skipped" in proc.stdout or "| index + search |" in proc.stdout
+    assert "index.html" in out and "target: catalog at most 2 s beyond generate, CPU" in out
+    assert "page: skipped" in out or "| index + search |" in out

@@ -423,13 +423,14 @@ def test_any_tool_and_parameter_name_is_a_method_and_a_keyword(tmp_path: Path) -
         "arguments": {"type": "integer"},
         "self": {"type": "boolean"},
     }
-    tools_specs = [spec("remote", echo, required=["name"]), spec("self", {})]
+    tools_specs = [spec("remote", echo, required=["name"]), spec("self", {}), spec("start", {})]
     with package(tmp_path, tools_specs) as pkg:
         client = importlib.import_module(f"{pkg.__name__}.client")
         server = importlib.import_module(f"{pkg.__name__}.server")
 
-        remote, self_ = (
-            importlib.import_module(f"{pkg.__name__}.tools.{m}") for m in ("remote", "self")
+        remote, self_, start = (
+            importlib.import_module(f"{pkg.__name__}.tools.{m}")
+            for m in ("remote", "self", "start")
         )
 
         class Remote(remote.RemoteTool):  # type: ignore[name-defined]
@@ -440,12 +441,18 @@ def test_any_tool_and_parameter_name_is_a_method_and_a_keyword(tmp_path: Path) -
             def run(self, arguments: Any) -> Any:
                 return "me"
 
+        class Start(start.StartTool):  # type: ignore[name-defined]
+            def run(self, arguments: Any) -> Any:
+                return "go"
+
         async def scenario() -> None:
-            served = server.mcp_server(pkg.build_registry(Remote(), Self()), name="names")
+            registry = pkg.build_registry(Remote(), Self(), Start())
+            served = server.mcp_server(registry, name="names")
             async with client.connect(served) as tools:
                 echoed = await tools.remote_(name="n", arguments=2, self=True)
                 assert echoed.root == {"name": "n", "arguments": 2, "self": True}
                 assert (await tools.self()).root == "me"
+                assert (await tools.start_()).root == "go"  # `start` starts a task
                 assert (await tools.remote.call("remote", name="m")).value.root["name"] == "m"
 
         asyncio.run(scenario())

@@ -236,6 +236,9 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.ui": {"starlette"},
     f"{RUNTIME}.serving.answering": {"mcp_types", "starlette"},
     f"{RUNTIME}.serving.cancelling": {"starlette"},
+    f"{RUNTIME}.serving.tasks": {"mcp", "mcp_types"},
+    f"{RUNTIME}.serving.remote_tasks": {"mcp_types"},
+    f"{RUNTIME}.serving.taskwork": {"docket"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
     f"{RUNTIME}.store.redis": {"redis"},
 }

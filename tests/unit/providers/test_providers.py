@@ -491,6 +491,19 @@ def test_names_are_provider_safe_and_mcp_keeps_the_canonical_one() -> None:
     assert [d["name"] for d in defs_of("mcp", tools)] == ["math.factorial", "9lives", "a" * 70]
 
 
+def test_mcp_declares_a_tools_task_support_only_where_the_spec_does() -> None:
+    """`task` is MCP's `execution.taskSupport` (checked by the SDK's Tool model); the other
+    providers have nothing of the kind and are unchanged."""
+    from dataclasses import replace
+
+    required, plain = replace(tool("long"), task="required"), tool("short")
+    mcp = defs_of("mcp", [required, plain])
+    assert [d.get("execution") for d in mcp] == [{"taskSupport": "required"}, None]
+    for provider, options, definition in all_definitions([required]):
+        assert checks.check(provider, definition) == [], (provider, options)
+    assert "execution" not in json.dumps(defs_of("openai", [required]))
+
+
 def test_parameterless_tools() -> None:
     t = tool()
     assert (

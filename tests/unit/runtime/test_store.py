@@ -125,6 +125,44 @@ def test_the_awaitable_twins_answer_the_same(store: Any) -> None:
     assert asyncio.run(run()) == [0.0, True, b"v", True, False, None]
 
 
+def test_a_task_record_is_kept_listed_and_final_once_it_ends(store: Any) -> None:
+    async def run() -> tuple[Any, ...]:
+        later = time.time() + 60
+        first = await store.aput_task("tasks", "task:a", '{"s": "working"}', False, later)
+        await store.aput_task("tasks", "task:b", '{"b": 1}', False, later + 1)
+        ended = await store.aput_task("tasks", "task:a", '{"s": "cancelled"}', True, later)
+        after = await store.aput_task("tasks", "task:a", '{"s": "completed"}', True, later)
+        return (
+            first,
+            ended,
+            after,
+            await store.aget_task("task:a"),
+            await store.aget_task("task:none"),
+            await store.alist_tasks("tasks"),
+        )
+
+    assert asyncio.run(run()) == (
+        True,
+        True,
+        False,  # a final record stays as it ended
+        '{"s": "cancelled"}',
+        None,
+        ['{"s": "cancelled"}', '{"b": 1}'],  # the first to expire first
+    )
+
+
+def test_a_task_record_is_forgotten_when_it_expires(store: Any) -> None:
+    async def run() -> tuple[Any, ...]:
+        soon = time.time() + 1.2
+        await store.aput_task("tasks", "task:short", "{}", False, soon)
+        await store.aput_task("tasks", "task:long", '{"l": 1}', False, soon + 60)
+        kept = await store.aget_task("task:short")
+        await asyncio.sleep(max(0.0, soon - time.time()) + 1.1)  # Redis expires on whole seconds
+        return kept, await store.aget_task("task:short"), await store.alist_tasks("tasks")
+
+    assert asyncio.run(run()) == ("{}", None, ['{"l": 1}'])
+
+
 def test_a_dead_holders_lease_ends_and_a_live_one_is_renewed(redis_url: str) -> None:
     url = f"{redis_url}?prefix=lease{time.monotonic_ns()}&lease_s=0.3"
     dead, live, other = open_store(url), open_store(url), open_store(url)

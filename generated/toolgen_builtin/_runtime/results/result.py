@@ -65,6 +65,7 @@ class ToolInfo:
         None  # spec `namespace` where it is not the category (None: the category)
     )
     defer: bool = False  # spec `defer`: found through tool search, not shown up front
+    task: str | None = None  # spec `task`: forbidden | optional | required (MCP's taskSupport)
     repair: frozenset[str] = frozenset()  # `x-repair`: the repairs of malformed text allowed
     # The arguments of the spec's examples of a valid call (those without `error`), in order.
     examples: tuple[dict[str, Any], ...] = ()

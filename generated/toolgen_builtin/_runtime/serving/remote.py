@@ -32,7 +32,8 @@ from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
 from ..validation.validate import as_sent
-from . import failures, reading
+from . import failures, reading, remote_tasks
+from .remote_tasks import TaskHandle
 from .wire import EVENT, MAX_EVENT_HEADER
 
 _TOKENS = itertools.count(1)
@@ -75,11 +76,34 @@ class Remote:
 
     async def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         """The whole result: value or failure (never raised: the connection stays usable),
-        content blocks, guidance, warnings."""
+        content blocks, guidance, warnings. A tool whose spec says `task: required` is run
+        as a task (started, then awaited) on a connection of the handshake revisions."""
+        if self.info(name).task == "required" and remote_tasks.handshake(self):
+            try:
+                handle = await self.start(name, arguments, **fields)
+            except ToolCallError as error:
+                failure = ToolFailure(error.kind, error.message, error.retryable)
+                return ToolResult(self.info(name).name, failure=failure, exception=error)
+            return await handle.outcome()
         async for event in self.stream(name, arguments, **fields):
             if isinstance(event, streaming.Final):
                 return event.result
         raise AssertionError("a stream ends with Final")  # pragma: no cover
+
+    async def start(
+        self, name: str, arguments: Any = None, /, *, ttl_ms: int | None = None, **fields: Any
+    ) -> TaskHandle:
+        """The call started as a task on the server (remote_tasks.py): validated here as
+        `call` does (ToolCallError `invalid_arguments` before sending), then a handle with
+        `status()`, `result()`, `outcome()`, `cancel()`. `ttl_ms`: how long the server keeps
+        it (its default otherwise)."""
+        info = self.info(name)
+        try:
+            sent = _arguments(info, arguments, fields, [])
+        except ToolArgumentsError as error:
+            refused = failures.ArgumentsRefused.of(error)
+            raise ToolCallError(info.name, "invalid_arguments", str(refused), False, 0) from None
+        return await remote_tasks.start(self, info.name, sent, ttl_ms, _value)
 
     async def stream(
         self, name: str, arguments: Any = None, /, **fields: Any

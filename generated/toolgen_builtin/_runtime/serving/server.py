@@ -55,6 +55,8 @@ from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
 from . import cancelling
 from .calling import FORWARD, LOG, Inject, called, connection_state, refused, sample
+from .tasks import serve_tasks
+from .taskwork import MAX_TTL_MS, Board
 from .transports import http_app, loopback, serve_stdio
 from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
@@ -84,6 +86,7 @@ def mcp_server(
     instructions: str | None = None,
     inject: Inject | None = None,
     list_ttl_ms: int = 0,
+    max_task_ttl_ms: int = MAX_TTL_MS,
 ) -> Server[Any]:
     """An MCP server of `registry`'s tools. `inject(tool, headers)` gives a call's injected
     values from the request's HTTP headers (empty on stdio); they win over the registry's own
@@ -95,7 +98,10 @@ def mcp_server(
     tool: its injected values, approvals and progress are its own).
 
     `list_ttl_ms`: how long a client may keep the listing (MCP 2026-07-28's `ttlMs`; private
-    to the client, never a shared cache's). 0: not at all."""
+    to the client, never a shared cache's). 0: not at all.
+
+    Calls may be tasks (tasks.py, 2025-11-25), kept in the registry's store for the `ttl`
+    asked, at most `max_task_ttl_ms`."""
     definitions = registry.definitions(kinds.MCP)
     tools = [types.Tool.model_validate(d) for d in definitions]
     listed = types.ListToolsResult(tools=tools, ttl_ms=list_ttl_ms, cache_scope="private")
@@ -136,7 +142,7 @@ def mcp_server(
     with warnings.catch_warnings():
         # logging/setLevel is deprecated on 2026-07-28 only; handshake clients still send it.
         warnings.simplefilter("ignore")
-        return Server(
+        server = Server(
             name,
             version=version,
             instructions=instructions,
@@ -145,6 +151,8 @@ def mcp_server(
             on_set_logging_level=set_level,
             get_tool_input_schema=schemas.get,
         )
+    serve_tasks(server, registry, Board(registry, max_ttl_ms=max_task_ttl_ms))
+    return server
 
 
 # -- python -m <package> serve --------------------------------------------------------------------
@@ -153,7 +161,12 @@ _SETTINGS = "TOOLGEN_SERVE"  # the worker processes' settings, as JSON in the en
 
 
 def main(argv: list[str], package: str) -> int:
-    """`python -m <package> serve (--stdio | --http) --registry module:name ...`."""
+    """`python -m <package> serve (--stdio | --http) --registry module:name ...`, or
+    `worker --registry module:name --store URL` (tasks_worker.py)."""
+    if argv[:1] == ["worker"]:
+        from . import tasks_worker
+
+        return tasks_worker.main(argv[1:], package, _registry_of, _logging)
     parser = argparse.ArgumentParser(prog=f"python -m {package}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the tools over MCP")

@@ -14,7 +14,10 @@ it writes. Times are the Redis server's (`TIME`), the one clock every process se
 - counted leases (the fleet's concurrency slots) are a sorted set of tokens scored by when
   each lease ends; acquiring drops the ended ones first. A thread of this process renews the
   leases it holds every third of `lease_s`, so a holder that dies (SIGKILL) stops renewing
-  and its slot is free once its lease ends.
+  and its slot is free once its lease ends;
+- a task's record is a hash (the record, whether it is final) that Redis expires with the
+  task, listed in a sorted set of task keys scored by when each expires (the listing script
+  reads the records by the store's prefix: a single Redis, not a Cluster).
 
 URL: `redis://[:password@]HOST:PORT/DB` (`rediss://`, `unix://` too), with query settings of
 this store (removed before the client reads the URL): `prefix` (of every key; default
@@ -99,6 +102,26 @@ local ms = math.ceil(lease / 1000) + 1000
 if redis.call('PTTL', KEYS[1]) < ms then redis.call('PEXPIRE', KEYS[1], ms) end
 return renewed
 """
+# KEYS: record, index; ARGV: record, final (0/1), expires_at (s), member -> 1 or 0 (final)
+PUT_TASK = """if redis.call('HGET', KEYS[1], 'f') == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'f', ARGV[2])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', math.floor(now / 1000000))
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+if redis.call('TTL', KEYS[2]) < tonumber(ARGV[3]) - math.floor(now / 1000000) then
+  redis.call('EXPIREAT', KEYS[2], ARGV[3])
+end
+return 1
+"""
+# KEYS: index; ARGV: the records' key prefix -> the live records, the first to expire first
+LIST_TASKS = """local records = {}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', math.floor(now / 1000000))
+for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local record = redis.call('HGET', ARGV[1] .. member, 'r')
+  if record then table.insert(records, record) end
+end
+return records
+"""
 _SCRIPTS = {
     name: _NOW_US + lua
     for name, lua in (
@@ -107,6 +130,8 @@ _SCRIPTS = {
         ("put", PUT),
         ("acquire", ACQUIRE),
         ("renew", RENEW),
+        ("put_task", PUT_TASK),
+        ("list_tasks", LIST_TASKS),
     )
 }
 _DOWN = (redis.ConnectionError, redis.TimeoutError, redis.ReadOnlyError, OSError)
@@ -271,6 +296,27 @@ class RedisStore:
     async def arelease(self, key: str, token: str) -> None:
         self._forget(token)
         await self._acall(lambda c: c.zrem(self._key(key), token))
+
+    async def aput_task(
+        self, index: str, key: str, record: str, final: bool, expires_at: float
+    ) -> bool:
+        keys = [self._key(key), self._key(index)]
+        args = [record, int(final), _at(expires_at), key]
+        return bool(await self._arun("put_task", keys, args))
+
+    async def aget_task(self, key: str) -> str | None:
+        found = await self._acall(lambda c: c.hget(self._key(key), "r"))
+        return None if found is None else bytes(found).decode()
+
+    async def alist_tasks(self, index: str) -> list[str]:
+        found = await self._arun("list_tasks", [self._key(index)], [self._key("")])
+        return [bytes(record).decode() for record in found]
+
+    @property
+    def connection_url(self) -> str:
+        """The URL the client connects with (password included; never shown): what Docket's
+        queue of this store's tasks connects to (serving/taskwork.py)."""
+        return self._client_url
 
     def _hold(self, key: str, token: str) -> None:
         """Renew this lease until it is released (one thread renews every lease held here)."""

@@ -1,6 +1,7 @@
 """retry-without-effect: a `retry` declaration that no failure of the tool can trigger;
 cache-not-idempotent: a `cache` on a tool that is not flagged `idempotent`;
-approval-without-effect: an `approval` on a tool that is not flagged `requires_approval`.
+approval-without-effect: an `approval` on a tool that is not flagged `requires_approval`;
+task-needs-user: `task: required` on a tool flagged `requires_approval`.
 
 The registry calls a tool again only after a retryable failure: a declared error kind with
 `retryable: true`, a timeout of a tool flagged `idempotent` or `retryable` (with a deadline:
@@ -13,6 +14,9 @@ with the same arguments gives the same result and changes nothing more, which is
 
 `approval: {expires_s}` sets how long the record of a call waiting for approval may be
 resumed; a tool that never waits for approval has no such record.
+
+A task runs where no user can be asked (a worker, after its request has ended): a tool that
+runs only as a task and needs approval would fail every call.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ SUMMARY = (
 SEVERITY = Severity.WARNING
 CACHE = "cache-not-idempotent"
 APPROVAL = "approval-without-effect"
+TASK = "task-needs-user"
 MORE = (
     Rule(
         CACHE,
@@ -42,6 +47,12 @@ MORE = (
         Severity.WARNING,
         "An `approval` declaration is on a tool flagged `requires_approval`: only its calls "
         "wait for approval, in records that expire.",
+    ),
+    Rule(
+        TASK,
+        Severity.ERROR,
+        "A tool that runs only as a task (`task: required`) is not flagged "
+        "`requires_approval`: a task cannot ask the user, so every call would fail.",
     ),
 )
 
@@ -67,6 +78,16 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 "its calls never wait for approval, so no record expires",
                 hint="flag it `requires_approval`, or remove `approval`",
                 severity=Severity.WARNING,
+                key=True,
+            )
+        if spec.task == "required" and "requires_approval" in spec.flags:
+            yield tool.doc.diagnostic(
+                tool.at("/task"),
+                TASK,
+                f"{spec.name!r} runs only as a task, but needs approval: a task cannot ask "
+                "the user, so every call would fail",
+                hint="make it `task: optional` (a call that needs approval then runs as a "
+                "request), or remove the flag `requires_approval`",
                 key=True,
             )
         if spec.retry.attempts <= 1:

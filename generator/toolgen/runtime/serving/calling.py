@@ -307,6 +307,11 @@ def _elicitation(suspension: Suspension) -> types.ElicitRequest:
 
 
 def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToolResult:
+    return rendered(result, ctx.protocol_version in MODERN_PROTOCOL_VERSIONS)
+
+
+def rendered(result: ToolResult, modern: bool) -> types.CallToolResult:
+    """A call's result as MCP has it (`modern`: on 2026-07-28, any value is structured)."""
     answer = answers.mcp(answers.Call(None, result.tool, None), result)
     meta: dict[str, Any] = {} if result.metadata is None else {METADATA: result.metadata}
     if result.warnings:
@@ -318,7 +323,7 @@ def _result(ctx: ServerRequestContext[Any], result: ToolResult) -> types.CallToo
             meta[FAILURE]["partial_data"] = json.loads(to_json(failure.partial_data))
     elif "structuredContent" not in answer:
         value = result.data()
-        if value is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if value is not None and modern:
             answer["structuredContent"] = value  # 2026-07-28 takes any JSON value there
         else:  # as JSON text: null is a value too
             meta[VALUE] = json.dumps(value, ensure_ascii=False)

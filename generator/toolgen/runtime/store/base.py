@@ -13,7 +13,13 @@ A store keeps four kinds of state under string keys, each operation atomic on it
   than `limit` are held, else None. A shared store renews the leases its process holds; a
   lease whose holder died (no renewal) ends after `lease_s` seconds, freeing its slot.
 
-Each has an awaitable twin (`areserve`, `aget`, ...). `now` is the registry's clock, which
+- `aput_task(index, key, record, final, expires_at)` / `aget_task(key)` /
+  `alist_tasks(index)`: a task's record (text: its JSON), kept until `expires_at` (seconds
+  since the epoch, UTC) and listed under `index` until then. A put is refused (False) once
+  the stored record is `final`: a task that ended stays as it ended (a cancellation and a
+  completion racing: the first wins). Awaitable only: tasks are served and run on a loop.
+
+Each of the others has an awaitable twin (`areserve`, `aget`, ...). `now` is the registry's clock, which
 the store of one process reads (so a test's fake clock drives it); a shared store reads its
 server's clock, the one clock every process sees. Values are whatever the process keeps
 (the in-process store) or bytes (a shared one: the caller encodes them).
@@ -60,6 +66,11 @@ class Store(Protocol):
     async def aclaim(self, key: str, expires_at: float) -> bool: ...
     async def aacquire(self, key: str, limit: int, lease_s: float) -> str | None: ...
     async def arelease(self, key: str, token: str) -> None: ...
+    async def aput_task(
+        self, index: str, key: str, record: str, final: bool, expires_at: float
+    ) -> bool: ...
+    async def aget_task(self, key: str) -> str | None: ...
+    async def alist_tasks(self, index: str) -> list[str]: ...
 
 
 def shown(url: str) -> str:

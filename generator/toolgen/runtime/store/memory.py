@@ -31,6 +31,8 @@ class MemoryStore:
         self._expiring: list[tuple[float, str]] = []  # a heap: the first claim to expire first
         self._leases: dict[str, set[str]] = {}
         self._tokens = itertools.count(1)
+        self._tasks: dict[str, tuple[bool, str, float]] = {}  # key -> final, record, expires_at
+        self._indexes: dict[str, set[str]] = {}
         self._lock = threading.Lock()
 
     def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
@@ -113,3 +115,34 @@ class MemoryStore:
 
     async def arelease(self, key: str, token: str) -> None:
         self.release(key, token)
+
+    async def aput_task(
+        self, index: str, key: str, record: str, final: bool, expires_at: float
+    ) -> bool:
+        with self._lock:
+            found = self._live(key)
+            if found is not None and found[0]:
+                return False
+            self._tasks[key] = (final, record, expires_at)
+            self._indexes.setdefault(index, set()).add(key)
+            return True
+
+    async def aget_task(self, key: str) -> str | None:
+        with self._lock:
+            found = self._live(key)
+            return None if found is None else found[1]
+
+    async def alist_tasks(self, index: str) -> list[str]:
+        with self._lock:
+            keys = self._indexes.get(index, set())
+            live = {key: found for key in keys if (found := self._live(key)) is not None}
+            keys.intersection_update(live)
+            return [found[1] for _, found in sorted(live.items(), key=lambda kv: kv[1][2])]
+
+    def _live(self, key: str) -> tuple[bool, str, float] | None:
+        """A task's record until it expires (then forgotten); the lock is held."""
+        found = self._tasks.get(key)
+        if found is not None and found[2] <= time.time():
+            del self._tasks[key]
+            return None
+        return found

@@ -11,7 +11,8 @@ them, and returns the tool's Result model. Every failure raises ToolCallError wi
 (`invalid_arguments`, also a ToolArgumentsError; `invalid_result`, `timeout`,
 `unauthorized`, `unavailable`, or the tool's own), never an SDK exception nor an exception
 group. `tools.remote` has the whole results (`call`, which returns failures too) and the
-events of streaming tools (`stream`). `connect_sync` is the same for code that is not async.
+events of streaming tools (`stream`); `tools.start(name, **arguments)` runs a long call as a
+task on the server and gives its handle. `connect_sync` is the same for code that is not async.
 """
 
 import contextlib
@@ -22,6 +23,7 @@ from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.serving.remote import Remote, SyncRemote
 from ._runtime.serving.remote import connect as _connect
 from ._runtime.serving.remote import connect_sync as _connect_sync
+from ._runtime.serving.remote_tasks import TaskHandle
 from .tools.math_tree_sum import MathTreeSumArguments, MathTreeSumResult
 
 
@@ -30,6 +32,12 @@ class Tools:
 
     def __init__(self, remote: Remote) -> None:
         self.remote = remote
+
+    async def start(self, name: str, /, **arguments: Any) -> TaskHandle:
+        """The call of tool `name` started as an MCP task (a connection of the handshake
+        revisions: `protocol="legacy"`), validated here first: a handle with `status()`,
+        `result()` (the Result model, as the tool's method gives it), `outcome()`, `cancel()`."""
+        return await self.remote.start(name, **arguments)
 
     async def math_tree_sum(
         self,

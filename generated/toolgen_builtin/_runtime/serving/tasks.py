@@ -1,0 +1,122 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""MCP tasks (2025-11-25) served: a `tools/call` that carries `task` is answered at once with
+the task (`CreateTaskResult`); `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list`
+follow it. The records and the runs are taskwork.py's: any server sharing the store answers
+for any task, wherever it runs.
+
+The SDK defines the types but dispatches none of it: the methods are registered on the
+server, and a middleware answers a task-augmented `tools/call` (whose result is not a
+`CallToolResult`, which the SDK would refuse) and adds `tasks` to the capabilities the
+server declares on `initialize`. On 2026-07-28, where tasks left the core protocol for an
+extension, a call is answered as it comes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from ..calls.registry import Registry
+from .taskwork import FINAL, Board, TaskMissing, public
+
+RELATED = "io.modelcontextprotocol/related-task"  # `_meta` key naming a result's task
+CAPABILITY = types.ServerTasksCapability(
+    list=types.TasksListCapability(),
+    cancel=types.TasksCancelCapability(),
+    requests=types.ServerTasksRequestsCapability(
+        tools=types.TasksToolsCapability(call=types.TasksCallCapability())
+    ),
+)
+
+
+def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = None) -> Board:
+    """Serve `registry`'s calls as tasks on `server` (a Board of the registry unless given)."""
+    board = Board(registry) if board is None else board
+
+    async def get(ctx: ServerRequestContext[Any], params: types.GetTaskRequestParams) -> Any:
+        return types.GetTaskResult(**public(await _found(board.get(params.task_id))))
+
+    async def result(
+        ctx: ServerRequestContext[Any], params: types.GetTaskPayloadRequestParams
+    ) -> dict[str, Any]:
+        record = await _found(board.result(params.task_id))
+        answer: dict[str, Any] = dict(record.get("result") or {})
+        answer["_meta"] = {**answer.get("_meta", {}), RELATED: {"taskId": params.task_id}}
+        return answer
+
+    async def cancel(ctx: ServerRequestContext[Any], params: types.CancelTaskRequestParams) -> Any:
+        try:
+            record = await _found(board.cancel(params.task_id))
+        except ValueError as error:
+            raise MCPError(types.INVALID_PARAMS, f"cannot cancel: {error}") from None
+        return types.CancelTaskResult(**public(record))
+
+    async def listed(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams
+    ) -> types.ListTasksResult:
+        tasks = [types.Task(**public(record)) for record in await board.listed()]
+        return types.ListTasksResult(tasks=tasks)
+
+    server.add_request_handler("tasks/get", types.GetTaskRequestParams, get)
+    server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, result)
+    server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, cancel)
+    server.add_request_handler("tasks/list", types.PaginatedRequestParams, listed)
+    server.middleware.append(_Tasked(registry, board))
+    return board
+
+
+class _Tasked:
+    """A task-augmented `tools/call` answered with its task; `tasks` in the capabilities."""
+
+    def __init__(self, registry: Registry, board: Board) -> None:
+        self.registry, self.board = registry, board
+
+    async def __call__(self, ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method == "initialize":
+            answer = await call_next(ctx)
+            if isinstance(answer, dict) and isinstance(answer.get("capabilities"), dict):
+                tasks = CAPABILITY.model_dump(by_alias=True, exclude_none=True)
+                answer = {**answer, "capabilities": {**answer["capabilities"], "tasks": tasks}}
+            return answer
+        params = ctx.params if isinstance(ctx.params, dict) else {}
+        name = params.get("name")
+        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if ctx.method != "tools/call" or modern or not isinstance(name, str):
+            return await call_next(ctx)
+        if name not in self.registry:
+            return await call_next(ctx)  # the server's own error for a tool it does not have
+        tool, arguments = self.registry.forwarded(name, params.get("arguments") or {})
+        if tool not in self.registry:  # call_tool naming no tool: its own error, as a call
+            return await call_next(ctx)
+        support = self.registry.info(tool).task
+        asked = params.get("task")
+        if not isinstance(asked, dict):
+            if support == "required":  # MCP: -32601 for a call that must be a task
+                message = (
+                    f"tool {tool!r} runs only as a task: call it with `task` (its "
+                    "taskSupport is required)"
+                )
+                raise MCPError(types.METHOD_NOT_FOUND, message)
+            return await call_next(ctx)
+        if support == "forbidden":
+            message = f"tool {tool!r} does not run as a task (its taskSupport is forbidden)"
+            raise MCPError(types.METHOD_NOT_FOUND, message)
+        ttl = asked.get("ttl")
+        record = await self.board.create(tool, arguments, ttl if isinstance(ttl, int) else None)
+        return {"task": public(record)}
+
+
+async def _found(pending: Any) -> dict[str, Any]:
+    try:
+        record: dict[str, Any] = await pending
+    except TaskMissing as missing:
+        raise MCPError(types.INVALID_PARAMS, str(missing)) from None
+    return record
+
+
+__all__ = ["CAPABILITY", "FINAL", "RELATED", "serve_tasks"]

@@ -1,0 +1,264 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""Long calls as tasks: each task's record in the registry's state store, its run on Docket
+(docs/decisions/0013-a-task-engine-for-long-calls.md; tasks.py serves them over MCP).
+
+A task is created with its record (tool, arguments, status `working`) and its id put on
+Docket's queue; Docket carries nothing but the id. A worker takes the id, reads the record
+and runs the call through the registry's `acall`, under every declared policy as a direct
+call; a streaming tool's events become the task's status message; the result, as MCP has it,
+is the final record. Every process that shares the store reads every task.
+
+Where the queue is: with a shared store (Redis), Docket's queue is in the same Redis and
+`python -m <package> worker` processes run the tasks (`work`); with the in-process store, a
+Docket in memory and a worker on the serving process's own loop.
+
+A worker that dies mid-call (even SIGKILL) stops renewing its lease; after `redelivery_s`
+Docket gives the task to another worker, saying it is a redelivery: an `idempotent` tool's
+call is run again, any other's task ends `failed` with `LOST` (the call may have had
+effects: it is never run twice). Cancelling a task ends its record `cancelled` and cancels
+the running call (the implementation is cancelled, or told, as for any cancelled `acall`).
+
+The record is JSON: MCP's Task fields (`taskId`, `status`, `statusMessage`, `createdAt`,
+`lastUpdatedAt`, `ttl`, `pollInterval`) and the call's (`tool`, `arguments`, `result`). A
+task's id ends with when it expires (milliseconds since the epoch), so that a task asked
+for after its record is gone is told apart from one that never was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..calls.registry import Registry
+from .calling import refused, rendered
+
+FINAL = ("completed", "failed", "cancelled")
+INDEX = "tasks"  # the store's listing of every live task
+FUNCTION = "toolgen_task"  # the one task function Docket knows: it runs a task by its id
+DEFAULT_TTL_MS = 3_600_000  # how long a task is kept when its request asks for no ttl
+MAX_TTL_MS = 86_400_000  # the longest a request may ask for (the host may set less or more)
+POLL_MS = 500  # the poll interval a task suggests
+REDELIVERY_S = 30.0  # how long a silent worker keeps its task before another gets it
+LOST = (
+    "the worker running this call was lost before the call ended (the process stopped); "
+    "the call may have had effects: check them before calling it again"
+)
+_PUBLIC = ("taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval")
+
+
+class TaskMissing(LookupError):
+    """No such task: `expired` when its record outlived its ttl and is gone."""
+
+    def __init__(self, task_id: str, expired: bool) -> None:
+        self.expired = expired
+        if expired:
+            super().__init__(
+                f"task {task_id!r} expired: its status and result were kept for its ttl, "
+                "which has passed (ask for a longer `task.ttl` when creating it)"
+            )
+        else:
+            super().__init__(f"no task {task_id!r} (it was never created here)")
+
+
+def public(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The MCP Task of a record (the call's own fields left out)."""
+    return {key: record[key] for key in _PUBLIC if record.get(key) is not None}
+
+
+class Board:
+    """The tasks of one registry: created, read, cancelled, listed, run. The queue is opened
+    on the loop of its first use (a server's, or a worker's)."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        max_ttl_ms: int = MAX_TTL_MS,
+        redelivery_s: float = REDELIVERY_S,
+        run_here: bool | None = None,
+    ) -> None:
+        self.registry, self.store = registry, registry.store
+        self.max_ttl_ms, self.redelivery_s = max_ttl_ms, redelivery_s
+        self.shared = bool(getattr(self.store, "shared", False))
+        # Whether this process runs the tasks it queues (not when workers share the store).
+        self.run_here = not self.shared if run_here is None else run_here
+        self._queue: tuple[asyncio.AbstractEventLoop, Any] | None = None
+        self._worker: asyncio.Task[None] | None = None
+
+    # -- records ------------------------------------------------------------------------------
+
+    async def create(self, tool: str, arguments: Any, ttl_ms: int | None) -> dict[str, Any]:
+        ttl = min(ttl_ms if ttl_ms and ttl_ms > 0 else DEFAULT_TTL_MS, self.max_ttl_ms)
+        now = time.time()
+        expires_ms = int(now * 1000) + ttl
+        record = {
+            "taskId": f"{uuid.uuid4().hex}.{expires_ms}",
+            "status": "working",
+            "statusMessage": None if self.run_here else "queued for a worker",
+            "createdAt": _iso(now),
+            "lastUpdatedAt": _iso(now),
+            "ttl": ttl,
+            "pollInterval": POLL_MS,
+            "tool": tool,
+            "arguments": arguments,
+        }
+        await self._put(record)
+        docket = await self.queue()
+        await docket.add(FUNCTION, key=record["taskId"])(record["taskId"])
+        return record
+
+    async def get(self, task_id: str) -> dict[str, Any]:
+        found = await self.store.aget_task(_key(task_id))
+        if found is None:
+            raise TaskMissing(task_id, _expired(task_id))
+        record: dict[str, Any] = json.loads(found)
+        return record
+
+    async def result(self, task_id: str) -> dict[str, Any]:
+        """The final record, once the task has ended (polled in the store, so any process
+        answers it)."""
+        while True:
+            record = await self.get(task_id)
+            if record["status"] in FINAL:
+                return record
+            await asyncio.sleep(min(POLL_MS, record.get("pollInterval") or POLL_MS) / 4000)
+
+    async def cancel(self, task_id: str) -> dict[str, Any]:
+        """The record cancelled; the call stopped wherever it runs. A task that already ended
+        raises ValueError (MCP refuses to cancel it)."""
+        record = await self.get(task_id)
+        if record["status"] in FINAL:
+            raise ValueError(f"task {task_id!r} already ended ({record['status']})")
+        ended = await self._end(record, "cancelled", "cancelled by the client", None)
+        docket = await self.queue()
+        await docket.cancel(task_id)
+        return ended if ended is not None else await self.get(task_id)
+
+    async def listed(self) -> list[dict[str, Any]]:
+        return [json.loads(found) for found in await self.store.alist_tasks(INDEX)]
+
+    async def _put(self, record: dict[str, Any], final: bool = False) -> bool:
+        expires_ms = int(record["taskId"].rpartition(".")[2])
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        ok: bool = await self.store.aput_task(
+            INDEX, _key(record["taskId"]), text, final, expires_ms / 1000
+        )
+        return ok
+
+    async def _end(
+        self, record: dict[str, Any], status: str, message: str | None, result: Any
+    ) -> dict[str, Any] | None:
+        """The record ended as told; None when it had already ended (the first end wins)."""
+        ended = {**record, "status": status, "statusMessage": message, "result": result}
+        ended["lastUpdatedAt"] = _iso(time.time())
+        return ended if await self._put(ended, final=True) else None
+
+    # -- runs ---------------------------------------------------------------------------------
+
+    async def run(self, task_id: str, redelivered: bool) -> None:
+        """Run one task (a worker took its id from the queue)."""
+        try:
+            record = await self.get(task_id)
+        except TaskMissing:
+            return  # expired before a worker was free: nothing to run
+        if record["status"] in FINAL:
+            return  # cancelled before it started
+        tool = record["tool"]
+        if redelivered and "idempotent" not in self.registry.info(tool).flags:
+            lost = refused(f"tool {tool!r}: {LOST}", "unavailable")
+            await self._end(record, "failed", LOST, _wire(lost))
+            return
+        record = {**record, "statusMessage": "running", "lastUpdatedAt": _iso(time.time())}
+        await self._put(record)
+        loop = asyncio.get_running_loop()
+
+        def on_event(event: Any) -> None:  # from the loop, or a sync tool's worker thread
+            loop.call_soon_threadsafe(lambda: loop.create_task(self._progress(record, event)))
+
+        try:
+            result = await self.registry.acall(tool, record["arguments"], on_event=on_event)
+        except asyncio.CancelledError:
+            cancelled = refused(f"tool {tool!r}: the task was cancelled", "cancelled")
+            await self._end(record, "cancelled", "cancelled by the client", _wire(cancelled))
+            raise
+        if result.suspended is not None:
+            answer = refused(f"tool {tool!r} needs the user, whom a task cannot ask")
+            await self._end(record, "failed", "needs the user", _wire(answer))
+            return
+        status = "failed" if result.failure is not None else "completed"
+        message = result.failure.message if result.failure is not None else None
+        await self._end(record, status, message, _wire(rendered(result, False)))
+
+    async def _progress(self, record: dict[str, Any], event: Any) -> None:
+        """A streaming tool's event as the task's status message (never past its end)."""
+        message = getattr(event, "message", None) or getattr(event, "text", None)
+        if message is None:
+            done, total = getattr(event, "done", None), getattr(event, "total", None)
+            message = f"{done}/{total}" if done is not None and total else event.kind
+        now = _iso(time.time())
+        await self._put({**record, "statusMessage": str(message), "lastUpdatedAt": now})
+
+    async def queue(self) -> Any:
+        """This loop's Docket (opened on first use), and its worker when tasks run here."""
+        loop = asyncio.get_running_loop()
+        if self._queue is not None and self._queue[0] is loop:
+            return self._queue[1]
+        from docket import CurrentExecution, Docket  # the server extra's; imported when used
+
+        board, current = self, CurrentExecution()  # Docket's dependency: the delivery's
+
+        async def toolgen_task(task_id: str, execution: Any = current) -> None:
+            await board.run(task_id, bool(execution.redelivered))
+
+        if self.shared:
+            url = self.store.connection_url
+            name = f"{self.store.prefix}:tasks"
+        else:
+            url, name = f"memory://toolgen-{id(self)}", "toolgen-tasks"
+        docket = Docket(name=name, url=url)
+        await docket.__aenter__()  # kept open for the process's life
+        docket.register(toolgen_task, names=[FUNCTION])
+        self._queue = (loop, docket)
+        if self.run_here:
+            self._worker = loop.create_task(self._work(docket, concurrency=10))
+        return docket
+
+    async def _work(self, docket: Any, concurrency: int) -> None:
+        from docket import Worker
+
+        async with Worker(
+            docket,
+            concurrency=concurrency,
+            redelivery_timeout=timedelta(seconds=self.redelivery_s),
+            minimum_check_interval=timedelta(milliseconds=50),
+        ) as worker:
+            await worker.run_forever()
+
+
+async def work(board: Board, concurrency: int = 10) -> None:
+    """Run the tasks queued for `board`'s store until cancelled (`python -m <package> worker`)."""
+    docket = await board.queue()
+    await board._work(docket, concurrency)
+
+
+def _wire(result: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
+
+
+def _key(task_id: str) -> str:
+    return f"task:{task_id}"
+
+
+def _expired(task_id: str) -> bool:
+    tail = task_id.rpartition(".")[2]
+    return tail.isdigit() and int(tail) <= time.time() * 1000
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
