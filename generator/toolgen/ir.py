@@ -108,6 +108,8 @@ class ToolIR:
     # The arguments of the examples of a call that succeeds (no `error`), in order: Anthropic's
     # `input_examples`, and what a refused call is shown (lower.view).
     call_examples: tuple[dict[str, Any], ...] = ()
+    # Spec `guards`: the names of the host's input guards and output guards, in order.
+    guards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     @property
     def arguments_class(self) -> str:

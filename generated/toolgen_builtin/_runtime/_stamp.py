@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+RUNTIME_SHA256 = "1fd7ff8621682f88c1e7698c3184e7e783c4faf59f6f5e56c192b455f441caf9"
