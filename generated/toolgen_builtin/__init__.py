@@ -78,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "1fd7ff8621682f88c1e7698c3184e7e783c4faf59f6f5e56c192b455f441caf9"
+_RUNTIME_SHA256 = "302243b8c8cfae7dd4fc6898399272dbc0ab51f819d3c670327240ab736c1cea"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

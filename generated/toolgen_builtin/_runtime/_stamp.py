@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1fd7ff8621682f88c1e7698c3184e7e783c4faf59f6f5e56c192b455f441caf9"
+RUNTIME_SHA256 = "302243b8c8cfae7dd4fc6898399272dbc0ab51f819d3c670327240ab736c1cea"
