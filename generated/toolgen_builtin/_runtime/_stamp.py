@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "302243b8c8cfae7dd4fc6898399272dbc0ab51f819d3c670327240ab736c1cea"
+RUNTIME_SHA256 = "95f7a6ca5cc4ee8fd08de84786f7772ac4e6b9285f9dcd8da10d14db10c9d990"

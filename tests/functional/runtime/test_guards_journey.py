@@ -145,13 +145,7 @@ async def test_guards_and_the_context_over_mcp(project: Path) -> None:
 
 
 def test_the_implementation_is_mypy_strict_clean(project: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "impl.py"],
-        cwd=project,
-        env={**_env(project), "MYPYPATH": str(project / "out")},
-        capture_output=True,
-        text=True,
-    )
+    done = _mypy(project, "impl.py")
     assert done.returncode == 0, done.stdout + done.stderr
     broken = project / "broken.py"
     broken.write_text(
@@ -167,12 +161,16 @@ def test_the_implementation_is_mypy_strict_clean(project: Path) -> None:
         ),
         "utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "broken.py"],
+    done = _mypy(project, "broken.py")
+    # A required `ctx` does not override the interface's run: it must be optional.
+    assert done.returncode == 1 and "incompatible with supertype" in done.stdout, done.stdout
+
+
+def _mypy(project: Path, module: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", module],
         cwd=project,
         env={**_env(project), "MYPYPATH": str(project / "out")},
         capture_output=True,
         text=True,
     )
-    # A required `ctx` does not override the interface's run: it must be optional.
-    assert done.returncode == 1 and "incompatible with supertype" in done.stdout, done.stdout

@@ -15,7 +15,14 @@ import pytest
 
 from tests.support.runtime_support import FakeClock, generated_package, interface
 
-OBJECT = {"type": "object"}
+WHERE = {
+    "type": "object",
+    "properties": {
+        "service": {"type": "string", "description": "Which service"},
+        "env": {"type": "string", "enum": ["dev", "prod"], "description": "Where"},
+    },
+    "required": ["service", "env"],
+}
 SPECS = {
     "tools": [
         {
@@ -26,14 +33,7 @@ SPECS = {
             "guards": {"input": ["no_prod"], "output": ["screen"]},
             "cache": {"ttl_s": 60},
             "rate_limit": {"calls": 1, "per_s": 60},
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "service": {"type": "string", "description": "Which service"},
-                    "env": {"type": "string", "enum": ["dev", "prod"], "description": "Where"},
-                },
-                "required": ["service", "env"],
-            },
+            "parameters": WHERE,
             "returns": {
                 "type": "object",
                 "properties": {"release": {"type": "string"}, "notes": {"type": "string"}},
@@ -45,14 +45,7 @@ SPECS = {
             "description": "Wipe a disk. Returns nothing.",
             "flags": ["requires_approval"],
             "guards": {"input": ["no_prod"]},
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "service": {"type": "string", "description": "Which service"},
-                    "env": {"type": "string", "enum": ["dev", "prod"], "description": "Where"},
-                },
-                "required": ["service", "env"],
-            },
+            "parameters": WHERE,
         },
         {
             "name": "echo",

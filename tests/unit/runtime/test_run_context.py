@@ -163,3 +163,31 @@ def test_a_tool_that_does_not_ask_pays_nothing(package: ModuleType, registry: An
     assert registry.wants_context()
     only = package.build_registry(registry["plain"])
     assert not only.wants_context() and "plain" in only._fast
+
+
+def test_which_parameter_asks_is_read_from_the_signature() -> None:
+    from typing import Optional
+
+    from toolgen.runtime.calls.context import RunContext, wants
+
+    def by_name(arguments: Any, ctx: Any = None) -> None: ...
+    def by_class(arguments: Any, *, seen: RunContext) -> None: ...
+    def by_union(arguments: Any, seen: RunContext | None = None) -> None: ...
+    def by_optional(arguments: Any, seen: Optional[RunContext] = None) -> None: ...  # noqa: UP045
+    def positional_only(arguments: Any, ctx: Any = None, /) -> None: ...
+    def nothing(arguments: Any, injected: Any) -> None: ...
+
+    class Callable:
+        def __call__(self, arguments: Any, ctx: Any = None) -> None: ...
+
+    by_class.__annotations__["seen"] = RunContext  # the class itself, not a string
+    by_union.__annotations__["seen"] = RunContext | None
+    by_optional.__annotations__["seen"] = Optional[RunContext]  # noqa: UP045
+    assert [wants(f) for f in (by_name, by_class, by_union, by_optional)] == [
+        "ctx",
+        "seen",
+        "seen",
+        "seen",
+    ]
+    assert wants(positional_only) is None and wants(nothing) is None
+    assert wants(Callable()) == "ctx"  # no code of its own: read through inspect

@@ -79,6 +79,9 @@ class Runner(Preparer):
                 if stopped is not None:
                     return stopped
             left = budget.left()
+            if left is not None and left <= 0:  # the input guards took the whole deadline
+                late = timed_out(info, budget.timeout or 0.0, execution.Timeout(0.0))
+                return guards.noted(late, notes)
             run = run if left is None else Within(left)
         if first is None and not approved and "requires_approval" in info.flags:
             request = self._suspension(info, args, control.APPROVAL, None, None)
@@ -197,11 +200,7 @@ class Runner(Preparer):
             timeout = self.timeout_s
         if within is not None:  # the rest of a guarded call's deadline
             timeout = within.seconds
-            if timeout <= 0:
-                return timed_out(info, self._timeout(info) or 0.0, execution.Timeout(0.0))
-        function = impl.run
-        if self._wants and info.name in self._wants:  # it asks for its RunContext
-            function = self._with_context(function, info, timeout, extra)
+        function = impl.run if not self._wants else self._function(impl, info, timeout, extra)
         try:
             if info.flags and "streaming" in info.flags:  # drained under the deadline
                 run = (function, (args, *extra), streaming.LISTENER.get())
@@ -242,11 +241,7 @@ class Runner(Preparer):
             timeout = self.timeout_s
         if within is not None:  # the rest of a guarded call's deadline
             timeout = within.seconds
-            if timeout <= 0:
-                return timed_out(info, self._timeout(info) or 0.0, execution.Timeout(0.0))
-        function = impl.run
-        if self._wants and info.name in self._wants:  # it asks for its RunContext
-            function = self._with_context(function, info, timeout, extra)
+        function = impl.run if not self._wants else self._function(impl, info, timeout, extra)
         try:
             if info.flags and "streaming" in info.flags:  # drained under the deadline
                 run = (function, (args, *extra), streaming.LISTENER.get())
@@ -272,12 +267,16 @@ class Runner(Preparer):
         what the registry's `inject` supplies."""
         return None if extra or self.inject is None else self.inject(tool)
 
-    def _with_context(
-        self, function: Any, info: ToolInfo, timeout: float | None, extra: tuple[Any, ...]
+    def _function(
+        self, impl: Any, info: ToolInfo, timeout: float | None, extra: tuple[Any, ...]
     ) -> Any:
-        """`run`, given the call's RunContext by the parameter it asks for it by."""
+        """What one run calls: `run`, given the call's RunContext by the parameter it asks for
+        it by when it asks (context.py)."""
+        wanted = self._wants.get(info.name)
+        if wanted is None:
+            return impl.run
         made = context.made(info.name, timeout, extra, self._values(info.name, extra))
-        return functools.partial(function, **{self._wants[info.name]: made})
+        return functools.partial(impl.run, **{wanted: made})
 
 
 class Within:

@@ -128,15 +128,46 @@ def wants(run: Any) -> str | None:
     """The name of the parameter by which a `run` asks for the context: one named `ctx`, or
     one annotated `RunContext` (this runtime's or another package's copy; a string annotation
     too), that may be passed by keyword; None when it asks for nothing. Read once per tool,
-    when a registry sets its tools."""
+    when a registry sets its tools, from the function's code (a registry of many tools must
+    not pay `inspect.signature` for each)."""
+    function = getattr(run, "__func__", run)
+    code = getattr(function, "__code__", None)
+    if code is None:  # not a plain function (a callable object, a builtin): ask inspect
+        return _signature_wants(run)
+    names: tuple[str, ...] = code.co_varnames[
+        code.co_posonlyargcount : code.co_argcount + code.co_kwonlyargcount
+    ]
+    if NAME in names:
+        return NAME
+    try:
+        annotations = function.__annotations__  # may evaluate them: a name may be missing
+    except Exception:  # noqa: BLE001 - an annotation that does not evaluate asks for nothing
+        return None
+    for name in names:
+        if name in annotations and _names_context(annotations[name]):
+            return name
+    return None
+
+
+def _names_context(annotation: Any) -> bool:
+    """`RunContext`, `RunContext | None`, `Optional[RunContext]`, or such a string."""
+    if isinstance(annotation, str):
+        return "RunContext" in annotation
+    if getattr(annotation, "__name__", None) == "RunContext":
+        return True
+    return any(
+        getattr(a, "__name__", None) == "RunContext" for a in getattr(annotation, "__args__", ())
+    )
+
+
+def _signature_wants(run: Any) -> str | None:
     try:
         parameters = inspect.signature(run).parameters.values()
-    except (TypeError, ValueError):  # a callable without a signature: it asks for nothing
+    except (TypeError, ValueError, NameError):  # no signature to read: it asks for nothing
         return None
     for parameter in parameters:
         if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
             continue
-        annotation = parameter.annotation
-        if parameter.name == NAME or "RunContext" in str(annotation):
+        if parameter.name == NAME or "RunContext" in str(parameter.annotation):
             return parameter.name
     return None

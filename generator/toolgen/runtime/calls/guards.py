@@ -234,11 +234,9 @@ def inputs(
     """Run the input guards, as steps: None when every one lets the call run, else the result
     the call ends with (refused, a timeout, or internal)."""
     for name, check in checks:
-        started = perf_counter()
-        answer = yield Check(check, GuardCall(info.name, INPUT, args, context), budget.left())
-        budget.spent += perf_counter() - started
-        if answer is None or answer is True:
-            notes.append(GuardNote(name, INPUT, "passed"))
+        call = GuardCall(info.name, INPUT, args, context)
+        answer = yield from _ran(name, check, call, budget, notes)
+        if answer is None:
             continue
         if isinstance(answer, str):
             answer = Refuse(answer)
@@ -260,12 +258,9 @@ def outputs(
     """Run the output guards over an ok result, as steps: the result to answer with (as it
     was, redacted, or withheld)."""
     for name, check in checks:
-        started = perf_counter()
         call = GuardCall(info.name, OUTPUT, args, context, result)
-        answer = yield Check(check, call, budget.left())
-        budget.spent += perf_counter() - started
-        if answer is None or answer is True:
-            notes.append(GuardNote(name, OUTPUT, "passed"))
+        answer = yield from _ran(name, check, call, budget, notes)
+        if answer is None:
             continue
         if isinstance(answer, str):
             answer = Withhold(answer)
@@ -283,6 +278,20 @@ def outputs(
             continue
         return _ended(info, name, OUTPUT, answer, budget, notes)
     return result
+
+
+def _ran(
+    name: str, check: Callable[..., Any], call: GuardCall, budget: Budget, notes: list[GuardNote]
+) -> Generator[Any, Any, Any]:
+    """One guard run, as a step, its time taken from the budget: its answer, or None when it
+    let the call pass (noted)."""
+    started = perf_counter()
+    answer = yield Check(check, call, budget.left())
+    budget.spent += perf_counter() - started
+    if answer is None or answer is True:
+        notes.append(GuardNote(name, call.stage, "passed"))
+        return None
+    return answer
 
 
 WITHHELD = "it could not be checked before it was shown"
