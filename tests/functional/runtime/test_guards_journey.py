@@ -144,6 +144,28 @@ async def test_guards_and_the_context_over_mcp(project: Path) -> None:
     assert "Part of this result was redacted" in texts + json.dumps(shown.meta or {})
 
 
+def test_a_registry_without_a_declared_guard_is_refused_at_once(project: Path) -> None:
+    (project / "bare.py").write_text(
+        "from impl import Deploy\nfrom ops import build_registry\n\n\n"
+        "def registry():\n    return build_registry(Deploy())\n",
+        "utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "toolgen", "call", "deploy", '{"service": "a", "env": "dev"}']
+        + ["--out", "out", "--package", "ops", "--implementations", "bare:registry"],
+        cwd=project,
+        env=_env(project),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "toolgen: cannot make the registry 'bare:registry': tool 'deploy' declares the input "
+        "guard 'no_prod' (its spec's `guards`), which this registry was not given: pass "
+        "build_registry(..., guards={'no_prod': check})\n"
+    )
+
+
 def test_the_implementation_is_mypy_strict_clean(project: Path) -> None:
     done = _mypy(project, "impl.py")
     assert done.returncode == 0, done.stdout + done.stderr
