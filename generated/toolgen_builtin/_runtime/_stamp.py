@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "95f7a6ca5cc4ee8fd08de84786f7772ac4e6b9285f9dcd8da10d14db10c9d990"
+RUNTIME_SHA256 = "1b4c452ac01a26ffda2f501fd6c963627cfd215fd4e3a154fdbf2e68d6a08312"
