@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1b4c452ac01a26ffda2f501fd6c963627cfd215fd4e3a154fdbf2e68d6a08312"
+RUNTIME_SHA256 = "a8562773690cf324d91b4a229812a6077bedbee06b52c02a45c2dd5870f81c15"
