@@ -23,6 +23,10 @@ __all__ = [
     "Coercion",
     "Document",
     "Final",
+    "Guard",
+    "GuardCall",
+    "GuardError",
+    "GuardNote",
     "HostError",
     "Image",
     "Limits",
@@ -30,10 +34,13 @@ __all__ = [
     "Output",
     "Partial",
     "Progress",
+    "Redact",
+    "Refuse",
     "Registry",
     "RenameError",
     "ResourceLink",
     "Resumed",
+    "RunContext",
     "Suspend",
     "Suspension",
     "SuspensionError",
@@ -45,10 +52,13 @@ __all__ = [
     "ToolInfo",
     "ToolResult",
     "ToolgenError",
+    "TurnCall",
     "UnknownCategoryError",
     "UnknownToolError",
+    "Withhold",
     "arespond",
     "build_registry",
+    "calling",
     "langchain_tools",
     "openai_agents_tools",
     "pydantic_ai_toolset",
@@ -68,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "5346260e0b047c497c85e603e9246ceca778f9759521f66662d277971d1a3510"
+_RUNTIME_SHA256 = "8c6e6af486e6936b8a1578c2c214237855e6598826decaef30d54cc1da2e74a1"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

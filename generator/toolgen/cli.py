@@ -600,7 +600,10 @@ def call(
         target = getattr(importlib.import_module(module_name), attribute or "registry")
     except (ImportError, AttributeError) as exc:
         _fail(f"cannot load implementations {config.implementations!r}: {exc}")
-    registry = target() if callable(target) else target
+    try:
+        registry = target() if callable(target) else target
+    except ValueError as exc:  # the registry refuses to be made (a guard its specs name, ...)
+        _fail(f"cannot make the registry {config.implementations!r}: {exc}")
     result = registry.call(name, arguments, injected=injected or None, on_event=_print_event)
     waiting = getattr(result, "suspended", None)
     if waiting is not None and waiting.reason == "approval" and approve:

@@ -102,6 +102,9 @@ class BuildOptions:
     # besides the generated package's own (name, requirements).
     ships: tuple[tuple[str, str], ...] = ()
     extras: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # [tool.toolgen.wheel] registry: the "module:attribute" of the registry a shipped package
+    # holds, what `python -m <package> serve` serves without --registry (an entry point).
+    registry: str | None = None
 
     def __post_init__(self) -> None:
         problem = package_name_problem(self.package)
@@ -155,6 +158,7 @@ class BuildOptions:
                 self.examples_budget,
                 self.ships,
                 self.extras,
+                self.registry,
             )
         )
 
@@ -182,6 +186,7 @@ class Config:
     # the generated wheel carries too; extras: name -> requirements
     wheel_packages: tuple[str, ...] = ()
     wheel_extras: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    wheel_registry: str | None = None  # [tool.toolgen.wheel] registry: "module:attribute"
 
     def override(self, **flags: Any) -> Config:
         given = {k: v for k, v in flags.items() if v is not None}
@@ -204,6 +209,7 @@ class Config:
                 for folder in self.wheel_packages
             ),
             extras=self.wheel_extras,
+            registry=self.wheel_registry,
         )
 
 
@@ -257,11 +263,12 @@ def load_config(start: Path | None = None) -> Config:
 
 def _wheel(table: Any, root: Path) -> dict[str, Any]:
     """`[tool.toolgen.wheel]`: `packages = ["folder", ...]` (handwritten packages, relative to
-    the pyproject's folder) and `extras = {name = ["requirement", ...]}`."""
+    the pyproject's folder), `extras = {name = ["requirement", ...]}` and `registry =
+    "module:attribute"` (a registry of one of those packages: `serve`'s default)."""
     if table is None:
         return {}
-    if not isinstance(table, dict) or set(table) - {"packages", "extras"}:
-        raise ValueError("[tool.toolgen.wheel] takes two settings: packages and extras")
+    if not isinstance(table, dict) or set(table) - {"packages", "extras", "registry"}:
+        raise ValueError("[tool.toolgen.wheel] takes three settings: packages, extras, registry")
     packages, extras = table.get("packages", []), table.get("extras", {})
     if not isinstance(packages, list) or not all(isinstance(p, str) for p in packages):
         raise ValueError("[tool.toolgen.wheel] packages must be a list of folders")
@@ -272,10 +279,25 @@ def _wheel(table: Any, root: Path) -> dict[str, Any]:
         isinstance(r, list) and all(isinstance(x, str) for x in r) for r in extras.values()
     ):
         raise ValueError("[tool.toolgen.wheel] extras must map names to lists of requirements")
+    registry = table.get("registry")
+    shipped = {Path(folder).name for folder in packages}
+    if registry is not None and (
+        not isinstance(registry, str)
+        or not _REGISTRY.fullmatch(registry)
+        or registry.partition(":")[0].partition(".")[0] not in shipped
+    ):
+        raise ValueError(
+            '[tool.toolgen.wheel] registry is the "module:attribute" of a registry in one of '
+            f"its packages ({', '.join(sorted(shipped)) or 'none listed'}), not {registry!r}"
+        )
     return {
         "wheel_packages": tuple(packages),
         "wheel_extras": tuple((name, tuple(extras[name])) for name in sorted(extras)),
+        "wheel_registry": registry,
     }
+
+
+_REGISTRY = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
 def _breaking(table: Any) -> Mapping[str, Any]:

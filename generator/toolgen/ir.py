@@ -109,6 +109,8 @@ class ToolIR:
     # `input_examples`, and what a refused call is shown (lower.view).
     call_examples: tuple[dict[str, Any], ...] = ()
     task: str | None = None  # spec `task`: forbidden | optional | required (MCP's taskSupport)
+    # Spec `guards`: the names of the host's input guards and output guards, in order.
+    guards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     @property
     def arguments_class(self) -> str:

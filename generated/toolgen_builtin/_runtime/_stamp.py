@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5346260e0b047c497c85e603e9246ceca778f9759521f66662d277971d1a3510"
+RUNTIME_SHA256 = "8c6e6af486e6936b8a1578c2c214237855e6598826decaef30d54cc1da2e74a1"

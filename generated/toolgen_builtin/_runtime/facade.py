@@ -211,10 +211,10 @@ class Facade:
 
         Implementations of several generated packages may share one registry (or add
         registries: `a.build_registry(...) + b.build_registry(...)`). `settings` are the
-        Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock, and
-        store (where rate limits, caches and used records are kept: "redis://HOST:PORT/DB"
-        shares them among processes, the `redis` extra; default $TOOLGEN_STORE, else this
-        process).
+        Registry's: timeout_s, max_concurrency, approve, secret, inject, hooks, clock, guards
+        (by name: every guard the specs name must be given, else GuardError), and store
+        (where rate limits, caches and used records are kept: "redis://HOST:PORT/DB" shares
+        them among processes, the `redis` extra; default $TOOLGEN_STORE, else this process).
         """
         from .calls.registry import Registry
 

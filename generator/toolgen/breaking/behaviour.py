@@ -1,5 +1,5 @@
 """BEHAVIOR: what a host relies on besides the schemas: deadlines, flags, declared errors,
-rate limits, approval and annotations. Read from each side's ToolSpec; a generated package
+rate limits, approval, guards and annotations. Read from each side's ToolSpec; a generated package
 (the previous side) has only the annotations."""
 
 from __future__ import annotations
@@ -36,6 +36,14 @@ def behaviour(before: ToolSpec, after: ToolSpec, complete: bool) -> Iterator[Iss
         yield from _expiry(before, after)
         yield from _task(before, after)
         yield from _flags(before, after)
+        guards = _guards(after) - _guards(before)
+        if guards:
+            yield Issue(
+                "TOOL_NO_NEW_GUARD",
+                "guards",
+                f"guard(s) {_listed(guards)} added: a host's registry refuses to be made until "
+                "it registers them",
+            )
         removed = {e.kind for e in before.errors} - {e.kind for e in after.errors}
         if removed:
             yield Issue(
@@ -53,6 +61,10 @@ def behaviour(before: ToolSpec, after: ToolSpec, complete: bool) -> Iterator[Iss
                 f"rate limit {was} -> {new:g} calls per second: calls that ran now fail or wait",
             )
     yield from _annotations(before.annotations, after.annotations)
+
+
+def _guards(spec: ToolSpec) -> set[str]:
+    return {*spec.guards.input, *spec.guards.output}
 
 
 def _timeout(before: ToolSpec, after: ToolSpec) -> Iterator[Issue]:

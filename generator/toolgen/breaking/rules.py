@@ -361,6 +361,15 @@ RULES: tuple[Rule, ...] = (
         "tell the hosts: their agents will now wait for a person's answer",
     ),
     Rule(
+        "TOOL_NO_NEW_GUARD",
+        BEHAVIOR,
+        ERROR,
+        "No guard is added to `guards`: a host's registry refuses to be made until it registers "
+        "every guard the specs name.",
+        "tell the hosts to register the guard (build_registry(..., guards={name: check})) "
+        "before they take this release",
+    ),
+    Rule(
         "TOOL_ERROR_NO_DELETE",
         BEHAVIOR,
         WARNING,

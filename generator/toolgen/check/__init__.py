@@ -20,6 +20,7 @@ from toolgen.check.rules import (
     enforceable,
     enum_type,
     examples,
+    guards,
     keywords,
     meta_schema,
     names,
@@ -56,6 +57,7 @@ RULES = (
     deprecation,
     search,
     repair,
+    guards,
 )
 
 

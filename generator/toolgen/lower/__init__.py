@@ -187,6 +187,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         ),
         repair=repairs(parameters),
         call_examples=seen.call_examples,
+        guards=(spec.guards.input, spec.guards.output),
     )
 
 

@@ -462,6 +462,7 @@ def render_package(
                 version=options.version,
                 ships=options.ships,
                 extras=options.extras,
+                registry=options.registry,
             )
         ),
         f"{root}/py.typed": f"# {HEADER}\n",

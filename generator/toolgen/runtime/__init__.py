@@ -14,7 +14,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (type che
 if TYPE_CHECKING:
     from typing import Any
 
+    from .calls.context import RunContext, TurnCall, calling
     from .calls.execution import cancelled
+    from .calls.guards import Guard, GuardCall, GuardError, GuardNote, Redact, Refuse, Withhold
     from .calls.hooks import CallEvent
     from .calls.registry import Registry
     from .calls.renaming import RenameError
@@ -42,16 +44,23 @@ __all__ = [
     "Chunk",
     "Document",
     "Final",
+    "Guard",
+    "GuardCall",
+    "GuardError",
+    "GuardNote",
     "HostError",
     "Image",
     "OpenTelemetryHook",
     "Output",
     "Partial",
     "Progress",
+    "Redact",
+    "Refuse",
     "Registry",
     "RenameError",
     "ResourceLink",
     "Resumed",
+    "RunContext",
     "Suspend",
     "Suspension",
     "SuspensionError",
@@ -63,8 +72,11 @@ __all__ = [
     "ToolInfo",
     "ToolResult",
     "ToolgenError",
+    "TurnCall",
     "UnknownCategoryError",
     "UnknownToolError",
+    "Withhold",
+    "calling",
     "cancelled",
     "resumed",
     "validate",
@@ -73,7 +85,12 @@ __all__ = [
 # Where each public name is defined, relative to this package: what `__getattr__` imports.
 # A generated package's facade re-exports these too (facade.py), from the same table.
 EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("RunContext", "TurnCall", "calling"), "calls.context"),
     "cancelled": "calls.execution",
+    **dict.fromkeys(
+        ("Guard", "GuardCall", "GuardError", "GuardNote", "Redact", "Refuse", "Withhold"),
+        "calls.guards",
+    ),
     "CallEvent": "calls.hooks",
     "Registry": "calls.registry",
     "RenameError": "calls.renaming",

@@ -71,6 +71,14 @@ class Cache:
 
 
 @dataclass(frozen=True)
+class Guards:
+    """`guards`: the names of the host's input guards and output guards, in order."""
+
+    input: tuple[str, ...] = ()
+    output: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Deprecation:
     """`deprecated` (and `sunset`): why the tool is deprecated, what to use instead, its last day."""
 
@@ -128,6 +136,7 @@ class ToolSpec:
     rate_limit: RateLimit | None = None
     cache: Cache | None = None
     approval_expires_s: float | None = None  # `approval: {expires_s}`: its records' lifetime
+    guards: Guards = Guards()  # `guards`: the host's guards by name, before and after the run
     flags: tuple[str, ...] = ()  # as declared (unique)
     content: tuple[str, ...] = ()  # kinds of content blocks the tool may return (unique)
     annotations: Annotations = Annotations()
@@ -187,6 +196,12 @@ def _expires(declared: Mapping[str, Any] | None) -> float | None:
     return float(expires) if expires is not None else None
 
 
+def _guards(declared: Mapping[str, Any]) -> Guards:
+    return Guards(
+        tuple(_get(declared, "input", list, [])), tuple(_get(declared, "output", list, []))
+    )
+
+
 def _deprecation(entry: Mapping[str, Any]) -> Deprecation | None:
     declared = _get(entry, "deprecated", dict)
     if declared is None:
@@ -226,6 +241,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         rate_limit=_rate_limit(_get(entry, "rate_limit", dict)),
         cache=_cache(_get(entry, "cache", dict)),
         approval_expires_s=_expires(_get(entry, "approval", dict)),
+        guards=_guards(_get(entry, "guards", dict, {})),
         flags=tuple(_get(entry, "flags", list, [])),
         content=tuple(_get(entry, "content", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),

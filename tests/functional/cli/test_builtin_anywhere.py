@@ -27,7 +27,11 @@ async def main():
     async with Client(stdio_client(server), read_timeout_seconds=60) as client:
         names = sorted(tool.name for tool in (await client.list_tools()).tools)
         listed = await client.call_tool("list_directory", {"path": "."})
-        print(json.dumps({"names": names, "listed": listed.structured_content}))
+        try:  # a tool the host left off: the error names the variable that turns it on
+            off = (await client.call_tool("run_shell", {"command": "true"})).model_dump_json()
+        except Exception as error:
+            off = str(error)
+        print(json.dumps({"names": names, "listed": listed.structured_content, "off": off}))
 
 asyncio.run(main())
 """
@@ -65,7 +69,9 @@ def test_a_disabled_tool_names_the_variable_that_enables_it(venv: Path, tmp_path
 
 
 def test_an_mcp_host_config_serves_it_without_pythonpath(venv: Path, tmp_path: Path) -> None:
-    """docs/getting-started.md's Claude-Desktop-style entry, its example paths made real."""
+    """docs/getting-started.md's Claude-Desktop-style entry, its example paths made real: the
+    registry the distribution installs is served without --registry, and a client's call of
+    a tool left off reads the variable that turns it on."""
     page = (REPO / "docs" / "getting-started.md").read_text("utf-8")
     (text,) = re.findall(r"^```json\n(.*?)^```$", page, re.M | re.S)
     workspace = tmp_path / "workspace"
@@ -74,7 +80,9 @@ def test_an_mcp_host_config_serves_it_without_pythonpath(venv: Path, tmp_path: P
     text = text.replace("/srv/agent/builtin-venv", str(venv))
     config = json.loads(text.replace("/srv/agent/workspace", str(workspace)))
     assert "PYTHONPATH" not in config["mcpServers"]["toolgen-builtin"].get("env", {})
+    assert "--registry" not in config["mcpServers"]["toolgen-builtin"]["args"]  # the default
     done = outside(venv, ["python", "-c", CLIENT, json.dumps(config)], tmp_path)
     seen = json.loads(done.stdout)
     assert "read_file" in seen["names"] and "run_shell" not in seen["names"]
     assert [e["name"] for e in seen["listed"]["entries"]] == ["notes.txt"]
+    assert "Tool 'run_shell' is off on this host: set TOOLGEN_ENABLE_PROCESSES=1" in seen["off"]

@@ -42,6 +42,7 @@ RULES = {
     "ref-remote", "ref-outside-root", "description-missing", "unknown-keyword", "deprecation-invalid",
     "description-purpose", "description-parameters", "description-returns", "description-errors",
     "description-length", "namespace-size", "pattern-invalid", "approval-without-effect",
+    "guard-invalid",
 }  # fmt: skip
 
 

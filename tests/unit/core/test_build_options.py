@@ -233,6 +233,27 @@ def test_the_wheel_table_ships_handwritten_packages_and_extras(
     assert "force-include" not in build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"]
 
 
+def test_the_wheel_s_registry_is_the_entry_point_serve_defaults_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolgen]\npackage = "kit"\n'
+        '[tool.toolgen.wheel]\npackages = ["impl"]\nregistry = "impl.tools:registry"\n'
+    )
+    options = load_config(tmp_path).options()
+    assert options.registry == "impl.tools:registry"
+    assert options.fingerprint() != replace(options, registry=None).fingerprint()
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    pyproject = tomllib.loads(build(SPECS, options).files["pyproject.toml"])
+    assert pyproject["project"]["entry-points"] == {
+        "toolgen.registries": {"kit": "impl.tools:registry"}
+    }
+    plain = tomllib.loads(build(SPECS, BuildOptions(package="kit")).files["pyproject.toml"])
+    assert "entry-points" not in plain["project"]
+
+
 @pytest.mark.parametrize(
     ("table", "message"),
     [
@@ -241,7 +262,9 @@ def test_the_wheel_table_ships_handwritten_packages_and_extras(
         ('extras = {pdf = "pypdf"}', "extras must map names to lists"),
         ('extras = {server = ["x"]}', "'server' is an extra the generated package has already"),
         ('extras = {Big_One = ["x"]}', "'Big_One' is not an extra's name"),
-        ("scripts = []", "takes two settings"),
+        ("scripts = []", "takes three settings"),
+        ('registry = "elsewhere:registry"', "of a registry in one of its packages"),
+        ('registry = "impl"', "module:attribute"),
     ],
 )
 def test_a_wrong_wheel_table_is_refused(tmp_path: Path, table: str, message: str) -> None:

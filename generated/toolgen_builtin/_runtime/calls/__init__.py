@@ -6,6 +6,8 @@
   `Registry` (its bases): prepared (`Prepared`), run under its declared policies, resumed
   once suspended, carried out in a thread (`call`) or a task (`acall`) and told to the hooks;
 - `fast`: the tools whose calls take the fast path, and what it reads of each (`Plan`);
+- `guards`: the host's checks of a call before its run and of its result after;
+- `context`: what an implementation or a guard that asks learns of its call (`RunContext`);
 - `policies`: the state of rate limits, result caches and concurrency slots;
 - `records`: which suspended-call records were used (each is resumed once), behind a store
   interface a fleet-wide store implements too;

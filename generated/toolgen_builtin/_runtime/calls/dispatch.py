@@ -2,8 +2,9 @@
 """The dispatch of a call: run under what its spec declares, told to the hooks.
 
 `Dispatcher` is the part of a `Registry` (registry.py) that carries a call out, once it is
-prepared (prepare.py), in this order: approval (control.py), the result cache and rate limit
-(policies.py), the run itself within its deadline (execution.py), and retries; hooks
+prepared (prepare.py), in this order: input guards (guards.py), approval (control.py), the
+result cache and rate limit (policies.py), the run itself within its deadline (execution.py),
+retries, then output guards; hooks
 (hooks.py) see each call. The policies are one generator of steps (`_policed`) that `call`
 and `acall` carry out each in its own way. A tool that declares none of these, in a registry
 without hooks or a concurrency limit, takes the fast path (fast.py: validate, run, check the
@@ -32,10 +33,11 @@ from ..validation import deprecation
 from ..validation.validate import validate
 from . import execution, policies, records, streaming
 from .fast import Plan, finished
+from .guards import Check
 from .hooks import CallEvent, Hooks
 from .prepare import Prepared
 from .resuming import Resumer
-from .running import RUN
+from .running import RUN, Within
 from .streaming import OnEvent
 
 
@@ -255,8 +257,11 @@ class Dispatcher(Resumer):
                 if step is RUN:
                     with self._policies.thread_slot():
                         step = steps.send(self._run(impl, info, args, extra, started))
-                elif type(step) is policies.Ask:
+                elif type(step) is policies.Ask or type(step) is Check:
                     step = steps.send(step.run())
+                elif type(step) is Within:
+                    with self._policies.thread_slot():
+                        step = steps.send(self._run(impl, info, args, extra, started, step))
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
                     used = records.consumed(self._records, step.id, step.expires_at)
@@ -287,8 +292,12 @@ class Dispatcher(Resumer):
                 if step is RUN:
                     async with self._policies.task_slot():
                         step = steps.send(await self._arun(impl, info, args, extra, started))
-                elif type(step) is policies.Ask:
+                elif type(step) is policies.Ask or type(step) is Check:
                     step = steps.send(await step.arun())
+                elif type(step) is Within:
+                    async with self._policies.task_slot():
+                        ran = await self._arun(impl, info, args, extra, started, step)
+                        step = steps.send(ran)
                 elif isinstance(step, Suspension):
                     assert self.approve is not None
                     used = await records.aconsumed(self._records, step.id, step.expires_at)

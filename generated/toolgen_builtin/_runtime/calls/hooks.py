@@ -8,6 +8,9 @@ failed or suspended one. A call refused before it could start (an unknown tool, 
 arguments) has only its `error` event, with `arguments` None. Hooks run in the caller's
 thread, in the order given; what one raises reaches the caller (it is the host's own code).
 
+A guarded call's result carries what each guard did (`result.guards`: GuardNote records,
+with the host's reason for a refusal, a withheld result or a redaction; guards.py).
+
 `arguments` are the validated arguments as JSON with every x-secret value replaced by
 "<secret>"; injected values are never in an event. A registry without hooks does none of
 this work.

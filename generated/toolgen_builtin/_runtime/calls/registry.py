@@ -28,7 +28,7 @@ from ..results.control import SuspensionError
 from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
 from ..store.named import open_store
 from ..validation.suggest import nearest
-from . import execution, fast, policies, renaming
+from . import context, execution, fast, policies, renaming
 from .dispatch import Dispatcher
 from .fast import needs_policy, warns
 from .hooks import Hooks
@@ -79,6 +79,10 @@ class Registry(Dispatcher, Mapping[str, Any]):
     - `inject`: supplies injected values per call (`inject(tool_name)` -> a mapping); the
       values a call passes in `injected=` win over it.
     - `hooks`: objects told of each call (hooks.py); `tracing.OpenTelemetryHook` makes spans.
+    - `guards`: the host's guards by name (guards.py): a function of a `GuardCall`, applied
+      where a tool's spec names it (`guards: {input: [...], output: [...]}`), or a
+      `Guard(check, stage, category=...)`, applied there and to every tool (of the category)
+      too. A name a tool's spec declares that is not given is a GuardError here, not at a call.
     - `examples_in_errors`: a refused call's message (`invalid_arguments`) ends with the spec's
       example of a valid call closest to what was sent, as one line of JSON (`A valid call
       looks like: {...}`; validation.closest_example: never one holding an `x-secret`
@@ -109,6 +113,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
         inject: Injector | None = None,
         hooks: Iterable[Any] = (),
         examples_in_errors: bool = True,
+        guards: Mapping[str, Any] | None = None,
     ) -> None:
         if timeout_s is not None and not timeout_s > 0:
             raise ValueError(f"timeout_s must be more than 0, not {timeout_s!r}")
@@ -132,6 +137,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
         # Which suspended-call records were used: shared with derived registries.
         self._records = StoreRecords(state) if records is None else records
         self._quiet = self._hooks is None and max_concurrency is None
+        self._given_guards = dict(guards or {})
         self._set_tools(implementations)
 
     @property
@@ -162,10 +168,21 @@ class Registry(Dispatcher, Mapping[str, Any]):
             name: i if type(i) is ToolInfo and not warns(i) else None
             for name, i in self._infos.items()
         }
+        # Each guarded tool's input and output guards (guards.py: only loaded when there are).
+        self._guarding: dict[str, Any] = {}
+        if self._given_guards or any(any(getattr(i, "guards", ())) for i in infos):
+            from . import guards
+
+            self._guarding = guards.table(self._infos, self._given_guards)
+        # The parameter by which each tool that asks for its RunContext takes it (context.py).
+        self._wants = {n: p for n, impl in self._tools.items() if (p := context.wants(impl.run))}
         # The tools whose calls need none of the policies: run directly when `_quiet`.
-        self._plain = frozenset(i.name for i in infos if not needs_policy(i))
+        self._plain = frozenset(
+            i.name for i in infos if not needs_policy(i) and i.name not in self._guarding
+        )
         # What the fast path reads of each tool that takes it, looked up once (fast.py).
-        direct = {n: i for n, i in self._direct.items() if n not in self._pair}
+        slow = {*self._pair, *self._guarding, *self._wants}
+        direct = {n: i for n, i in self._direct.items() if n not in slow}
         plans = fast.plans(direct, self._tools, self.timeout_s) if self._quiet else ({}, {})
         aliases = {a: n for a, n in self._aliases.items() if a not in self._tools}  # as resolve()
         self._fast, self._afast = (fast.by_alias(p, aliases) for p in plans)
@@ -180,6 +197,11 @@ class Registry(Dispatcher, Mapping[str, Any]):
         made = search.pair(_info(impl) for impl in tools.values())
         self._pair, self._forwards = frozenset(search.PAIR), frozenset({search.CALL_TOOL["name"]})
         return {impl.info.name: impl for impl in made}
+
+    def wants_context(self) -> bool:
+        """Whether a tool or a guard of this registry reads its call's RunContext (context.py):
+        what adapters and the server tell of a call only then."""
+        return bool(self._wants or self._guarding)
 
     def forwarded(self, name: str, arguments: Any) -> tuple[str, Any]:
         """The call a call of `name` is run as: for a valid call of `call_tool` (the search

@@ -10,6 +10,7 @@ draining a streaming tool's events (streaming.py), and turn what it did into a r
 
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 from collections.abc import Callable, Generator
@@ -32,7 +33,7 @@ from ..results.result import (
 from ..secrets import hide_values, redact, secret_values
 from ..store.base import StoreUnavailable
 from ..validation.validate import as_sent
-from . import execution, policies, streaming
+from . import context, execution, policies, streaming
 from .prepare import Preparer
 
 Approver = Callable[[Suspension], Any]  # -> True, False, a reason (str: rejected), or awaitable
@@ -47,6 +48,8 @@ class Runner(Preparer):
     record_ttl_s: float
     _key: bytes
     _policies: policies.Policies
+    _guarding: dict[str, Any]  # each guarded tool's input and output guards (guards.py)
+    _wants: dict[str, str]  # the parameter each tool that asks for its RunContext takes
 
     def _policed(
         self,
@@ -63,6 +66,23 @@ class Runner(Preparer):
         Ask (one operation of a shared store, policies.py) or a number of seconds to wait. A
         store that does not answer ends the call as `unavailable`, never run. `first`: the result of a run already made (a tool without
         policies whose failure may be retried)."""
+        guarding = self._guarding.get(info.name) if self._guarding else None
+        run: Any = RUN
+        if guarding is not None:  # input guards first: a refused call asks and takes nothing
+            from . import guards
+
+            budget = guards.Budget(self._timeout(info))
+            seen = context.made(info.name, budget.timeout, extra, self._values(info.name, extra))
+            notes: list[Any] = []
+            if guarding[0]:
+                stopped = yield from guards.inputs(info, guarding[0], args, seen, budget, notes)
+                if stopped is not None:
+                    return stopped
+            left = budget.left()
+            if left is not None and left <= 0:  # the input guards took the whole deadline
+                late = timed_out(info, budget.timeout or 0.0, execution.Timeout(0.0))
+                return guards.noted(late, notes)
+            run = run if left is None else Within(left)
         if first is None and not approved and "requires_approval" in info.flags:
             request = self._suspension(info, args, control.APPROVAL, None, None)
             if self.approve is None:
@@ -84,6 +104,11 @@ class Runner(Preparer):
                 return policies.unavailable(info.name, hit)
             if hit is not None:
                 kept: ToolResult = replace(hit, duration_s=perf_counter() - started)
+                if guarding is not None and guarding[1]:  # guarded again for this call
+                    kept = yield from guards.outputs(
+                        info, guarding[1], args, seen, kept, budget, notes
+                    )
+                    return guards.noted(kept, notes)
                 return kept
         limit = None if first is not None else getattr(info, "rate_limit", None)
         while limit is not None:
@@ -97,32 +122,38 @@ class Runner(Preparer):
             if not limit[2]:
                 return rate_limited(info, limit[0], limit[1], delay)
             yield delay
-        result = first if first is not None else (yield from self._slotted(info))
+        ran = perf_counter()
+        result = first if first is not None else (yield from self._slotted(info, run))
         retry = getattr(info, "retry", _ONCE)
         tries = 1
         while tries < retry[0] and _retried(result):
             yield execution.backoff(retry, tries)
-            result, tries = (yield from self._slotted(info)), tries + 1
+            ran = perf_counter()
+            result, tries = (yield from self._slotted(info, run)), tries + 1
         if tries > 1:
             result = replace(result, attempts=tries)
+        if guarding is not None and guarding[1] and result.ok:  # before the cache keeps it
+            budget.spent += perf_counter() - ran
+            result = yield from guards.outputs(info, guarding[1], args, seen, result, budget, notes)
         if key and result.ok:
             keeping = self._policies.keep(info, key, result, self.clock.monotonic())
             if keeping is not None:
                 yield keeping  # a result the store could not keep is still this call's
-        return result
+        return result if guarding is None else guards.noted(result, notes)
 
-    def _slotted(self, info: ToolInfo) -> Generator[Any, Any, ToolResult]:
-        """`RUN`, holding one of the fleet's concurrency slots when a shared store keeps them
+    def _slotted(self, info: ToolInfo, run: Any = None) -> Generator[Any, Any, ToolResult]:
+        """`run` (`RUN`, or `Within` the rest of a guarded call's deadline), holding one of the fleet's concurrency slots when a shared store keeps them
         (asked for until one is free); in-process slots are held by dispatch.py."""
+        run = RUN if run is None else run
         if self._policies.fleet_slots is None:
-            result: ToolResult = yield RUN
+            result: ToolResult = yield run
             return result
         while (token := (yield self._policies.acquire())) is None:
             yield policies.SLOT_POLL_S
         if isinstance(token, StoreUnavailable):
             return policies.unavailable(info.name, token)
         try:
-            result = yield RUN
+            result = yield run
         except GeneratorExit:  # the call was given up while it ran
             self._policies.let_go(token)
             raise
@@ -156,14 +187,23 @@ class Runner(Preparer):
         return _waiting(self._suspension(info, args, control.QUESTION, question, asked.state))
 
     def _run(
-        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
+        self,
+        impl: Any,
+        info: ToolInfo,
+        args: Any,
+        extra: tuple[Any, ...],
+        started: float,
+        within: Any = None,
     ) -> ToolResult:
         timeout = info.timeout_s
         if timeout is None:
             timeout = self.timeout_s
+        if within is not None:  # the rest of a guarded call's deadline
+            timeout = within.seconds
+        function = impl.run if not self._wants else self._function(impl, info, timeout, extra)
         try:
             if info.flags and "streaming" in info.flags:  # drained under the deadline
-                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                run = (function, (args, *extra), streaming.LISTENER.get())
                 if timeout is None:
                     outcome = streaming.running(*run)
                     if inspect.isawaitable(outcome):
@@ -171,13 +211,13 @@ class Runner(Preparer):
                 else:
                     outcome = execution.within(streaming.running, run, timeout)
             elif timeout is None:
-                outcome = impl.run(args, *extra) if extra else impl.run(args)
+                outcome = function(args, *extra) if extra else function(args)
                 # What a sync run returns (a dict, the Result model) is told apart at once.
                 kind = type(outcome)
                 if kind is not dict and kind is not info.result and inspect.isawaitable(outcome):
                     outcome = execution.awaited(outcome)
             else:
-                outcome = execution.within(impl.run, (args, *extra), timeout)
+                outcome = execution.within(function, (args, *extra), timeout)
         except execution.Timeout as exc:
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
@@ -188,17 +228,26 @@ class Runner(Preparer):
         return finish(info, outcome, perf_counter() - started, args, extra)
 
     async def _arun(
-        self, impl: Any, info: ToolInfo, args: Any, extra: tuple[Any, ...], started: float
+        self,
+        impl: Any,
+        info: ToolInfo,
+        args: Any,
+        extra: tuple[Any, ...],
+        started: float,
+        within: Any = None,
     ) -> ToolResult:
         timeout = info.timeout_s
         if timeout is None:
             timeout = self.timeout_s
+        if within is not None:  # the rest of a guarded call's deadline
+            timeout = within.seconds
+        function = impl.run if not self._wants else self._function(impl, info, timeout, extra)
         try:
             if info.flags and "streaming" in info.flags:  # drained under the deadline
-                run = (impl.run, (args, *extra), streaming.LISTENER.get())
+                run = (function, (args, *extra), streaming.LISTENER.get())
                 outcome = await execution.run_async(streaming.running, run, timeout)
             else:
-                outcome = await execution.run_async(impl.run, (args, *extra), timeout)
+                outcome = await execution.run_async(function, (args, *extra), timeout)
         except execution.Timeout as exc:
             return timed_out(info, exc.seconds, exc, perf_counter() - started)
         except control.Suspend as asked:
@@ -208,6 +257,36 @@ class Runner(Preparer):
         except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001
             return failure(info, exc, args, extra, perf_counter() - started)
         return finish(info, outcome, perf_counter() - started, args, extra)
+
+    def _timeout(self, info: ToolInfo) -> float | None:
+        """The deadline of a call of this tool: its spec's, else the registry's."""
+        return info.timeout_s if info.timeout_s is not None else self.timeout_s
+
+    def _values(self, tool: str, extra: tuple[Any, ...]) -> Any:
+        """The injected values a RunContext shows, when the tool declares none of its own:
+        what the registry's `inject` supplies."""
+        return None if extra or self.inject is None else self.inject(tool)
+
+    def _function(
+        self, impl: Any, info: ToolInfo, timeout: float | None, extra: tuple[Any, ...]
+    ) -> Any:
+        """What one run calls: `run`, given the call's RunContext by the parameter it asks for
+        it by when it asks (context.py)."""
+        wanted = self._wants.get(info.name)
+        if wanted is None:
+            return impl.run
+        made = context.made(info.name, timeout, extra, self._values(info.name, extra))
+        return functools.partial(impl.run, **{wanted: made})
+
+
+class Within:
+    """A step of `_policed`: run the tool once within `seconds` (the rest of a guarded call's
+    deadline, its guards' time taken off), and send back its result."""
+
+    __slots__ = ("seconds",)
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
 
 
 _ONCE = (1, 0.0, None)

@@ -5,6 +5,9 @@ Spans follow OpenTelemetry's semantic conventions for generative AI: the name
 `execute_tool <tool>`, `gen_ai.operation.name` "execute_tool", `gen_ai.tool.name`,
 `gen_ai.tool.call.id`; a failed call sets the span's status to error and `error.type` to the
 failure's kind. Arguments and results are not recorded (they may be large or personal).
+Each guard of the call (guards.py) is an event `toolgen.guard` on its span: the guard's
+name, stage and action (`passed`, `refused`, `withheld`, `redacted`, ...) and the host's
+reason; a refused or withheld call's `error.type` is `refused` or `withheld`.
 
 OpenTelemetry is imported when an `OpenTelemetryHook` is made, never otherwise: a package
 that does not use it does not need it installed and pays nothing for it.
@@ -76,4 +79,13 @@ class OpenTelemetryHook:
     def _end(self, span: Any, event: CallEvent) -> None:
         if event.result is not None and event.result.attempts > 1:
             span.set_attribute("toolgen.attempts", event.result.attempts)
+        for note in event.result.guards if event.result is not None else ():
+            attributes = {
+                "toolgen.guard.name": note.guard,
+                "toolgen.guard.stage": note.stage,
+                "toolgen.guard.action": note.action,
+            }
+            if note.reason is not None:
+                attributes["toolgen.guard.reason"] = note.reason
+            span.add_event("toolgen.guard", attributes=attributes)
         span.end()

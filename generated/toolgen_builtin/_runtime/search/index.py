@@ -471,6 +471,8 @@ _RUNTIME_KINDS = frozenset(
         "timeout",
         "rate_limited",
         "rejected",
+        "refused",
+        "withheld",
         "suspended",
         "invalid_result",
         "internal",

@@ -23,6 +23,7 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic_core import to_json
 
+from .. import kinds
 from ..calls import streaming
 from ..calls.registry import Registry
 from ..providers import answers
@@ -111,11 +112,29 @@ async def called(
     injected = inject(name, _headers(ctx)) if inject is not None else None
     if params.request_state is not None:
         return await _resumed(ctx, registry, params, name, injected)
-    result = await _pumped(
-        ctx,
-        lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
-    )
+    told: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if getattr(registry, "wants_context", bool)():  # a tool or guard reads its RunContext
+        from ..calls.context import calling
+
+        told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_caller())
+    with told:
+        result = await _pumped(
+            ctx,
+            lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
+        )
     return await _answered(ctx, registry, result, injected)
+
+
+def _caller() -> str | None:
+    """The authenticated principal of this request (the SDK's OAuth access token's client
+    id), never the token itself; None where no one is authenticated."""
+    try:
+        from mcp.server.auth.middleware.auth_context import get_access_token
+    except ImportError:  # an SDK without its auth support
+        return None
+    token = get_access_token()
+    principal = getattr(token, "client_id", None)
+    return principal if isinstance(principal, str) else None
 
 
 def _logged(result: ToolResult) -> None:

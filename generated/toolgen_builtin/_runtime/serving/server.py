@@ -51,6 +51,7 @@ from starlette.applications import Starlette
 
 from .. import kinds
 from ..calls.registry import SECRET, Registry
+from ..errors import UnknownToolError
 from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
 from . import cancelling
@@ -121,10 +122,7 @@ def mcp_server(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         if params.name not in registry:
-            hint = nearest(params.name, list(registry))
-            near = f"; did you mean {hint!r}?" if hint else ""
-            message = f"unknown tool {params.name!r}{near} (this server has {len(registry)})"
-            raise MCPError(types.INVALID_PARAMS, message)
+            raise MCPError(types.INVALID_PARAMS, _unknown(registry, params.name))
         try:
             return await called(ctx, registry, params, inject)
         except MCPError:
@@ -155,13 +153,27 @@ def mcp_server(
     return server
 
 
+def _unknown(registry: Registry, name: str) -> str:
+    """Why no tool answers `name`: the registry's own word where it has one (a tool the host
+    left off names the switch that turns it on), else the nearest tool's name."""
+    try:
+        registry.resolve(name)
+    except UnknownToolError as exc:
+        if type(exc) is not UnknownToolError:
+            return str(exc)
+    hint = nearest(name, list(registry))
+    near = f"; did you mean {hint!r}?" if hint else ""
+    return f"unknown tool {name!r}{near} (this server has {len(registry)})"
+
+
 # -- python -m <package> serve --------------------------------------------------------------------
 
 _SETTINGS = "TOOLGEN_SERVE"  # the worker processes' settings, as JSON in the environment
+REGISTRIES = "toolgen.registries"  # the entry points of installed registries, by package name
 
 
 def main(argv: list[str], package: str) -> int:
-    """`python -m <package> serve (--stdio | --http) --registry module:name ...`, or
+    """`python -m <package> serve (--stdio | --http) [--registry module:name] ...`, or
     `worker --registry module:name --store URL` (tasks_worker.py)."""
     if argv[:1] == ["worker"]:
         from . import tasks_worker
@@ -175,9 +187,10 @@ def main(argv: list[str], package: str) -> int:
     transport.add_argument("--http", action="store_true", help="streamable HTTP (stateless)")
     serve.add_argument(
         "--registry",
-        required=True,
         metavar="MODULE:NAME",
-        help="the registry to serve: a Registry, or a function that returns one",
+        help="the registry to serve: a Registry, or a function that returns one; or the name "
+        f"of an installed one (entry point group {REGISTRIES}); default: the one installed "
+        f"under {package!r}",
     )
     serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000)
@@ -240,9 +253,17 @@ def main(argv: list[str], package: str) -> int:
 
     if warning := stale(package):
         print(f"python -m {package} serve: warning: {warning}", file=sys.stderr)
+    registry = _installed(args.registry, package)
+    if registry is None:
+        print(
+            f"python -m {package} serve: no registry named: pass --registry MODULE:NAME (no "
+            f"registry is installed under {args.registry or package!r}, group {REGISTRIES})",
+            file=sys.stderr,
+        )
+        return 2
     settings = {
         "package": package,
-        "registry": args.registry,
+        "registry": registry,
         "token_env": args.token_env,
         "stateful": args.stateful,
         "log_level": args.log_level,
@@ -273,6 +294,17 @@ def main(argv: list[str], package: str) -> int:
     os.environ.setdefault(SECRET, secrets.token_hex(32))
     _serve_http(args.host, args.port, args.workers)
     return 0
+
+
+def _installed(given: str | None, package: str) -> str | None:
+    """The MODULE:NAME to serve: `given` when it is one, else the entry point of group
+    REGISTRIES named `given` (default: the package's name), else None."""
+    if given is not None and ":" in given:
+        return given
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=REGISTRIES, name=given or package)
+    return next((point.value for point in found), None)
 
 
 def _shared_store(settings: Mapping[str, Any]) -> bool:

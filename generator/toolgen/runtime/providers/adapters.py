@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -224,8 +225,33 @@ def respond(
     injected_values(injected)
     chosen = adapter(provider)
     read = chosen.read(calls)
-    turn = [(call, _called(registry, call, injected)) for call in read]
+    told = _told(registry, provider, read)
+    if told is None:  # no tool of the registry reads the call's context: nothing to tell
+        turn = [(call, _called(registry, call, injected)) for call in read]
+    else:
+        turn = []
+        for call in read:
+            with told(call):
+                turn.append((call, _called(registry, call, injected)))
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
+
+
+def _told(
+    registry: Registry, provider: str, read: list[Call]
+) -> Callable[[Call], AbstractContextManager[None]] | None:
+    """What each call of the turn is told of itself and the others (calls/context.py), when a
+    tool or guard of the registry reads it; else None."""
+    if not getattr(registry, "wants_context", bool)():
+        return None
+    from ..calls.context import TurnCall, calling
+
+    everyone = [TurnCall(c.id, c.name, c.arguments) for c in read]
+
+    def told(call: Call) -> AbstractContextManager[None]:
+        others = tuple(t for c, t in zip(read, everyone, strict=True) if c is not call)
+        return calling(call_id=call.id, provider=provider, turn=others)
+
+    return told
 
 
 def _called(
@@ -265,6 +291,16 @@ async def arespond(
     injected_values(injected)  # raised once, before any call runs (not once per call)
     chosen = adapter(provider)
     read = chosen.read(calls)
+    told = _told(registry, provider, read)
+
+    async def one(call: Call) -> Any:
+        with nullcontext() if told is None else told(call):
+            return await registry.acall(call.name, call.arguments, injected=injected)
+
+    async def called(call: Call) -> Any:
+        with nullcontext() if told is None else told(call):
+            return await _acalled(registry, call, injected)
+
     results: list[Any] = []
     batch: list[Any] = []
     for call in [*read, None]:
@@ -272,12 +308,10 @@ async def arespond(
             batch.append(call)
             continue
         if batch:
-            results += await asyncio.gather(
-                *(registry.acall(c.name, c.arguments, injected=injected) for c in batch)
-            )
+            results += await asyncio.gather(*(one(c) for c in batch))
             batch = []
         if call is not None:
-            results.append(await _acalled(registry, call, injected))
+            results.append(await called(call))
     turn = list(zip(read, results, strict=False))
     return chosen.wrap(calls, [chosen.answer(c, r) for c, r in turn], turn)
 

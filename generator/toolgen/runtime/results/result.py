@@ -69,6 +69,8 @@ class ToolInfo:
     repair: frozenset[str] = frozenset()  # `x-repair`: the repairs of malformed text allowed
     # The arguments of the spec's examples of a valid call (those without `error`), in order.
     examples: tuple[dict[str, Any], ...] = ()
+    # Spec `guards`: the names of the host's input guards and output guards (calls/guards.py).
+    guards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def validate_arguments(
         self,
@@ -113,7 +115,8 @@ class ToolFailure:
     # "unknown_tool", "invalid_arguments", a declared error kind, "timeout", "rate_limited",
     # "rejected" (the user did not approve it), "suspended" (waiting for the host),
     # "unavailable" (the state store its policies need did not answer: not run, retryable),
-    # "invalid_result" or "internal"
+    # "refused" (an input guard said no: not run), "withheld" (an output guard kept the result
+    # from the model: the tool ran), "invalid_result" or "internal"
     kind: str
     message: str
     # Calling again as it was may succeed: a declared kind marked `retryable: true`; a timeout
@@ -158,6 +161,8 @@ class ToolResult:
     # A call waiting for the host (an approval, the user's answer): store it, then
     # `Registry.resume` it. The failure (kind "suspended") is what a model reads meanwhile.
     suspended: Suspension | None = field(default=None, repr=False)
+    # For the host: what each guard of the call did (calls/guards.py's GuardNote records).
+    guards: tuple[Any, ...] = ()
 
     def __init__(
         self,
@@ -173,6 +178,7 @@ class ToolResult:
         suspended: Suspension | None = None,
         content: tuple[Block, ...] = (),
         repairs: tuple[Repair, ...] = (),
+        guards: tuple[Any, ...] = (),
     ) -> None:
         # A frozen dataclass would set all its fields through object.__setattr__ (a microsecond
         # on every call); only what differs from the class's defaults is stored, directly.
@@ -200,6 +206,8 @@ class ToolResult:
             fields["content"] = content
         if repairs:
             fields["repairs"] = repairs
+        if guards:
+            fields["guards"] = guards
 
     def __repr__(self) -> str:
         """The fields that differ from their defaults (not the exception or the record)."""

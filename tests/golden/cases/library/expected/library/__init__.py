@@ -23,6 +23,10 @@ __all__ = [
     "Coercion",
     "Document",
     "Final",
+    "Guard",
+    "GuardCall",
+    "GuardError",
+    "GuardNote",
     "HostError",
     "Image",
     "Limits",
@@ -30,10 +34,13 @@ __all__ = [
     "Output",
     "Partial",
     "Progress",
+    "Redact",
+    "Refuse",
     "Registry",
     "RenameError",
     "ResourceLink",
     "Resumed",
+    "RunContext",
     "Suspend",
     "Suspension",
     "SuspensionError",
@@ -45,10 +52,13 @@ __all__ = [
     "ToolInfo",
     "ToolResult",
     "ToolgenError",
+    "TurnCall",
     "UnknownCategoryError",
     "UnknownToolError",
+    "Withhold",
     "arespond",
     "build_registry",
+    "calling",
     "langchain_tools",
     "openai_agents_tools",
     "pydantic_ai_toolset",
@@ -66,7 +76,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
 # over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
 SPEC_VERSION = "0.1.0"
-SPEC_SHA256 = "35330d480b5e0182060f086886bd7f2a27b1d556225ba000bceb55945ecc61d0"
+SPEC_SHA256 = "06a6031dd75d27f633eb6b567f25b5c3ecc0af323472982d67ae5485ba523b37"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
 _RUNTIME_SHA256 = "<sha256 of the runtime sources>"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)

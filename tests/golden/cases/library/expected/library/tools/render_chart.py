@@ -43,6 +43,7 @@ INFO = ToolInfo(
     errors=frozenset(),
     secrets=frozenset(),
     content=frozenset({"image", "text"}),
+    guards=(("series_allowed",), ("image_screen",)),
 )
 
 
