@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+RUNTIME_SHA256 = "1b41aa7b2d0c2838e9d265101e7e491934bb91d1638f9431c8bc3d3df25f88ec"

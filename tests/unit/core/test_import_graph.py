@@ -236,6 +236,8 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.ui": {"starlette"},
     f"{RUNTIME}.serving.answering": {"mcp_types", "starlette"},
     f"{RUNTIME}.serving.cancelling": {"starlette"},
+    f"{RUNTIME}.serving.auth": {"jwt"},
+    f"{RUNTIME}.serving.auth_http": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
     f"{RUNTIME}.store.redis": {"redis"},
 }

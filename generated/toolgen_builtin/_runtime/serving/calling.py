@@ -23,13 +23,14 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic_core import to_json
 
+from .. import identity
 from ..calls import streaming
 from ..calls.registry import Registry
 from ..providers import answers
 from ..results import control
 from ..results.control import Suspension
 from ..results.result import ToolResult
-from . import cancelling
+from . import auth_http, cancelling
 from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
 Inject = Callable[[str, Mapping[str, str]], Mapping[str, Any] | None]
@@ -108,14 +109,32 @@ async def called(
     arguments = params.arguments if params.arguments is not None else {}
     # call_tool of the search pair: the call of the tool it names.
     name, arguments = registry.forwarded(params.name, arguments)
-    injected = inject(name, _headers(ctx)) if inject is not None else None
-    if params.request_state is not None:
-        return await _resumed(ctx, registry, params, name, injected)
-    result = await _pumped(
-        ctx,
-        lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
-    )
-    return await _answered(ctx, registry, result, injected)
+    headers = _headers(ctx)
+    injected = inject(name, headers) if inject is not None else None
+    caller = caller_of(ctx)
+    if caller is not None and identity.CALLER in _injectable(registry, name):
+        injected = {**(injected or {}), identity.CALLER: caller.as_json()}  # never the host's
+    with identity.acting(caller):
+        if params.request_state is not None:
+            return await _resumed(ctx, registry, params, name, injected)
+        result = await _pumped(
+            ctx,
+            lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
+        )
+        return await _answered(ctx, registry, result, injected)
+
+
+def caller_of(ctx: ServerRequestContext[Any]) -> identity.Principal | None:
+    """Who sent the request: the principal the HTTP guard authenticated (auth_http.py), or
+    None (stdio, no authentication)."""
+    scope = getattr(ctx.request, "scope", None)
+    return auth_http.principal(scope) if isinstance(scope, dict) else None
+
+
+def _injectable(registry: Registry, name: str) -> frozenset[str]:
+    """The names of the injected values tool `name` declares."""
+    model = registry.info(name).injected if name in registry else None
+    return frozenset(model.model_fields) if model is not None else frozenset()
 
 
 def _logged(result: ToolResult) -> None:

@@ -66,7 +66,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
 # over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
 SPEC_VERSION = "0.1.0"
-SPEC_SHA256 = "35330d480b5e0182060f086886bd7f2a27b1d556225ba000bceb55945ecc61d0"
+SPEC_SHA256 = "0207890911af07785998a4913c8756b0fabc0b1ced48cc183cd7fcdec19fcc35"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
 _RUNTIME_SHA256 = "<sha256 of the runtime sources>"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
