@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "1b41aa7b2d0c2838e9d265101e7e491934bb91d1638f9431c8bc3d3df25f88ec"
+RUNTIME_SHA256 = "45a6a424418e161544037bc7d19a9329e5df1c74f1ccf0c63a0f5dffbccd090b"

@@ -191,3 +191,30 @@ def test_the_serve_flags_refuse_what_would_turn_checking_off() -> None:
     assert "not an https URL" in str(
         given("--auth-issuer", "http://id.example.com", "--auth-audience", "a")
     )
+
+
+def test_a_verified_token_is_remembered_until_it_expires(
+    server: Issuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client sends the same token with each request: its signature is checked once, and
+    again only once the token has expired (where it is then refused)."""
+    import time
+
+    from toolgen.runtime.serving import auth
+
+    verifier = _verifier(server, leeway_s=0)
+    checked: list[str] = []
+    verify = verifier._verify
+
+    async def counted(token: str) -> tuple[Principal, float]:
+        checked.append(token)
+        return await verify(token)
+
+    monkeypatch.setattr(verifier, "_verify", counted)
+    token = server.token(audience=AUDIENCE, lifetime_s=60)
+    first, second = _check(verifier, token), _check(verifier, token)
+    assert first == second and len(checked) == 1
+    later = time.time() + 120
+    monkeypatch.setattr(auth.time, "time", lambda: later)
+    _check(verifier, token)  # PyJWT reads its own clock: here only the memory is past it
+    assert len(checked) == 2

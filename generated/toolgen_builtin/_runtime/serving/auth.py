@@ -21,6 +21,7 @@ document) is auth_http.py.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import urllib.parse
@@ -47,6 +48,7 @@ ALGORITHMS = (
     "EdDSA",
 )
 _MAX_DOCUMENT = 1024 * 1024  # the most bytes read of a metadata document or key set
+_REMEMBERED = 1024  # verified tokens kept, so that a client's next request costs no signature check
 
 
 class Refused(Exception):
@@ -105,9 +107,26 @@ class Verifier:
         self._keys: dict[str | None, Any] = {}  # kid -> PyJWK (None: a key without a kid)
         self._fetched = float("-inf")  # when the key set was last fetched (monotonic)
         self._lock: asyncio.Lock | None = None
+        # Tokens verified, by their sha256 (never the token): the principal and `exp`.
+        self._verified: dict[bytes, tuple[Principal, float]] = {}
 
     async def principal(self, token: str) -> Principal:
-        """The principal `token` authenticates, or Refused."""
+        """The principal `token` authenticates, or Refused. A token verified before is
+        answered from memory (by its sha256) until it expires."""
+        digest = hashlib.sha256(token.encode()).digest()
+        known = self._verified.get(digest)
+        if known is not None:
+            principal, expires = known
+            if time.time() <= expires + self.settings.leeway_s:
+                return principal
+            del self._verified[digest]
+        principal, expires = await self._verify(token)
+        if len(self._verified) >= _REMEMBERED:
+            self._verified.pop(next(iter(self._verified)))  # the oldest first
+        self._verified[digest] = (principal, expires)
+        return principal
+
+    async def _verify(self, token: str) -> tuple[Principal, float]:
         try:
             header = jwt.get_unverified_header(token)
         except jwt.InvalidTokenError:
@@ -142,7 +161,7 @@ class Verifier:
             raise Refused("invalid_token", f"the token has no {error.claim!r} claim") from None
         except (jwt.InvalidTokenError, jwt.PyJWKError, ValueError, TypeError):
             raise Refused("invalid_token", "the token's signature does not verify") from None
-        return principal_of(claims, settings.issuer)
+        return principal_of(claims, settings.issuer), float(claims["exp"])
 
     async def _key(self, kid: str | None) -> Any:
         if self._lock is None:
