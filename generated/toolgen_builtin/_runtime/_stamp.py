@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "45a6a424418e161544037bc7d19a9329e5df1c74f1ccf0c63a0f5dffbccd090b"
+RUNTIME_SHA256 = "08b5a5782d2e746b120d86c6dd917a2c200ff366614e14372a2ebc6584d66435"

@@ -1,6 +1,6 @@
 """The W3C trace context across the MCP boundary: the generated client sends the current
-`traceparent` in the request's `_meta` (the `mcp` SDK it is built on does), another HTTP
-client may send it as a header, and the server runs the call under it, so the registry's span
+`traceparent` in the request's `_meta` (the `mcp` SDK it is built on does) and as a header,
+another HTTP client may send the header alone, and the server runs the call under it, so the registry's span
 (OpenTelemetryHook) is in the client's trace, a child of the client's span. Spans are read with the OpenTelemetry SDK's in-memory
 exporter, server and client in this process (the server in uvicorn's thread, on its own loop)."""
 
@@ -47,13 +47,21 @@ def traced(tmp_path: Path) -> Iterator[tuple[Any, Any, InMemorySpanExporter, Any
 
 
 @contextmanager
-def _http(pkg: Any, registry: Any) -> Iterator[str]:
+def _http(pkg: Any, registry: Any, seen: list[str] | None = None) -> Iterator[str]:
     """The registry served over streamable HTTP by uvicorn in a thread of this process (its
-    own event loop: nothing of the client's context reaches it but what the request carries)."""
+    own event loop: nothing of the client's context reaches it but what the request carries).
+    `seen` collects the `traceparent` header of each request that has one."""
     import uvicorn
 
     server = importlib.import_module(f"{pkg.__name__}.server")
-    app = server.http_app(server.mcp_server(registry, name="traced"))
+    served = server.http_app(server.mcp_server(registry, name="traced"))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        headers = dict(scope.get("headers", []))
+        if seen is not None and b"traceparent" in headers:
+            seen.append(headers[b"traceparent"].decode())
+        await served(scope, receive, send)
+
     port = free_port()
     runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=runner.run, daemon=True)
@@ -85,13 +93,17 @@ def test_the_generated_client_carries_the_trace_context_in_meta(traced: Any) -> 
             await tools.ping()  # outside any span: a trace of its own
             return span.get_span_context()
 
-    with _http(pkg, registry) as url:
+    seen: list[str] = []
+    with _http(pkg, registry, seen) as url:
         context = asyncio.run(scenario(url))
     first, second = [s for s in exporter.get_finished_spans() if s.name == "execute_tool ping"]
     assert first.context.trace_id == context.trace_id
     assert first.parent is not None and first.parent.is_remote
     assert first.parent.span_id == context.span_id
     assert second.context.trace_id != context.trace_id and second.parent is None
+    # The same context as headers, for what stands between (only requests inside the span).
+    ours = f"00-{context.trace_id:032x}-{context.span_id:016x}-"
+    assert seen and all(header.startswith(ours) for header in seen), (seen, ours)
 
 
 def test_a_traceparent_header_continues_into_the_call(traced: Any) -> None:

@@ -10,7 +10,8 @@ The W3C trace context crosses the MCP boundary. The `mcp` SDK carries it in each
 `_meta` (its client puts the caller's `traceparent` and `tracestate` there, its server runs
 the request under them); a request over HTTP that carries them as headers instead runs under
 them too (`continued`, which serving/transports.py applies), so a call's span is in the
-client's trace, below the client's span. It uses OpenTelemetry's W3C propagator when it is
+client's trace, below the client's span. The generated client sends them as headers too
+(`carried`, serving/remote.py), for the proxies and gateways on the way. It uses OpenTelemetry's W3C propagator when it is
 installed, and does nothing otherwise.
 
 OpenTelemetry is imported when an `OpenTelemetryHook` is made or a trace context crosses,
@@ -60,6 +61,16 @@ def continued(carrier: Mapping[str, Any]) -> Iterator[None]:
         yield
     finally:
         context.detach(token)
+
+
+def carried() -> dict[str, str]:
+    """The current trace context as W3C keys (`traceparent`, `tracestate`): none where there
+    is none, or OpenTelemetry is not installed."""
+    found = _propagation()
+    carrier: dict[str, str] = {}
+    if found is not None:
+        found[1].inject(carrier)
+    return carrier
 
 
 class OpenTelemetryHook:

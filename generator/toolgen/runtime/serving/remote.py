@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
-from ..calls import streaming
+from ..calls import streaming, tracing
 from ..errors import ToolArgumentsError, ToolCallError, UnknownToolError
 from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation.payload import LIMITS, Limits
@@ -211,7 +211,7 @@ async def connect(
         http = httpx2.AsyncClient(
             headers={} if token is None else {"Authorization": f"Bearer {token}"},
             timeout=timeout_s,
-            event_hooks={"response": [watch]},
+            event_hooks={"response": [watch], "request": [_traced]},
         )
         # One SSE event holds a whole result: the SDK's 1 MiB cap on it becomes the caller's
         # (the Watch cuts a tool's answer off at max_result_bytes as it is read).
@@ -325,3 +325,9 @@ class _Transport:
             await self.transport.__aexit__(*exc)
         finally:
             await self.http.aclose()
+
+
+async def _traced(request: Any) -> None:
+    """An HTTP request's hook: the caller's W3C trace context as headers too (the SDK puts it
+    in `_meta`), for what sits between the client and the server (proxies, gateways)."""
+    request.headers.update(tracing.carried())
