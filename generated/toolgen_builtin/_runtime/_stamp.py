@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "08b5a5782d2e746b120d86c6dd917a2c200ff366614e14372a2ebc6584d66435"
+RUNTIME_SHA256 = "f4fd0c5189e8bd849a5cd78844f310a4202b0bd89cae51200bee8c0c6bdc939e"

@@ -25,6 +25,7 @@ from tests.support.oauth_support import Issuer, issuer, rsa_key
 
 IMPL = """
 import scoped
+from scoped._runtime import identity
 from scoped.tools import admin_reset, ping, read_notes
 
 
@@ -34,7 +35,8 @@ class Ping(ping.PingTool):
 
 
 class ReadNotes(read_notes.ReadNotesTool):
-    def run(self, arguments, injected):
+    def run(self, arguments, injected):  # in a worker thread: the caller follows the call
+        assert identity.caller().as_json() == injected.caller, "the two ways disagree"
         return read_notes.ReadNotesResult(caller=injected.caller)
 
 
