@@ -68,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "f4fd0c5189e8bd849a5cd78844f310a4202b0bd89cae51200bee8c0c6bdc939e"
+_RUNTIME_SHA256 = "957bc8b9ff21a50ccd46c112685b9ac30a043c86bb6e9e76e07c9c7e874c82a1"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f4fd0c5189e8bd849a5cd78844f310a4202b0bd89cae51200bee8c0c6bdc939e"
+RUNTIME_SHA256 = "957bc8b9ff21a50ccd46c112685b9ac30a043c86bb6e9e76e07c9c7e874c82a1"

@@ -259,3 +259,26 @@ def test_serve_refuses_to_start_without_a_sound_way_to_authenticate(
     ran = _serve(package, *options, **environ)
     assert ran.returncode == 2, ran.stderr
     assert said in ran.stderr and ran.stderr.count("\n") == 1
+
+
+def test_a_host_builds_the_same_app_from_the_package_server_module(package: Path) -> None:
+    """`from <package>.server import AuthSettings, needs_of` is what a host needs for
+    `http_app(server, auth=..., needs=...)`: the scopes each call needs, call_tool's included."""
+    script = (
+        "import scoped_impl\n"
+        "from scoped.server import AuthSettings, http_app, mcp_server, needs_of\n"
+        "needs = needs_of(scoped_impl.registry)\n"
+        "print(sorted(needs('admin_reset', {})), sorted(needs('ping', {})))\n"
+        "auth = AuthSettings(issuer='https://id.example.com', audience='https://t.example.com')\n"
+        "http_app(mcp_server(scoped_impl.registry, name='s'), auth=auth, needs=needs)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script],
+        env=_clean(python_path(package)),
+        cwd=package,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "['admin', 'notes:write'] []"

@@ -63,6 +63,19 @@ def fetchable(url: str, what: str) -> urllib.parse.SplitResult:
 
 
 def add_flags(serve: argparse.ArgumentParser) -> None:
+    """`serve`'s flags of authentication: the static token's and OAuth's."""
+    serve.add_argument(
+        "--token-env",
+        default="TOOLGEN_MCP_TOKEN",
+        metavar="NAME",
+        help="the environment variable holding the bearer token HTTP requests must carry "
+        "(unset: no token is asked for, on a loopback --host only)",
+    )
+    serve.add_argument(
+        "--insecure-no-auth",
+        action="store_true",
+        help="serve HTTP on an address other than loopback without a token",
+    )
     serve.add_argument(
         "--auth-issuer",
         metavar="URL",

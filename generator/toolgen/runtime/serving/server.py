@@ -55,7 +55,9 @@ from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
 from . import auth_config, cancelling, scopes
 from .addresses import loopback
+from .auth_config import AuthSettings
 from .calling import FORWARD, LOG, Inject, called, caller_of, connection_state, refused, sample
+from .scopes import needs_of
 from .transports import http_app, serve_stdio
 from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
@@ -66,11 +68,13 @@ __all__ = [
     "METADATA",
     "VALUE",
     "WARNINGS",
+    "AuthSettings",
     "Inject",
     "http_app",
     "loopback",
     "main",
     "mcp_server",
+    "needs_of",
     "sample",
     "serve_stdio",
     "worker_app",
@@ -200,25 +204,13 @@ def main(argv: list[str], package: str) -> int:
         "sent to the client (it may ask for less)",
     )
     serve.add_argument(
-        "--token-env",
-        default="TOOLGEN_MCP_TOKEN",
-        metavar="NAME",
-        help="the environment variable holding the bearer token HTTP requests must carry "
-        "(unset: no token is asked for, on a loopback --host only)",
-    )
-    serve.add_argument(
         "--list-ttl-ms",
         type=int,
         default=0,
         metavar="MS",
         help="how long a client may keep the tool listing (MCP 2026-07-28's ttlMs; default 0)",
     )
-    serve.add_argument(
-        "--insecure-no-auth",
-        action="store_true",
-        help="serve HTTP on an address other than loopback without a token",
-    )
-    auth_config.add_flags(serve)
+    auth_config.add_flags(serve)  # --token-env, --insecure-no-auth, --auth-*
     serve.add_argument(
         "--ui",
         metavar="DIR",
@@ -335,8 +327,6 @@ def worker_app() -> Starlette:
     server = _server(settings, registry)
     declared, auth = scopes.every_scope(registry), None
     if settings.get("auth"):
-        from .auth_config import AuthSettings
-
         auth = AuthSettings(**settings["auth"], scopes=declared)
     app = http_app(
         server,
