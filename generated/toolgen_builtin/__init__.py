@@ -78,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "8c6e6af486e6936b8a1578c2c214237855e6598826decaef30d54cc1da2e74a1"
+_RUNTIME_SHA256 = "a9cebcfce2e00c99fada8bec32301b32631e63346550f431a62dd3f2a6a2d82d"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -76,6 +76,7 @@ class ToolIR:
     rate_limit: tuple[int, float, bool] | None  # calls, per seconds, wait (else fail)
     cache: tuple[float, int] | None  # ttl seconds, most entries
     approval_expires_s: float | None  # how long its approval records may be resumed
+    scopes: tuple[str, ...]  # spec `auth: {scopes}`: what a caller's token must hold, sorted
     flags: tuple[str, ...]
     content: tuple[str, ...]  # kinds of content blocks it may return (spec `content`), sorted
     annotations: tuple[tuple[str, bool], ...]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8c6e6af486e6936b8a1578c2c214237855e6598826decaef30d54cc1da2e74a1"
+RUNTIME_SHA256 = "a9cebcfce2e00c99fada8bec32301b32631e63346550f431a62dd3f2a6a2d82d"

@@ -165,6 +165,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         else None,
         cache=(spec.cache.ttl_s, spec.cache.max_entries) if spec.cache else None,
         approval_expires_s=spec.approval_expires_s,
+        scopes=tuple(sorted(spec.scopes)),
         flags=tuple(sorted(spec.flags)),
         content=tuple(sorted(spec.content)),
         annotations=seen.annotations,

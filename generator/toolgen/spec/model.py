@@ -137,6 +137,7 @@ class ToolSpec:
     cache: Cache | None = None
     approval_expires_s: float | None = None  # `approval: {expires_s}`: its records' lifetime
     guards: Guards = Guards()  # `guards`: the host's guards by name, before and after the run
+    scopes: tuple[str, ...] = ()  # `auth: {scopes}`: what a caller's token must hold (unique)
     flags: tuple[str, ...] = ()  # as declared (unique)
     content: tuple[str, ...] = ()  # kinds of content blocks the tool may return (unique)
     annotations: Annotations = Annotations()
@@ -242,6 +243,7 @@ def _parse(entry: Mapping[str, Any]) -> ToolSpec:
         cache=_cache(_get(entry, "cache", dict)),
         approval_expires_s=_expires(_get(entry, "approval", dict)),
         guards=_guards(_get(entry, "guards", dict, {})),
+        scopes=tuple(_get(_get(entry, "auth", dict, {}), "scopes", list, [])),
         flags=tuple(_get(entry, "flags", list, [])),
         content=tuple(_get(entry, "content", list, [])),
         annotations=Annotations(**{k: _get(hints, k, bool) for k in ANNOTATION_ORDER}),

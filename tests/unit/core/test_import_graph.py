@@ -239,6 +239,8 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.tasks": {"mcp", "mcp_types"},
     f"{RUNTIME}.serving.remote_tasks": {"mcp_types"},
     f"{RUNTIME}.serving.taskwork": {"docket"},
+    f"{RUNTIME}.serving.auth": {"jwt"},
+    f"{RUNTIME}.serving.auth_http": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},
     f"{RUNTIME}.store.redis": {"redis"},
 }

@@ -549,3 +549,47 @@ def test_the_evaluation_runs_on_the_builtin_library() -> None:
         check=False,
     )
     assert absent.returncode == 2 and "no corpus at" in absent.stderr
+
+
+def test_a_served_caller_finds_only_the_tools_its_scopes_cover(tmp_path: Path) -> None:
+    """`search_tools` run for an authenticated caller (identity.acting, as the server runs a
+    call) leaves out the deferred tools whose `auth: {scopes}` its token does not cover."""
+    import importlib
+
+    from tests.support._generated import package, spec
+
+    tools = [
+        spec("read_invoice", description="Read an invoice by its number.", defer=True),
+        {
+            **spec("refund_invoice", description="Refund an invoice by its number.", defer=True),
+            "auth": {"scopes": ["billing:refund"]},
+        },
+    ]
+    with package(tmp_path, tools) as pkg:
+        identity = importlib.import_module(f"{pkg.__name__}._runtime.identity")
+        registry = pkg.build_registry(*_stubs(pkg, ["read_invoice", "refund_invoice"]))
+
+        def found(principal: Any, query: str) -> list[str]:
+            with identity.acting(principal):
+                result = registry.call("search_tools", {"query": query, "limit": 5})
+            return [t["name"] for t in result.value.model_dump()["tools"]]
+
+        everything = ["read_invoice", "refund_invoice"]
+        assert sorted(found(None, "invoice")) == everything  # not served: no caller, every tool
+        assert sorted(found(identity.Principal(every_scope=True), "invoice")) == everything
+        refunds = identity.Principal(scopes=frozenset({"billing:refund"}))
+        assert sorted(found(refunds, "invoice")) == everything
+        assert found(identity.Principal(), "invoice") == ["read_invoice"]
+        assert found(identity.Principal(), "refund invoice") == []
+        assert found(refunds, "refund invoice") == ["refund_invoice"]
+
+
+def _stubs(pkg: Any, names: list[str]) -> list[Any]:
+    import importlib
+
+    made = []
+    for name in names:
+        module = importlib.import_module(f"{pkg.__name__}.tools.{name}")
+        base = next(v for k, v in vars(module).items() if k.endswith("Tool") and k != "ToolInfo")
+        made.append(type(name, (base,), {"run": lambda self, arguments: None})())
+    return made

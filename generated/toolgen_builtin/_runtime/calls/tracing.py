@@ -9,16 +9,71 @@ Each guard of the call (guards.py) is an event `toolgen.guard` on its span: the 
 name, stage and action (`passed`, `refused`, `withheld`, `redacted`, ...) and the host's
 reason; a refused or withheld call's `error.type` is `refused` or `withheld`.
 
-OpenTelemetry is imported when an `OpenTelemetryHook` is made, never otherwise: a package
-that does not use it does not need it installed and pays nothing for it.
+The W3C trace context crosses the MCP boundary. The `mcp` SDK carries it in each request's
+`_meta` (its client puts the caller's `traceparent` and `tracestate` there, its server runs
+the request under them); a request over HTTP that carries them as headers instead runs under
+them too (`continued`, which serving/transports.py applies), so a call's span is in the
+client's trace, below the client's span. The generated client sends them as headers too
+(`carried`, serving/remote.py), for the proxies and gateways on the way. It uses OpenTelemetry's W3C propagator when it is
+installed, and does nothing otherwise.
+
+OpenTelemetry is imported when an `OpenTelemetryHook` is made or a trace context crosses,
+never otherwise: a package that does not use it does not need it installed and pays nothing
+for it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import threading
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .hooks import CallEvent
+
+# The W3C trace context's keys, in `_meta` and as HTTP headers.
+TRACEPARENT, TRACESTATE = "traceparent", "tracestate"
+CARRIED = frozenset({TRACEPARENT, TRACESTATE})
+
+
+@functools.cache
+def _propagation() -> tuple[Any, Any] | None:
+    """OpenTelemetry's context API and its W3C propagator, or None where it is not installed."""
+    try:
+        from opentelemetry import context
+        from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+    except ImportError:
+        return None
+    return context, TraceContextTextMapPropagator()
+
+
+@contextlib.contextmanager
+def continued(carrier: Mapping[str, Any]) -> Iterator[None]:
+    """Run what is inside under the trace context `carrier` holds (its `traceparent`), where
+    there is one and OpenTelemetry is installed; else as it is."""
+    parent = carrier.get(TRACEPARENT)
+    found = _propagation() if isinstance(parent, str) else None
+    if found is None:
+        yield
+        return
+    context, propagator = found
+    text = {k: carrier[k] for k in CARRIED if isinstance(carrier.get(k), str)}
+    token = context.attach(propagator.extract(text))
+    try:
+        yield
+    finally:
+        context.detach(token)
+
+
+def carried() -> dict[str, str]:
+    """The current trace context as W3C keys (`traceparent`, `tracestate`): none where there
+    is none, or OpenTelemetry is not installed."""
+    found = _propagation()
+    carrier: dict[str, str] = {}
+    if found is not None:
+        found[1].inject(carrier)
+    return carrier
 
 
 class OpenTelemetryHook:

@@ -42,7 +42,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, RootModel
 
-from .. import kinds
+from .. import identity, kinds
 from ..errors import ToolArgumentsError, ToolError
 from ..models import ArgumentsModel, ResultModel
 from ..results.result import Output, ToolInfo, package_of
@@ -508,6 +508,10 @@ class SearchTools:
         self.info = SEARCH_INFO
         self._infos = tuple(infos)
         self._index: SearchIndex | None = None
+        # The tools an authenticated caller needs scopes to find (spec `auth: {scopes}`).
+        self._scopes: dict[str, frozenset[str]] = {
+            i.name: i.scopes for i in self._infos if getattr(i, "scopes", None)
+        }
 
     @property
     def index(self) -> SearchIndex:
@@ -518,7 +522,14 @@ class SearchTools:
     def run(self, arguments: SearchToolsArguments) -> Output[SearchToolsResult]:
         index = self.index
         found = []
-        for hit in index.search(arguments.query, arguments.limit):
+        caller = identity.caller()  # a served call's: it finds only the tools it may call
+        if caller is None or not self._scopes:
+            hits = index.search(arguments.query, arguments.limit)
+        else:
+            hits = index.search(arguments.query, len(self._infos))
+            allowed = [h for h in hits if not caller.missing(self._scopes.get(h.name, ()))]
+            hits = allowed[: arguments.limit]
+        for hit in hits:
             entry = index.by_name[hit.name]
             found.append(
                 FoundTool(name=entry.name, description=entry.description, parameters=entry.schema)

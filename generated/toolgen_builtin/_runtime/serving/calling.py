@@ -23,14 +23,14 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic_core import to_json
 
-from .. import kinds
+from .. import identity, kinds
 from ..calls import streaming
 from ..calls.registry import Registry
 from ..providers import answers
 from ..results import control
 from ..results.control import Suspension
 from ..results.result import ToolResult
-from . import cancelling
+from . import auth_http, cancelling
 from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
 Inject = Callable[[str, Mapping[str, str]], Mapping[str, Any] | None]
@@ -109,32 +109,43 @@ async def called(
     arguments = params.arguments if params.arguments is not None else {}
     # call_tool of the search pair: the call of the tool it names.
     name, arguments = registry.forwarded(params.name, arguments)
-    injected = inject(name, _headers(ctx)) if inject is not None else None
-    if params.request_state is not None:
-        return await _resumed(ctx, registry, params, name, injected)
+    headers = _headers(ctx)
+    injected = inject(name, headers) if inject is not None else None
+    caller = caller_of(ctx)
+    if caller is not None and identity.CALLER in _injectable(registry, name):
+        injected = {**(injected or {}), identity.CALLER: caller.as_json()}  # never the host's
     told: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if getattr(registry, "wants_context", bool)():  # a tool or guard reads its RunContext
         from ..calls.context import calling
 
-        told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_caller())
-    with told:
+        told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_named(caller))
+    with identity.acting(caller), told:
+        if params.request_state is not None:
+            return await _resumed(ctx, registry, params, name, injected)
         result = await _pumped(
             ctx,
             lambda on_event: registry.acall(name, arguments, injected=injected, on_event=on_event),
         )
-    return await _answered(ctx, registry, result, injected)
+        return await _answered(ctx, registry, result, injected)
 
 
-def _caller() -> str | None:
-    """The authenticated principal of this request (the SDK's OAuth access token's client
-    id), never the token itself; None where no one is authenticated."""
-    try:
-        from mcp.server.auth.middleware.auth_context import get_access_token
-    except ImportError:  # an SDK without its auth support
-        return None
-    token = get_access_token()
-    principal = getattr(token, "client_id", None)
-    return principal if isinstance(principal, str) else None
+def caller_of(ctx: ServerRequestContext[Any]) -> identity.Principal | None:
+    """Who sent the request: the principal the HTTP guard authenticated (auth_http.py), or
+    None (stdio, no authentication)."""
+    scope = getattr(ctx.request, "scope", None)
+    return auth_http.principal(scope) if isinstance(scope, dict) else None
+
+
+def _injectable(registry: Registry, name: str) -> frozenset[str]:
+    """The names of the injected values tool `name` declares."""
+    model = registry.info(name).injected if name in registry else None
+    return frozenset(model.model_fields) if model is not None else frozenset()
+
+
+def _named(caller: identity.Principal | None) -> str | None:
+    """The run context's `caller`: the authenticated principal's subject, else the client its
+    token was issued to; never the token itself. None where no one is authenticated."""
+    return None if caller is None else caller.subject or caller.client_id
 
 
 def _logged(result: ToolResult) -> None:

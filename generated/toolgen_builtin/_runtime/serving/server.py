@@ -54,11 +54,14 @@ from ..calls.registry import SECRET, Registry
 from ..errors import UnknownToolError
 from ..store.base import ENVIRONMENT, MEMORY
 from ..validation.suggest import nearest
-from . import cancelling
-from .calling import FORWARD, LOG, Inject, called, connection_state, refused, sample
+from . import auth_config, cancelling, scopes
+from .addresses import loopback
+from .auth_config import AuthSettings
+from .calling import FORWARD, LOG, Inject, called, caller_of, connection_state, refused, sample
+from .scopes import needs_of
 from .tasks import serve_tasks
 from .taskwork import MAX_TTL_MS, Board
-from .transports import http_app, loopback, serve_stdio
+from .transports import http_app, serve_stdio
 from .wire import ASKED, EVENT, FAILURE, METADATA, VALUE, WARNINGS
 
 __all__ = [
@@ -68,11 +71,13 @@ __all__ = [
     "METADATA",
     "VALUE",
     "WARNINGS",
+    "AuthSettings",
     "Inject",
     "http_app",
     "loopback",
     "main",
     "mcp_server",
+    "needs_of",
     "sample",
     "serve_stdio",
     "worker_app",
@@ -109,6 +114,7 @@ def mcp_server(
     # What 2026-07-28's HTTP transport checks `Mcp-Param-*` headers against: looked up here,
     # instead of the SDK running the whole `tools/list` for every call.
     schemas = {d["name"]: d["inputSchema"] for d in definitions}
+    needs = scopes.needs_of(registry)
     if logging.getLogger().handlers.count(FORWARD) == 0:
         logging.getLogger().addHandler(FORWARD)
     cancelling.across(registry.store)  # handshake-era cancellations between servers
@@ -116,13 +122,22 @@ def mcp_server(
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return listed
+        caller = caller_of(ctx)
+        if caller is None or caller.every_scope:
+            return listed
+        shown = scopes.visible(registry, caller)  # only the tools its token may call
+        return listed.model_copy(update={"tools": [t for t in tools if shown(t.name)]})
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         if params.name not in registry:
             raise MCPError(types.INVALID_PARAMS, _unknown(registry, params.name))
+        caller = caller_of(ctx)
+        if caller is not None and (lacks := caller.missing(needs(params.name, params.arguments))):
+            return refused(
+                f"tool {params.name!r} needs the scope {' '.join(lacks)}", "unauthorized"
+            )
         try:
             return await called(ctx, registry, params, inject)
         except MCPError:
@@ -216,24 +231,13 @@ def main(argv: list[str], package: str) -> int:
         "sent to the client (it may ask for less)",
     )
     serve.add_argument(
-        "--token-env",
-        default="TOOLGEN_MCP_TOKEN",
-        metavar="NAME",
-        help="the environment variable holding the bearer token HTTP requests must carry "
-        "(unset: no token is asked for, on a loopback --host only)",
-    )
-    serve.add_argument(
         "--list-ttl-ms",
         type=int,
         default=0,
         metavar="MS",
         help="how long a client may keep the tool listing (MCP 2026-07-28's ttlMs; default 0)",
     )
-    serve.add_argument(
-        "--insecure-no-auth",
-        action="store_true",
-        help="serve HTTP on an address other than loopback without a token",
-    )
+    auth_config.add_flags(serve)  # --token-env, --insecure-no-auth, --auth-*
     serve.add_argument(
         "--ui",
         metavar="DIR",
@@ -243,7 +247,8 @@ def main(argv: list[str], package: str) -> int:
     args = parser.parse_args(argv)
     if args.stateful and args.workers != 1:
         parser.error("--stateful serves from one process: it takes no --workers")
-    refused = _unsafe(args)
+    auth = auth_config.from_args(args, os.environ)
+    refused = auth if isinstance(auth, str) else auth_config.unsafe(args, bool(auth))
     if refused is None and args.ui and not os.path.isfile(os.path.join(args.ui, "index.html")):
         refused = f"--ui {args.ui}: no catalog there (write one with `toolgen catalog --out`)"
     if refused:
@@ -269,6 +274,7 @@ def main(argv: list[str], package: str) -> int:
         "log_level": args.log_level,
         "host": args.host,
         "list_ttl_ms": args.list_ttl_ms,
+        "auth": auth,
         "ui": os.path.abspath(args.ui) if args.ui else None,
     }
     if args.store is not None:  # read by every registry made without a store (workers too)
@@ -315,25 +321,6 @@ def _shared_store(settings: Mapping[str, Any]) -> bool:
     if _registry(found):
         return bool(getattr(getattr(found, "store", None), "shared", False))
     return (os.environ.get(ENVIRONMENT) or MEMORY).partition("://")[0] != "memory"
-
-
-def _unsafe(args: argparse.Namespace) -> str | None:
-    """Why the server must not start as told: an empty token (set, but nothing to compare
-    with), or HTTP beyond loopback that anyone may call."""
-    token = os.environ.get(args.token_env)
-    if token is not None and not token.strip():
-        return f"{args.token_env} is set but empty: set it to a token, or unset it"
-    if args.ui and not (args.http and token is None and loopback(args.host)):
-        return (
-            "--ui serves pages that call tools without credentials: only with --http on a "
-            f"loopback --host and {args.token_env} unset"
-        )
-    if args.http and token is None and not loopback(args.host) and not args.insecure_no_auth:
-        return (
-            f"--host {args.host} is not a loopback address: set {args.token_env} to a bearer "
-            "token (or pass --insecure-no-auth)"
-        )
-    return None
 
 
 def _serve_http(host: str, port: int, workers: int) -> None:
@@ -384,7 +371,17 @@ def worker_app() -> Starlette:
     _logging(settings)
     registry = _registry_of(settings)
     server = _server(settings, registry)
-    app = http_app(server, token=token, host=settings["host"], stateful=settings["stateful"])
+    declared, auth = scopes.every_scope(registry), None
+    if settings.get("auth"):
+        auth = AuthSettings(**settings["auth"], scopes=declared)
+    app = http_app(
+        server,
+        token=token,
+        host=settings["host"],
+        stateful=settings["stateful"],
+        auth=auth,
+        needs=scopes.needs_of(registry) if declared else None,  # no tool declares any: no check
+    )
     if settings.get("ui"):
         from pathlib import Path
 

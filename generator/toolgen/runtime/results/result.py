@@ -58,6 +58,7 @@ class ToolInfo:
     cache: tuple[float, int] | None = None  # spec `cache`: ttl_s, max_entries
     approval_expires_s: float | None = None  # spec `approval: {expires_s}`: records' lifetime
     content: frozenset[str] = frozenset()  # spec `content`: the kinds of blocks it may return
+    scopes: frozenset[str] = frozenset()  # spec `auth: {scopes}`: what a caller's token holds
     deprecation: Deprecation | None = None  # spec `deprecated` and `sunset`
     renames: tuple[Rename, ...] = ()  # `x-renamed-from` (the Arguments class's `__renames__`)
     deprecated_parameters: tuple[DeprecatedParameter, ...] = ()  # `deprecated: true` at the root

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
-from ..calls import streaming
+from ..calls import streaming, tracing
 from ..errors import ToolArgumentsError, ToolCallError, UnknownToolError
 from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation.payload import LIMITS, Limits
@@ -240,7 +240,9 @@ async def connect(
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         http = httpx2.AsyncClient(
-            headers=headers, timeout=timeout_s, event_hooks={"response": [watch]}
+            headers=headers,
+            timeout=timeout_s,
+            event_hooks={"response": [watch], "request": [_traced]},
         )
         transport = streamable_http_client(target, http_client=http, max_sse_event_size=events)
         server = _Transport(transport, http)
@@ -351,3 +353,9 @@ class _Transport:
             await self.transport.__aexit__(*exc)
         finally:
             await self.http.aclose()
+
+
+async def _traced(request: Any) -> None:
+    """An HTTP request's hook: the caller's W3C trace context as headers too (the SDK puts it
+    in `_meta`), for what sits between the client and the server (proxies, gateways)."""
+    request.headers.update(tracing.carried())

@@ -1,21 +1,26 @@
 # Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
 """The two transports of an MCP server: stdio, and streamable HTTP with its guards (loopback
-Host and Origin, the bearer token, large answers and cancellations of handshake-era clients).
+Host and Origin, the bearer token or OAuth access tokens (auth_http.py), large answers and
+cancellations of handshake-era clients).
 """
 
 from __future__ import annotations
 
-import hmac
-import ipaddress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..calls import tracing
 from . import cancelling
+from .addresses import loopback
 from .answering import JsonWhenAlone
+
+if TYPE_CHECKING:
+    from .auth_config import AuthSettings
+    from .auth_http import Needs
 
 
 async def serve_stdio(server: Server[Any]) -> None:
@@ -33,11 +38,18 @@ def http_app(
     host: str = "127.0.0.1",
     path: str = "/mcp",
     stateful: bool = False,
+    auth: AuthSettings | None = None,
+    needs: Needs | None = None,
 ) -> Starlette:
     """Streamable HTTP at `path`: stateless, unless `stateful` (sessions held by this process:
     one worker only, but the server may send requests of its own, elicitation and sampling,
     to a client of a handshake revision). With `token`, a request without the header
-    `Authorization: Bearer <token>` is refused (401) before MCP sees it."""
+    `Authorization: Bearer <token>` is refused (401) before MCP sees it; with `auth`, one
+    without a valid access token of its issuer (auth_http.py; not both). `needs(tool,
+    arguments)`: the scopes a call needs (server.py's `scopes_needed(registry)`), so that a
+    call the token may not make is refused with 403 before MCP reads it."""
+    if token is not None and auth is not None:
+        raise ValueError("a static token or OAuth (auth=), not both")
     app = server.streamable_http_app(
         streamable_http_path=path,
         stateless_http=not stateful,
@@ -47,22 +59,15 @@ def http_app(
     app.add_middleware(JsonWhenAlone)  # a large result to a handshake-era client (answering.py)
     if not stateful:  # a handshake-era client's cancellations (cancelling.py)
         app.add_middleware(cancelling.Tagged)
-    if token is not None:
-        app.add_middleware(_BearerOnly, token=token)
+    app.add_middleware(_Traced)  # the client's W3C trace context from the HTTP headers
+    if token is not None or auth is not None:
+        from . import auth_http
+
+        if auth is not None:
+            app.add_middleware(auth_http.OAuth, settings=auth, path=path, needs=needs)
+        elif token is not None:
+            app.add_middleware(auth_http.Static, token=token, needs=needs)
     return app
-
-
-def loopback(host: str) -> bool:
-    """Whether `host` is a loopback address: `localhost`, 127.0.0.0/8, ::1 (an IPv4-mapped
-    one too, ::ffff:127.0.0.1)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def _local_only(host: str) -> TransportSecuritySettings | None:
@@ -86,28 +91,23 @@ def _local_only(host: str) -> TransportSecuritySettings | None:
     )
 
 
-class _BearerOnly:
-    """ASGI middleware: only requests that carry the bearer token reach the app."""
+class _Traced:
+    """ASGI middleware: a request that carries a W3C `traceparent` header is served under that
+    trace context (tracing.py; where OpenTelemetry is installed), so the SDK's server span and
+    the registry's spans are in the client's trace. A `traceparent` in the request's `_meta`
+    (what the SDK's client sends) is the SDK's to continue, and wins."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers", [])).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                body = b'{"error": "a bearer token is required (Authorization: Bearer ...)"}'
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"www-authenticate", b"Bearer"),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {
+            k.decode("latin-1"): v.decode("latin-1")
+            for k, v in scope.get("headers", [])
+            if k.decode("latin-1") in tracing.CARRIED
+        }
+        with tracing.continued(headers):
+            await self.app(scope, receive, send)

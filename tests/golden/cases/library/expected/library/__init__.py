@@ -76,7 +76,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 # spec set ([tool.toolgen] version; each tool's own is `tool_info(name).version`), and a sha256
 # over its files (their paths relative to the specs root, sorted, each with its bytes' sha256).
 SPEC_VERSION = "0.1.0"
-SPEC_SHA256 = "06a6031dd75d27f633eb6b567f25b5c3ecc0af323472982d67ae5485ba523b37"
+SPEC_SHA256 = "5da72497a6354577ba9212b85ebf1cd9680084bae64a3a49882f562e27b75d49"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
 _RUNTIME_SHA256 = "<sha256 of the runtime sources>"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)

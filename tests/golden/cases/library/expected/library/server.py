@@ -6,11 +6,20 @@ own (to inject per-request values, or mount it in its own ASGI app) uses these:
 
     server = mcp_server(registry, name="library", inject=lambda tool, headers: {...})
     app = http_app(server, token=os.environ["MY_TOKEN"])  # stateless streamable HTTP at /mcp
+    app = http_app(server, auth=AuthSettings(issuer=..., audience=...), needs=needs_of(registry))
     await serve_stdio(server)                             # or: one client on stdin/stdout
 
+(the second `http_app`: OAuth access tokens instead of a token, and each tool's scopes).
 `sample(prompt)` lets an async implementation ask the client's model, during a served call.
 """
 
-from ._runtime.serving.server import http_app, mcp_server, sample, serve_stdio
+from ._runtime.serving.server import (
+    AuthSettings,
+    http_app,
+    mcp_server,
+    needs_of,
+    sample,
+    serve_stdio,
+)
 
-__all__ = ["http_app", "mcp_server", "sample", "serve_stdio"]
+__all__ = ["AuthSettings", "http_app", "mcp_server", "needs_of", "sample", "serve_stdio"]

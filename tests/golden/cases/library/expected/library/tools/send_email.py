@@ -56,6 +56,7 @@ INFO = ToolInfo(
     flags=frozenset({"retryable"}),
     errors=frozenset({"rejected", "unavailable"}),
     secrets=frozenset({"smtp_password"}),
+    scopes=frozenset({"contacts:read", "mail:send"}),
     retryable_errors=frozenset({"unavailable"}),
     examples=EXAMPLES,
 )
