@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -176,31 +176,44 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
         found = provider_rule.warnings(tools, options.providers)
         return Build(sorted(set(diagnostics + list(found))), None, {})
 
+    from toolgen import parallel
     from toolgen.format import format_files
     from toolgen.lower import lower
     from toolgen.providers import export, notes_of, tokens, variants
-    from toolgen.render import render_package
+    from toolgen.render import render_package, tool_files
 
     progress("lower")
     ir = lower(tools, options.package, loaded.sha256)
-    progress("export")
-    # Once: the notes are lint's warnings, the definitions are rendered.
-    exports = {
-        provider: [
-            (option, export(provider, ir.tools, examples_budget=options.examples_budget, **option))
-            for option in variants(provider)
-        ]
-        for provider in options.providers
-    }
-    diagnostics = sorted(
-        set(
-            diagnostics
-            + list(provider_rule.report(notes_of(exports), tools))
-            + list(tokens.warnings(exports, tools))
+    with ExitStack() as stack:
+        # The tool modules need nothing of the exports: a large build renders them on the
+        # other core meanwhile (parallel.py), else in the call to render_package.
+        child = (
+            stack.enter_context(parallel.in_child(lambda: tool_files(ir, options)))
+            if parallel.wanted(len(ir.tools))
+            else None
         )
-    )
-    progress("render")
-    rendered = render_package(ir, options, exports=exports)
+        progress("export")
+        # Once: the notes are lint's warnings, the definitions are rendered.
+        exports = {
+            provider: [
+                (
+                    option,
+                    export(provider, ir.tools, examples_budget=options.examples_budget, **option),
+                )
+                for option in variants(provider)
+            ]
+            for provider in options.providers
+        }
+        diagnostics = sorted(
+            set(
+                diagnostics
+                + list(provider_rule.report(notes_of(exports), tools))
+                + list(tokens.warnings(exports, tools))
+            )
+        )
+        progress("render")
+        per_tool = child.result() if child is not None else None
+        rendered = render_package(ir, options, exports=exports, tools=per_tool)
     progress("format")
     files = format_files(rendered, overridden=options.templates is not None)
     return Build(diagnostics, tuple(t.name for t in ir.tools), files)

@@ -440,11 +440,28 @@ def definitions_document(
     }
 
 
+def tool_files(package: PackageIR, options: BuildOptions) -> dict[str, str]:
+    """Each tool's module and testing module: what needs nothing of the provider exports."""
+    env = environment(str(options.templates) if options.templates else None)
+    files: dict[str, str] = {}
+    for tool in package.tools:
+        files[f"{package.name}/tools/{tool.module}.py"] = render_tool(tool, env)
+        files[f"{package.name}/testing/tools/{tool.module}.py"] = _with_header(
+            render_testing(tool, env)
+        )
+    return files
+
+
 def render_package(
-    package: PackageIR, options: BuildOptions, *, exports: Exports | None = None
+    package: PackageIR,
+    options: BuildOptions,
+    *,
+    exports: Exports | None = None,
+    tools: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Every file of the generated distribution, relative to the output directory.
-    `exports`: the tools' exports for `options.providers`, when the caller has them already."""
+    `exports`: the tools' exports for `options.providers`, when the caller has them already;
+    `tools`: their `tool_files`, likewise."""
     env = environment(str(options.templates) if options.templates else None)
     providers = options.providers
     if exports is None:
@@ -501,9 +518,7 @@ def render_package(
         ),
     }
     files.update(verbatim_files(root, package.toolgen_version))
-    for tool in package.tools:
-        files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
-        files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
+    files.update(tool_files(package, options) if tools is None else tools)
     for provider in providers:
         files[f"{root}/definitions/{provider}.json"] = json_text(
             definitions_document(provider, exports[provider])
