@@ -184,11 +184,14 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
 
     progress("lower")
     ir = lower(tools, options.package, loaded.sha256)
+    custom = options.templates is not None  # every rendered Python file goes through black
     with ExitStack() as stack:
-        # The tool modules need nothing of the exports: a large build renders them on the
-        # other core meanwhile (parallel.py), else in the call to render_package.
+        # The tool modules need nothing of the exports: a large build renders and formats
+        # them on the other core meanwhile (parallel.py), else render_package renders them.
         child = (
-            stack.enter_context(parallel.in_child(lambda: tool_files(ir, options)))
+            stack.enter_context(
+                parallel.in_child(lambda: format_files(tool_files(ir, options), overridden=custom))
+            )
             if parallel.wanted(len(ir.tools))
             else None
         )
@@ -212,8 +215,12 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
             )
         )
         progress("render")
-        per_tool = child.result() if child is not None else None
-        rendered = render_package(ir, options, exports=exports, tools=per_tool)
+        done = child.result() if child is not None else None  # formatted already
+        rendered = render_package(ir, options, exports=exports, tools=done)
     progress("format")
-    files = format_files(rendered, overridden=options.templates is not None)
+    if done is None:
+        files = format_files(rendered, overridden=custom)
+    else:
+        rest = format_files({p: t for p, t in rendered.items() if p not in done}, overridden=custom)
+        files = {p: done[p] if p in done else rest[p] for p in rendered}
     return Build(diagnostics, tuple(t.name for t in ir.tools), files)
