@@ -118,14 +118,22 @@ def main() -> None:
 def _pipeline(specs: Path, options: object, jobs: str) -> tuple[dict[str, float], float]:
     """One `pipeline.build` (TOOLGEN_JOBS=`jobs`): this process's CPU seconds per stage it
     reports, and the CPU seconds of the child it forked (0 when none)."""
-    from toolgen.pipeline import build
-    from toolgen.providers import tokens
-    from toolgen.render import compiled
+    import importlib
 
-    # Cold, as a fresh process is: the memos keyed on content (the identity memos miss anyway).
-    compiled._memo.clear()
-    tokens._costs.cache_clear()
-    tokens._cost.cache_clear()
+    from toolgen.pipeline import build
+
+    # Cold, as a fresh process is: the memos keyed on content (the identity memos miss
+    # anyway), where the toolgen measured has them (an older commit may not).
+    for module, memo in (
+        ("toolgen.render.compiled", "_memo"),
+        ("toolgen.providers.tokens", "_costs"),
+        ("toolgen.providers.tokens", "_cost"),
+    ):
+        try:
+            found = getattr(importlib.import_module(module), memo)
+        except (ImportError, AttributeError):
+            continue
+        found.clear() if isinstance(found, dict) else found.cache_clear()
     os.environ["TOOLGEN_JOBS"] = jobs
     spent: dict[str, float] = {}
     marks: list[tuple[str, float]] = []
