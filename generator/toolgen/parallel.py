@@ -5,8 +5,13 @@ provider exports. A large build (`MIN_TOOLS` or more) renders them in a child fo
 right after lowering, which starts with the IR in its copy of the memory (nothing is sent
 to it), while this process exports, estimates and renders the rest; the child sends its
 files back through a pipe, pickled. The work is the same pure function either way, so the
-bytes are the same: a child that fails, or is not started (one CPU, no `fork`, a thread
-running, `TOOLGEN_JOBS=1`), leaves the work to this process.
+bytes are the same: a child that fails, or is not started (one CPU, not Linux,
+`TOOLGEN_JOBS=1`), leaves the work to this process.
+
+A fork copies only the thread that forks. Another thread (the terminal's progress display)
+may hold one of its locks at that moment, which then stays held in the child: the child
+takes none of that thread's locks. It runs the pure rendering, writes only to its pipe, prints nothing (not even a
+traceback), and leaves with `os._exit`, without the parent's exit handlers.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import pickle
 import signal
 import sys
-import threading
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
@@ -31,7 +36,6 @@ def wanted(tools: int) -> bool:
         and os.environ.get("TOOLGEN_JOBS", "") != "1"
         and sys.platform.startswith("linux")  # fork is safe here; macOS's libraries are not
         and len(os.sched_getaffinity(0)) > 1
-        and threading.active_count() == 1  # a fork copies no other thread, nor the locks it holds
     )
 
 
@@ -67,7 +71,9 @@ def in_child(work: Callable[[], T]) -> Iterator[Pending[T]]:
     """Run `work()` in a forked child; the pending answer is read by `result()` (else the
     child is ended when the block is left)."""
     read, write = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():  # Python 3.12+ warns of a fork beside a thread: see above
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
         code = 1
         try:
