@@ -8,6 +8,8 @@ the process and its children (the formatter's worker processes included).
 
 toolgen rows:
   cold                 empty output folder and an empty cache folder (TOOLGEN_CACHE_DIR)
+  cold, one process    the same with TOOLGEN_JOBS=1: no tool modules rendered in a forked
+                       child (toolgen/parallel.py; below 200 tools the two rows are the same)
   unchanged            a second run with nothing changed (the build cache answers)
   unchanged, no build cache   nothing changed, build cache cleared: the whole pipeline runs
                        (what any edit of a spec costs), nothing is written
@@ -82,6 +84,17 @@ def measure(
         record(
             "toolgen generate, cold",
             *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))),
+        )
+        shutil.rmtree(cache, ignore_errors=True)  # the same, the build kept in one process
+        shutil.rmtree(out, ignore_errors=True)
+        record(
+            "toolgen generate, cold, one process (TOOLGEN_JOBS=1)",
+            *toolgen(
+                "generate",
+                specs,
+                out,
+                bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache), TOOLGEN_JOBS="1"),
+            ),
         )
     env = bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))
     for _i in range(3):

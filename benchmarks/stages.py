@@ -7,6 +7,13 @@ exports, render, format. No cache is read or written (TOOLGEN_NO_CACHE=1), so th
 times add up to the build. Each stage's wall time and CPU time (of this process: on a
 shared machine the CPU time is the steadier figure). Also prints the peak memory of the
 process. With --profile, a second build is profiled for `python -m pstats`.
+
+Then `pipeline.build` itself, as it reports its stages (progress), once in one process
+(TOOLGEN_JOBS=1) and once as a large build runs, with the tool modules rendered in a
+forked child (toolgen/parallel.py): this process's CPU per stage, and the child's. This
+process's CPU is the build's critical path: on an idle machine with two cores its sum is
+about the wall time, when the child is done before the parent needs its files (the wait
+for it is in the `render` row).
 """
 
 from __future__ import annotations
@@ -84,6 +91,7 @@ def main() -> None:
         rows.append([f"format ({sum(p.endswith('.py') for p in files)} Python files)", *lap()])
         (wall0, cpu0), (wall1, cpu1) = clock[first], clock[-1]
         rows.append(["total, load..format", f"{wall1 - wall0:.3f}", f"{cpu1 - cpu0:.3f}"])
+        both = [_pipeline(specs, options, jobs) for jobs in ("1", "")]
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
@@ -96,6 +104,52 @@ def main() -> None:
         f"\n{args.tools} tools, {len(diagnostics)} diagnostics, {len(files)} files; peak RSS {peak:.0f} MB\n"
     )
     print(table(["stage", "wall s", "CPU s"], rows))
+    (alone, _), (shared, child) = both
+    print(f"\n`pipeline.build`, CPU s of this process per stage; the child: {child:.3f} s\n")
+    print(
+        table(
+            ["stage", "one process", "with the child"],
+            [[stage, f"{alone[stage]:.3f}", f"{shared.get(stage, 0.0):.3f}"] for stage in alone]
+            + [["total", f"{sum(alone.values()):.3f}", f"{sum(shared.values()):.3f}"]],
+        )
+    )
+
+
+def _pipeline(specs: Path, options: object, jobs: str) -> tuple[dict[str, float], float]:
+    """One `pipeline.build` (TOOLGEN_JOBS=`jobs`): this process's CPU seconds per stage it
+    reports, and the CPU seconds of the child it forked (0 when none)."""
+    import importlib
+
+    from toolgen.pipeline import build
+
+    # Cold, as a fresh process is: the memos keyed on content (the identity memos miss
+    # anyway), where the toolgen measured has them (an older commit may not).
+    for module, memo in (
+        ("toolgen.render.compiled", "_memo"),
+        ("toolgen.providers.tokens", "_costs"),
+        ("toolgen.providers.tokens", "_cost"),
+    ):
+        try:
+            found = getattr(importlib.import_module(module), memo)
+        except (ImportError, AttributeError):
+            continue
+        found.clear() if isinstance(found, dict) else found.cache_clear()
+    os.environ["TOOLGEN_JOBS"] = jobs
+    spent: dict[str, float] = {}
+    marks: list[tuple[str, float]] = []
+
+    def progress(stage: str) -> None:
+        marks.append((stage, time.process_time()))
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    build(specs, options, progress=progress)  # type: ignore[arg-type]
+    marks.append(("end", time.process_time()))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for (stage, start), (_, end) in zip(marks, marks[1:], strict=False):
+        spent[stage] = spent.get(stage, 0.0) + end - start
+    os.environ.pop("TOOLGEN_JOBS")
+    child = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    return spent, child
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -176,31 +176,51 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
         found = provider_rule.warnings(tools, options.providers)
         return Build(sorted(set(diagnostics + list(found))), None, {})
 
+    from toolgen import parallel
     from toolgen.format import format_files
     from toolgen.lower import lower
     from toolgen.providers import export, notes_of, tokens, variants
-    from toolgen.render import render_package
+    from toolgen.render import render_package, tool_files
 
     progress("lower")
     ir = lower(tools, options.package, loaded.sha256)
-    progress("export")
-    # Once: the notes are lint's warnings, the definitions are rendered.
-    exports = {
-        provider: [
-            (option, export(provider, ir.tools, examples_budget=options.examples_budget, **option))
-            for option in variants(provider)
-        ]
-        for provider in options.providers
-    }
-    diagnostics = sorted(
-        set(
-            diagnostics
-            + list(provider_rule.report(notes_of(exports), tools))
-            + list(tokens.warnings(exports, tools))
+    custom = options.templates is not None  # every rendered Python file goes through black
+    with ExitStack() as stack:
+        # The tool modules need nothing of the exports: a large build renders and formats
+        # them on the other core meanwhile (parallel.py), else render_package renders them.
+        child = (
+            stack.enter_context(
+                parallel.in_child(lambda: format_files(tool_files(ir, options), overridden=custom))
+            )
+            if parallel.wanted(len(ir.tools))
+            else None
         )
-    )
-    progress("render")
-    rendered = render_package(ir, options, exports=exports)
+        progress("export")
+        # Once: the notes are lint's warnings, the definitions are rendered.
+        exports = {
+            provider: [
+                (
+                    option,
+                    export(provider, ir.tools, examples_budget=options.examples_budget, **option),
+                )
+                for option in variants(provider)
+            ]
+            for provider in options.providers
+        }
+        diagnostics = sorted(
+            set(
+                diagnostics
+                + list(provider_rule.report(notes_of(exports), tools))
+                + list(tokens.warnings(exports, tools))
+            )
+        )
+        progress("render")
+        done = child.result() if child is not None else None  # formatted already
+        rendered = render_package(ir, options, exports=exports, tools=done)
     progress("format")
-    files = format_files(rendered, overridden=options.templates is not None)
+    if done is None:
+        files = format_files(rendered, overridden=custom)
+    else:
+        rest = format_files({p: t for p, t in rendered.items() if p not in done}, overridden=custom)
+        files = {p: done[p] if p in done else rest[p] for p in rendered}
     return Build(diagnostics, tuple(t.name for t in ir.tools), files)

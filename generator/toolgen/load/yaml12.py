@@ -32,6 +32,9 @@ _CORE = {
     ),
 }
 _CORE_PATTERNS = {tag: re.compile(pattern) for tag, pattern in _CORE.items()}
+# The four as one pattern, tried in the same order: the group that matched names the tag.
+_GROUPS = {f"t{i}": tag for i, tag in enumerate(_CORE)}
+_RESOLVE = re.compile("|".join(f"(?P<t{i}>{pattern})" for i, pattern in enumerate(_CORE.values())))
 _STR = "tag:yaml.org,2002:str"
 _COLLECTION_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
@@ -66,9 +69,9 @@ def _tag(event: yaml.ScalarEvent) -> str:
     if event.tag not in (None, "!"):
         return str(event.tag)
     if event.tag is None and event.implicit[0]:
-        for tag, pattern in _CORE_PATTERNS.items():
-            if pattern.fullmatch(event.value):
-                return tag
+        found = _RESOLVE.fullmatch(event.value)
+        if found is not None:
+            return _GROUPS[str(found.lastgroup)]
     return _STR
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from toolgen.naming import provider_name
 from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
-from toolgen.providers.portable import memoised_by_identity
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.runtime import kinds
 from toolgen.schema.walk import transform, walk
 

@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import LOSSY, Note, ToolLike
-from toolgen.providers.patterns import readable
-from toolgen.providers.portable import memoised_by_identity
+from toolgen.providers.memo import memoised_by_identity
+from toolgen.providers.patterns import readable_public
 from toolgen.providers.root import DESCRIBED, FLATTENED
-from toolgen.providers.schema import public
 from toolgen.schema.walk import walk
 
 SAME = {"oneOf": "anyOf", "const": "enum"}  # rewritten as the other, meaning the same
@@ -51,13 +50,20 @@ def _keywords(schema: Any, skip_root: bool) -> dict[str, str]:
 def _asserted(parameters: dict[str, Any]) -> dict[str, Any]:
     """The keywords of the spec's schema: the same for every variant of every target, so
     computed once per `parameters` (it was a third of the exports' time, done per variant)."""
-    return _keywords(readable(public(parameters)), skip_root=True)
+    return _keywords(readable_public(parameters), skip_root=True)
+
+
+@memoised_by_identity
+def _emitted(schema: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of an emitted schema: variants emit the same memoised lowering (`portable`,
+    the strict forms) again and again, so each is walked once."""
+    return _keywords(schema, skip_root=False)
 
 
 def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:
     """A note naming the keywords of `tool.parameters` that `emitted` does not have."""
     before = _asserted(tool.parameters)
-    after = _keywords(emitted, skip_root=False)
+    after = _emitted(emitted) if isinstance(emitted, dict) else _keywords(emitted, False)
     lost = [key for key in before if key not in after and not (key in SAME and SAME[key] in after)]
     if lost:
         found.append(

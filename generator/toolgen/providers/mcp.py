@@ -14,8 +14,7 @@ from typing import Any
 
 from toolgen.providers import patterns
 from toolgen.providers.base import Export, ToolLike, Tools
-from toolgen.providers.patterns import readable
-from toolgen.providers.schema import public
+from toolgen.providers.patterns import readable_public
 from toolgen.runtime import kinds
 
 HINTS = {
@@ -30,7 +29,7 @@ def output_schema(tool: ToolLike) -> dict[str, Any] | None:
     """The `outputSchema` a tool has in MCP, or None."""
     returns = tool.returns
     if isinstance(returns, dict) and returns.get("type") == "object":
-        return _dialect(returns, readable(public(returns)))
+        return _dialect(returns, readable_public(returns))
     return None
 
 
@@ -44,7 +43,7 @@ def _dialect(written: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
 def input_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     """The parameters as they are, `type: object` said at the root (MCP requires it there, also
     beside root combinators, which MCP keeps: it takes JSON Schema 2020-12 whole)."""
-    schema: dict[str, Any] = readable(public(parameters))
+    schema: dict[str, Any] = readable_public(parameters)
     if schema.get("type") != "object":
         schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
     return _dialect(parameters, schema)

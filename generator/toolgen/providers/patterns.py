@@ -14,6 +14,8 @@ from typing import Any
 
 from toolgen.providers.base import LOSSY, Note, ToolLike
 from toolgen.providers.describe import describe
+from toolgen.providers.memo import memoised_by_identity
+from toolgen.providers.schema import public
 from toolgen.schema.patterns import python_compiles
 from toolgen.schema.walk import Node, transform, walk
 
@@ -48,33 +50,53 @@ def readable(schema: Any) -> Any:
     return transform(schema, one)
 
 
+def _found(schema: Any) -> tuple[tuple[str, str, str], ...]:
+    """(path, keyword, the first pattern `re` cannot read) of each node that has one."""
+    return tuple(
+        (
+            path,
+            key,
+            value if key == "pattern" else next(p for p in value if not python_compiles(p)),
+        )
+        for path, node in walk(schema)
+        for key, value in _unreadable(node).items()
+    )
+
+
+# Every variant of every target asks about the same `parameters` objects: walked once each.
+_found_in = memoised_by_identity(_found)
+
+
+@memoised_by_identity
+def readable_public(schema: Any) -> Any:
+    """`readable(public(schema))`, what every target starts from: once per schema object (the
+    spec's keywords for lint, the portable lowering and MCP's schemas each asked for it)."""
+    return readable(public(schema))
+
+
 def notes(tool: ToolLike, target: str, found: list[Note], returns: bool = False) -> None:
     """A note for each pattern of the tool's parameters (and, for MCP, its result) moved so."""
     schemas = [("", tool.parameters)] + ([("returns", tool.returns)] if returns else [])
     for where, schema in schemas:
-        for path, node in walk(schema):
-            for key, value in _unreadable(node).items():
-                shown = (
-                    value if key == "pattern" else next(p for p in value if not python_compiles(p))
+        for path, key, shown in _found_in(schema) if isinstance(schema, dict) else _found(schema):
+            what = f"the {key} {shown!r} uses syntax Python's `re` does not read"
+            if where:
+                found.append(
+                    Note(
+                        tool.name,
+                        target,
+                        LOSSY,
+                        f"{what} (in the result's schema, at {path or '/'}); "
+                        "it is written into the outputSchema's description",
+                    )
                 )
-                what = f"the {key} {shown!r} uses syntax Python's `re` does not read"
-                if where:
-                    found.append(
-                        Note(
-                            tool.name,
-                            target,
-                            LOSSY,
-                            f"{what} (in the result's schema, at {path or '/'}); "
-                            "it is written into the outputSchema's description",
-                        )
+            else:
+                found.append(
+                    Note(
+                        tool.name,
+                        target,
+                        LOSSY,
+                        f"{what}; it is written into the description",
+                        path,
                     )
-                else:
-                    found.append(
-                        Note(
-                            tool.name,
-                            target,
-                            LOSSY,
-                            f"{what}; it is written into the description",
-                            path,
-                        )
-                    )
+                )

@@ -10,19 +10,18 @@ into the description, where a model still reads them and the runtime still enfor
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from toolgen.providers.base import Inexpressible
 from toolgen.providers.describe import describe
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.merge import merge
-from toolgen.providers.patterns import readable
+from toolgen.providers.patterns import readable_public
 from toolgen.providers.root import flatten
 from toolgen.providers.schema import (
     accepts_null,
     prune_defs,
-    public,
     recursive,
     references,
     types_of,
@@ -37,37 +36,6 @@ MERGE_ROUNDS = 8
 
 # -- the portable form ----------------------------------------------------------------------------
 
-MEMO_LIMIT = 20_000
-
-
-def memoised_by_identity(lower: Callable[[Node], Node]) -> Callable[[Node], Node]:
-    """`lower(parameters)`, computed once per `parameters` object of the IR.
-
-    Every variant of every target starts from the same `parameters` objects (two dozen calls
-    a tool). A memo keyed on content (the JSON text) cost a serialisation per call, and as a
-    bounded LRU it missed on every call once a build had more tools than its size: cyclic
-    access evicts each entry just before its reuse. This memo is cleared whole when full, so
-    a larger build only costs the rewrites. Results are shared: exporters build new nodes
-    rather than change them (as `transform` does), and nothing changes an IR's schema after
-    lowering. A lowering that raises (Inexpressible) is not memoised."""
-    memo: dict[int, tuple[Node, Node]] = {}
-
-    @functools.wraps(lower)
-    def memoised(parameters: Node) -> Node:
-        hit = memo.get(id(parameters))
-        if hit is not None and hit[0] is parameters:
-            return hit[1]
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        result = lower(parameters)
-        memo[id(parameters)] = (
-            parameters,
-            result,
-        )  # holding `parameters` keeps its id from being reused
-        return result
-
-    return memoised
-
 
 @memoised_by_identity
 def portable(parameters: Node) -> Node:
@@ -76,7 +44,7 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
-    schema = transform(flatten(without_booleans(readable(public(parameters)))), _local)
+    schema = transform(flatten(without_booleans(readable_public(parameters))), _local)
     defs = dict(schema.get("$defs") or {})
     # A definition is never inlined into one it is part of a cycle with: each round would
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).

@@ -11,8 +11,8 @@ from typing import Any
 
 from toolgen.providers.base import Inexpressible
 from toolgen.providers.describe import describe
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.portable import (
-    memoised_by_identity,
     nullable,
     portable,
     restrict,

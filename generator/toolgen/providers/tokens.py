@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from toolgen.check.context import CheckedTool, warn
@@ -94,9 +95,21 @@ def _cost(piece: str) -> float:
     return _PUNCT[run] if run < len(_PUNCT) else run / 2.2
 
 
+# A text cut before each `"` that follows a letter or a digit: no piece spans such a cut (a
+# word or a number ends there, and `"` starts the next piece), so the pieces of a text are
+# those of its segments, in order. Definitions repeat their segments (`":{"type":"string`,
+# a description in every provider's shape), so each distinct segment is split once.
+_SEGMENT = re.compile(r'"?[^"]*(?:(?<=[\W_])"[^"]*)*')
+
+
+@lru_cache(maxsize=1 << 16)
+def _costs(segment: str) -> tuple[float, ...]:
+    return tuple(map(_cost, _PIECE.findall(segment)))
+
+
 def estimate(text: str) -> int:
-    """Estimated tokens of a text (the sum of its pieces' costs, rounded)."""
-    return round(sum(map(_cost, _PIECE.findall(text))))
+    """Estimated tokens of a text (the sum of its pieces' costs in order, rounded)."""
+    return round(sum(chain.from_iterable(map(_costs, _SEGMENT.findall(text)))))
 
 
 def compact(value: Any) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -18,9 +18,10 @@ import jinja2
 from toolgen.constants import HEADER, templates_dir
 from toolgen.ir import MISSING, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.literals import py_docstring, py_literal
-from toolgen.providers import TARGETS, Export, Exports, export_all
+from toolgen.providers import TARGETS, Export, Exports, export, export_all
 from toolgen.render import annotation, search_index
 from toolgen.render.code import Display, call, lines, literal, statement, tuple_of
+from toolgen.render.jsontext import SURROGATE, index_text, json_text
 from toolgen.render.layout import bracketed
 from toolgen.render.testing import render_testing
 from toolgen.runtime import kinds
@@ -121,7 +122,7 @@ def model_docstring(model: ModelIR, tool: ToolIR) -> str:
     if model.description:
         # pydantic encodes class docstrings as UTF-8, which lone surrogates break (the field
         # descriptions and DESCRIPTION keep the exact text).
-        return py_docstring(_SURROGATE.sub("\ufffd", model.description), indent=4)
+        return py_docstring(SURROGATE.sub("\ufffd", model.description), indent=4)
     role = {
         tool.arguments_class: f"Arguments of {tool.name}, as a model sends them.",
         tool.result_class: f"The result of {tool.name}.",
@@ -239,51 +240,6 @@ def _imports(tool: ToolIR) -> dict[str, Any]:
         "types": "_types" in used,  # the runtime's JSON Schema types (typemap.TYPES)
         "fields": "_fields" in used,  # the exact check compiled into fields (typemap.FIELDS)
     }
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(
-        value, ensure_ascii=False, separators=(", ", ": ")
-    )  # the C encoder: no indent
-
-
-def json_text(document: dict[str, Any]) -> str:
-    """A definitions document as JSON with one definition a line: written by the C encoder
-    (pretty-printing is pure Python and cost seconds at 1,000 tools), diffs stay readable.
-    Non-ASCII is kept; lone surrogates, which JSON strings may carry but UTF-8 cannot, stay
-    `\\uXXXX` escapes. The runtime's facade reads one variant alone by the line that starts
-    it (`{"options": ..., "definitions": [`), and the other keys from the first line."""
-    head = {key: value for key, value in document.items() if key != "variants"}
-    lines = ["{" + _dump(head)[1:-1] + ', "variants": [']
-    variants = document["variants"]
-    for i, variant in enumerate(variants):
-        lines.append('{"options": ' + _dump(variant["options"]) + ', "definitions": [')
-        definitions = variant["definitions"]
-        lines.extend(
-            _dump(d) + ("," if j < len(definitions) - 1 else "") for j, d in enumerate(definitions)
-        )
-        lines.append("]}" + ("," if i < len(variants) - 1 else ""))
-    lines.append("]}")
-    return _escaped("\n".join(lines) + "\n")
-
-
-def index_text(document: dict[str, Any]) -> str:
-    """definitions/search.json (render/search_index.py) as definitions are written: its head,
-    then one tool a line."""
-    head = {key: value for key, value in document.items() if key != "tools"}
-    tools = document["tools"]
-    lines = ["{" + _dump(head)[1:-1] + ', "tools": [']
-    lines.extend(_dump(t) + ("," if i < len(tools) - 1 else "") for i, t in enumerate(tools))
-    lines.append("]}")
-    return _escaped("\n".join(lines) + "\n")
-
-
-def _escaped(text: str) -> str:
-    """Lone surrogates, which JSON strings may carry but UTF-8 cannot, as `\\uXXXX` escapes."""
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _with_header(text: str) -> str:
@@ -440,11 +396,44 @@ def definitions_document(
     }
 
 
+def tool_files(
+    package: PackageIR, options: BuildOptions, mcp: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, str]:
+    """Each tool's module and testing module, the client and the search index: the files made
+    per tool, of nothing the other providers' exports say. `mcp`: the MCP definitions, when
+    the caller has them (else the search index exports what it needs itself, the same)."""
+    env = environment(str(options.templates) if options.templates else None)
+    root = package.name
+    files = {
+        f"{root}/client.py": _with_header(
+            env.get_template("client.py.jinja").render(package=package)
+        )
+    }
+    for tool in package.tools:
+        files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
+        files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
+    if mcp is None:
+        mcp = (
+            export(kinds.MCP, package.tools, examples_budget=options.examples_budget).definitions
+            if kinds.MCP in options.providers
+            else ()
+        )
+    files[f"{root}/definitions/search.json"] = index_text(
+        search_index.index_document(package.tools, mcp, options.examples_budget)
+    )
+    return files
+
+
 def render_package(
-    package: PackageIR, options: BuildOptions, *, exports: Exports | None = None
+    package: PackageIR,
+    options: BuildOptions,
+    *,
+    exports: Exports | None = None,
+    tools: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Every file of the generated distribution, relative to the output directory.
-    `exports`: the tools' exports for `options.providers`, when the caller has them already."""
+    `exports`: the tools' exports for `options.providers`, when the caller has them already;
+    `tools`: their `tool_files`, likewise."""
     env = environment(str(options.templates) if options.templates else None)
     providers = options.providers
     if exports is None:
@@ -477,9 +466,6 @@ def render_package(
         f"{root}/__main__.py": _with_header(
             env.get_template("package_main.py.jinja").render(package=package)
         ),
-        f"{root}/client.py": _with_header(
-            env.get_template("client.py.jinja").render(package=package)
-        ),
         f"{root}/server.py": _with_header(
             env.get_template("server.py.jinja").render(package=package)
         ),
@@ -502,15 +488,10 @@ def render_package(
         ),
     }
     files.update(verbatim_files(root, package.toolgen_version))
-    for tool in package.tools:
-        files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
-        files[f"{root}/testing/tools/{tool.module}.py"] = _with_header(render_testing(tool, env))
     for provider in providers:
         files[f"{root}/definitions/{provider}.json"] = json_text(
             definitions_document(provider, exports[provider])
         )
     mcp = exports[kinds.MCP][0][1].definitions if kinds.MCP in exports else ()
-    files[f"{root}/definitions/search.json"] = index_text(
-        search_index.index_document(package.tools, mcp, options.examples_budget)
-    )
+    files.update(tool_files(package, options, mcp) if tools is None else tools)
     return dict(sorted(files.items()))

@@ -15,7 +15,8 @@ from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
-from toolgen.render.strategies import NOTHING, StrategyCompiler
+from toolgen.render.compiled import compiled
+from toolgen.render.strategies import NOTHING
 
 ID = "unsatisfiable"  # catalogued in check/catalogue.py (STRATEGIES)
 _WHAT = {
@@ -30,10 +31,10 @@ def warnings(tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
         for key, schema in (("parameters", seen.parameters), ("returns", seen.returns)):
             if schema is None or not is_valid_schema(schema):
                 continue  # other rules report a broken schema
-            compiler = StrategyCompiler(schema, "SCHEMA", "_", close_merged=key == "parameters")
-            if compiler.compile(schema) != NOTHING:
+            found = compiled(schema, key)  # what the testing module is rendered from
+            if found.node != NOTHING:
                 continue
-            pointer, why = next(iter(compiler.impossible.items()))
+            pointer, why = found.impossible[0]
             what, effect = _WHAT[key]
             where = f" (at {pointer})" if pointer else ""
             yield warn(

@@ -13,7 +13,7 @@ import jinja2
 
 from toolgen.ir import ToolIR
 from toolgen.render.code import Call, Node, call, literal, statement, tuple_of
-from toolgen.render.strategies import StrategyCompiler
+from toolgen.render.compiled import compiled
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,13 @@ def _returning(node: Node) -> str:
 
 
 def testing_module(tool: ToolIR) -> TestingModule:
-    arguments = StrategyCompiler(tool.parameters, "PARAMETERS", "_arguments_", close_merged=True)
-    arguments_node = _with_overrides(arguments.compile(tool.parameters))
-    result = StrategyCompiler(tool.returns, "RETURNS", "_result_")
-    result_node = result.compile(tool.returns) if tool.returns is not None else "_s.json_values()"
+    arguments = compiled(tool.parameters, "parameters")
+    arguments_node = _with_overrides(arguments.node)
+    result = compiled(tool.returns, "returns") if tool.returns is not None else None
+    result_node = result.node if result is not None else "_s.json_values()"
     functions = [
         Function(name, _returning(body))
-        for name, body in (*arguments.definitions.values(), *result.definitions.values())
+        for name, body in (*arguments.definitions, *(result.definitions if result else ()))
     ]
     examples: list[Any] = list(tool.examples)
     return TestingModule(

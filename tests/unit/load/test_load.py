@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toolgen.load import yaml12
 from toolgen.load.document import LoadError, load_file, parse_json, parse_yaml
 from toolgen.load.source_map import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, SourceMap
 from toolgen.schema.pointer import child
@@ -51,6 +52,15 @@ def refused(parse: Callable[[Any], object], source: Any) -> LoadError:
 def test_scalars_follow_yaml_1_2(text: str, value: Any) -> None:
     got = loaded(f"a: {text}")["a"]
     assert (type(got), got) == (type(value), value)
+
+
+@settings(max_examples=300)
+@given(st.text(st.sampled_from(list("0123456789+-.eExXoabfinINFtrueTRUEnulNUL~_: ")), max_size=8))
+def test_one_pattern_resolves_as_the_core_schema_in_order(text: str) -> None:
+    """The combined pattern names the first of the core schema's tags whose pattern matches."""
+    first = next((tag for tag, p in yaml12._CORE_PATTERNS.items() if p.fullmatch(text)), None)
+    found = yaml12._RESOLVE.fullmatch(text)
+    assert (yaml12._GROUPS[str(found.lastgroup)] if found else None) == first
 
 
 def test_merge_keys_are_plain_keys_in_yaml_1_2() -> None:

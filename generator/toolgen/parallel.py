@@ -1,0 +1,92 @@
+"""Part of a build on the machine's second core: a function run in a forked child process.
+
+The stages after `lower` are per tool; the tool and testing modules need nothing of the
+provider exports. A large build (`MIN_TOOLS` or more) renders them in a child forked
+right after lowering, which starts with the IR in its copy of the memory (nothing is sent
+to it), while this process exports, estimates and renders the rest; the child sends its
+files back through a pipe, pickled. The work is the same pure function either way, so the
+bytes are the same: a child that fails, or is not started (one CPU, not Linux,
+`TOOLGEN_JOBS=1`), leaves the work to this process.
+
+A fork copies only the thread that forks. Another thread (the terminal's progress display)
+may hold one of its locks at that moment, which then stays held in the child: the child
+takes none of that thread's locks. It runs the pure rendering, writes only to its pipe, prints nothing (not even a
+traceback), and leaves with `os._exit`, without the parent's exit handlers.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+MIN_TOOLS = 200  # below this, starting a child costs more than it saves
+
+
+def wanted(tools: int) -> bool:
+    """Whether a build of `tools` tools hands work to a child."""
+    return (
+        tools >= MIN_TOOLS
+        and os.environ.get("TOOLGEN_JOBS", "") != "1"
+        and sys.platform.startswith("linux")  # fork is safe here; macOS's libraries are not
+        and len(os.sched_getaffinity(0)) > 1
+    )
+
+
+class Pending(Generic[T]):
+    """The child's answer, once it is read; None when the child failed."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+        self.done = False
+
+    def result(self) -> T | None:
+        if self.done:
+            return None
+        self.done = True
+        with os.fdopen(self.fd, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        if status != 0 or not data:
+            return None
+        value: T = pickle.loads(data)
+        return value
+
+    def abandon(self) -> None:
+        if not self.done:
+            self.done = True
+            os.close(self.fd)
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+
+
+@contextmanager
+def in_child(work: Callable[[], T]) -> Iterator[Pending[T]]:
+    """Run `work()` in a forked child; the pending answer is read by `result()` (else the
+    child is ended when the block is left)."""
+    read, write = os.pipe()
+    with warnings.catch_warnings():  # Python 3.12+ warns of a fork beside a thread: see above
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
+        code = 1
+        try:
+            os.close(read)
+            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    pending: Pending[T] = Pending(pid, read)
+    try:
+        yield pending
+    finally:
+        pending.abandon()

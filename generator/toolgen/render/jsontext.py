@@ -1,0 +1,52 @@
+"""The JSON files of a package (`definitions/<provider>.json`, `definitions/search.json`) as
+text: one definition (or tool) a line, written by the C encoder."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(
+        value, ensure_ascii=False, separators=(", ", ": ")
+    )  # the C encoder: no indent
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """A definitions document as JSON with one definition a line: written by the C encoder
+    (pretty-printing is pure Python and cost seconds at 1,000 tools), diffs stay readable.
+    Non-ASCII is kept; lone surrogates, which JSON strings may carry but UTF-8 cannot, stay
+    `\\uXXXX` escapes. The runtime's facade reads one variant alone by the line that starts
+    it (`{"options": ..., "definitions": [`), and the other keys from the first line."""
+    head = {key: value for key, value in document.items() if key != "variants"}
+    lines = ["{" + _dump(head)[1:-1] + ', "variants": [']
+    variants = document["variants"]
+    for i, variant in enumerate(variants):
+        lines.append('{"options": ' + _dump(variant["options"]) + ', "definitions": [')
+        definitions = variant["definitions"]
+        lines.extend(
+            _dump(d) + ("," if j < len(definitions) - 1 else "") for j, d in enumerate(definitions)
+        )
+        lines.append("]}" + ("," if i < len(variants) - 1 else ""))
+    lines.append("]}")
+    return _escaped("\n".join(lines) + "\n")
+
+
+def index_text(document: dict[str, Any]) -> str:
+    """definitions/search.json (render/search_index.py) as definitions are written: its head,
+    then one tool a line."""
+    head = {key: value for key, value in document.items() if key != "tools"}
+    tools = document["tools"]
+    lines = ["{" + _dump(head)[1:-1] + ', "tools": [']
+    lines.extend(_dump(t) + ("," if i < len(tools) - 1 else "") for i, t in enumerate(tools))
+    lines.append("]}")
+    return _escaped("\n".join(lines) + "\n")
+
+
+def _escaped(text: str) -> str:
+    """Lone surrogates, which JSON strings may carry but UTF-8 cannot, as `\\uXXXX` escapes."""
+    return SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -1,0 +1,75 @@
+"""A build's tool modules rendered in a forked child (parallel.py): the child's answer comes
+back whole, a failed child leaves the work to the parent, a child left behind is ended, and a
+build with the child writes the same bytes as one without it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.support.generation import REPO
+from toolgen import parallel, pipeline
+from toolgen.config import BuildOptions
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+
+def test_the_child_answers_what_the_work_returns() -> None:
+    with parallel.in_child(lambda: {"a/b.py": "x = 1\n", "é": "\u2603" * 100_000}) as pending:
+        answer = pending.result()
+    assert answer == {"a/b.py": "x = 1\n", "é": "\u2603" * 100_000}
+
+
+def _fails() -> dict[str, str]:
+    raise RuntimeError("broken")
+
+
+def test_a_child_that_fails_answers_none() -> None:
+    with parallel.in_child(_fails) as pending:
+        assert pending.result() is None
+
+
+def test_a_child_not_waited_for_is_ended() -> None:
+    with parallel.in_child(lambda: __import__("time").sleep(60)) as pending:
+        pid = pending.pid
+    with pytest.raises(ChildProcessError):  # reaped: no such child any more
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_small_builds_and_jobs_1_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not parallel.wanted(parallel.MIN_TOOLS - 1)
+    monkeypatch.setenv("TOOLGEN_JOBS", "1")
+    assert not parallel.wanted(10 * parallel.MIN_TOOLS)
+
+
+def test_a_build_with_the_child_is_the_build_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    specs = REPO / "tests" / "golden" / "cases" / "library" / "specs"
+    options = BuildOptions(package="library")
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    monkeypatch.setattr(parallel, "wanted", lambda tools: False)
+    alone = pipeline.build(specs, options)
+    started: list[int] = []
+    in_child = parallel.in_child
+
+    def spied(work):  # type: ignore[no-untyped-def]
+        started.append(1)
+        return in_child(work)
+
+    monkeypatch.setattr(parallel, "wanted", lambda tools: True)
+    monkeypatch.setattr(parallel, "in_child", spied)
+    shared = pipeline.build(specs, options)
+    assert started and shared.ok
+    assert list(shared.files) == list(alone.files) and shared.files == alone.files
+    assert shared.diagnostics == alone.diagnostics
+
+
+def test_a_failed_child_leaves_the_work_to_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    specs = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
+    options = BuildOptions(package="weather")
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    expected = pipeline.build(specs, options).files
+    in_child = parallel.in_child
+    monkeypatch.setattr(parallel, "wanted", lambda tools: True)
+    monkeypatch.setattr(parallel, "in_child", lambda work: in_child(_fails))
+    assert pipeline.build(specs, options).files == expected
