@@ -49,10 +49,10 @@ __all__ = [
     "UnknownToolError",
     "arespond",
     "build_registry",
+    "cancelled",
     "langchain_tools",
     "openai_agents_tools",
     "pydantic_ai_toolset",
-    "cancelled",
     "respond",
     "resumed",
     "tool_definitions",
@@ -68,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+_RUNTIME_SHA256 = "68ceee2c249623d387efc20a3b61170f4086d752eebeab85d1b689c6c8478742"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 
