@@ -59,10 +59,10 @@ __all__ = [
     "arespond",
     "build_registry",
     "calling",
+    "cancelled",
     "langchain_tools",
     "openai_agents_tools",
     "pydantic_ai_toolset",
-    "cancelled",
     "respond",
     "resumed",
     "tool_definitions",
@@ -78,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "a9cebcfce2e00c99fada8bec32301b32631e63346550f431a62dd3f2a6a2d82d"
+_RUNTIME_SHA256 = "84baebff0b4e779ebd863fd1da1bd9d2e4e55f86f3ba90990fdeb7196c2835a7"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -4,12 +4,13 @@ from folders outside the checkout, with nothing of it on the import path."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tests.support.generation import REPO
+from tests.support.generation import REPO, SESSION, once
 
 # A pip install resolves and builds from the registry: minutes on a busy two-core machine.
 INSTALL_TIMEOUT_S = 900
@@ -91,3 +92,66 @@ def toolgen_clone(folder: Path) -> Path:
     subprocess.run(["git", "clone", "-q", str(REPO), str(folder)], check=True)
     subprocess.run(["git", "checkout", "-q", "-B", "main"], cwd=folder, check=True)
     return folder
+
+
+def shared_clone() -> Path:
+    """toolgen_clone, made once per test session: the journeys that install toolgen from its
+    repository name the same one, so pre-commit's environment of its hooks is shared too."""
+
+    def make(folder: Path) -> None:
+        toolgen_clone(folder / "toolgen")
+
+    return once("toolgen-clone", make) / "toolgen"
+
+
+# pre-commit's store, shared by the session's journeys as a user's is by their projects: the
+# environment of toolgen's hooks is made once for a repository and rev, by the first to run them.
+PRE_COMMIT_HOME = SESSION / "pre-commit-home"
+
+
+GETTING_STARTED = (REPO / "docs" / "getting-started.md").read_text("utf-8")
+
+
+def journey(number: int) -> str:
+    """The `sh` blocks of docs/getting-started.md's section `## <number>. ...`, joined."""
+    match = re.search(rf"^## {number}\. .*?$(.*?)(?=^## |\Z)", GETTING_STARTED, re.M | re.S)
+    assert match, f"docs/getting-started.md has no section '## {number}.'"
+    blocks = re.findall(r"^```sh\n(.*?)^```$", match.group(1), re.M | re.S)
+    assert blocks, f"section {number} has no sh block"
+    return "".join(blocks)
+
+
+def filled(script: str, clone: Path) -> str:
+    """The placeholders filled in: pip's git URL wants a host (file://localhost), git's not."""
+    script = script.replace(f"git+{TOOLGEN_URL}", f"git+file://localhost{clone}")
+    return script.replace(TOOLGEN_URL, str(clone))
+
+
+def run_script(script: str, cwd: Path) -> str:
+    """`script` run under bash from `cwd`, as a user pastes it; its stdout. It must succeed."""
+    env = clean_environment(None, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME))
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
+    assert done.returncode == 0, (
+        f"{script}\n--- exited {done.returncode}:\n{done.stdout}{done.stderr}"
+    )
+    return done.stdout
+
+
+def journey_four() -> tuple[Path, str]:
+    """docs/getting-started.md's fourth journey (the built-in library installed in another
+    project), run as written once per test session: (its folder, which holds the
+    `builtin-venv` it made; what it printed). Its test and the tests of that venv share it."""
+
+    def make(folder: Path) -> None:
+        printed = run_script(filled(journey(4), shared_clone()), folder)
+        (folder / "printed.txt").write_text(printed, "utf-8")
+
+    folder = once("journey-four", make)
+    return folder, (folder / "printed.txt").read_text("utf-8")

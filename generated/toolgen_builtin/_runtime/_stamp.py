@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a9cebcfce2e00c99fada8bec32301b32631e63346550f431a62dd3f2a6a2d82d"
+RUNTIME_SHA256 = "84baebff0b4e779ebd863fd1da1bd9d2e4e55f86f3ba90990fdeb7196c2835a7"

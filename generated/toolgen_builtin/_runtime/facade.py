@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .validation.coerce import Coercion
     from .validation.payload import Limits
 
-__all__ = ["EXPORTS", "Facade"]
+__all__ = ["EXPORTS", "FUNCTIONS", "PACKAGE_ALL", "Facade"]
 
 # The runtime names a package re-exports, by the module of `_runtime` that defines them.
 EXPORTS: dict[str, str] = {
@@ -39,6 +39,25 @@ EXPORTS: dict[str, str] = {
     "Coercion": "validation.coerce",
     "Limits": "validation.payload",
 }
+# The methods of a package's Facade that its `__init__.py` binds to names of its own.
+FUNCTIONS = (
+    "tool_info",
+    "validate_arguments",
+    "tool_definitions",
+    "build_registry",
+    "respond",
+    "arespond",
+    "openai_agents_tools",
+    "pydantic_ai_toolset",
+    "langchain_tools",
+)
+# A package's `__all__`, which its template writes out as a literal list (what type checkers
+# read a package's re-exports from): its constants, then its functions and the runtime's
+# names but `validate` (a package validates with `validate_arguments`).
+PACKAGE_ALL = [
+    *("PROVIDERS", "SPEC_SHA256", "SPEC_VERSION", "TOOLGEN_VERSION", "TOOL_NAMES"),
+    *sorted({*FUNCTIONS, *EXPORTS} - {"validate"}),
+]
 
 
 class Facade:

@@ -24,7 +24,7 @@ from toolgen.render.code import Display, call, lines, literal, statement, tuple_
 from toolgen.render.jsontext import SURROGATE, index_text, json_text
 from toolgen.render.layout import bracketed
 from toolgen.render.testing import render_testing
-from toolgen.runtime import kinds
+from toolgen.runtime import facade, kinds
 from toolgen.runtime import models as runtime_models
 
 if TYPE_CHECKING:
@@ -461,6 +461,8 @@ def render_package(
                 providers=providers,
                 version=options.version,
                 runtime_sha256=digest(runtime_files()),
+                names=facade.PACKAGE_ALL,
+                functions=facade.FUNCTIONS,
             )
         ),
         f"{root}/__main__.py": _with_header(

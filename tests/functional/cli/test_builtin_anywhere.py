@@ -1,8 +1,10 @@
 """The built-in library installed as its own distribution, used outside the repository.
 
-One fresh virtual environment for the module: `pip install './generated[all]'` (what
-docs/getting-started.md says), then every command runs from an empty folder, with nothing of
-the checkout on the import path: the implementations ship in the distribution.
+The fresh virtual environment docs/getting-started.md's fourth journey makes, running its
+commands as written (`pip install './toolgen-src/generated[all]'` from a clone of HEAD; once
+per test session, shared with tests/docs/test_getting_started.py); then every command runs
+from an empty folder, with nothing of the checkout on the import path: the implementations
+ship in the distribution.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.generation import REPO
-from tests.support.journeys import fresh_venv, outside
+from tests.support.journeys import journey_four, outside
 
 CLIENT = """
 import asyncio, json, sys
@@ -38,9 +40,9 @@ asyncio.run(main())
 
 
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("builtin-venv")
-    return fresh_venv(root / "venv", f"{REPO / 'generated'}[all]")
+def venv() -> Path:
+    folder, _ = journey_four()
+    return folder / "builtin-venv"
 
 
 def test_the_library_imports_from_the_distribution_alone(venv: Path, tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ The GitHub Actions workflow: its two `uses:` steps are what a clone of the proje
 venv stand for; every `run:` step runs under bash as written, with the placeholders a user
 fills in (toolgen's repository URL, `${{ github.base_ref }}`) filled in with a local clone of
 toolgen and `main`. The pre-commit configuration: written to `.pre-commit-config.yaml` as
-shown, the URL pointing at the clone, and run for real by pre-commit from PyPI. One venv.
+shown, the URL pointing at the clone, and run for real by pre-commit from PyPI. One venv;
+the clone and pre-commit's store are the session's (tests/docs/test_getting_started.py
+installs the same hooks from the same clone).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import yaml
 from tests.support.generation import REPO
 from tests.support.journeys import (
     GIT_IDENTITY,
+    PRE_COMMIT_HOME,
     TOOLGEN_URL,
     clean_environment,
     fresh_venv,
-    toolgen_clone,
+    shared_clone,
 )
 
 DOC = (REPO / "docs" / "breaking.md").read_text("utf-8")
@@ -45,9 +48,7 @@ def sh(command: list[str], cwd: Path, venv: Path | None = None) -> subprocess.Co
     return subprocess.run(
         command,
         cwd=cwd,
-        env=clean_environment(
-            venv, **GIT_IDENTITY, PRE_COMMIT_HOME=str(cwd.parent / "pre-commit-home")
-        ),
+        env=clean_environment(venv, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME)),
         capture_output=True,
         text=True,
         timeout=900,
@@ -65,7 +66,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(a clone of toolgen whose `main` is this HEAD, the project's upstream repository, a venv
     with pre-commit)."""
     root = tmp_path_factory.mktemp("ci")
-    toolgen = toolgen_clone(root / "toolgen")
+    toolgen = shared_clone()
     upstream = root / "upstream"
     shutil.copytree(SPECS, upstream / "specs")
     (upstream / "pyproject.toml").write_text(

@@ -1,12 +1,16 @@
 """toolgen itself as a distribution: `python -m build` makes a wheel and an sdist from a clone,
 and the wheel, installed in a fresh virtual environment, generates what the checkout does.
 
-The clone is of the committed HEAD (what a user or CI checks out). One venv for the module.
+The clone is of the committed HEAD (what a user or CI checks out). One venv for the module,
+which holds `build` and the build backend pyproject.toml requires: `--no-isolation` builds
+with it instead of installing it into a fresh environment for the sdist and again for the
+wheel (the same backend and the same archives, without two environments made and filled).
 """
 
 from __future__ import annotations
 
 import tarfile
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -23,8 +27,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(venv, wheel, sdist), built by `python -m build` from a fresh clone."""
     root = tmp_path_factory.mktemp("toolgen-dist")
     clone = toolgen_clone(root / "toolgen")
-    venv = fresh_venv(root / "venv", "build")
-    outside(venv, ["python", "-m", "build", "-q", "--outdir", str(root / "dist"), str(clone)], root)
+    backend = tomllib.loads((clone / "pyproject.toml").read_text("utf-8"))["build-system"]
+    venv = fresh_venv(root / "venv", "build", *backend["requires"])
+    build = ["python", "-m", "build", "-q", "--no-isolation", "--outdir", str(root / "dist")]
+    outside(venv, [*build, str(clone)], root)
     (wheel,) = (root / "dist").glob("toolgen-*.whl")
     (sdist,) = (root / "dist").glob("toolgen-*.tar.gz")
     return venv, wheel, sdist
