@@ -14,7 +14,7 @@ the rest only counted, and issues are cut to `Limits.max_issues` once ordered.
 
 Who made the mistake decides what is raised: anything a model sends gives
 ToolArgumentsError (its message is for the model), a key sent twice in one object of JSON
-text included (payload.duplicate_key: a reader keeping the last value would hide the first);
+text included (duplicates.py: a reader keeping the last value would hide the first);
 a tool name that is not a string is an unknown tool (a model may send one); a host's own
 mistake (`injected` values that are not a mapping) raises TypeError at once, at the call's
 boundary, and never becomes a model-facing failure.
@@ -33,6 +33,7 @@ from ..models import Exact
 from . import bounds, coerce, deprecation, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
+from .duplicates import sent_once
 from .examples import closest_example
 from .payload import LIMITS, Limits
 from .shape import Node
@@ -225,31 +226,14 @@ def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
 
 def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
     """`value`, validated from `text`, unless an object of the text holds a key twice (the
-    validator kept the last value: the first is hidden from whoever reads the text).
-
-    Each member of an object has one colon, right after its key's closing quote (and JSON
-    whitespace): text with as many colons, or as many quotes followed by a colon (spaces
-    aside), as the keys the class read at its top (a key sent twice is read once; undeclared
-    keys a class takes are in its fields set too) has no nested object and no key twice.
-    Either count can only exceed the members, never miss one: the typical call, known
-    without reading it again."""
-    if type(text) is str:
-        keys = len(value.model_fields_set)
-        if text.count(":") == keys or (text.count("{") == 1 and _key_ends(text) == keys):
-            return value
+    validator kept the last value: the first is hidden from whoever reads the text). The
+    typical call is known without reading it again (duplicates.sent_once)."""
+    if type(text) is str and sent_once(text, value):
+        return value
     problem = payload.duplicate_key(text)
     if problem is None:
         return value
     raise ToolArgumentsError(tool, [problem])
-
-
-def _key_ends(text: str) -> int:
-    """The quotes followed by a colon once spaces are removed (at least the members of the
-    text's objects), or -1 for text with other JSON whitespace (read again instead)."""
-    squeezed = text.replace(" ", "")
-    if "\n" in squeezed or "\r" in squeezed or "\t" in squeezed:
-        return -1
-    return squeezed.count('":')
 
 
 def _recover(
