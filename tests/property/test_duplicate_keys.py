@@ -61,7 +61,7 @@ def _has_duplicate(text: str) -> bool:
     return False
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(TEXTS)
 def test_the_cheap_detector_agrees_with_json_loads(text: str) -> None:
     assert (duplicate_key(text) is not None) == _has_duplicate(text), text
@@ -130,7 +130,7 @@ def _tree(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 TREES = st.recursive(st.just("{}"), _tree, max_leaves=8)
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(TREES, st.sampled_from(["plain", "lines", "space", "break"]))
 def test_the_valid_paths_detector_never_misses_a_key_sent_twice(text: str, layout: str) -> None:
     if layout == "lines":  # the same text with line breaks

@@ -60,7 +60,7 @@ ARGUMENTS = st.dictionaries(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(ARGUMENTS)
 def test_the_twin_judges_as_the_class_does(arguments: dict[str, Any]) -> None:
     twin = failfast.twin(Order)

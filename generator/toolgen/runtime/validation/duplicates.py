@@ -35,7 +35,11 @@ def sent_once(text: str, value: Any) -> bool:
     """True when the JSON text the class read `value` from holds no key twice in one object,
     known without reading it again; False when that needs the text read again (not a
     verdict). Never True for text holding a key twice."""
-    found = members(value)
+    return cleared(text, members(value))
+
+
+def cleared(text: str, found: int) -> bool:
+    """`sent_once`, given the members of what the class read (`counter(cls)(value)`)."""
     if text.count(":") == found:
         return True
     # Colons inside values: count the members' own, each right after its key's closing
@@ -62,10 +66,10 @@ def members(value: Any) -> int:
         return len(value) + sum(map(members, value.values()))
     if not isinstance(value, BaseModel):
         return 0
-    return _counter(kind)(value)
+    return counter(kind)(value)
 
 
-def _counter(cls: type[BaseModel]) -> Count:
+def counter(cls: type[BaseModel]) -> Count:
     """The members of an instance of `cls` (compiled once): the keys it set, and those inside
     the fields that may hold objects (its extra keys' values too)."""
     count = _COUNTS.get(cls)
@@ -140,7 +144,7 @@ def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count 
         inner = _node(schema["schema"], definitions, entered)
         return None if inner is None else lambda value: 0 if value is None else inner(value)
     if kind == "model" and schema.get("cls") is not None:
-        return _counter(schema["cls"])
+        return counter(schema["cls"])
     if kind == "definition-ref":
         ref = schema["schema_ref"]
         if ref in entered or ref not in definitions:

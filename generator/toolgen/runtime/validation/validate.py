@@ -33,7 +33,7 @@ from ..models import Exact
 from . import bounds, coerce, deprecation, failfast, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
-from .duplicates import sent_once
+from .duplicates import cleared, counter, sent_once
 from .examples import closest_example
 from .payload import LIMITS, Limits
 from .shape import Node
@@ -98,9 +98,9 @@ def validate(
             except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
                 raise ToolArgumentsError(tool, [_UNREADABLE]) from None
             else:
-                if kind is not dict:
-                    value = _once(tool, arguments, value)
-                return value  # type: ignore[no-any-return]
+                if kind is dict or cleared(arguments, ready[3](value)):
+                    return value  # type: ignore[no-any-return]
+                return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
@@ -116,16 +116,18 @@ def validate(
     raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
 
 
-def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any] | None:
+def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any] | None:
     """For a class whose arguments may be read at once under the default limits (no exact
-    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, and
-    the function that bounds what a dict makes it visit (None: whatever the dict, within
-    bounds.budget). Else None."""
+    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, the
+    function that bounds what a dict makes it visit (None: whatever the dict, within
+    bounds.budget), and the count of the members of what it read (duplicates.counter). Else
+    None."""
     found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
     if found is None or not callable(found) and found > _BUDGET:
         return None
     validator = model.__pydantic_validator__
-    return validator.validate_python, validator.validate_json, found if callable(found) else None
+    count = found if callable(found) else None
+    return validator.validate_python, validator.validate_json, count, counter(model)
 
 
 def as_sent(value: Any) -> Any:
