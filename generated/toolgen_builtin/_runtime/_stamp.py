@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5304d8244c0d71ad063f306c6459dc2cdcf5d924099dd54f61fc922147ff62f9"
+RUNTIME_SHA256 = "a93ef8718da7a342d26e30de6468171bfe938518f3a76bd9b29c25177dd4f13d"
