@@ -68,7 +68,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "a93ef8718da7a342d26e30de6468171bfe938518f3a76bd9b29c25177dd4f13d"
+_RUNTIME_SHA256 = "4f254e759761add90a708be043089ff64c670b6254cc6bb046d1bdcec75d5f41"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

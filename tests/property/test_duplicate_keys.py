@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -159,3 +160,12 @@ def test_the_valid_paths_detector_clears_the_typical_call_without_reading_it_aga
     value = Tree.__pydantic_validator__.validate_json(text)
     assert sent_once(text, value)
     assert not sent_once(text.replace('"x": 3', '"x": 3, "x": 4'), value)
+
+
+@pytest.mark.parametrize("model", [Leaf, Open, Tree])
+def test_a_key_sent_twice_to_a_flat_class_is_refused_by_name(model: type[BaseModel]) -> None:
+    text = '{"x": 1, "x": 2}' if model is not Open else '{"y": 1, "y": 2}'
+    with pytest.raises(ToolArgumentsError) as caught:
+        validate(model, "flat", text)
+    assert caught.value.issues[0].code == "json" and '"' in caught.value.issues[0].message
+    assert validate(model, "flat", text.replace(', "x": 2', "").replace(', "y": 2', ""))

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a93ef8718da7a342d26e30de6468171bfe938518f3a76bd9b29c25177dd4f13d"
+RUNTIME_SHA256 = "4f254e759761add90a708be043089ff64c670b6254cc6bb046d1bdcec75d5f41"

@@ -98,8 +98,24 @@ def _compile(cls: type[BaseModel]) -> Count:
         )
     except (AttributeError, KeyError, TypeError):
         return _none  # a class this does not know: count nothing (the text is read again)
+    closed = (
+        schema["schema"].get("extra_behavior", "ignore") != "allow"
+        and (schema.get("config") or {}).get("extra_fields_behavior") != "allow"
+    )
     if not deep:
-        return _flat
+        return closed_count if closed else _flat
+    if closed:  # no extra keys: only the deep fields sent are looked into
+
+        def count_closed(value: Any) -> int:
+            sent = value.__pydantic_fields_set__
+            values = value.__dict__
+            total = len(sent)
+            for name, f in deep:
+                if name in sent:
+                    total += f(values[name])
+            return total
+
+        return count_closed
 
     def count(value: Any) -> int:
         sent = value.__pydantic_fields_set__
@@ -116,6 +132,11 @@ def _compile(cls: type[BaseModel]) -> Count:
         return total
 
     return count
+
+
+def closed_count(value: Any) -> int:
+    """The members of an instance of a closed class with no object inside: its keys sent."""
+    return len(value.__pydantic_fields_set__)
 
 
 def _flat(value: Any) -> int:

@@ -33,7 +33,7 @@ from ..models import Exact
 from . import bounds, coerce, deprecation, failfast, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
-from .duplicates import cleared, counter, sent_once
+from .duplicates import cleared, closed_count, counter, sent_once
 from .examples import closest_example
 from .payload import LIMITS, Limits
 from .shape import Node
@@ -98,7 +98,11 @@ def validate(
             except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
                 raise ToolArgumentsError(tool, [_UNREADABLE]) from None
             else:
-                if kind is dict or cleared(arguments, ready[3](value)):
+                if kind is dict:
+                    return value  # type: ignore[no-any-return]
+                members = ready[3]  # None: a closed class with no object inside
+                found = len(value.__pydantic_fields_set__) if members is None else members(value)
+                if arguments.count(":") == found or cleared(arguments, found):
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
@@ -127,7 +131,13 @@ def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any] | None:
         return None
     validator = model.__pydantic_validator__
     count = found if callable(found) else None
-    return validator.validate_python, validator.validate_json, count, counter(model)
+    members = counter(model)  # (a closed class with no object inside: counted inline, None)
+    return (
+        validator.validate_python,
+        validator.validate_json,
+        count,
+        None if members is closed_count else members,
+    )
 
 
 def as_sent(value: Any) -> Any:
