@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "4f254e759761add90a708be043089ff64c670b6254cc6bb046d1bdcec75d5f41"
+RUNTIME_SHA256 = "4365f82215d0a4f2d64d51813669087f64e6d94dd7e46b0508483a533e1e5f44"

@@ -35,15 +35,15 @@ def sent_once(text: str, value: Any) -> bool:
     """True when the JSON text the class read `value` from holds no key twice in one object,
     known without reading it again; False when that needs the text read again (not a
     verdict). Never True for text holding a key twice."""
-    return cleared(text, members(value))
+    found = members(value)
+    return text.count(":") == found or cleared(text, found)
 
 
 def cleared(text: str, found: int) -> bool:
-    """`sent_once`, given the members of what the class read (`counter(cls)(value)`)."""
-    if text.count(":") == found:
-        return True
-    # Colons inside values: count the members' own, each right after its key's closing
-    # quote, unless some colon follows whitespace (it might be a member's).
+    """`sent_once` for text with colons inside values (its colons outnumber the members of
+    what the class read, `found`): the members' own colons, each right after its key's
+    closing quote, are counted instead, unless some colon follows whitespace (it might be a
+    member's)."""
     return (
         text.count('":') == found
         and " :" not in text
