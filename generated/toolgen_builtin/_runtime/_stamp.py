@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "4365f82215d0a4f2d64d51813669087f64e6d94dd7e46b0508483a533e1e5f44"
+RUNTIME_SHA256 = "98cc3e78055c526fb299e32627df8487e412c2de3b02573f7063730662be60a9"

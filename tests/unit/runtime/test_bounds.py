@@ -57,12 +57,12 @@ def runtime(p: ModuleType, name: str) -> Any:
 
 
 def walks(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The values payload.measure walks from now on, in order."""
+    """The values payload.measured walks from now on, in order (`measure` walks through it)."""
     payload = runtime(p, "payload")
     walked: list[Any] = []
-    measure = payload.measure
+    measured = payload.measured
     monkeypatch.setattr(
-        payload, "measure", lambda v, limits: walked.append(v) or measure(v, limits)
+        payload, "measured", lambda v, limits: walked.append(v) or measured(v, limits)
     )
     return walked
 

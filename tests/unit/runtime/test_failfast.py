@@ -34,6 +34,8 @@ class Order(BaseModel):
     either: Item | list[int] | None = None
     open_: Open | None = Field(default=None, alias="open")
     when: str = Field(alias="from")
+    metadata: int | None = None  # a field named as a core schema's own keys
+    type: str | None = None
 
 
 def _verdict(validate: Any, text: str) -> bool:
@@ -54,7 +56,9 @@ VALUES = st.recursive(
 )
 VALUES = st.one_of(VALUES, st.just("1"), st.just([{"id": "1"}]), st.just({"id": 1.5}))
 ARGUMENTS = st.dictionaries(
-    st.sampled_from(["names", "items", "table", "either", "open", "from", "when", "x"]),
+    st.sampled_from(
+        ["names", "items", "table", "either", "open", "from", "when", "x", "metadata", "type"]
+    ),
     VALUES,
     max_size=5,
 )

@@ -95,6 +95,8 @@ def _twin(node: Any, config: dict[str, Any]) -> Any:
     if not isinstance(node, dict):
         return node
     kind = node.get("type")
+    if not isinstance(kind, str):
+        kind = None  # not a schema: a mapping of fields (one of which may be named "type")
     if kind == "model":
         own = node.get("config") or {}
         if node.get("custom_init") or node.get("post_init") or not _same(own, config):
@@ -105,9 +107,7 @@ def _twin(node: Any, config: dict[str, Any]) -> Any:
         return inner
     if str(kind).startswith("function-") and node.get("schema", {}).get("type") in _OPAQUE:
         raise _Unknown
-    out: dict[str, Any] = {
-        key: _twin(value, config) for key, value in node.items() if key != "metadata"
-    }
+    out: dict[str, Any] = {key: _twin(value, config) for key, value in node.items()}
     if kind in _SEQUENCES:
         out["fail_fast"] = True
     elif kind == "model-fields":

@@ -245,16 +245,23 @@ def _measured(model: type[M], tool: str, arguments: Any, limits: Limits) -> M:
             return _once(tool, arguments, value)  # type: ignore[no-any-return]
     else:
         data = {} if arguments is None else arguments
-        problem = payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
+        problem, values = None, 0
+        if isinstance(data, (dict, list, tuple)):
+            problem, values = payload.measured(data, limits)
         if problem is None:
-            return _again(model, data, limits)
+            return _again(model, data, limits, values > limits.max_errors)
     raise ToolArgumentsError(tool, [problem])
 
 
-def _again(model: type[M], data: Any, limits: Limits) -> M:
+def _again(model: type[M], data: Any, limits: Limits, large: bool | None = None) -> M:
     """`data` (measured: within the limits) validated by the class, judged by its fail-fast
-    twin first unless the class bounds pydantic-core's pass over it (a flat dict, bounds)."""
-    if not _bounded(model, data, limits):
+    twin first when it holds more than `max_errors` values (`large`, if known) and the class
+    does not bound pydantic-core's pass over it (a flat dict, bounds)."""
+    if large is None:
+        large = not _bounded(model, data, limits) and (
+            payload.measured(data, limits)[1] > limits.max_errors
+        )
+    if large:
         judge = failfast.twin(model)
         if judge is not None:
             judge.validate_python(data)
