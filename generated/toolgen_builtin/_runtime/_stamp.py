@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "98cc3e78055c526fb299e32627df8487e412c2de3b02573f7063730662be60a9"
+RUNTIME_SHA256 = "e56a0edc177ca4940814305d5f120a6d7d217c1314a22086f550cfbee954ed15"

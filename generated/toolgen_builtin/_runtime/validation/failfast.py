@@ -15,9 +15,10 @@ the input, and cannot fail), but:
 
 So its errors are bounded by the schema (its fields, union branches and nesting), not by the
 input, for every class without recursion; a valid input costs the twin's pass (a Python
-call per closed object) and the class's. `needed` says when to use it: when the values of the input
-may exceed the budget (`bounds.budget`): text longer than that with more commas and colons
-(each value but the first follows one), or a dict `bounds` cannot bound.
+call per closed object) and the class's. It is used when the input may hold more values than
+`max_errors`: text longer than that with as many commas and colons (`needed`: each value but
+the first follows one), or a dict `bounds` cannot bound whose walk counted more members
+(validate.py).
 """
 
 from __future__ import annotations
