@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "84baebff0b4e779ebd863fd1da1bd9d2e4e55f86f3ba90990fdeb7196c2835a7"
+RUNTIME_SHA256 = "55bf08b2215b56d70cfa05ff8dd8f5df670966ba488bb506682dd814d61f66d1"

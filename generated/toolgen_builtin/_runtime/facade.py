@@ -163,6 +163,8 @@ class Facade:
         if info is None:
             info = self.tool_info(name)
         if limits is None:
+            if on_coerce is None and on_warning is None:  # the usual call: no keywords passed on
+                return info.validate_arguments(arguments)
             return info.validate_arguments(arguments, on_coerce=on_coerce, on_warning=on_warning)
         return info.validate_arguments(
             arguments, limits=limits, on_coerce=on_coerce, on_warning=on_warning

@@ -140,8 +140,9 @@ def test_many_errors_within_the_limits_are_cut_before_translation(
     }  # ~250 kB as text
     error = bounded(lambda: p.validate_arguments("bulk", arguments), 10, 100)
     assert isinstance(error, p.ToolArgumentsError)
-    assert len(error.issues) == 20 and error.total == 60_000
-    assert str(error).splitlines()[-2] == "- … and 59980 more"
+    # `total`: the problems among the first max_errors values (the key "numbers" is one)
+    assert len(error.issues) == 20 and error.total == 999
+    assert str(error).splitlines()[-2] == "- … and 979 more"
     assert made[0] == 20  # old: 60,000
 
 
@@ -178,12 +179,50 @@ def test_a_megabyte_of_text_with_330000_mistakes(
 ) -> None:
     made = counting(p, monkeypatch)
     text = '{"numbers": [' + ",".join(['""'] * 330_000) + "]}"  # 990 kB; old: 23 s, 395 MiB here
-    # What remains is pydantic-core's own failing pass and its error list (~2.4 s, ~200 MiB
-    # traced), linear in the text: the clock cannot tell old from new by much here, the count can.
-    error = bounded(lambda: p.validate_arguments("bulk", text), 30, 400)
+    # What remains is linear in the text (the fail-fast twin's pass and one parse): the clock
+    # cannot tell old from new by much here, the count of translated issues can.
+    error = bounded(lambda: p.validate_arguments("bulk", text), 30, 100)
     assert isinstance(error, p.ToolArgumentsError)
-    assert len(error.issues) == 20 and error.total == 330_000
+    assert len(error.issues) == 20 and error.total == 999
     assert made[0] == 20  # old: 330,000
+
+
+@pytest.mark.parametrize(
+    ("text", "most"),
+    [
+        ('{"rows": [' + ",".join(["1"] * 490_000) + "]}", 1_000_000),  # 980 kB; old: 190 MiB
+        ("{" + ",".join(f'"k{i}": 1' for i in range(200_000)) + "}", 3_000_000),  # old: 130 MiB
+    ],
+    ids=["wrong items", "unknown keys"],
+)
+def test_pydantics_failing_pass_is_bounded_by_max_errors(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch, text: str, most: int
+) -> None:
+    # The pass that finds the call wrong keeps a few errors (failfast.py); the report is read
+    # from the first max_errors values: what stays is the parse, linear in the text.
+    failfast = importlib.import_module(f"{p.__name__}._runtime.validation.failfast")
+    counts: list[int] = []
+    twin = failfast.twin
+
+    def counted(model: Any) -> Any:
+        judge = twin(model)
+
+        class Counting:
+            def validate_json(self, data: Any) -> Any:
+                try:
+                    return judge.validate_json(data)
+                except Exception as exc:
+                    counts.append(exc.error_count())
+                    raise
+
+        return Counting()
+
+    monkeypatch.setattr(failfast, "twin", counted)
+    limits = p.Limits(max_bytes=most)
+    error = bounded(lambda: p.validate_arguments("bulk", text, limits=limits), 30, 40)
+    assert isinstance(error, p.ToolArgumentsError)
+    assert counts and max(counts) <= 2  # old: one error per wrong value, 200,000 and more
+    assert len(error.issues) == 20 and error.total <= limits.max_errors
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ _PARSE = object()
 def read(text: str | bytes | bytearray) -> Any:
     """The JSON value of the text, as pydantic-core reads it, or UNREADABLE."""
     try:
-        return from_json(text)
+        return from_json(text, cache_strings=False)  # (faster on large text, alike on small)
     except (ValueError, TypeError):
         return UNREADABLE
 
@@ -182,7 +182,14 @@ def flat(value: dict[Any, Any]) -> bool:
 
 
 def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
-    """A `limit` issue for a dict or list larger or deeper than the limits, else None.
+    """A `limit` issue for a dict or list larger or deeper than the limits, else None
+    (`measured`'s issue)."""
+    return measured(value, limits)[0]
+
+
+def measured(value: Any, limits: Limits) -> tuple[ArgumentIssue | None, int]:
+    """A `limit` issue for a dict or list larger or deeper than the limits, else None; and
+    the members of its arrays and objects counted before it stopped.
 
     Size is counted as the value's JSON text would be, at least: a string by its length and
     quotes, a key by its length, quotes and colon, any other value as one character, each
@@ -193,17 +200,18 @@ def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
     """
     budget, max_depth = limits.max_bytes, limits.max_depth
     level: list[Any] = [value]
-    depth = 0
+    depth = seen = 0
     while level:
         depth += 1
         if depth > max_depth:
-            return _too_deep(limits)
+            return _too_deep(limits), seen
         below: list[Any] = []
         push = below.append
         for node in level:
             # Brackets, and one character (a comma, or a value's least) per member: the loop
             # below runs only when its length fits what is left.
             budget -= 2 + len(node)
+            seen += len(node)
             if isinstance(node, dict):
                 try:
                     budget -= sum(map(len, node)) + 3 * len(node)  # keys: quotes and colon
@@ -213,7 +221,7 @@ def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
             else:
                 members = node
             if budget < 0:
-                return _too_large(limits)
+                return _too_large(limits), seen
             for item in members:
                 kind = type(item)
                 if kind is str:
@@ -227,9 +235,9 @@ def measure(value: Any, limits: Limits) -> ArgumentIssue | None:
                 elif isinstance(item, (dict, list, tuple)):
                     push(item)
             if budget < 0:
-                return _too_large(limits)
+                return _too_large(limits), seen
         level = below
-    return None
+    return None, seen
 
 
 # Core-schema types of one JSON value that holds nothing inside.

@@ -14,7 +14,7 @@ the rest only counted, and issues are cut to `Limits.max_issues` once ordered.
 
 Who made the mistake decides what is raised: anything a model sends gives
 ToolArgumentsError (its message is for the model), a key sent twice in one object of JSON
-text included (payload.duplicate_key: a reader keeping the last value would hide the first);
+text included (duplicates.py: a reader keeping the last value would hide the first);
 a tool name that is not a string is an unknown tool (a model may send one); a host's own
 mistake (`injected` values that are not a mapping) raises TypeError at once, at the call's
 boundary, and never becomes a model-facing failure.
@@ -30,9 +30,10 @@ from pydantic import BaseModel, RootModel, ValidationError
 
 from ..errors import ArgumentIssue, ToolArgumentsError
 from ..models import Exact
-from . import bounds, coerce, deprecation, payload
+from . import bounds, coerce, deprecation, failfast, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
+from .duplicates import cleared, closed_count, counter, sent_once
 from .examples import closest_example
 from .payload import LIMITS, Limits
 from .shape import Node
@@ -48,6 +49,7 @@ _ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds,
 # Of each class met: how a dict for it is read at once under the default limits (`_ready`).
 _READY: dict[type[BaseModel], Any] = {}
 _BUDGET = bounds.budget(LIMITS)
+_MOST = LIMITS.max_errors  # text at most this long holds fewer values: errors bounded
 _UNREADABLE = ArgumentIssue("", "invalid", "arguments could not be read")
 
 
@@ -80,8 +82,14 @@ def validate(
             count = ready[2]
             small = len(arguments) <= _BUDGET and (count is None or count(arguments) <= _BUDGET)
             read = ready[0] if small else None
+        elif kind is str and (
+            len(arguments) <= _MOST
+            or len(arguments) <= LIMITS.max_bytes
+            and not failfast.needed(arguments, LIMITS)
+        ):
+            read = ready[1]  # (text with more values than max_errors: judged first, below)
         else:
-            read = ready[1] if kind is str and len(arguments) <= LIMITS.max_bytes else None
+            read = None
         if read is not None:
             try:
                 value = read(arguments)
@@ -90,9 +98,13 @@ def validate(
             except Exception:  # noqa: BLE001 - nothing a model sends may crash the host
                 raise ToolArgumentsError(tool, [_UNREADABLE]) from None
             else:
-                if kind is not dict:
-                    value = _once(tool, arguments, value)
-                return value  # type: ignore[no-any-return]
+                if kind is dict:
+                    return value  # type: ignore[no-any-return]
+                members = ready[3]  # None: a closed class with no object inside
+                found = len(value.__pydantic_fields_set__) if members is None else members(value)
+                if arguments.count(":") == found or cleared(arguments, found):
+                    return value  # type: ignore[no-any-return]
+                return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
@@ -108,16 +120,24 @@ def validate(
     raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
 
 
-def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any] | None:
+def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any] | None:
     """For a class whose arguments may be read at once under the default limits (no exact
-    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, and
-    the function that bounds what a dict makes it visit (None: whatever the dict, within
-    bounds.budget). Else None."""
+    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, the
+    function that bounds what a dict makes it visit (None: whatever the dict, within
+    bounds.budget), and the count of the members of what it read (duplicates.counter). Else
+    None."""
     found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
     if found is None or not callable(found) and found > _BUDGET:
         return None
     validator = model.__pydantic_validator__
-    return validator.validate_python, validator.validate_json, found if callable(found) else None
+    count = found if callable(found) else None
+    members = counter(model)  # (a closed class with no object inside: counted inline, None)
+    return (
+        validator.validate_python,
+        validator.validate_json,
+        count,
+        None if members is closed_count else members,
+    )
 
 
 def as_sent(value: Any) -> Any:
@@ -172,9 +192,10 @@ def _validate(
             kind is str
             and len(arguments) <= limits.max_bytes
             and bounds.shallow_within(model, limits)
+            and not failfast.needed(arguments, limits)
         ):
             return _once(tool, arguments, validator.validate_json(arguments))  # type: ignore[no-any-return]
-        return _measured(validator, tool, arguments, limits)  # type: ignore[no-any-return]
+        return _measured(model, tool, arguments, limits)
     except ValidationError as exc:
         # No cycle through this frame: nothing for the GC to chase.
         failure = exc.with_traceback(None)
@@ -209,47 +230,72 @@ def _failed(
     return outcome
 
 
-def _measured(validator: Any, tool: str, arguments: Any, limits: Limits) -> Any:
-    """Anything else, measured before pydantic-core reads it (ToolArgumentsError if too large)."""
+def _measured(model: type[M], tool: str, arguments: Any, limits: Limits) -> M:
+    """Anything else, measured before pydantic-core reads it (ToolArgumentsError if too large),
+    and judged by the class's fail-fast twin first where its own failing pass could keep
+    more than `max_errors` errors (failfast.py)."""
     if isinstance(arguments, (str, bytes, bytearray)):
         problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
         if problem is None:
-            return _once(tool, arguments, validator.validate_json(arguments))
+            if failfast.needed(arguments, limits):
+                judge = failfast.twin(model)
+                if judge is not None:
+                    judge.validate_json(arguments)
+            value = model.__pydantic_validator__.validate_json(arguments)
+            return _once(tool, arguments, value)  # type: ignore[no-any-return]
     else:
         data = {} if arguments is None else arguments
-        problem = payload.measure(data, limits) if isinstance(data, (dict, list, tuple)) else None
+        problem, values = None, 0
+        if isinstance(data, (dict, list, tuple)):
+            problem, values = payload.measured(data, limits)
         if problem is None:
-            return validator.validate_python(data)
+            return _again(model, data, limits, values > limits.max_errors)
     raise ToolArgumentsError(tool, [problem])
+
+
+def _again(model: type[M], data: Any, limits: Limits, large: bool | None = None) -> M:
+    """`data` (measured: within the limits) validated by the class, judged by its fail-fast
+    twin first when it holds more than `max_errors` values (`large`, if known) and the class
+    does not bound pydantic-core's pass over it (a flat dict, bounds)."""
+    if large is None:
+        large = not _bounded(model, data, limits) and (
+            payload.measured(data, limits)[1] > limits.max_errors
+        )
+    if large:
+        judge = failfast.twin(model)
+        if judge is not None:
+            judge.validate_python(data)
+    return model.__pydantic_validator__.validate_python(data)  # type: ignore[no-any-return]
+
+
+def _bounded(model: type[M], data: Any, limits: Limits) -> bool:
+    return type(data) is dict and (payload.flat(data) or bounds.bounded(model, data, limits))
+
+
+def _errors(
+    model: type[M], exc: ValidationError, data: Any, limits: Limits
+) -> tuple[list[Any], int]:
+    """The first errors of a failure and their count, read at a cost bounded by the limits:
+    from the first values of a large value (more errors than read, or judged fail-fast)."""
+    if (
+        exc.error_count() > limits.max_errors
+        or exc.title == failfast.TITLE
+        or not _bounded(model, data, limits)
+    ):
+        return bounds.first_errors(model, exc, data, limits)
+    return bounds.first(exc, limits), exc.error_count()
 
 
 def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
     """`value`, validated from `text`, unless an object of the text holds a key twice (the
-    validator kept the last value: the first is hidden from whoever reads the text).
-
-    Each member of an object has one colon, right after its key's closing quote (and JSON
-    whitespace): text with as many colons, or as many quotes followed by a colon (spaces
-    aside), as the keys the class read at its top (a key sent twice is read once; undeclared
-    keys a class takes are in its fields set too) has no nested object and no key twice.
-    Either count can only exceed the members, never miss one: the typical call, known
-    without reading it again."""
-    if type(text) is str:
-        keys = len(value.model_fields_set)
-        if text.count(":") == keys or (text.count("{") == 1 and _key_ends(text) == keys):
-            return value
+    validator kept the last value: the first is hidden from whoever reads the text). The
+    typical call is known without reading it again (duplicates.sent_once)."""
+    if type(text) is str and sent_once(text, value):
+        return value
     problem = payload.duplicate_key(text)
     if problem is None:
         return value
     raise ToolArgumentsError(tool, [problem])
-
-
-def _key_ends(text: str) -> int:
-    """The quotes followed by a colon once spaces are removed (at least the members of the
-    text's objects), or -1 for text with other JSON whitespace (read again instead)."""
-    squeezed = text.replace(" ", "")
-    if "\n" in squeezed or "\r" in squeezed or "\t" in squeezed:
-        return -1
-    return squeezed.count('":')
 
 
 def _recover(
@@ -278,11 +324,10 @@ def _recover(
             problem = payload.duplicate_key(text, data)
         if problem is not None:
             return ToolArgumentsError(tool, [problem])
-    count = exc.error_count()
-    if count > limits.max_errors and data is not payload.UNREADABLE:  # (bad JSON: one error)
-        errors = bounds.first_errors(model, exc, data, limits)
+    if data is payload.UNREADABLE:  # (bad JSON: one error)
+        errors, count = bounds.first(exc, limits), exc.error_count()
     else:
-        errors = bounds.first(exc, limits)
+        errors, count = _errors(model, exc, data, limits)
     if text is not None and errors and errors[0]["type"] == "json_invalid":
         if payload.blank(text):  # no arguments at all
             return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
@@ -317,10 +362,9 @@ def _recover(
     if renames and isinstance(data, dict) and any(r.old in data for r in renames):
         data, refused, notes = deprecation.renamed(tool, data, renames)
         try:
-            renamed: M = model.__pydantic_validator__.validate_python(data)
+            renamed: M = _again(model, data, limits)
         except ValidationError as again:
-            count = again.error_count()
-            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
+            errors, count = _errors(model, again.with_traceback(None), data, limits)
         else:
             if refused:
                 return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
@@ -337,10 +381,9 @@ def _recover(
         data = coerce.apply(data, repairs)
         made += [report for _, _, report in repairs]
         try:
-            result: M = model.__pydantic_validator__.validate_python(data)
+            result: M = _again(model, data, limits)
         except ValidationError as again:
-            count = again.error_count()
-            errors = bounds.first_errors(model, again.with_traceback(None), data, limits)
+            errors, count = _errors(model, again.with_traceback(None), data, limits)
             continue
         if refused:
             return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))

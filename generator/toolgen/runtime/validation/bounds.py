@@ -60,28 +60,30 @@ def first(exc: ValidationError, limits: Limits) -> list[Any]:
 
 def first_errors(
     model: type[BaseModel], exc: ValidationError, data: Any, limits: Limits
-) -> list[Any]:
-    """The first `limits.max_errors` of pydantic's errors, without turning every error of a
-    large failure into Python dicts: past `max_errors` errors, they are read from the first
-    `max_errors` values of `data` validated again (a key reported missing, or an array too
-    short, where the copy was cut is left out), so the work is bounded by the limit."""
-    if exc.error_count() <= limits.max_errors:
-        return first(exc, limits)
+) -> tuple[list[Any], int]:
+    """The first `limits.max_errors` of pydantic's errors and how many there are, without
+    turning every error of a large failure into Python dicts: past `max_errors` errors, or
+    for a failure a fail-fast pass found (few errors, for a large value), they are read from
+    the first `max_errors` values of `data` validated again (a key reported missing, or an
+    array too short, where the copy was cut is left out), so the work is bounded by the
+    limit; the count is then the errors of those first values."""
     copy, cut = pruned(data, limits.max_errors)
     try:
         model.__pydantic_validator__.validate_python(copy)
     except ValidationError as again:
+        read = first(again.with_traceback(None), limits)
         errors = [
             e
-            for e in first(again.with_traceback(None), limits)
+            for e in read
             if not (
                 (e["type"] == "missing" and tuple(e["loc"][:-1]) in cut)
                 or (e["type"] == "too_short" and tuple(e["loc"]) in cut)
             )
         ]
         if errors:
-            return errors
-    return first(exc, limits)  # the first values were valid: the errors are further on
+            return errors, again.error_count() - (len(read) - len(errors))
+    # The first values were valid: the errors are further on.
+    return first(exc, limits), exc.error_count()
 
 
 _SEQUENCES = frozenset({"list", "set", "frozenset"})

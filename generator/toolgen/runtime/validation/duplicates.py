@@ -1,0 +1,187 @@
+# Part of toolgen's runtime, copied verbatim into generated packages (edit toolgen, not a copy).
+"""A key sent twice in one object of JSON text, ruled out from what the class read, at almost
+no cost on the valid path.
+
+pydantic-core, as most readers, keeps the last value of a key sent twice: the first is hidden
+from whoever reads the text (a reviewer approving `{"path": "safe", "path": "/"}`). Every
+member of an object has exactly one colon outside strings, so the text's colons are at least
+its members; a key read twice is one member less in what the class read. So when the members
+of the validated value (`members`: the keys each object set, counted down the value, never
+more than were read) are as many as the text's colons, or as many as its quotes followed by a
+colon once spaces are removed (for colons inside values: a URL, a time), no object holds a
+key twice. Either count can only exceed the members, never miss one. Only other text (a
+colon inside a string, a pretty-printed call, bytes) is read again (`payload.duplicate_key`,
+which names the key).
+
+`members` is compiled once per class from its core schema: the fields that may hold an
+object or an array of them are looked into, the others only counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from .payload import SCALARS
+
+Count = Callable[[Any], int]
+# Of each class met: how the members of one of its instances are counted.
+_COUNTS: dict[type[Any], Count] = {}
+
+
+def sent_once(text: str, value: Any) -> bool:
+    """True when the JSON text the class read `value` from holds no key twice in one object,
+    known without reading it again; False when that needs the text read again (not a
+    verdict). Never True for text holding a key twice."""
+    found = members(value)
+    return text.count(":") == found or cleared(text, found)
+
+
+def cleared(text: str, found: int) -> bool:
+    """`sent_once` for text with colons inside values (its colons outnumber the members of
+    what the class read, `found`): the members' own colons, each right after its key's
+    closing quote, are counted instead, unless some colon follows whitespace (it might be a
+    member's)."""
+    return (
+        text.count('":') == found
+        and " :" not in text
+        and "\n" not in text
+        and "\t" not in text
+        and "\r" not in text
+    )
+
+
+def members(value: Any) -> int:
+    """The members of every object in a validated value (a key sent twice counts once), at
+    most as many as the text it was read from holds."""
+    kind = type(value)
+    count = _COUNTS.get(kind)
+    if count is not None:
+        return count(value)
+    if kind is list or kind is tuple:
+        return sum(map(members, value))
+    if kind is dict:
+        return len(value) + sum(map(members, value.values()))
+    if not isinstance(value, BaseModel):
+        return 0
+    return counter(kind)(value)
+
+
+def counter(cls: type[BaseModel]) -> Count:
+    """The members of an instance of `cls` (compiled once): the keys it set, and those inside
+    the fields that may hold objects (its extra keys' values too)."""
+    count = _COUNTS.get(cls)
+    if count is None:
+        _COUNTS[cls] = members  # while compiling: a class met again inside counts generically
+        count = _COUNTS[cls] = _compile(cls)
+    return count
+
+
+def _compile(cls: type[BaseModel]) -> Count:
+    try:
+        schema: Any = cls.__pydantic_core_schema__
+        definitions: dict[str, Any] = {}
+        if schema["type"] == "definitions":
+            definitions = {d["ref"]: d for d in schema["definitions"]}
+            schema = schema["schema"]
+            if schema["type"] == "definition-ref":  # a recursive class
+                schema = definitions[schema["schema_ref"]]
+        if schema.get("root_model"):
+            return _root
+        fields = schema["schema"]["fields"]
+        deep = tuple(
+            (name, found)
+            for name, field in fields.items()
+            if (found := _node(field["schema"], definitions, set())) is not None
+        )
+    except (AttributeError, KeyError, TypeError):
+        return _none  # a class this does not know: count nothing (the text is read again)
+    closed = (
+        schema["schema"].get("extra_behavior", "ignore") != "allow"
+        and (schema.get("config") or {}).get("extra_fields_behavior") != "allow"
+    )
+    if not deep:
+        return closed_count if closed else _flat
+    if closed:  # no extra keys: only the deep fields sent are looked into
+
+        def count_closed(value: Any) -> int:
+            sent = value.__pydantic_fields_set__
+            values = value.__dict__
+            total = len(sent)
+            for name, f in deep:
+                if name in sent:
+                    total += f(values[name])
+            return total
+
+        return count_closed
+
+    def count(value: Any) -> int:
+        sent = value.__pydantic_fields_set__
+        total = len(sent)
+        extra = value.__pydantic_extra__
+        if extra:  # (its keys are in the fields set; an extra key may share a field's name)
+            total += sum(map(members, extra.values()))
+            return total + sum(
+                f(getattr(value, name)) for name, f in deep if name in sent and name not in extra
+            )
+        for name, f in deep:
+            if name in sent:
+                total += f(getattr(value, name))
+        return total
+
+    return count
+
+
+def closed_count(value: Any) -> int:
+    """The members of an instance of a closed class with no object inside: its keys sent."""
+    return len(value.__pydantic_fields_set__)
+
+
+def _flat(value: Any) -> int:
+    extra = value.__pydantic_extra__
+    found = len(value.__pydantic_fields_set__)
+    return found + sum(map(members, extra.values())) if extra else found
+
+
+def _root(value: Any) -> int:
+    return members(value.root)
+
+
+def _none(value: Any) -> int:
+    return 0
+
+
+def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count | None:
+    """How to count the members inside a value of this core schema, or None when it never
+    holds an object."""
+    kind = schema.get("type")
+    if kind in SCALARS:
+        return None
+    if kind in ("default", "function-after"):  # the value as the inner schema made it
+        return _node(schema["schema"], definitions, entered)
+    if kind == "nullable":
+        inner = _node(schema["schema"], definitions, entered)
+        return None if inner is None else lambda value: 0 if value is None else inner(value)
+    if kind == "model" and schema.get("cls") is not None:
+        return counter(schema["cls"])
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        if ref in entered or ref not in definitions:
+            return members
+        entered.add(ref)
+        try:
+            return _node(definitions[ref], definitions, entered)
+        finally:
+            entered.discard(ref)
+    if kind in ("list", "set", "frozenset"):
+        item = _node(schema["items_schema"], definitions, entered)
+        return None if item is None else lambda value: sum(map(item, value))
+    if kind == "union":
+        choices = [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
+        if all(_node(c, definitions, entered) is None for c in choices):
+            return None
+    if kind == "chain" and all(_node(s, definitions, entered) is None for s in schema["steps"]):
+        return None
+    return members  # dicts, tuples, unions of objects, any, what this module does not know
