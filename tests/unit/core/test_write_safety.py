@@ -410,13 +410,14 @@ def test_a_real_file_size_limit_leaves_the_output_as_it_was(
 
 @pytest.fixture
 def small_fs(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MiB tmpfs (needs the right to mount: root in a container that allows it)."""
+    """A 2 MiB tmpfs (needs the right to mount: root in a container that allows it): room for
+    the weather package (about 1.1 MiB of blocks), not for a big one."""
     point = tmp_path / "mnt"
     point.mkdir()
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("mounting a small file system needs root")
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)], capture_output=True
+        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(point)], capture_output=True
     )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
@@ -428,7 +429,7 @@ def small_fs(tmp_path: Path) -> Iterator[Path]:
 
 def test_a_real_full_disk_leaves_the_output_as_it_was(small_fs: Path, tmp_path: Path) -> None:
     specs = tmp_path / "big"
-    synthetic.write_specs(specs, 60, seed=5)  # about 2 MiB of package: cannot fit
+    synthetic.write_specs(specs, 150, seed=5)  # about 4 MiB of package: cannot fit
     assert generate(small_fs)[0] == 0
     before = tree(small_fs)
     code, _, err = generate(small_fs, specs)
