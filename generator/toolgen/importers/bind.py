@@ -22,7 +22,10 @@ from toolgen.naming import module_name, tool_classes
 ATTRIBUTE = "registry"
 # What the template imports or defines: a tool's class is never one of these names.
 TAKEN = frozenset(
-    {"Any", "BaseModel", "Callable", "Mapping", "Registry", "ToolError", "TypeAdapter"}
+    {
+        *("Any", "ArgumentIssue", "BaseModel", "Callable", "Mapping", "Registry"),
+        *("ToolArgumentsError", "ToolError", "TypeAdapter", "ValidationError"),
+    }
 )
 
 
@@ -68,6 +71,7 @@ def bind_source(package: str, target: str, bound: list[Bound]) -> str:
         tools.append(
             {
                 "name": name,
+                "tool": item.tool["name"],
                 "module": module_name(item.tool["name"]),
                 "arguments": classes.arguments,
                 "result": classes.result,

@@ -205,3 +205,23 @@ def test_toolgen_check_finds_every_tool_implemented(bound: ModuleType, project: 
     result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "4 tools implemented in impls.trips"
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "path"),
+    [
+        ("count_days", {"start": "2026-02-30", "end": "2026-03-01"}, "start"),
+        ("plan_trip", {**TRIP, "legs": [{**TRIP["legs"][0], "day": "2026-04-31"}]}, "legs[0].day"),
+    ],
+)
+def test_a_date_the_calendar_lacks_is_refused_as_the_arguments(
+    bound: ModuleType, tool: str, arguments: dict[str, object], path: str
+) -> None:
+    """`2026-02-30` has the shape of a date (its pattern passes) but the function's own type
+    refuses it: the model reads which argument and why, as for any other bad argument, and
+    the function is never called (not an `internal` failure)."""
+    result = bound.registry().call(tool, arguments)
+    assert result.failure is not None and result.failure.kind == "invalid_arguments", result
+    issue = result.exception.issues[0]
+    assert issue.path == path and issue.code == "format", str(result.exception)
+    assert "2026-0" in result.failure.message and "got" in result.failure.message

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
-from ..errors import ToolError
+from ..errors import ToolArgumentsError, ToolError
 from ..secrets import redact, secret_values
 from ..types import is_json_type
 from ..validation import deprecation
@@ -379,6 +379,12 @@ def failure(
 ) -> ToolResult:
     """What an implementation raised, as the model may read it: a declared kind with its
     message (secret values redacted), anything else as `internal` with no internals."""
+    if isinstance(exc, ToolArgumentsError) and exc.tool == info.name:
+        # An implementation that reads its own arguments further (a function's own types:
+        # `2026-02-30` has a date's shape, not a day) refuses them as the boundary does.
+        message = redact(str(exc), hidden_values(args, extra))
+        refused = ToolFailure("invalid_arguments", message)
+        return ToolResult(info.name, failure=refused, exception=exc, duration_s=duration_s)
     kind = tool_error_kind(exc)
     if kind is not None and kind in info.errors:
         # An implementation's text may quote what it was given: no secret reaches the model.
