@@ -178,3 +178,22 @@ def test_guidance_that_is_not_json_fails_the_call_saying_why(registry: Registry)
     assert "object" not in result.failure.message  # the model is told no internals
     assert "Output.metadata is text or JSON data" in str(result.exception)
     assert "not JSON serializable" in str(result.exception)
+
+
+def test_an_implementation_refusing_its_own_arguments_is_invalid_arguments() -> None:
+    """`ToolArgumentsError` raised from `run` for the tool's own call reaches the model as
+    `invalid_arguments` with its message; one about another tool (a nested call's) stays an
+    `internal` failure, its text never shown."""
+    from types import SimpleNamespace
+
+    from toolgen.runtime.errors import ArgumentIssue
+    from toolgen.runtime.results.result import failure
+
+    info = SimpleNamespace(name="count_days", errors=frozenset(), flags=frozenset())
+    issue = ArgumentIssue("start", "format", 'not a day, got "2026-02-30"')
+    own = failure(info, ToolArgumentsError("count_days", [issue]))  # type: ignore[arg-type]
+    other = failure(info, ToolArgumentsError("book_room", [issue]))  # type: ignore[arg-type]
+    assert own.failure is not None and own.failure.kind == "invalid_arguments"
+    assert "- start: not a day" in own.failure.message
+    assert other.failure is not None and other.failure.kind == "internal"
+    assert "2026-02-30" not in other.failure.message
