@@ -35,8 +35,9 @@ class Ping(ping.PingTool):
 
 
 class ReadNotes(read_notes.ReadNotesTool):
-    def run(self, arguments, injected):  # in a worker thread: the caller follows the call
+    def run(self, arguments, injected, ctx):  # in a worker thread: the caller follows the call
         assert identity.caller().as_json() == injected.caller, "the two ways disagree"
+        assert ctx.caller == injected.caller["subject"], "the run context names another"
         return read_notes.ReadNotesResult(caller=injected.caller)
 
 
