@@ -83,13 +83,26 @@ def policies(tool: ToolIR) -> tuple[tuple[str, str], ...]:
         ttl, most = tool.cache
         cache = f"results kept {_seconds(ttl)}, at most {most} of them"
     approval = "asked before every call" if "requires_approval" in tool.flags else "not required"
+    inputs, outputs = tool.guards
     return (
         ("timeout", _seconds(tool.timeout_s) if tool.timeout_s is not None else "none declared"),
         ("retries", retries),
         ("rate limit", rate),
         ("cache", cache),
         ("approval", approval),
+        ("as a task", TASKS.get(tool.task or "", "either way (not declared)")),
+        ("input guards", ", ".join(inputs) or "none"),
+        ("output guards", ", ".join(outputs) or "none"),
+        ("scopes a caller needs", " ".join(tool.scopes) or "none"),
     )
+
+
+# A spec's `task` (MCP's taskSupport), as a reader of the catalog reads it.
+TASKS = {
+    "required": "only as a task (a long call)",
+    "optional": "either way",
+    "forbidden": "never: answered at once",
+}
 
 
 def traits(tool: ToolIR) -> tuple[str, ...]:

@@ -97,3 +97,42 @@ def test_script_json_cannot_close_its_element() -> None:
     text = str(script_json({"a": "</script><b>&amp;"}))
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == {"a": "</script><b>&amp;"}
+
+
+def test_a_tools_task_guards_and_scopes_are_among_its_policies(tmp_path: Path) -> None:
+    """Nothing a spec declares about how a tool is called is left off its page: whether it
+    runs as a task, the guards the host must give it, the scopes a caller's token needs."""
+    (tmp_path / "deploy.yaml").write_text(
+        """\
+name: deploy
+description: Deploy a service to an environment. Returns the id of the deployment made.
+task: required
+guards: {input: [no_friday], output: [no_secrets, short]}
+auth: {scopes: [deploy, ops:write]}
+parameters:
+  type: object
+  properties:
+    service: {type: string, description: The service to deploy}
+  required: [service]
+returns:
+  type: object
+  properties:
+    id: {type: string, description: The deployment made}
+  required: [id]
+""",
+        "utf-8",
+    )
+    page = Elements(site(tmp_path)["tools/deploy.html"])
+    cells = [
+        (tag, attrs.get("scope"), text)
+        for (tag, attrs), text in zip(page.tags, page._after, strict=True)
+        if tag in ("th", "td")
+    ]
+    rows = {
+        name.strip(): cells[i + 1][2].strip()
+        for i, (tag, scope, name) in enumerate(cells)
+        if scope == "row"
+    }
+    assert rows["as a task"] == "only as a task (a long call)"
+    assert (rows["input guards"], rows["output guards"]) == ("no_friday", "no_secrets, short")
+    assert rows["scopes a caller needs"] == "deploy ops:write"
