@@ -15,7 +15,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -108,13 +108,16 @@ def shared(name: str, tools: list[dict[str, Any]]) -> Iterator[ModuleType]:
 
 @contextmanager
 def _imported_whole(out: Path, name: str) -> Iterator[ModuleType]:
-    """The package and every tool module imported, a warning an error."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with imported(out, name) as module:
+    """The package and every tool module imported, a warning an error while they are (not
+    in the tests that use them: a file some other code left for the garbage collector would
+    then fail whichever test it happens to be collected in)."""
+    with ExitStack() as stack:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            module = stack.enter_context(imported(out, name))
             for tool in module.TOOL_NAMES:
                 module.tool_info(tool)
-            yield module
+        yield module
 
 
 def tool_module(info: Any) -> ModuleType:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -146,7 +147,7 @@ def test_the_places_do_fail_at_the_secret(p: ModuleType) -> None:
 
 def test_secret_positions_are_marked_in_the_generated_module(p: ModuleType) -> None:
     module = importlib.import_module(f"{p.__name__}.tools.vault")
-    source = open(module.__file__, encoding="utf-8").read()  # noqa: SIM115 - read once
+    source = Path(module.__file__).read_text("utf-8")
     assert source.count("_types.SECRET") >= 11, source
     args = module.VaultArguments
     assert "SECRET" in repr(
