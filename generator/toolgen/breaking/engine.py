@@ -11,14 +11,8 @@ from typing import Any, NamedTuple
 
 from toolgen.breaking import lifecycle
 from toolgen.breaking.behaviour import behaviour
-from toolgen.breaking.compare import (
-    DESCRIBED,
-    MISSING,
-    PROPERTY_ADDED,
-    Schema,
-    has_ref,
-    walk_schemas,
-)
+from toolgen.breaking.changes import DESCRIBED, MISSING, PROPERTY_ADDED, Schema, has_ref
+from toolgen.breaking.compare import walk_schemas
 from toolgen.breaking.direction import judge, path_text
 from toolgen.breaking.report import Finding, Report, Versions, needed_bump
 from toolgen.breaking.rules import BY_ID, PROVIDER
