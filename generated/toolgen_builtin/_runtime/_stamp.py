@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5c99310caca510ac5e51325526385493a19888713fda83b949be95e2542395a7"
+RUNTIME_SHA256 = "11f5663dd3b62a15256ccc36fca4cd25b6a10f603fd8545da28c957c58d24f65"
