@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "11f5663dd3b62a15256ccc36fca4cd25b6a10f603fd8545da28c957c58d24f65"
+RUNTIME_SHA256 = "e4a31d33cccc434a8e23bc05b73a2fab60b52e15fb3649e0f92bf767edf8fdb8"
