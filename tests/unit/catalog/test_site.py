@@ -11,6 +11,8 @@ import pytest
 from tests.support.catalog_support import SPECS, Elements, site
 from toolgen.catalog.site import script_json
 from toolgen.runtime.search import index as search
+from toolgen.spec import spec_schema
+from toolgen.spec.model import TASK_SUPPORT
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +138,11 @@ returns:
     assert rows["as a task"] == "only as a task (a long call)"
     assert (rows["input guards"], rows["output guards"]) == ("no_friday", "no_secrets, short")
     assert rows["scopes a caller needs"] == "deploy ops:write"
+
+
+def test_every_task_value_the_format_allows_has_its_wording() -> None:
+    """The catalog words a tool's `task` from the spec model's TASK_SUPPORT: a value the
+    format's schema allows without a wording there would show as not declared."""
+    allowed = spec_schema()["$defs"]["tool"]["properties"]["task"]["enum"]
+    assert sorted(TASK_SUPPORT) == sorted(allowed)
+    assert all(TASK_SUPPORT.values())
