@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "d9e58e927f12d3d2f1749c8f3aac3d44cfda4019a448e377175e293a41a236ee"
+_SUPPORT_SHA256 = "a6f3ca1180a65a227243497cd6e6b73df65c512929cbd251dd42414cb5264388"
 _facade = TestingFacade(
     __name__,
     MODULES,

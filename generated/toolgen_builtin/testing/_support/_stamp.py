@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d9e58e927f12d3d2f1749c8f3aac3d44cfda4019a448e377175e293a41a236ee"
+RUNTIME_SHA256 = "a6f3ca1180a65a227243497cd6e6b73df65c512929cbd251dd42414cb5264388"
