@@ -146,18 +146,18 @@ def check(
 
 def _check_bindings(config: Config) -> None:
     """Exit 1 when a tool has no implementation or a class does not match its interface."""
-    from toolgen.binding import conformance as binding
+    from toolgen.binding import conformance, discovery
 
     try:
-        discovery = binding.discover(config)
-    except binding.BindingError as exc:
+        found = discovery.discover(config)
+    except discovery.BindingError as exc:
         fail(str(exc))
-    findings = binding.check(discovery)
+    findings = conformance.check(found)
     if findings:
         click.echo(render(findings))
         sys.exit(1)
     click.echo(
-        f"{len(discovery.interfaces)} tools implemented in {binding.implementations_module(config)}"
+        f"{len(found.interfaces)} tools implemented in {discovery.implementations_module(config)}"
     )
 
 
@@ -177,8 +177,9 @@ def scaffold(
     into: str | None,
 ) -> None:
     """Write a stub implementation for each tool that has none; never overwrites a file."""
-    from toolgen.binding import conformance as binding
+    from toolgen.binding import discovery
     from toolgen.binding import scaffold as scaffolding
+    from toolgen.binding.findings import display_path
 
     config = _bound_config(specs, out, package, implementations)
     options = build_options(config)
@@ -187,12 +188,12 @@ def scaffold(
         fail("the generated files are out of date: run `toolgen generate` first", 1)
     try:
         report = scaffolding.run(config, Path(into) if into else None)
-    except binding.BindingError as exc:
+    except discovery.BindingError as exc:
         fail(str(exc))
     if report.import_failures:
         click.echo(render(report.import_failures))
         fail("nothing written: the implementations must import to tell which tools have one", 1)
-    where = binding.display_path
+    where = display_path
     for stub in report.written:
         click.echo(f"wrote {where(stub.path, config.root)} ({stub.tool})")
     for stub, why in report.skipped:
@@ -207,7 +208,7 @@ def scaffold(
     )
     if report.written and not report.in_package:
         click.echo(
-            f"note: {binding.implementations_module(config)} is a module, not a package: import the "
+            f"note: {discovery.implementations_module(config)} is a module, not a package: import the "
             "stubs into it, or `toolgen check` will not find them",
             err=True,
         )
