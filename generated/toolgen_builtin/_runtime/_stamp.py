@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e4a31d33cccc434a8e23bc05b73a2fab60b52e15fb3649e0f92bf767edf8fdb8"
+RUNTIME_SHA256 = "8d3be3cbd8a762e605af127cf2eb7edb7d92c52cde0f9f77223791f55a50f2d3"

@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.catalog_support import SPECS, Elements, site
 from toolgen.catalog.site import script_json
+from toolgen.runtime.search import analyzer
 from toolgen.runtime.search import index as search
 from toolgen.spec import spec_schema
 from toolgen.spec.model import TASK_SUPPORT
@@ -56,10 +57,10 @@ def test_the_index_groups_by_category_then_namespace(files: dict[str, str]) -> N
 
 def test_the_search_data_is_the_search_index_of_the_package(files: dict[str, str]) -> None:
     data = json.loads(Elements(files["index.html"]).script("search-data"))
-    assert data["fields"] == list(search.FIELDS) and data["weights"] == list(search.WEIGHTS)
+    assert data["fields"] == list(analyzer.FIELDS) and data["weights"] == list(search.WEIGHTS)
     find = next(t for t in data["tools"] if t["name"] == "find_customer")
     assert find["href"] == "tools/find_customer.html"
-    assert find["fields"][0] == " ".join(search.tokens("find_customer"))
+    assert find["fields"][0] == " ".join(analyzer.tokens("find_customer"))
     assert "email" in find["fields"][2].split()
 
 
