@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8d3be3cbd8a762e605af127cf2eb7edb7d92c52cde0f9f77223791f55a50f2d3"
+RUNTIME_SHA256 = "57661520ca1ac877d451cda1ea67eda4bc8130c5382d5516cbb598487b5e0419"

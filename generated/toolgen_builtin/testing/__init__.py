@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "a6f3ca1180a65a227243497cd6e6b73df65c512929cbd251dd42414cb5264388"
+_SUPPORT_SHA256 = "2069116578a36a650afb9a2dd65ee546b62829e1944668561742e1224141e38f"
 _facade = TestingFacade(
     __name__,
     MODULES,

@@ -25,7 +25,7 @@ from toolgen.runtime.errors import (
     UnknownToolError,
 )
 from toolgen.runtime.results.control import SuspensionError
-from toolgen.runtime.results.result import tool_error_kind
+from toolgen.runtime.results.outcome import tool_error_kind
 from toolgen.runtime.serving.failures import ArgumentsRefused
 
 
@@ -187,7 +187,7 @@ def test_an_implementation_refusing_its_own_arguments_is_invalid_arguments() -> 
     from types import SimpleNamespace
 
     from toolgen.runtime.errors import ArgumentIssue
-    from toolgen.runtime.results.result import failure
+    from toolgen.runtime.results.outcome import failure
 
     info = SimpleNamespace(name="count_days", errors=frozenset(), flags=frozenset())
     issue = ArgumentIssue("start", "format", 'not a day, got "2026-02-30"')

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "a6f3ca1180a65a227243497cd6e6b73df65c512929cbd251dd42414cb5264388"
+RUNTIME_SHA256 = "2069116578a36a650afb9a2dd65ee546b62829e1944668561742e1224141e38f"

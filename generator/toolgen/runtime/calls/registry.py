@@ -25,7 +25,8 @@ from typing import Any
 from .. import kinds
 from ..errors import UnknownCategoryError, UnknownToolError, tool_name
 from ..results.control import SuspensionError
-from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
+from ..results.outcome import tool_error_kind
+from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of
 from ..store.named import open_store
 from ..validation.suggest import nearest
 from . import context, execution, fast, policies, renaming
