@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "57661520ca1ac877d451cda1ea67eda4bc8130c5382d5516cbb598487b5e0419"
+RUNTIME_SHA256 = "f613d986f8ca77111014ae61dc56d69f0b5d403f71f4417941157dfd24d84743"
