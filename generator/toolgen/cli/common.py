@@ -91,6 +91,14 @@ def warned(diagnostics: Sequence[Diagnostic]) -> bool:
     return any(d.severity is Severity.WARNING for d in diagnostics)
 
 
+# How findings are printed: for a person, as JSON, or as GitHub annotations (lint, breaking).
+REPORT_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+)
 STRICT = click.option(
     "--strict",
     "--warnings-as-errors",

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from toolgen.cli.common import configured, fail, repository_path
+from toolgen.cli.common import REPORT_FORMAT, configured, fail, repository_path
 from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 
 
@@ -25,13 +25,7 @@ from toolgen.importers import FORMAT_NAMES as IMPORT_FORMATS
 @click.option(
     "--specs", type=click.Path(file_okay=False), help="Directory of spec files (the current side)."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-)
+@REPORT_FORMAT
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning"]),

@@ -8,7 +8,15 @@ import sys
 
 import click
 
-from toolgen.cli.common import STRICT, build_options, configured, fail, repository_path, warned
+from toolgen.cli.common import (
+    REPORT_FORMAT,
+    STRICT,
+    build_options,
+    configured,
+    fail,
+    repository_path,
+    warned,
+)
 from toolgen.config import targets
 from toolgen.diagnostics import has_errors, render
 from toolgen.leaves import kinds
@@ -19,13 +27,7 @@ from toolgen.spec import spec_schema_text
 
 @click.command()
 @click.option("--specs", type=click.Path(file_okay=False), help="Directory of spec files.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-)
+@REPORT_FORMAT
 @STRICT
 @click.option(
     "--notes",
