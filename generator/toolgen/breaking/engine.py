@@ -1,41 +1,29 @@
 """The comparison: tools matched by name (or as renamed), each pair compared, the findings
-located on both sides, filtered by the settings, and the versions checked against them
-(bumps.py)."""
+located on both sides and filtered by the settings (located.py), and the versions checked
+against them (bumps.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from toolgen.breaking import lifecycle
+from toolgen.breaking import lifecycle, located
 from toolgen.breaking.behaviour import behaviour
 from toolgen.breaking.bumps import by_name, check_versions
 from toolgen.breaking.changes import DESCRIBED, MISSING, PROPERTY_ADDED, Schema, has_ref
 from toolgen.breaking.compare import walk_schemas
 from toolgen.breaking.direction import judge, path_text
+from toolgen.breaking.located import Raw
 from toolgen.breaking.report import Finding, Report, needed_bump
-from toolgen.breaking.rules import BY_ID, PROVIDER
+from toolgen.breaking.rules import PROVIDER
 from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
 from toolgen.load.refs import RefError, RefIndex, bundle_located
 from toolgen.lower import EMPTY_PARAMETERS
 from toolgen.naming import provider_name
 from toolgen.schema.pointer import child
-
-
-@dataclass(frozen=True)
-class Raw:
-    """A finding before the settings and the output have their say."""
-
-    rule: str
-    tool: str
-    after: Place | None  # where the current side has it (None: nowhere, the tool is gone)
-    before: Place | None  # where the previous side had it
-    message: str
-    hint: str | None = None  # None: the rule's own
-    change: str = ""  # a schema change's kind: reported once per place, whatever path reached it
 
 
 @dataclass
@@ -335,79 +323,7 @@ class Comparison:
     # -- findings -------------------------------------------------------------------------------
 
     def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        seen: set[tuple[Any, ...]] = set()
-        for raw in self.raw:
-            # A definition reached along several paths (a recursive one, a shared one) is reported once.
-            key = (
-                (raw.rule, raw.change, raw.tool, _key(raw.after), _key(raw.before))
-                if raw.change
-                else (raw.rule, raw.tool, raw.message)
-            )
-            if key in seen:
-                continue
-            seen.add(key)
-            finding = self.finding(raw)
-            if finding is not None:
-                out.append(finding)
-        return out
-
-    def finding(self, raw: Raw) -> Finding | None:
-        rule = BY_ID[raw.rule]
-        if not self.settings.active(rule):
-            return None
-        files = [p.doc.display for p in (raw.after, raw.before) if p is not None]
-        if self.settings.ignored(rule.id, files):
-            return None
-        previous = self.before.where(raw.before) if raw.before is not None else ""
-        message = raw.message + (f" (was at {previous})" if previous else "")
-        if raw.after is not None:
-            file, (line, col), pointer = (
-                raw.after.doc.display,
-                raw.after.position(),
-                raw.after.pointer,
-            )
-        elif raw.before is not None:
-            file, (line, col), pointer = (
-                f"{self.before.label}{raw.before.doc.display}",
-                raw.before.position(),
-                "",
-            )
-        else:
-            file, line, col, pointer = ".", 1, 1, ""
-        return Finding(
-            file,
-            line,
-            col,
-            rule.id,
-            self.settings.severity_of(rule),
-            message,
-            rule.hint if raw.hint is None else raw.hint,
-            rule.category,
-            raw.tool,
-            previous,
-            pointer,
-            gone=raw.after is None,
-        )
-
-
-def _key(place: Place | None) -> tuple[str, str] | None:
-    return (place.doc.display, place.pointer) if place is not None else None
-
-
-def _problems(side: Side, label: str) -> Iterator[Finding]:
-    """What could not be loaded, as toolgen's load diagnostics say it (always errors)."""
-    for d in side.problems:
-        yield Finding(
-            f"{side.label}{d.file}" if side.label else d.file,
-            d.line,
-            d.col,
-            d.rule,
-            "error",
-            f"{label}: {d.message}",
-            d.hint,
-            gone=bool(side.label),
-        )
+        return located.findings(self.raw, self.before, self.settings)
 
 
 def compare(before: Side, after: Side, settings: Settings, today: date | None = None) -> Report:
@@ -417,8 +333,8 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
     findings = comparison.findings()
     findings, versions, released = check_versions(before, after, settings, findings)
     problems = [
-        *_problems(after, "cannot load"),
-        *_problems(before, "cannot load the previous side"),
+        *located.load_problems(after, "cannot load"),
+        *located.load_problems(before, "cannot load the previous side"),
     ]
     everything = sorted(set(findings + problems))
     return Report(tuple(everything), needed_bump(findings), versions, frozenset(released))
