@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f613d986f8ca77111014ae61dc56d69f0b5d403f71f4417941157dfd24d84743"
+RUNTIME_SHA256 = "7d73f5dd1a74effcadef34d52f0a4bd8e2bdcf326012aa86fdcb1b9f32c5d015"

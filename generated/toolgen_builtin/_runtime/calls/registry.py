@@ -191,16 +191,13 @@ class Registry(Dispatcher, Mapping[str, Any]):
     def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
         """`search_tools` and `call_tool` (search/tools.py), which a model not shown the deferred
         tools finds and calls them with; a call of `call_tool` is prepared as the call it names."""
-        from ..search import definitions  # only registries with deferred tools need these
-        from ..search import tools as search
+        from ..search.definitions import CALL_TOOL, PAIR  # only registries with deferred tools
+        from ..search.tools import pair
 
-        if taken := sorted(set(definitions.PAIR) & set(tools)):
+        if taken := sorted(set(PAIR) & set(tools)):
             raise ValueError(f"tool {taken[0]!r} takes the name of the tool-search pair")
-        made = search.pair(_info(impl) for impl in tools.values())
-        self._pair, self._forwards = (
-            frozenset(definitions.PAIR),
-            frozenset({definitions.CALL_TOOL["name"]}),
-        )
+        made = pair(_info(impl) for impl in tools.values())
+        self._pair, self._forwards = frozenset(PAIR), frozenset({CALL_TOOL["name"]})
         return {impl.info.name: impl for impl in made}
 
     def wants_context(self) -> bool:
