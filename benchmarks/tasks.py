@@ -245,6 +245,7 @@ def main() -> None:
         )
     header = ["path", "calls/s", "p50 ms", "p99 ms", "p50 / toolgen direct", "p99 / toolgen direct"]
     print(table(header, lines))
+    print("\n(What the Redis store costs a direct call, against the in-process store: store.py.)")
     if interpreter is None:
         print(
             f"\nFastMCP: skipped: no environment at {fastmcp.VENV} (fastmcp-tasks cannot share "

@@ -29,7 +29,7 @@ import pytest
 
 from tests.support import mcp_support
 from tests.support.mcp_support import python_path, serving
-from tests.support.redis_support import RedisServer, redis_server
+from tests.support.redis_support import redis_server
 from tests.support.runtime_support import generated_package
 
 pytest.importorskip("docket", reason="tasks run on Docket (the server extra)")
@@ -198,13 +198,6 @@ def env(package: ModuleType, tmp_path: Path) -> dict[str, str]:
     return environment
 
 
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[RedisServer]:
-    (tmp_path / "redis").mkdir()
-    with redis_server(tmp_path / "redis") as server:
-        yield server
-
-
 class Fleet:
     """`size` workers kept alive by a supervisor that forks a replacement for each one that
     dies; it notes `died <pid> <status>` for each."""
@@ -227,9 +220,7 @@ def notes(env: dict[str, str]) -> list[list[str]]:
     return [line.split() for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def test_tasks_survive_workers_killed_at_every_point(
-    env: dict[str, str], redis: RedisServer, tmp_path: Path
-) -> None:
+def test_tasks_survive_workers_killed_at_every_point(env: dict[str, str], tmp_path: Path) -> None:
     rng = random.Random(SEED)
     plans: dict[str, dict[str, Any]] = {}
     for tool in ("tally", "post"):
@@ -238,37 +229,19 @@ def test_tasks_survive_workers_killed_at_every_point(
         for number, point in enumerate(points):
             at = round(rng.uniform(0, 0.2), 3) if point == "running" else 0
             plans[f"{tool}-{number}"] = {"tool": tool, "die": point, "at": at}
-    fleet = Fleet(env, redis.url, WORKERS, tmp_path)
-    started = time.monotonic()
-    try:
-        with serving("killed", "killed_impls:registry", env, "--store", redis.url) as url:
-            tasks = {}
-            for label, plan in plans.items():
-                arguments = {"label": label, "die": plan["die"], "at": plan["at"]}
-                call = {"name": plan["tool"], "arguments": arguments, "task": {}}
-                tasks[label] = rpc(url, "tools/call", call)["task"]["taskId"]
-            # Every task ends with a final write its worker notes (a completion, or a
-            # redelivered call failed as lost).
-            deadline = time.monotonic() + 90
-            while {n[1] for n in notes(env) if n[0] == "stored" and n[3] == "True"} != set(tasks):
-                assert time.monotonic() < deadline, "tasks stuck:\n" + "\n".join(
-                    sorted(set(tasks) - {n[1] for n in notes(env) if n[0] == "stored"})
-                )
-                time.sleep(0.05)
-            ended = {label: rpc(url, "tasks/result", {"taskId": t}) for label, t in tasks.items()}
-            records = {label: rpc(url, "tasks/get", {"taskId": t}) for label, t in tasks.items()}
-    finally:
-        fleet.stop()
+    (tmp_path / "redis").mkdir()
+    with redis_server(tmp_path / "redis") as redis:
+        tasks, ended, records = run(env, plans, redis.url, tmp_path)
+        in_store = _store_records(redis.url)
     noted = notes(env)
     deaths = [n for n in noted if n[0] == "died"]
-    print(f"{len(plans)} tasks, {len(deaths)} workers killed: {time.monotonic() - started:.1f} s")
     killed = Counter(n[1] for n in noted if n[0] == "killed")
     ran = {label: [n[2] for n in noted if n[:2] == ["ran", label]] for label in plans}
     returned = {label: {n[2] for n in noted if n[:2] == ["returned", label]} for label in plans}
     stored = Counter(n[1] for n in noted if n[0] == "stored" and n[3] == "True")
     assert killed == Counter(list(plans)) and len(deaths) == len(plans)  # one each
     assert stored == Counter(list(plans))  # each task's end written to the store exactly once
-    assert _store_records(redis.url) == {(t, b"1") for t in tasks.values()}  # all final
+    assert in_store == {(t, b"1") for t in tasks.values()}  # every record there, final
     for label, plan in plans.items():
         record, result = records[label], ended[label]
         if record["status"] == "completed":
@@ -289,6 +262,34 @@ def test_tasks_survive_workers_killed_at_every_point(
         if plan["tool"] == "post":
             completed = records[label]["status"] == "completed"
             assert completed == (plan["die"] == "stored"), (label, plan, records[label])
+
+
+def run(
+    env: dict[str, str], plans: dict[str, dict[str, Any]], store: str, folder: Path
+) -> tuple[dict[str, str], dict[str, Any], dict[str, Any]]:
+    """Each plan's task created through a server, the fleet working until every task has
+    ended: the task ids, their results and their records."""
+    fleet = Fleet(env, store, WORKERS, folder)
+    try:
+        with serving("killed", "killed_impls:registry", env, "--store", store) as url:
+            tasks = {}
+            for label, plan in plans.items():
+                arguments = {"label": label, "die": plan["die"], "at": plan["at"]}
+                call = {"name": plan["tool"], "arguments": arguments, "task": {}}
+                tasks[label] = rpc(url, "tools/call", call)["task"]["taskId"]
+            # Every task ends with a final write its worker notes (a completion, or a
+            # redelivered call failed as lost).
+            deadline = time.monotonic() + 90
+            while {n[1] for n in notes(env) if n[0] == "stored" and n[3] == "True"} != set(tasks):
+                assert time.monotonic() < deadline, "tasks stuck:\n" + "\n".join(
+                    sorted(set(tasks) - {n[1] for n in notes(env) if n[0] == "stored"})
+                )
+                time.sleep(0.05)
+            ended = {label: rpc(url, "tasks/result", {"taskId": t}) for label, t in tasks.items()}
+            records = {label: rpc(url, "tasks/get", {"taskId": t}) for label, t in tasks.items()}
+    finally:
+        fleet.stop()
+    return tasks, ended, records
 
 
 def rpc(url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
