@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5c99310caca510ac5e51325526385493a19888713fda83b949be95e2542395a7"
+RUNTIME_SHA256 = "f613d986f8ca77111014ae61dc56d69f0b5d403f71f4417941157dfd24d84743"

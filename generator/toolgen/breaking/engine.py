@@ -1,30 +1,24 @@
 """The comparison: tools matched by name (or as renamed), each pair compared, the findings
-located on both sides, filtered by the settings, and the versions checked against them."""
+located on both sides, filtered by the settings, and the versions checked against them
+(bumps.py)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from toolgen.breaking import lifecycle
 from toolgen.breaking.behaviour import behaviour
-from toolgen.breaking.compare import (
-    DESCRIBED,
-    MISSING,
-    PROPERTY_ADDED,
-    Schema,
-    has_ref,
-    walk_schemas,
-)
+from toolgen.breaking.bumps import by_name, check_versions
+from toolgen.breaking.changes import DESCRIBED, MISSING, PROPERTY_ADDED, Schema, has_ref
+from toolgen.breaking.compare import walk_schemas
 from toolgen.breaking.direction import judge, path_text
-from toolgen.breaking.report import Finding, Report, Versions, needed_bump
+from toolgen.breaking.report import Finding, Report, needed_bump
 from toolgen.breaking.rules import BY_ID, PROVIDER
 from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
-from toolgen.breaking.versions import declared_bump, enough, least
 from toolgen.load.refs import RefError, RefIndex, bundle_located
 from toolgen.lower import EMPTY_PARAMETERS
 from toolgen.naming import provider_name
@@ -114,8 +108,8 @@ class Comparison:
         self.raw.append(Raw(rule, tool, after, before, message, hint, change))
 
     def run(self) -> None:
-        before = _by_name(self.before.tools)
-        after = _by_name(self.after.tools)
+        before = by_name(self.before.tools)
+        after = by_name(self.after.tools)
         removed = [name for name in before if name not in after]
         added = [name for name in after if name not in before]
         renamed = self.renames(before, after, removed, added)
@@ -401,13 +395,6 @@ def _key(place: Place | None) -> tuple[str, str] | None:
     return (place.doc.display, place.pointer) if place is not None else None
 
 
-def _by_name(tools: list[ToolEntry]) -> dict[str, ToolEntry]:
-    out: dict[str, ToolEntry] = {}
-    for tool in tools:
-        out.setdefault(tool.name, tool)
-    return out
-
-
 def _problems(side: Side, label: str) -> Iterator[Finding]:
     """What could not be loaded, as toolgen's load diagnostics say it (always errors)."""
     for d in side.problems:
@@ -428,138 +415,10 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
     comparison = Comparison(before, after, settings, today or date.today())
     comparison.run()
     findings = comparison.findings()
-    findings += _tool_versions(comparison, findings)
-    versions = None
-    released: set[Finding] = set(_released_by_tools(comparison, findings))
-    if before.version is not None and after.version is not None:
-        declared = declared_bump(before.version, after.version)
-        if declared is not None:
-            versions = Versions(before.version, after.version, declared)
-            needed = needed_bump(findings)
-            if enough(before.version, declared, needed):
-                released |= set(findings)  # (none when nothing changed that needs a bump)
-            else:
-                file, line = after.version_at or ("pyproject.toml", 1)
-                findings += _version_finding(
-                    comparison,
-                    file,
-                    line,
-                    1,
-                    "the spec set",
-                    before.version,
-                    after.version,
-                    declared,
-                    needed,
-                    "",
-                )
+    findings, versions, released = check_versions(before, after, settings, findings)
     problems = [
         *_problems(after, "cannot load"),
         *_problems(before, "cannot load the previous side"),
     ]
     everything = sorted(set(findings + problems))
     return Report(tuple(everything), needed_bump(findings), versions, frozenset(released))
-
-
-class _ToolBump(NamedTuple):
-    entry: ToolEntry
-    previous: ToolEntry
-    old: str
-    new: str
-    declared: str  # none, patch, minor, major or "down"
-    findings: list[Finding]  # about this tool (its own version finding aside)
-
-
-def _tool_bumps(comparison: Comparison, findings: list[Finding]) -> Iterator[_ToolBump]:
-    """Each tool whose own `version` both sides state, with the findings about it."""
-    if not (comparison.before.complete and comparison.after.complete):
-        return
-    before = _by_name(comparison.before.tools)
-    by_tool: dict[str, list[Finding]] = defaultdict(list)
-    for finding in findings:
-        if finding.rule != "VERSION_BUMP_TOO_SMALL":
-            by_tool[finding.tool].append(finding)
-    for entry in comparison.after.tools:
-        previous = before.get(entry.name)
-        old = previous.spec.version if previous is not None else None
-        new = entry.spec.version
-        if previous is None or not (isinstance(old, str) and isinstance(new, str)):
-            continue
-        declared = declared_bump(old, new)
-        if declared is not None:
-            yield _ToolBump(entry, previous, old, new, declared, by_tool.get(entry.name, []))
-
-
-def _released_by_tools(comparison: Comparison, findings: list[Finding]) -> Iterator[Finding]:
-    """The findings about a tool whose own declared `version` rose enough for them."""
-    for bump in _tool_bumps(comparison, findings):
-        needed = needed_bump(bump.findings)
-        if bump.declared not in ("none", "down") and enough(bump.old, bump.declared, needed):
-            yield from bump.findings
-
-
-def _tool_versions(comparison: Comparison, findings: list[Finding]) -> list[Finding]:
-    """A tool's own `version`, where both sides state one, against the findings about that tool."""
-    out: list[Finding] = []
-    for bump in _tool_bumps(comparison, findings):
-        needed = needed_bump(bump.findings)
-        if enough(bump.old, bump.declared, needed):
-            continue
-        line, col = bump.entry.at("version").position()
-        out += _version_finding(
-            comparison,
-            bump.entry.doc.display,
-            line,
-            col,
-            f"tool '{bump.entry.name}'",
-            bump.old,
-            bump.new,
-            bump.declared,
-            needed,
-            bump.entry.name,
-            bump.previous.at("version"),
-        )
-    return out
-
-
-def _version_finding(
-    comparison: Comparison,
-    file: str,
-    line: int,
-    col: int,
-    what: str,
-    old: str,
-    new: str,
-    declared: str,
-    needed: str,
-    tool: str,
-    before: Place | None = None,
-) -> list[Finding]:
-    rule = BY_ID["VERSION_BUMP_TOO_SMALL"]
-    if not comparison.settings.active(rule) or comparison.settings.ignored(rule.id, [file]):
-        return []
-    bump = (
-        "went down"
-        if declared == "down"
-        else f"is a {declared} bump"
-        if declared != "none"
-        else "did not change"
-    )
-    previous = comparison.before.where(before) if before is not None else ""
-    message = (
-        f"{what}: version {old} -> {new} {bump}; the changes need a {needed} bump (at least "
-        f"{least(old, needed)})" + (f" (was at {previous})" if previous else "")
-    )
-    return [
-        Finding(
-            file,
-            line,
-            col,
-            rule.id,
-            comparison.settings.severity_of(rule),
-            message,
-            rule.hint,
-            rule.category,
-            tool,
-            previous,
-        )
-    ]

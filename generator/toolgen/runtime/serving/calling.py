@@ -115,7 +115,7 @@ async def called(
     if caller is not None and identity.CALLER in _injectable(registry, name):
         injected = {**(injected or {}), identity.CALLER: caller.as_json()}  # never the host's
     told: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if getattr(registry, "wants_context", bool)():  # a tool or guard reads its RunContext
+    if registry.wants_context():  # a tool or guard reads its RunContext
         from ..calls.context import calling
 
         told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_named(caller))
