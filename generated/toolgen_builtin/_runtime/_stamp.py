@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5c99310caca510ac5e51325526385493a19888713fda83b949be95e2542395a7"
+RUNTIME_SHA256 = "2f84fc3fec335633bc52e5e6e0ca06f8d8c7016d182a7c1b0645f6f6d0bcd90b"
