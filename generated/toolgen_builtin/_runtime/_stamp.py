@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f613d986f8ca77111014ae61dc56d69f0b5d403f71f4417941157dfd24d84743"
+RUNTIME_SHA256 = "d3b53ea35e9b94417551a51d555c7cc9d294b1cb63823570c6256801a367c12a"
