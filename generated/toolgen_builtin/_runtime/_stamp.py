@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "7d73f5dd1a74effcadef34d52f0a4bd8e2bdcf326012aa86fdcb1b9f32c5d015"
+RUNTIME_SHA256 = "672ce54290f30745edbe632f2154d426e13ff8b67810616b8ea6667e7f9f4f7c"
