@@ -22,6 +22,7 @@ from toolgen.breaking.compare import (
 from toolgen.breaking.direction import judge, path_text
 from toolgen.breaking.report import Finding, Report, Versions, needed_bump
 from toolgen.breaking.rules import BY_ID, PROVIDER
+from toolgen.breaking.scopes import scopes
 from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
 from toolgen.breaking.versions import declared_bump, enough, least
@@ -243,7 +244,9 @@ class Comparison:
                 None,
                 f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""),
             )
-        for issue in behaviour(b.spec, a.spec, complete):
+        issues = [*behaviour(b.spec, a.spec, complete)]
+        issues += scopes(b.spec, a.spec) if complete else []
+        for issue in issues:
             self.add(
                 issue.rule,
                 name,
