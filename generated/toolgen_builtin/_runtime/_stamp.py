@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "f9bf3e576b433aeb7d9d96ffe34fc5842f702c2b7dbbb2e11eaedd69c383293e"
+RUNTIME_SHA256 = "5b5f72711bdac633812355cecb2030f73fc1689d2faff3def6b1fc311d55dc4e"

@@ -2,6 +2,8 @@
 in (the extension among its request's client capabilities) is answered `tools/call` with a
 task handle; `tasks/get`, `tasks/update` (a question the call asks) and `tasks/cancel` follow
 it, on any server sharing the store; a `required` tool refuses a client that did not opt in.
+Status notifications: 2025-11-25's `notifications/tasks/status` to the creator over stdio,
+2026-07-28's `notifications/tasks` on a `subscriptions/listen` stream of another server.
 
 One redis-server, one worker and two servers on it, shared by the module's tests (each makes
 tasks of its own). The oracle is the SDK's client: its extension machinery (a ClientExtension
@@ -24,8 +26,9 @@ from typing import Any, Literal
 
 import mcp_types as types
 import pytest
+from mcp import StdioServerParameters
 from mcp.client.client import Client
-from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
+from mcp.client.extension import ClaimContext, ClientExtension, NotificationBinding, ResultClaim
 from mcp.shared.exceptions import MCPError
 from pydantic import ConfigDict, TypeAdapter
 
@@ -112,10 +115,11 @@ def registry():
 
 
 class Fleet:
-    """Two servers on one Redis, one worker: `one` and `two` are their URLs."""
+    """Two servers on one Redis, one worker: `one` and `two` are their URLs; `env` runs
+    the package and its implementations."""
 
-    def __init__(self, one: str, two: str, runs: Path) -> None:
-        self.one, self.two, self.runs = one, two, runs
+    def __init__(self, one: str, two: str, runs: Path, env: dict[str, str]) -> None:
+        self.one, self.two, self.runs, self.env = one, two, runs, env
 
     def lines(self) -> list[str]:
         return self.runs.read_text().splitlines() if self.runs.exists() else []
@@ -142,7 +146,7 @@ def fleet(package: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Iter
         try:
             with serving(package.__name__, registry, env, "--store", redis.url) as one:
                 with serving(package.__name__, registry, env, "--store", redis.url) as two:
-                    yield Fleet(one, two, root / "runs.txt")
+                    yield Fleet(one, two, root / "runs.txt", env)
         finally:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
@@ -303,3 +307,92 @@ def test_the_sync_client_starts_a_task_with_the_same_handle(
         handle = tools.start("send", n=0.05)
         assert handle.outcome().data() == {"n": 0.05}
         assert handle.status().status == "completed"
+
+
+# -- status notifications ------------------------------------------------------------------------
+
+
+class Notices(ClientExtension):
+    """The SDK's client observing a notification its core tables do not hold (its
+    NotificationBinding), its params validated by `params_type`."""
+
+    identifier = "io.toolgen/task-notices"
+
+    def __init__(self, method: str, params_type: type[Any]) -> None:
+        self.method, self.params_type = method, params_type
+        self.got: list[Any] = []
+        self.ended = asyncio.Event()
+
+    def notifications(self) -> list[NotificationBinding[Any]]:
+        return [
+            NotificationBinding(method=self.method, params_type=self.params_type, handler=self.on)
+        ]
+
+    async def on(self, params: Any) -> None:
+        self.got.append(params)
+        if params.status in ("completed", "failed", "cancelled"):
+            self.ended.set()
+
+
+def test_on_2025_11_25_over_stdio_the_creator_is_told_each_status_change(
+    fleet: Fleet, package: ModuleType
+) -> None:
+    """`notifications/tasks/status`, checked with mcp_types' TaskStatusNotification."""
+    argv = ["-m", package.__name__, "serve", "--stdio", "--registry", "tasks_impls26:registry"]
+    command = StdioServerParameters(command=sys.executable, args=argv, env=fleet.env)
+    notices = Notices("notifications/tasks/status", types.TaskStatusNotificationParams)
+
+    async def told() -> dict[str, Any]:
+        async with Client(command, mode="legacy", extensions=[notices]) as client:
+            dispatcher: Any = client.session._dispatcher
+            params = {"name": "send", "arguments": {"n": 0.3}, "task": {}}
+            created = await dispatcher.send_raw_request("tools/call", params, {})
+            await asyncio.wait_for(notices.ended.wait(), 30)
+        task: dict[str, Any] = created["task"]
+        return task
+
+    created = asyncio.run(told())
+    assert all(p.task_id == created["taskId"] for p in notices.got)
+    statuses = [(p.status, p.status_message) for p in notices.got]
+    assert statuses == [("working", "running"), ("completed", None)], statuses
+    wire = types.TaskStatusNotification(params=notices.got[-1])
+    assert wire.method == "notifications/tasks/status" and wire.params.ttl == created["ttl"]
+
+
+class Detailed(types.Result):
+    """`notifications/tasks`'s params: the DetailedTask, as `tasks/get` answers it."""
+
+    model_config = ConfigDict(extra="allow")
+    task_id: str
+    status: str
+    ttl_ms: int | None
+    poll_interval_ms: int | None = None
+    result: dict[str, Any] | None = None
+
+
+def test_on_2026_07_28_a_listener_is_told_of_a_task_another_server_created(fleet: Fleet) -> None:
+    """`subscriptions/listen` with `taskIds` on the second server, for a task made on the first
+    and run by the worker: `notifications/tasks` as its status changes, then the stream ends."""
+    notices = Notices("notifications/tasks", Detailed)
+
+    async def told() -> tuple[Any, ...]:
+        async with Client(fleet.one, extensions=[Tasks()]) as one:
+            created = await one.session.call_tool("send", {"n": 0.3}, allow_claimed=True)
+        async with Client(fleet.two, extensions=[Tasks(), notices]) as two:
+            wanted = types.SubscriptionFilter.model_validate({"taskIds": [created.task_id]})
+            params = types.SubscriptionsListenRequestParams(notifications=wanted)
+            request = types.SubscriptionsListenRequest(params=params)
+            ended = await two.session.send_request(request, types.SubscriptionsListenResult)
+            async with Client(fleet.two) as stranger:  # no opt-in: refused
+                with pytest.raises(MCPError) as refused:
+                    await stranger.session.send_request(request, types.SubscriptionsListenResult)
+        return created, ended, refused.value
+
+    created, ended, refused = asyncio.run(told())
+    assert isinstance(created, CreatedTask)
+    assert ended.meta is not None and "io.modelcontextprotocol/subscriptionId" in ended.meta
+    assert {n.task_id for n in notices.got} == {created.task_id}
+    assert notices.got[-1].status == "completed"
+    assert notices.got[-1].result["structuredContent"] == {"n": 0.3}
+    assert all(n.status == "working" for n in notices.got[:-1])
+    assert refused.error.code == types.MISSING_REQUIRED_CLIENT_CAPABILITY

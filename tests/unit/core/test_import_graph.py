@@ -240,6 +240,7 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.remote_tasks": {"mcp_types"},
     f"{RUNTIME}.serving.taskwork": {"docket", "mcp_types"},
     f"{RUNTIME}.serving.tasks_modern": {"mcp", "mcp_types"},
+    f"{RUNTIME}.serving.task_notices": {"mcp", "mcp_types"},
     f"{RUNTIME}.serving.auth": {"jwt"},
     f"{RUNTIME}.serving.auth_http": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},

@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..calls.registry import Registry
+from . import task_notices
 from . import tasks_modern as modern
 from .taskwork import FINAL, Board, TaskMissing, public
 
@@ -90,6 +91,10 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, cancel)
     server.add_request_handler("tasks/update", modern.UpdateTaskParams, update)
     server.extensions[modern.EXTENSION] = {}  # advertised in server/discover
+    listen = task_notices.listener(board)  # 2026-07-28's task status notifications
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, listen
+    )
     server.add_request_handler("tasks/list", types.PaginatedRequestParams, listed)
     server.middleware.append(_Tasked(registry, board))
     return board
@@ -134,6 +139,7 @@ class _Tasked:
             raise MCPError(types.METHOD_NOT_FOUND, message)
         ttl = asked.get("ttl")
         record = await self.board.create(tool, arguments, ttl if isinstance(ttl, int) else None)
+        task_notices.watch(ctx, self.board, record, "notifications/tasks/status", public)
         return {"task": public(record)}
 
     async def _modern(
