@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "672ce54290f30745edbe632f2154d426e13ff8b67810616b8ea6667e7f9f4f7c"
+RUNTIME_SHA256 = "16b5021e28823204eb0accb1635fd97d2a4bd3e7b4b56ff0fe5eaa00b35e1d54"

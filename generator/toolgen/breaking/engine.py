@@ -18,6 +18,7 @@ from toolgen.breaking.direction import judge, path_text
 from toolgen.breaking.located import Raw
 from toolgen.breaking.report import Finding, Report, needed_bump
 from toolgen.breaking.rules import PROVIDER
+from toolgen.breaking.scopes import scopes
 from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
 from toolgen.load.refs import RefError, RefIndex, bundle_located
@@ -225,7 +226,9 @@ class Comparison:
                 None,
                 f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""),
             )
-        for issue in behaviour(b.spec, a.spec, complete):
+        issues = [*behaviour(b.spec, a.spec, complete)]
+        issues += scopes(b.spec, a.spec) if complete else []
+        for issue in issues:
             self.add(
                 issue.rule,
                 name,
