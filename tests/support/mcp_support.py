@@ -54,25 +54,31 @@ def serving(
     host: str = "127.0.0.1",
     log: Path | None = None,
     descriptors: int | None = None,
+    script: Path | None = None,
 ) -> Iterator[str]:
     """`python -m <package> serve --http` on a free port of `host` (a loopback address); yields
     its URL once it answers, and kills the server's whole process group at the end. `log`: a
-    file for its stderr; `descriptors`: the most files it may hold open."""
+    file for its stderr; `descriptors`: the most files it may hold open; `script`: a host's
+    own server to run instead, given `--port PORT` (it serves on 127.0.0.1)."""
     port = free_port()
-    argv = [
-        sys.executable,
-        "-m",
-        package,
-        "serve",
-        "--http",
-        "--host",
-        host,
-        "--port",
-        str(port),
-        "--registry",
-        registry,
-        *options,
-    ]
+    argv = (
+        [sys.executable, str(script), "--port", str(port)]
+        if script
+        else [
+            sys.executable,
+            "-m",
+            package,
+            "serve",
+            "--http",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--registry",
+            registry,
+            *options,
+        ]
+    )
 
     def limited() -> None:
         if descriptors is not None:

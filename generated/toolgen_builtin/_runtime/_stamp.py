@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "16b5021e28823204eb0accb1635fd97d2a4bd3e7b4b56ff0fe5eaa00b35e1d54"
+RUNTIME_SHA256 = "17c755d2eb046731ed4f19f3822f85c0f6f616e7798f94940ceda17ed084aa01"

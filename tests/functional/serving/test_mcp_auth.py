@@ -20,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.support.mcp_support import python_path, serving
+from tests.support.mcp_support import HANDSHAKE_HEADERS, python_path, serving
 from tests.support.oauth_support import Issuer, issuer, rsa_key
 
 IMPL = """
@@ -283,3 +283,39 @@ def test_a_host_builds_the_same_app_from_the_package_server_module(package: Path
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "['admin', 'notes:write'] []"
+
+
+HOST_WITHOUT_NEEDS = """
+import os
+import sys
+
+import scoped_impl
+import uvicorn
+from scoped.server import AuthSettings, http_app, mcp_server
+
+auth = AuthSettings(issuer=os.environ["ISSUER"], audience="AUDIENCE")
+app = http_app(mcp_server(scoped_impl.registry, name="s"), auth=auth)  # no needs=
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def test_a_task_without_the_scope_is_refused_by_the_server_itself(
+    package: Path, authority: Issuer
+) -> None:
+    """A host app built without `needs=` has no 403 at the HTTP layer: the server refuses a
+    call without the tool's scopes itself, a call asked for as a task too (it is answered
+    before the call's own handler runs, so it checks the scopes as that handler does)."""
+    script = package / "host_without_needs.py"
+    script.write_text(HOST_WITHOUT_NEEDS, encoding="utf-8")
+    env = {**_clean(python_path(package)), "ISSUER": authority.url}
+    with serving("scoped", "", env, script=script, cwd=package) as url:
+        reader = authority.token(audience="AUDIENCE", scope="notes:read notes:write")
+        headers = {**HANDSHAKE_HEADERS, "Authorization": f"Bearer {reader}"}
+        for asked in ({}, {"task": {"ttl": 60_000}}):
+            params = {"name": "admin_reset", "arguments": {}, **asked}
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+            answer = httpx2.post(url, json=body, headers=headers, timeout=30).json()
+            result = answer.get("result", {})
+            assert "task" not in result, f"a task was made without the scope: {answer}"
+            assert result.get("isError") is True, answer
+            assert "needs the scope admin" in json.dumps(result), answer

@@ -23,8 +23,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..calls.registry import Registry
-from . import task_notices
+from . import scopes, task_notices
 from . import tasks_modern as modern
+from .calling import caller_of
 from .taskwork import FINAL, Board, TaskMissing, public
 
 RELATED = "io.modelcontextprotocol/related-task"  # `_meta` key naming a result's task
@@ -105,6 +106,7 @@ class _Tasked:
 
     def __init__(self, registry: Registry, board: Board) -> None:
         self.registry, self.board = registry, board
+        self.needs = scopes.needs_of(registry)
 
     async def __call__(self, ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
         if ctx.method == "initialize":
@@ -119,6 +121,9 @@ class _Tasked:
             return await call_next(ctx)
         if name not in self.registry:
             return await call_next(ctx)  # the server's own error for a tool it does not have
+        caller = caller_of(ctx)
+        if caller is not None and caller.missing(self.needs(name, params.get("arguments") or {})):
+            return await call_next(ctx)  # refused by the call's own handler, naming the scopes
         tool, arguments = self.registry.forwarded(name, params.get("arguments") or {})
         if tool not in self.registry:  # call_tool naming no tool: its own error, as a call
             return await call_next(ctx)
