@@ -1,0 +1,73 @@
+"""The suite's order under xdist: the known-long tests first, shared between the workers.
+
+xdist's `load` scheduling hands each worker a first chunk of consecutive tests (a quarter of
+its share), then refills them from what is left, in collection order. A test of a minute met
+last leaves the other core idle that minute; met first, the short tests fill in around it. So
+the tests in LONG run first, the longest first, dealt to the workers' first chunks in turn
+(not all to the first worker's chunk). Each entry is a test's id without its parameters (all
+of them match) and the seconds it took in a full run, its order key. A test that comes to take
+tens of seconds belongs here; tests/docs/test_long_tests.py checks that each entry names a test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+LONG: dict[str, float] = {
+    "tests/docs/test_getting_started.py::test_journeys_one_to_three_your_tools_served_and_checked_in_ci": 80,
+    "tests/property/test_fuzz_specs.py::test_what_random_specs_generate_passes_mypy_strict": 53,
+    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 41,
+    "tests/unit/core/test_write_kill.py::test_kills_after_varied_delays_leave_one_tree": 38,
+    "tests/property/test_suite_strategies.py::test_strategies_draw_twenty_valid_arguments_per_group": 31,
+    "tests/property/test_names.py::test_arbitrary_names_and_text_generate_working_packages": 28,
+    "tests/property/test_fuzz_specs.py::test_lint_never_raises_on_random_specs": 28,
+    "tests/functional/cli/test_stale_package.py::test_editable_install_warns_until_regenerated": 27,
+    "tests/functional/cli/test_ci_recipes.py::test_the_github_workflow_runs_as_written": 26,
+    "tests/unit/runtime/test_runtime.py::test_sources_pass_mypy_strict": 26,
+    "tests/functional/cli/test_stale_package.py::test_an_installed_copy_warns_with_the_commands_that_reinstall_it": 22,
+    "tests/property/test_fuzz_specs.py::test_generate_never_raises_and_what_it_writes_imports": 22,
+    "tests/functional/cli/test_toolgen_wheel.py::test_the_installed_wheel_generates_what_the_checkout_does": 22,
+    "tests/functional/cli/test_builtin_anywhere.py::test_the_library_imports_from_the_distribution_alone": 20,
+    "tests/golden/breaking/test_breaking.py::test_breaking_output_formats_and_exit_codes": 19,
+    "tests/golden/breaking/test_breaking.py::test_a_narrowing_breaks_callers_and_widening_it_back_does_not": 19,
+    "tests/functional/cli/test_toolgen_wheel.py::test_the_wheel_carries_the_templates_the_runtime_and_the_spec_schema": 17,
+    "tests/unit/providers/test_catalog_definitions.py::test_the_sdks_accept_every_definition_with_examples_namespaces_and_deferred_tools": 15,
+    "tests/property/test_layout.py::test_every_generated_file_is_black_stable": 13,
+    "tests/unit/runtime/test_repair.py::test_a_truncated_value_is_a_prefix_of_the_text": 12,
+    "tests/unit/runtime/test_repair.py::test_a_repair_reads_what_a_strict_reader_reads": 12,
+    "tests/functional/serving/test_mcp_serve.py::test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store": 12,
+    "tests/functional/runtime/test_fleet.py::test_each_event_loop_closes_its_redis_client_when_it_ends": 12,
+    "tests/functional/runtime/test_fleet.py::test_workers_with_the_in_process_store_are_warned": 11,
+    "tests/unit/core/test_write_kill.py::test_reads_and_kills_during_100_regenerations": 11,
+    "tests/functional/cli/test_benchmarks_smoke.py::test_serve_load_quick": 11,
+    "tests/functional/cli/test_benchmarks_smoke.py::test_catalog_quick": 11,
+    "tests/functional/serving/test_mcp_tasks.py::test_two_servers_queue_for_workers_and_answer_for_each_others_tasks": 10,
+    "tests/functional/serving/test_mcp_serve.py::test_past_the_cap_requests_under_way_go_on_and_a_new_one_is_answered_503": 10,
+    "tests/unit/runtime/test_secrets.py::test_contract_output_hides_secrets": 10,
+}
+
+
+def key(nodeid: str) -> str:
+    """A test's id without its parameters: what LONG names."""
+    return nodeid.partition("[")[0]
+
+
+def ordered(items: Sequence[T], seconds: Sequence[float | None], workers: int) -> list[T]:
+    """`items` in the order xdist should meet them, `seconds[i]` being item i's LONG figure
+    (None: not a long test): the long ones first, longest first, dealt in turn to the first
+    chunk of each of `workers` workers; the others after, in their own order."""
+    longs = sorted(
+        (i for i, s in enumerate(seconds) if s is not None), key=lambda i: -(seconds[i] or 0)
+    )
+    rest = [item for item, s in zip(items, seconds, strict=True) if s is None]
+    chunk = max(len(items) // workers // 4, 2)  # xdist's first chunk per worker (load mode)
+    result: list[T] = []
+    for worker in range(workers):
+        mine = [items[i] for i in longs[worker::workers]]
+        fill = max(chunk - len(mine), 0) if worker < workers - 1 else 0
+        result += mine + rest[:fill]
+        del rest[:fill]
+    return result + rest
