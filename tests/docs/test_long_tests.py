@@ -40,4 +40,4 @@ def test_without_long_tests_the_order_is_unchanged() -> None:
 
 
 def test_key_drops_the_parameters() -> None:
-    assert key("tests/a.py::test_b[x-1]") == "tests/a.py::test_b"
+    assert key("a_test.py::test_b[x-1]") == "a_test.py::test_b"
