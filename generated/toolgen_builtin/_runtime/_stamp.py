@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5c99310caca510ac5e51325526385493a19888713fda83b949be95e2542395a7"
+RUNTIME_SHA256 = "e7b983385730d580514445ced831c89de874f6a109a57b52754a111911ee7b7d"

@@ -661,9 +661,10 @@ async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> 
 
 
 def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
-    """Headers that never end, a body that never ends: the server closes each connection (at
-    its deadline: 10 s for headers, 30 s for a body)."""
-    env = _hostile_env(hostile)
+    """Headers that never end, a body that never ends: the server closes each connection at
+    its deadline, the body's still open when the headers' is closed (deadlines of 1 s and 5 s
+    set here; their defaults, 10 s and 30 s, are tests/unit/runtime/test_slow_clients.py's)."""
+    env = _hostile_env(hostile, TOOLGEN_SERVE_HEADERS_S="1", TOOLGEN_SERVE_BODY_S="5")
     with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
         port = _port(url)
         head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
@@ -674,6 +675,10 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
             rest = f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
             body.sendall(head + rest.encode() + b"Content-Length: 100\r\n\r\n{")
             assert headers.recv(1024) == b""  # closed, with nothing said
+            body.setblocking(False)
+            with pytest.raises(BlockingIOError):  # open still, nothing said: its own deadline
+                body.recv(4096)
+            body.setblocking(True)
             said = body.recv(4096)
             assert said == b"", said
 
