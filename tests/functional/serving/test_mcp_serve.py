@@ -270,7 +270,11 @@ class Echo(echo.EchoTool):
 
 class Nap(nap.NapTool):
     async def run(self, arguments: Any) -> Any:
-        await asyncio.sleep(arguments.seconds)
+        try:
+            await asyncio.sleep(arguments.seconds)
+        except asyncio.CancelledError:  # said, for a test to wait for instead of the nap's end
+            open(arguments.marker + ".cancelled", "w").close()
+            raise
         with open(arguments.marker, "w") as mark:  # only when not cancelled
             mark.write("slept")
         return {"said": "slept"}
@@ -527,7 +531,8 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
     hostile: Path, tmp_path: Path, transport: str, options: tuple[str, ...], mode: str
 ) -> None:
     """The client gives up three calls of nap (3 s, then it writes its marker): the server
-    cancels each, so no marker is written, and the connection goes on."""
+    cancels each (the nap says so as it is cancelled), so no marker is written, and the
+    connection goes on."""
     markers = [tmp_path / f"slept-{n}" for n in range(3)]
     env = _hostile_env(hostile)
 
@@ -535,7 +540,10 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
         for marker in markers:
             with anyio.move_on_after(0.7):
                 await client.call_tool("nap", {"seconds": 3, "marker": str(marker)})
-        await anyio.sleep(3)  # past the naps: a call that still ran has written its marker
+        # Each nap ended by its cancellation (else, past 3 s, it would have written its marker).
+        with anyio.move_on_after(30):
+            while not all(Path(f"{marker}.cancelled").exists() for marker in markers):
+                await anyio.sleep(0.05)
         return await client.call_tool("echo", {"text": "after"})
 
     if transport == "http":
@@ -548,6 +556,7 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
         async with Client(server, read_timeout_seconds=60, mode=mode) as client:
             after = await cancel_then_echo(client)
     assert [marker.name for marker in markers if marker.exists()] == []
+    assert all(Path(f"{marker}.cancelled").exists() for marker in markers)
     assert after.structured_content == {"said": "after"}
 
 
