@@ -11,7 +11,6 @@ the package must import.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.generation import imported
+from tests.support.mypy_support import mypy
 from toolgen.config import BuildOptions
 from toolgen.pipeline import build, check_specs
 
@@ -270,10 +270,7 @@ def test_what_random_specs_generate_passes_mypy_strict(
     for relative, text in result.files.items():
         (out / relative).parent.mkdir(parents=True, exist_ok=True)
         (out / relative).write_text(text, "utf-8")
-    args = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "fuzzed"]
-    checked = subprocess.run(
-        args, capture_output=True, text=True, env={"MYPYPATH": str(out), "PATH": ""}
-    )
+    checked = mypy("-p", "fuzzed", env={"MYPYPATH": str(out), "PATH": ""})
     assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-2000:]
     print(f"\n{len(built)} random specs, one package: {checked.stdout.strip()}")
 
