@@ -5,7 +5,7 @@ its share), then refills them from what is left, in collection order. A test of 
 last leaves the other core idle that minute; met first, the short tests fill in around it. So
 the tests in LONG run first, the longest first, dealt to the workers' first chunks in turn
 (not all to the first worker's chunk). Each entry is a test's id without its parameters (all
-of them match) and the seconds it took in a full run, its order key. A test that comes to take
+of them match) and about the seconds it takes in a full run (`--durations`), its order key. A test that comes to take
 tens of seconds belongs here; tests/docs/test_long_tests.py checks that each entry names a test.
 """
 
@@ -18,15 +18,14 @@ T = TypeVar("T")
 
 LONG: dict[str, float] = {
     "tests/docs/test_getting_started.py::test_journeys_one_to_three_your_tools_served_and_checked_in_ci": 80,
-    "tests/property/test_fuzz_specs.py::test_what_random_specs_generate_passes_mypy_strict": 53,
-    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 41,
+    "tests/property/test_fuzz_specs.py::test_what_random_specs_generate_passes_mypy_strict": 20,
+    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 25,
     "tests/unit/core/test_write_kill.py::test_kills_after_varied_delays_leave_one_tree": 38,
     "tests/property/test_suite_strategies.py::test_strategies_draw_twenty_valid_arguments_per_group": 31,
     "tests/property/test_names.py::test_arbitrary_names_and_text_generate_working_packages": 28,
     "tests/property/test_fuzz_specs.py::test_lint_never_raises_on_random_specs": 28,
     "tests/functional/cli/test_stale_package.py::test_editable_install_warns_until_regenerated": 27,
     "tests/functional/cli/test_ci_recipes.py::test_the_github_workflow_runs_as_written": 26,
-    "tests/unit/runtime/test_runtime.py::test_sources_pass_mypy_strict": 26,
     "tests/functional/cli/test_stale_package.py::test_an_installed_copy_warns_with_the_commands_that_reinstall_it": 22,
     "tests/property/test_fuzz_specs.py::test_generate_never_raises_and_what_it_writes_imports": 22,
     "tests/functional/cli/test_toolgen_wheel.py::test_the_installed_wheel_generates_what_the_checkout_does": 22,
@@ -39,7 +38,6 @@ LONG: dict[str, float] = {
     "tests/unit/runtime/test_repair.py::test_a_truncated_value_is_a_prefix_of_the_text": 12,
     "tests/unit/runtime/test_repair.py::test_a_repair_reads_what_a_strict_reader_reads": 12,
     "tests/functional/serving/test_mcp_serve.py::test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store": 12,
-    "tests/functional/runtime/test_fleet.py::test_each_event_loop_closes_its_redis_client_when_it_ends": 12,
     "tests/functional/runtime/test_fleet.py::test_workers_with_the_in_process_store_are_warned": 11,
     "tests/unit/core/test_write_kill.py::test_reads_and_kills_during_100_regenerations": 11,
     "tests/functional/cli/test_benchmarks_smoke.py::test_serve_load_quick": 11,
