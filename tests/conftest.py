@@ -33,14 +33,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist's `load` scheduling, the known-long tests first (tests/support/ordering.py),
-    so that the run does not end on one of them with the other workers idle."""
+    """Under xdist's `load` scheduling, the modules of the known-long tests first
+    (tests/support/ordering.py), so that the run does not end on one with the other worker idle."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None or config.getoption("dist", "no") not in ("load", "no"):
         return  # in one process the order is the collection's (fixtures set up once)
     # ("no" in a worker: -n without --dist, which the controller made "load")
     seconds = [LONG.get(key(item.nodeid)) for item in items]
-    items[:] = ordered(items, seconds, int(workerinput["workercount"]))
+    modules = [item.nodeid.partition("::")[0] for item in items]
+    items[:] = ordered(items, seconds, modules, int(workerinput["workercount"]))
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""The tests the suite runs first under xdist (tests/support/ordering.py) exist, and are dealt
-to every worker's first chunk, longest first."""
+"""The tests the suite runs first under xdist (tests/support/ordering.py) exist, and their
+modules are moved whole, the heaviest first, shared between the workers' first chunks."""
 
 from __future__ import annotations
 
@@ -20,23 +20,38 @@ def test_each_long_test_names_a_test_function_of_its_file() -> None:
     assert not missing, missing
 
 
-def test_the_long_tests_come_first_dealt_to_each_workers_first_chunk() -> None:
-    items = [f"t{i}" for i in range(40)]
+def test_the_long_tests_modules_come_first_whole_shared_between_the_workers() -> None:
+    modules = ["a"] * 4 + ["b"] * 10 + ["c"] * 12 + ["d"] * 6 + ["e"] * 8  # 40 items
+    items = [f"{module}{i}" for i, module in enumerate(modules)]
     seconds: list[float | None] = [None] * 40
-    for i, s in {3: 10.0, 20: 50.0, 33: 30.0, 39: 20.0}.items():
+    for i, s in {15: 50.0, 16: 5.0, 30: 30.0, 39: 20.0, 2: 10.0}.items():
         seconds[i] = s
-    order = ordered(items, seconds, workers=2)
-    assert sorted(order) == sorted(items)
-    chunk = 40 // 2 // 4  # the first chunk xdist sends each of two workers
-    assert order[:2] == ["t20", "t39"]  # worker one: 50 s, then 20 s
-    assert order[chunk : chunk + 2] == ["t33", "t3"]  # worker two: 30 s, then 10 s
-    rest = [item for item in order if item not in {"t3", "t20", "t33", "t39"}]
-    assert rest == [item for item in items if item not in {"t3", "t20", "t33", "t39"}]
+    order = ordered(items, seconds, modules, workers=2)
+
+    def of(*names: str) -> list[str]:
+        return [item for name in names for item in items if item[0] == name]
+
+    # c (55 s) to worker one; then d (30 s), e (20 s) and a (10 s) each to the less loaded,
+    # worker two; worker one's first chunk overfilled (12 items, not 5) moves the rest along.
+    assert order == of("c") + of("d", "e", "a") + of("b")
+
+
+def test_a_short_first_share_is_filled_up_to_the_chunk() -> None:
+    modules = ["a"] * 2 + ["b"] * 30 + ["c"] * 8
+    items = list(range(40))
+    seconds: list[float | None] = [None] * 40
+    seconds[0], seconds[39] = 20.0, 10.0
+    order = ordered(items, seconds, modules, workers=2)
+    chunk = 40 // 2 // 4
+    assert order[:2] == [0, 1]  # module a, to worker one, then b's first tests to fill its chunk
+    assert order[2:chunk] == list(range(2, chunk))
+    assert order[chunk : chunk + 8] == list(range(32, 40))  # module c, worker two's chunk
+    assert order[chunk + 8 :] == list(range(chunk, 32))
 
 
 def test_without_long_tests_the_order_is_unchanged() -> None:
     items = list(range(7))
-    assert ordered(items, [None] * 7, workers=3) == items
+    assert ordered(items, [None] * 7, ["m"] * 7, workers=3) == items
 
 
 def test_key_drops_the_parameters() -> None:

@@ -3,8 +3,8 @@
 xdist's `load` scheduling hands each worker a first chunk of consecutive tests (a quarter of
 its share), then refills them from what is left, in collection order. A test of a minute met
 last leaves the other core idle that minute; met first, the short tests fill in around it. So
-the tests in LONG run first, the longest first, dealt to the workers' first chunks in turn
-(not all to the first worker's chunk). Each entry is a test's id without its parameters (all
+the modules of the tests in LONG run first, whole (`ordered`), the heaviest first, shared out
+between the workers' first chunks (not all in the first worker's). Each entry is a test's id without its parameters (all
 of them match) and about the seconds it takes in a full run (`--durations`), its order key. A test that comes to take
 tens of seconds belongs here; tests/docs/test_long_tests.py checks that each entry names a test.
 """
@@ -53,18 +53,32 @@ def key(nodeid: str) -> str:
     return nodeid.partition("[")[0]
 
 
-def ordered(items: Sequence[T], seconds: Sequence[float | None], workers: int) -> list[T]:
+def ordered(
+    items: Sequence[T], seconds: Sequence[float | None], modules: Sequence[str], workers: int
+) -> list[T]:
     """`items` in the order xdist should meet them, `seconds[i]` being item i's LONG figure
-    (None: not a long test): the long ones first, longest first, dealt in turn to the first
-    chunk of each of `workers` workers; the others after, in their own order."""
-    longs = sorted(
-        (i for i, s in enumerate(seconds) if s is not None), key=lambda i: -(seconds[i] or 0)
-    )
-    rest = [item for item, s in zip(items, seconds, strict=True) if s is None]
+    (None: not a long test) and `modules[i]` its module. A module with long tests moves whole
+    (its module-scoped fixtures are then made once, as before): the heaviest (the sum of its
+    long tests) first, each dealt to the worker with the least so far, into the first chunk
+    xdist sends that worker. The other modules follow in their own order."""
+    weight: dict[str, float] = {}
+    for module, s in zip(modules, seconds, strict=True):
+        if s is not None:
+            weight[module] = weight.get(module, 0.0) + s
+    loads = [0.0] * workers
+    dealt: list[list[str]] = [[] for _ in range(workers)]
+    for module in sorted(weight, key=lambda m: -weight[m]):
+        worker = loads.index(min(loads))
+        dealt[worker].append(module)
+        loads[worker] += weight[module]
+    moved: dict[str, list[T]] = {module: [] for module in weight}
+    rest: list[T] = []
+    for item, module in zip(items, modules, strict=True):
+        (moved[module] if module in moved else rest).append(item)
     chunk = max(len(items) // workers // 4, 2)  # xdist's first chunk per worker (load mode)
     result: list[T] = []
     for worker in range(workers):
-        mine = [items[i] for i in longs[worker::workers]]
+        mine = [item for module in dealt[worker] for item in moved[module]]
         fill = max(chunk - len(mine), 0) if worker < workers - 1 else 0
         result += mine + rest[:fill]
         del rest[:fill]
