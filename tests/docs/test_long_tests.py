@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.support.generation import REPO
-from tests.support.ordering import LONG, key, ordered
+from tests.support.ordering import LONG, figures, key, ordered
 
 
 def test_each_long_test_names_a_test_function_of_its_file() -> None:
@@ -56,3 +56,9 @@ def test_without_long_tests_the_order_is_unchanged() -> None:
 
 def test_key_drops_the_parameters() -> None:
     assert key("a_test.py::test_b[x-1]") == "a_test.py::test_b"
+
+
+def test_a_parametrized_long_test_counts_once() -> None:
+    name = next(iter(LONG))
+    found = figures([f"{name}[a]", f"{name}[b]", "x_test.py::test_y", name])
+    assert found == [LONG[name], None, None, None]
