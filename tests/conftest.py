@@ -16,6 +16,7 @@ from hypothesis import settings
 
 # Imported first: it points TOOLGEN_CACHE_DIR at a temporary folder before any build runs.
 from tests.support.generation import REPO
+from tests.support.ordering import figures, ordered
 
 # The built-in library's generated package (generated/toolgen_builtin), which implementations/
 # and the built-in tools' tests import; the repository itself is on the path as the rootdir.
@@ -29,6 +30,18 @@ settings.register_profile(
 )
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist's `load` scheduling, the modules of the known-long tests first
+    (tests/support/ordering.py), so that the run does not end on one with the other worker idle."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None or config.getoption("dist", "no") not in ("load", "no"):
+        return  # in one process the order is the collection's (fixtures set up once)
+    # ("no" in a worker: -n without --dist, which the controller made "load")
+    seconds = figures([item.nodeid for item in items])
+    modules = [item.nodeid.partition("::")[0] for item in items]
+    items[:] = ordered(items, seconds, modules, int(workerinput["workercount"]))
 
 
 @pytest.fixture

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "17c755d2eb046731ed4f19f3822f85c0f6f616e7798f94940ceda17ed084aa01"
+RUNTIME_SHA256 = "9cfe01dfd3b1c40fd8466c97df1b6ae87141c7b6fd9dceb6aeaa1f3bc490ad7b"

@@ -9,7 +9,6 @@ module, and call each tool with JSON arguments as a model sends them.
 from __future__ import annotations
 
 import importlib
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.generation import REPO, generate, imported
+from tests.support.mypy_support import mypy
 from toolgen.cli import main
 from toolgen.format import format_python
 
@@ -147,13 +147,11 @@ def test_the_bound_module_is_black_stable_and_mypy_strict_clean(
 ) -> None:
     text = (project / "impls" / "trips.py").read_text(encoding="utf-8")
     assert format_python(text) == text
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-m", "impls.trips"],
-        capture_output=True,
-        text=True,
+    result = mypy(
+        "-m",
+        "impls.trips",
         cwd=project,
         env={"MYPYPATH": f"{project}:{project / 'out'}:{DATA}", "PATH": ""},
-        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -16,6 +16,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from tests.support.mypy_support import mypy
+
 pytestmark = pytest.mark.anyio
 
 SPEC = """\
@@ -189,10 +191,4 @@ def test_the_implementation_is_mypy_strict_clean(project: Path) -> None:
 
 
 def _mypy(project: Path, module: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", module],
-        cwd=project,
-        env={**_env(project), "MYPYPATH": str(project / "out")},
-        capture_output=True,
-        text=True,
-    )
+    return mypy(module, cwd=project, env={**_env(project), "MYPYPATH": str(project / "out")})

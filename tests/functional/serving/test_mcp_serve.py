@@ -270,7 +270,11 @@ class Echo(echo.EchoTool):
 
 class Nap(nap.NapTool):
     async def run(self, arguments: Any) -> Any:
-        await asyncio.sleep(arguments.seconds)
+        try:
+            await asyncio.sleep(arguments.seconds)
+        except asyncio.CancelledError:  # said, for a test to wait for instead of the nap's end
+            open(arguments.marker + ".cancelled", "w").close()
+            raise
         with open(arguments.marker, "w") as mark:  # only when not cancelled
             mark.write("slept")
         return {"said": "slept"}
@@ -527,7 +531,8 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
     hostile: Path, tmp_path: Path, transport: str, options: tuple[str, ...], mode: str
 ) -> None:
     """The client gives up three calls of nap (3 s, then it writes its marker): the server
-    cancels each, so no marker is written, and the connection goes on."""
+    cancels each (the nap says so as it is cancelled), so no marker is written, and the
+    connection goes on."""
     markers = [tmp_path / f"slept-{n}" for n in range(3)]
     env = _hostile_env(hostile)
 
@@ -535,7 +540,10 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
         for marker in markers:
             with anyio.move_on_after(0.7):
                 await client.call_tool("nap", {"seconds": 3, "marker": str(marker)})
-        await anyio.sleep(3)  # past the naps: a call that still ran has written its marker
+        # Each nap ended by its cancellation (else, past 3 s, it would have written its marker).
+        with anyio.move_on_after(30):
+            while not all(Path(f"{marker}.cancelled").exists() for marker in markers):
+                await anyio.sleep(0.05)
         return await client.call_tool("echo", {"text": "after"})
 
     if transport == "http":
@@ -548,6 +556,7 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(
         async with Client(server, read_timeout_seconds=60, mode=mode) as client:
             after = await cancel_then_echo(client)
     assert [marker.name for marker in markers if marker.exists()] == []
+    assert all(Path(f"{marker}.cancelled").exists() for marker in markers)
     assert after.structured_content == {"said": "after"}
 
 
@@ -661,9 +670,10 @@ async def test_the_listing_carries_the_cache_hint_it_is_given(hostile: Path) -> 
 
 
 def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
-    """Headers that never end, a body that never ends: the server closes each connection (at
-    its deadline: 10 s for headers, 30 s for a body)."""
-    env = _hostile_env(hostile)
+    """Headers that never end, a body that never ends: the server closes each connection at
+    its deadline, the body's still open when the headers' is closed (deadlines of 1 s and 5 s
+    set here; their defaults, 10 s and 30 s, are tests/unit/runtime/test_slow_clients.py's)."""
+    env = _hostile_env(hostile, TOOLGEN_SERVE_HEADERS_S="1", TOOLGEN_SERVE_BODY_S="5")
     with serving("hostile_a", "hostile_impl:b", env, cwd=hostile) as url:
         port = _port(url)
         head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
@@ -674,6 +684,10 @@ def test_a_client_slow_to_send_its_request_is_cut_off(hostile: Path) -> None:
             rest = f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
             body.sendall(head + rest.encode() + b"Content-Length: 100\r\n\r\n{")
             assert headers.recv(1024) == b""  # closed, with nothing said
+            body.setblocking(False)
+            with pytest.raises(BlockingIOError):  # open still, nothing said: its own deadline
+                body.recv(4096)
+            body.setblocking(True)
             said = body.recv(4096)
             assert said == b"", said
 

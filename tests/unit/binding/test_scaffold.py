@@ -6,7 +6,6 @@ import ast
 import importlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 
 from tests.support.binding_support import SEND_NOTE, WEATHER, Project, forgetting, weather_project
 from tests.support.generation import tree
+from tests.support.mypy_support import mypy
 from toolgen.binding.discovery import Interface
 from toolgen.binding.scaffold import stub_source
 from toolgen.naming import module_name, tool_classes
@@ -169,14 +169,13 @@ def test_weird_names_give_valid_stubs_that_bind_and_pass_mypy_strict(tmp_path: P
     assert (code, out) == (0, "0 written, 0 skipped; 6 of 6 tools already implemented\n")
     assert tree(impls) == before
 
-    mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "impls"],
+    checked = mypy(
+        "-p",
+        "impls",
         cwd=project.root,
-        capture_output=True,
-        text=True,
         env={"MYPYPATH": f"{project.root / 'gen'}{os.pathsep}{project.root}", "PATH": ""},
     )
-    assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_into_a_folder_without_implementations_configured(tmp_path: Path) -> None:

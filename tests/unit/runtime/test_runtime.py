@@ -12,8 +12,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,6 +22,7 @@ from click.testing import CliRunner
 from pydantic import ConfigDict, RootModel
 
 from tests.support.generation import CASES, REPO, generate, imported
+from tests.support.mypy_support import mypy
 from toolgen.cli import main
 from toolgen.config import BuildOptions
 from toolgen.constants import RUNTIME_MARKER
@@ -73,20 +72,8 @@ def test_the_registry_does_not_import_the_adapters() -> None:
 
 
 def test_sources_pass_mypy_strict() -> None:
-    args = [
-        sys.executable,
-        "-m",
-        "mypy",
-        "--strict",
-        "--no-incremental",
-        "-p",
-        "toolgen.runtime",
-        "-p",
-        "toolgen.runtime_testing",
-    ]
-    result = subprocess.run(
-        args, capture_output=True, text=True, env={"MYPYPATH": str(SOURCE.parent), "PATH": ""}
-    )
+    packages = ("-p", "toolgen.runtime", "-p", "toolgen.runtime_testing")
+    result = mypy(*packages, env={"MYPYPATH": str(SOURCE.parent), "PATH": ""})
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -7,7 +7,7 @@ body, and accepts connections until the process runs out of file descriptors (th
 none, a legitimate client's included). `Guarded` is its h11 protocol with:
 - a deadline for a request's headers (HEADERS_S from the connection's opening, or from the
   first byte of the next request on a kept connection) and one for its body (BODY_S from its
-  headers): past it, the connection is closed;
+  headers): past it, the connection is closed (HEADERS_ENV and BODY_ENV set other seconds);
 - a cap on open connections (`connection_cap()`: MAX_CONNECTIONS, and RESERVED descriptors
   below the process's limit): a connection past it closes the oldest one that is waiting for
   a request (never one whose request is under way).
@@ -16,12 +16,17 @@ none, a legitimate client's included). `Guarded` is its h11 protocol with:
 from __future__ import annotations
 
 import asyncio
+import math
+import os
+from collections.abc import Mapping
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADERS_S = 10.0  # to send a request's headers
 BODY_S = 30.0  # to send its body, once the headers came
+HEADERS_ENV = "TOOLGEN_SERVE_HEADERS_S"  # the environment variables that set other seconds
+BODY_ENV = "TOOLGEN_SERVE_BODY_S"
 KEEP_ALIVE_S = 5  # idle between requests on a kept connection (uvicorn's own timeout)
 MAX_CONNECTIONS = 1000  # per worker process
 RESERVED = 64  # descriptors left for what the server and its tools open
@@ -43,6 +48,20 @@ def connection_cap() -> int:
     return max(16, min(MAX_CONNECTIONS, soft - RESERVED))
 
 
+def deadlines(environ: Mapping[str, str] = os.environ) -> tuple[float, float]:
+    """The seconds a client has to send a request's headers and then its body: HEADERS_S and
+    BODY_S, or the positive number HEADERS_ENV and BODY_ENV hold (anything else: the default)."""
+    return _seconds(environ, HEADERS_ENV, HEADERS_S), _seconds(environ, BODY_ENV, BODY_S)
+
+
+def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
+    try:
+        seconds = float(environ.get(name, default))
+    except ValueError:
+        return default
+    return seconds if seconds > 0 and math.isfinite(seconds) else default
+
+
 class Guarded(H11Protocol):
     """uvicorn's h11 protocol, with read deadlines and a cap on connections."""
 
@@ -50,6 +69,7 @@ class Guarded(H11Protocol):
         super().__init__(*args, **kwargs)
         self._phase = ""  # "headers", "body" or "" (nothing being read)
         self._deadline: asyncio.TimerHandle | None = None
+        self._seconds = deadlines()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -88,7 +108,7 @@ class Guarded(H11Protocol):
             self._deadline.cancel()
             self._deadline = None
         if self._phase:
-            seconds = HEADERS_S if self._phase == "headers" else BODY_S
+            seconds = self._seconds[0 if self._phase == "headers" else 1]
             self._deadline = self.loop.call_later(seconds, self._close)
 
     def _close(self) -> None:

@@ -1,0 +1,113 @@
+"""The suite's order under xdist: the known-long tests first, shared between the workers.
+
+xdist's `load` scheduling hands each worker a first chunk of consecutive tests (a quarter of
+its share), then refills them from what is left, in collection order. A test of a minute met
+last leaves the other core idle that minute; met first, the short tests fill in around it. So
+the modules of the tests in LONG run first, whole (`ordered`), the heaviest first, shared out
+between the workers' first chunks (not all in the first worker's). Each entry is a test's id
+without its parameters and the seconds of its set-up and call in a full run, all its cases
+together (`--durations=60` of 2026-11-27 with the corpus, at a load of about 7: about three
+times an idle machine's; only their order and sums matter). A test that comes to take tens of
+seconds belongs here; tests/docs/test_long_tests.py checks that each entry names a test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+LONG: dict[str, float] = {
+    "tests/docs/test_getting_started.py::test_journeys_one_to_three_your_tools_served_and_checked_in_ci": 232,
+    "tests/property/test_suite_strategies.py::test_strategies_draw_twenty_valid_arguments_per_group": 152,
+    "tests/functional/cli/test_stale_package.py::test_editable_install_warns_until_regenerated": 113,
+    "tests/unit/providers/test_corpus_providers.py::test_every_corpus_tool_has_a_definition_each_provider_accepts": 101,
+    "tests/property/test_strategies.py::test_corpus_sample_draws_valid_arguments": 88,
+    "tests/docs/test_getting_started.py::test_journey_four_the_builtin_library_in_another_project": 88,
+    "tests/unit/importers/test_normalize.py::test_every_corpus_record_imports_to_specs_lint_accepts": 88,
+    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 88,
+    "tests/functional/cli/test_ci_recipes.py::test_the_github_workflow_runs_as_written": 83,
+    "tests/property/test_validation_differential.py::test_corpus_sample_agrees_with_jsonschema": 74,
+    "tests/unit/core/test_write_kill.py::test_kills_after_varied_delays_leave_one_tree": 68,
+    "tests/property/test_layout.py::test_every_generated_file_is_black_stable": 61,
+    "tests/unit/providers/test_corpus_providers.py::test_every_corpus_tool_imports_and_lowers": 58,
+    "tests/unit/core/test_write_kill.py::test_reads_and_kills_during_100_regenerations": 58,
+    "tests/property/test_fuzz_specs.py::test_lint_never_raises_on_random_specs": 45,
+    "tests/functional/cli/test_toolgen_wheel.py::test_the_installed_wheel_generates_what_the_checkout_does": 40,
+    "tests/functional/serving/test_mcp_conformance.py::test_server_scenario": 37,
+    "tests/property/test_fuzz_specs.py::test_generate_never_raises_and_what_it_writes_imports": 37,
+    "tests/property/test_layout.py::test_no_generated_file_goes_to_black": 37,
+    "tests/property/test_names.py::test_arbitrary_names_and_text_generate_working_packages": 36,
+    "tests/functional/cli/test_stale_package.py::test_an_installed_copy_warns_with_the_commands_that_reinstall_it": 35,
+    "tests/unit/check/test_meta_schema.py::test_fast_path_agrees_with_jsonschema_on_the_whole_corpus": 32,
+    "tests/property/test_strategies.py::test_every_tool_draws_valid_arguments_and_results": 29,
+    "tests/golden/breaking/test_breaking.py::test_breaking_output_formats_and_exit_codes": 29,
+    "tests/golden/breaking/test_breaking.py::test_a_narrowing_breaks_callers_and_widening_it_back_does_not": 28,
+    "tests/functional/cli/test_benchmarks_smoke.py::test_serve_load_quick": 27,
+    "tests/functional/cli/test_benchmarks_smoke.py::test_catalog_quick": 25,
+    "tests/functional/cli/test_toolgen_wheel.py::test_the_wheel_carries_the_templates_the_runtime_and_the_spec_schema": 25,
+    "tests/functional/runtime/test_fleet.py::test_workers_with_the_in_process_store_are_warned": 21,
+    "tests/unit/providers/test_catalog_definitions.py::test_the_sdks_accept_every_definition_with_examples_namespaces_and_deferred_tools": 21,
+    "tests/functional/builtin/test_builtin_glob.py::test_a_segment_matches_exactly_when_fnmatch_says_so": 20,
+    "tests/unit/binding/test_scaffold.py::test_weird_names_give_valid_stubs_that_bind_and_pass_mypy_strict": 20,
+    "tests/functional/serving/test_mcp_client.py::test_a_real_servers_tools_imported_then_called_through_the_generated_client": 19,
+    "tests/functional/serving/test_mcp_serve.py::test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store": 17,
+    "tests/docs/test_readme.py::test_contract_tests_block_runs_against_the_quickstart_class": 17,
+    "tests/unit/runtime/test_secrets.py::test_contract_output_hides_secrets": 16,
+    "tests/docs/test_readme.py::test_the_served_quickstart_answers_the_client_block": 16,
+    "tests/unit/providers/test_catalog_definitions.py::test_the_sdks_accept_a_corpus_sample_deferred_and_namespaced": 14,
+    "tests/functional/serving/test_mcp_serve.py::test_past_the_cap_requests_under_way_go_on_and_a_new_one_is_answered_503": 13,
+    "tests/functional/serving/test_mcp_tasks.py::test_two_servers_queue_for_workers_and_answer_for_each_others_tasks": 13,
+    "tests/functional/cli/test_ci_recipes.py::test_the_pre_commit_configuration_runs_as_written": 13,
+    "tests/unit/providers/test_providers.py::test_names_are_provider_safe_and_mcp_keeps_the_canonical_one": 13,
+}
+
+
+def key(nodeid: str) -> str:
+    """A test's id without its parameters: what LONG names."""
+    return nodeid.partition("[")[0]
+
+
+def figures(nodeids: Sequence[str]) -> list[float | None]:
+    """Each item's LONG figure for `ordered`: on the first case of a long test only (its
+    figure counts all its cases), None on the others and on every other test."""
+    seen: set[str] = set()
+    found: list[float | None] = []
+    for nodeid in nodeids:
+        name = key(nodeid)
+        found.append(LONG.get(name) if name not in seen else None)
+        seen.add(name)
+    return found
+
+
+def ordered(
+    items: Sequence[T], seconds: Sequence[float | None], modules: Sequence[str], workers: int
+) -> list[T]:
+    """`items` in the order xdist should meet them, `seconds[i]` being item i's LONG figure
+    (None: not a long test) and `modules[i]` its module. A module with long tests moves whole
+    (its module-scoped fixtures are then made once, as before): the heaviest (the sum of its
+    long tests) first, each dealt to the worker with the least so far, into the first chunk
+    xdist sends that worker. The other modules follow in their own order."""
+    weight: dict[str, float] = {}
+    for module, s in zip(modules, seconds, strict=True):
+        if s is not None:
+            weight[module] = weight.get(module, 0.0) + s
+    loads = [0.0] * workers
+    dealt: list[list[str]] = [[] for _ in range(workers)]
+    for module in sorted(weight, key=lambda m: -weight[m]):
+        worker = loads.index(min(loads))
+        dealt[worker].append(module)
+        loads[worker] += weight[module]
+    moved: dict[str, list[T]] = {module: [] for module in weight}
+    rest: list[T] = []
+    for item, module in zip(items, modules, strict=True):
+        (moved[module] if module in moved else rest).append(item)
+    chunk = max(len(items) // workers // 4, 2)  # xdist's first chunk per worker (load mode)
+    result: list[T] = []
+    for worker in range(workers):
+        mine = [item for module in dealt[worker] for item in moved[module]]
+        fill = max(chunk - len(mine), 0) if worker < workers - 1 else 0
+        result += mine + rest[:fill]
+        del rest[:fill]
+    return result + rest
