@@ -1,5 +1,5 @@
 """The runtime's cheap duplicate-key detectors against the plain answer: `json.loads` with a
-hook on each object's pairs. `payload.duplicate_key` (colons counted against what
+hook on each object's pairs. `duplicates.duplicate_key` (colons counted against what
 pydantic-core read) agrees with it on any JSON text with objects nested in objects and
 arrays, keys spelt plainly or with escapes, colons inside strings. `duplicates.sent_once`
 (the valid path's test: colons counted against the members the class read) never clears
@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from toolgen.runtime.errors import ToolArgumentsError
-from toolgen.runtime.validation.duplicates import sent_once
-from toolgen.runtime.validation.payload import duplicate_key
+from toolgen.runtime.validation.duplicates import duplicate_key, sent_once
 from toolgen.runtime.validation.validate import validate
 
 # Few distinct keys, so that duplicates are common; some hold a colon or need an escape.

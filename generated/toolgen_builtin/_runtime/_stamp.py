@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "5c99310caca510ac5e51325526385493a19888713fda83b949be95e2542395a7"
+RUNTIME_SHA256 = "010186033427013e1a08f30f40e654fcc504d40dfcaf1532329242f87272db0b"

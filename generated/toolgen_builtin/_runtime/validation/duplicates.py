@@ -10,8 +10,8 @@ of the validated value (`members`: the keys each object set, counted down the va
 more than were read) are as many as the text's colons, or as many as its quotes followed by a
 colon once spaces are removed (for colons inside values: a URL, a time), no object holds a
 key twice. Either count can only exceed the members, never miss one. Only other text (a
-colon inside a string, a pretty-printed call, bytes) is read again (`payload.duplicate_key`,
-which names the key).
+colon inside a string, a pretty-printed call, bytes) is read again (`duplicate_key`, which
+names the key).
 
 `members` is compiled once per class from its core schema: the fields that may hold an
 object or an array of them are looked into, the others only counted.
@@ -19,12 +19,16 @@ object or an array of them are looked into, the others only counted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import to_json
 
-from .payload import SCALARS
+from ..errors import ArgumentIssue
+from .jsontext import UNREADABLE, read
+from .nesting import SCALARS
 
 Count = Callable[[Any], int]
 # Of each class met: how the members of one of its instances are counted.
@@ -185,3 +189,76 @@ def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count 
     if kind == "chain" and all(_node(s, definitions, entered) is None for s in schema["steps"]):
         return None
     return members  # dicts, tuples, unions of objects, any, what this module does not know
+
+
+class _Twice(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """json's object_pairs_hook: the pairs of one object, unless it holds a key twice."""
+    if len({key for key, _ in pairs}) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Twice(key)
+            seen.add(key)
+    return pairs
+
+
+_PARSE = object()
+
+
+def duplicate_key(text: str | bytes | bytearray, value: Any = _PARSE) -> ArgumentIssue | None:
+    """A `json` issue naming a key that an object of the JSON text holds twice, else None (also
+    for text that is not JSON: its reading says what is wrong). pydantic-core, as most readers,
+    keeps the last value of a key: the first would be hidden from whoever reads the text.
+
+    Cheap on the valid path: every member of an object has one colon outside strings, so text
+    whose colons are as many as the members pydantic-core reads plus the colons inside their
+    strings holds no key twice (a key spelled with escapes is still one member, one colon).
+    pydantic-core counts them at C speed: the value it read, written back as JSON, holds
+    exactly those colons, and a key read twice drops at least one. Only text with more colons
+    (or an escaped colon, which the text does not show) is read again, by json with a hook on
+    each object's pairs, to tell which key. `value`: the text as `read` already read it,
+    if it was."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    colons = text.count(":")
+    if colons < 2:
+        return None
+    if value is _PARSE:
+        value = read(text)
+    if value is UNREADABLE:
+        return None
+    if type(value) is dict and len(value) == colons:
+        return None  # the typical call: one flat object, no colon inside a string
+    if "\\u003" not in text and colons == _written_colons(value):
+        return None  # (an escaped colon, `\\u003a`, is one the text does not show)
+    try:
+        json.loads(text, object_pairs_hook=_once)
+    except _Twice as twice:
+        from ..errors import quote, short
+
+        return ArgumentIssue(
+            "",
+            "json",
+            f"the key {quote(short(twice.key))} appears twice in one object; which value "
+            "counts depends on who reads it",
+            suggestion="send each key once",
+        )
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _written_colons(value: Any) -> int:
+    """The colons of a JSON value written back as JSON text (-1 if it cannot be written)."""
+    try:
+        return to_json(value).count(b":")
+    except (ValueError, TypeError):
+        return -1
