@@ -159,6 +159,12 @@ def test_the_valid_paths_detector_clears_the_typical_call_without_reading_it_aga
     value = Tree.__pydantic_validator__.validate_json(text)
     assert sent_once(text, value)
     assert not sent_once(text.replace('"x": 3', '"x": 3, "x": 4'), value)
+    # Pretty-printed, a time among the values: the colons after a digit are inside strings.
+    pretty = json.dumps({**json.loads(text), "é": "08:30:00"}, indent=2, ensure_ascii=False)
+    assert sent_once(pretty, Tree.__pydantic_validator__.validate_json(pretty))
+    # A colon after a space inside a string could be a member's: read again (not cleared).
+    spaced = text.replace('"p:q"', '"p :q"')
+    assert not sent_once(spaced, Tree.__pydantic_validator__.validate_json(spaced))
 
 
 @pytest.mark.parametrize("model", [Leaf, Open, Tree])
