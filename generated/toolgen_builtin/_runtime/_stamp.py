@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "010186033427013e1a08f30f40e654fcc504d40dfcaf1532329242f87272db0b"
+RUNTIME_SHA256 = "401a55182bdb917985061064e9bd12073168f3f35874f0c4b6333c809643ce30"

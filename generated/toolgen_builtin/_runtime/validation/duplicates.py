@@ -7,11 +7,11 @@ from whoever reads the text (a reviewer approving `{"path": "safe", "path": "/"}
 member of an object has exactly one colon outside strings, so the text's colons are at least
 its members; a key read twice is one member less in what the class read. So when the members
 of the validated value (`members`: the keys each object set, counted down the value, never
-more than were read) are as many as the text's colons, or as many as its quotes followed by a
-colon once spaces are removed (for colons inside values: a URL, a time), no object holds a
-key twice. Either count can only exceed the members, never miss one. Only other text (a
-colon inside a string, a pretty-printed call, bytes) is read again (`duplicate_key`, which
-names the key).
+more than were read) are as many as the text's colons, less those known to be inside strings
+(a colon after a character no member's colon follows: a URL, a time), no object holds a key
+twice. The count can only exceed the members, never miss one. Only other text (a colon after
+a quote or a space inside a string, bytes) is read again (`duplicate_key`, which names the
+key).
 
 `members` is compiled once per class from its core schema: the fields that may hold an
 object or an array of them are looked into, the others only counted.
@@ -20,6 +20,7 @@ object or an array of them are looked into, the others only counted.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,8 @@ from .jsontext import UNREADABLE, read
 from .nesting import SCALARS
 
 Count = Callable[[Any], int]
+# A colon after a character that cannot precede a member's colon (one inside a string).
+_INSIDE = re.compile(r':(?<=[^"\s]:)').findall
 # Of each class met: how the members of one of its instances are counted.
 _COUNTS: dict[type[Any], Count] = {}
 
@@ -39,22 +42,18 @@ def sent_once(text: str, value: Any) -> bool:
     """True when the JSON text the class read `value` from holds no key twice in one object,
     known without reading it again; False when that needs the text read again (not a
     verdict). Never True for text holding a key twice."""
-    found = members(value)
-    return text.count(":") == found or cleared(text, found)
+    extra = text.count(":") - members(value)
+    return not extra or cleared(text, extra)
 
 
-def cleared(text: str, found: int) -> bool:
-    """`sent_once` for text with colons inside values (its colons outnumber the members of
-    what the class read, `found`): the members' own colons, each right after its key's
-    closing quote, are counted instead, unless some colon follows whitespace (it might be a
-    member's)."""
-    return (
-        text.count('":') == found
-        and " :" not in text
-        and "\n" not in text
-        and "\t" not in text
-        and "\r" not in text
-    )
+def cleared(text: str, extra: int) -> bool:
+    """`sent_once` for text with colons inside strings: `extra` colons more than the members
+    of what the class read. A member's colon follows its key's closing quote, or whitespace
+    after it: a colon after any other character is inside a string. When those are as many
+    as the extra colons, the text's members are no more than the members read: no object
+    holds a key twice. One pass of the regex engine, from each colon only (its literal
+    first character is searched for, as `str.find` does)."""
+    return len(_INSIDE(text)) == extra
 
 
 def members(value: Any) -> int:
@@ -115,8 +114,15 @@ def _compile(cls: type[BaseModel]) -> Count:
             values = value.__dict__
             total = len(sent)
             for name, f in deep:
-                if name in sent:
-                    total += f(values[name])
+                if name in sent:  # closed classes with no object inside counted here
+                    item = values[name]
+                    if f is closed_count:
+                        total += len(item.__pydantic_fields_set__)
+                    elif f is closed_list:
+                        for each in item:
+                            total += len(each.__pydantic_fields_set__)
+                    else:
+                        total += f(item)
             return total
 
         return count_closed
@@ -141,6 +147,14 @@ def _compile(cls: type[BaseModel]) -> Count:
 def closed_count(value: Any) -> int:
     """The members of an instance of a closed class with no object inside: its keys sent."""
     return len(value.__pydantic_fields_set__)
+
+
+def closed_list(value: Any) -> int:
+    """The members of a list of instances of such a class (no Python call per item)."""
+    total = 0
+    for each in value:
+        total += len(each.__pydantic_fields_set__)
+    return total
 
 
 def _flat(value: Any) -> int:
@@ -181,7 +195,9 @@ def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count 
             entered.discard(ref)
     if kind in ("list", "set", "frozenset"):
         item = _node(schema["items_schema"], definitions, entered)
-        return None if item is None else lambda value: sum(map(item, value))
+        if item is None or item is closed_count:
+            return None if item is None else closed_list
+        return lambda value: sum(map(item, value))
     if kind == "union":
         choices = [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
         if all(_node(c, definitions, entered) is None for c in choices):

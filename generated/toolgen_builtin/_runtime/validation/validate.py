@@ -105,7 +105,8 @@ def validate(
                     return value  # type: ignore[no-any-return]
                 members = ready[3]  # None: a closed class with no object inside
                 found = len(value.__pydantic_fields_set__) if members is None else members(value)
-                if arguments.count(":") == found or cleared(arguments, found):
+                extra = arguments.count(":") - found  # (colons inside strings, or a key twice)
+                if not extra or cleared(arguments, extra):
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
