@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "401a55182bdb917985061064e9bd12073168f3f35874f0c4b6333c809643ce30"
+RUNTIME_SHA256 = "ca7217385c63434a8597ef1b9ecd22e84f5ac63404e56fdc1d06c848ac3549fa"

@@ -32,7 +32,7 @@ from ..models import Exact
 from . import bounds, failfast, jsontext, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
-from .duplicates import cleared, closed_count, counter, duplicate_key, sent_once
+from .duplicates import closed_count, counter, duplicate_key, inside, sent_once
 from .examples import closest_example
 from .failure import NOTHING_SENT, OnCoerce, again, recover
 from .payload import LIMITS, Limits
@@ -106,7 +106,7 @@ def validate(
                 members = ready[3]  # None: a closed class with no object inside
                 found = len(value.__pydantic_fields_set__) if members is None else members(value)
                 extra = arguments.count(":") - found  # (colons inside strings, or a key twice)
-                if not extra or cleared(arguments, extra):
+                if not extra or len(inside(arguments)) == extra:  # (duplicates.cleared)
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)

@@ -32,8 +32,9 @@ from .jsontext import UNREADABLE, read
 from .nesting import SCALARS
 
 Count = Callable[[Any], int]
-# A colon after a character that cannot precede a member's colon (one inside a string).
-_INSIDE = re.compile(r':(?<=[^"\s]:)').findall
+# The colons after a character that cannot precede a member's colon: colons inside strings
+# (`cleared`; validate.py calls it inline on its valid path).
+inside = re.compile(r':(?<=[^"\s]:)').findall
 # Of each class met: how the members of one of its instances are counted.
 _COUNTS: dict[type[Any], Count] = {}
 
@@ -53,7 +54,7 @@ def cleared(text: str, extra: int) -> bool:
     as the extra colons, the text's members are no more than the members read: no object
     holds a key twice. One pass of the regex engine, from each colon only (its literal
     first character is searched for, as `str.find` does)."""
-    return len(_INSIDE(text)) == extra
+    return len(inside(text)) == extra
 
 
 def members(value: Any) -> int:
