@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "ca7217385c63434a8597ef1b9ecd22e84f5ac63404e56fdc1d06c848ac3549fa"
+RUNTIME_SHA256 = "0b6b6acd658a07ac2594caf33ecfc91bd5a491dbe7ce2251937470df12e5df49"

@@ -119,6 +119,10 @@ def _compile(cls: type[BaseModel]) -> Count:
                     item = values[name]
                     if f is closed_count:
                         total += len(item.__pydantic_fields_set__)
+                    elif f is closed_or_scalar:
+                        found = getattr(item, "__pydantic_fields_set__", None)
+                        if found is not None:
+                            total += len(found)
                     elif f is closed_list:
                         for each in item:
                             total += len(each.__pydantic_fields_set__)
@@ -148,6 +152,13 @@ def _compile(cls: type[BaseModel]) -> Count:
 def closed_count(value: Any) -> int:
     """The members of an instance of a closed class with no object inside: its keys sent."""
     return len(value.__pydantic_fields_set__)
+
+
+def closed_or_scalar(value: Any) -> int:
+    """The members of a value that is a scalar, None, or an instance of a closed class with
+    no object inside (a nullable such class, a union of them and scalars)."""
+    found = getattr(value, "__pydantic_fields_set__", None)
+    return 0 if found is None else len(found)
 
 
 def closed_list(value: Any) -> int:
@@ -182,7 +193,9 @@ def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count 
         return _node(schema["schema"], definitions, entered)
     if kind == "nullable":
         inner = _node(schema["schema"], definitions, entered)
-        return None if inner is None else lambda value: 0 if value is None else inner(value)
+        if inner is None or inner is closed_count:
+            return None if inner is None else closed_or_scalar
+        return lambda value: 0 if value is None else inner(value)
     if kind == "model" and schema.get("cls") is not None:
         return counter(schema["cls"])
     if kind == "definition-ref":
@@ -199,10 +212,16 @@ def _node(schema: Any, definitions: dict[str, Any], entered: set[str]) -> Count 
         if item is None or item is closed_count:
             return None if item is None else closed_list
         return lambda value: sum(map(item, value))
-    if kind == "union":
-        choices = [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
-        if all(_node(c, definitions, entered) is None for c in choices):
+    if kind in ("union", "tagged-union"):
+        if kind == "union":
+            choices = [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
+        else:
+            choices = list(schema["choices"].values())
+        found = [_node(c, definitions, entered) for c in choices]
+        if all(f is None for f in found):
             return None
+        if all(f is None or f is closed_count for f in found):
+            return closed_or_scalar  # (a scalar, or an instance of a closed class)
     if kind == "chain" and all(_node(s, definitions, entered) is None for s in schema["steps"]):
         return None
     return members  # dicts, tuples, unions of objects, any, what this module does not know
