@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0b6b6acd658a07ac2594caf33ecfc91bd5a491dbe7ce2251937470df12e5df49"
+RUNTIME_SHA256 = "905931a97c345915a3f751df0cf8d79edc586393e8b837b91c16121b1649c740"

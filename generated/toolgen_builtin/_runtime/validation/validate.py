@@ -70,7 +70,7 @@ def validate(
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
     Repairs (null for an optional key, declared coercions) go to `on_coerce`, or are
-    logged at INFO on this module's logger. A renamed parameter sent by its old name
+    logged at INFO on this group's logger. A renamed parameter sent by its old name
     (`__renames__`, before its sunset) is taken as its new name, and the warning for the
     host goes to `on_warning`, or is logged at WARNING (deprecation.py). A class with an
     exact check (`__exact__`, for what it cannot express) has the check run on what it
@@ -185,10 +185,10 @@ def _validate(
     validator = model.__pydantic_validator__
     kind = type(arguments)
     try:
-        # What is read at once, measured only if refused (_recover): a flat dict, or a dict
+        # What is read at once, measured only if refused (failure.recover): a flat dict, or a dict
         # for a class that bounds its depth and the values pydantic-core visits in it
         # (bounds.visits: the lengths of its unbounded arrays looked at, not a walk); text
-        # for a class that bounds what it accepts (payload.shallow: it refuses text too deep,
+        # for a class that bounds what it accepts (nesting.shallow: it refuses text too deep,
         # and NaN or Infinity, on its own).
         if kind is dict and (payload.flat(arguments) or bounds.bounded(model, arguments, limits)):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
