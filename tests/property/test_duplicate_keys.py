@@ -10,7 +10,7 @@ text."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -174,3 +174,44 @@ def test_a_key_sent_twice_to_a_flat_class_is_refused_by_name(model: type[BaseMod
         validate(model, "flat", text)
     assert caught.value.issues[0].code == "json" and '"' in caught.value.issues[0].message
     assert validate(model, "flat", text.replace(', "x": 2', "").replace(', "y": 2', ""))
+
+
+class Card(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["card"]
+    number: str
+
+
+class Bank(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["bank"]
+    iban: str | None = None
+
+
+class Payment(BaseModel):
+    """A tagged union of closed classes, and an optional one: counted in the parent's loop."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    method: Annotated[Card | Bank, Field(discriminator="kind")]
+    backup: Bank | None = None
+    amount: int | Card = 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"method": {"kind": "bank", "iban": "FR76"}, "amount": 3}',
+        '{"method": {"kind": "card", "number": "4:2"}, "backup": {"kind": "bank"}}',
+        '{"method": {"kind": "card", "number": "42"}, "amount": {"kind": "card", "number": "1"}}',
+        '{"method": {"kind": "bank"}, "backup": null}',
+    ],
+)
+def test_unions_and_optional_classes_are_counted_exactly(text: str) -> None:
+    value = Payment.__pydantic_validator__.validate_json(text)
+    assert sent_once(text, value)
+    for twice in (
+        text.replace('"kind": ', '"kind": "bank", "kind": ', 1),
+        text[:-1] + ', "method": {"kind": "bank"}}',
+    ):
+        again = Payment.__pydantic_validator__.validate_json(twice)
+        assert _has_duplicate(twice) and not sent_once(twice, again), twice
