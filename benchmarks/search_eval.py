@@ -54,8 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 
-from toolgen.runtime.search import index as search  # noqa: E402
-from toolgen.runtime.search.index import Entry, SearchIndex  # noqa: E402
+from toolgen.runtime.search import analyzer as search  # noqa: E402
+from toolgen.runtime.search.index import THRESHOLD, Entry, SearchIndex  # noqa: E402
 
 # Asked of every catalog, but where the catalog is listed beside the query: one of its tools
 # does what the query asks, or its near equivalent (vetted by reading each catalog's tools that
@@ -630,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--tune", action="store_true", help="print the threshold grid on the tune half"
     )
-    parser.add_argument("--threshold", type=float, default=search.THRESHOLD)
+    parser.add_argument("--threshold", type=float, default=THRESHOLD)
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
     args = parser.parse_args(argv)
     catalogs = [builtin()]

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "905931a97c345915a3f751df0cf8d79edc586393e8b837b91c16121b1649c740"
+RUNTIME_SHA256 = "3fd2cfb388ba6c8b108ac6d7072659041d7b4761d8defa54b133ca6785c42421"

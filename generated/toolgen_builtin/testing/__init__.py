@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The test support this package was generated with (_support/_stamp.py says which one it holds).
-_SUPPORT_SHA256 = "d9e58e927f12d3d2f1749c8f3aac3d44cfda4019a448e377175e293a41a236ee"
+_SUPPORT_SHA256 = "2069116578a36a650afb9a2dd65ee546b62829e1944668561742e1224141e38f"
 _facade = TestingFacade(
     __name__,
     MODULES,

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from toolgen.binding.conformance import (
+from toolgen.binding.discovery import (
     BindingError,
     Interface,
     NoImplementationsModule,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from toolgen.breaking import compare as c
+from toolgen.breaking import changes as c
 from toolgen.breaking.lifecycle import early, past, until
 
 

@@ -1,47 +1,30 @@
 """The comparison: tools matched by name (or as renamed), each pair compared, the findings
-located on both sides, filtered by the settings, and the versions checked against them."""
+located on both sides and filtered by the settings (located.py), and the versions checked
+against them (bumps.py)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
-from toolgen.breaking import lifecycle
+from toolgen.breaking import lifecycle, located
 from toolgen.breaking.behaviour import behaviour
-from toolgen.breaking.compare import (
-    DESCRIBED,
-    MISSING,
-    PROPERTY_ADDED,
-    Schema,
-    has_ref,
-    walk_schemas,
-)
+from toolgen.breaking.bumps import by_name, check_versions
+from toolgen.breaking.changes import DESCRIBED, MISSING, PROPERTY_ADDED, Schema, has_ref
+from toolgen.breaking.compare import walk_schemas
 from toolgen.breaking.direction import judge, path_text
-from toolgen.breaking.report import Finding, Report, Versions, needed_bump
-from toolgen.breaking.rules import BY_ID, PROVIDER
+from toolgen.breaking.located import Raw
+from toolgen.breaking.report import Finding, Report, needed_bump
+from toolgen.breaking.rules import PROVIDER
+from toolgen.breaking.scopes import scopes
 from toolgen.breaking.settings import Settings
 from toolgen.breaking.sources import Place, Side, ToolEntry
-from toolgen.breaking.versions import declared_bump, enough, least
 from toolgen.load.refs import RefError, RefIndex, bundle_located
 from toolgen.lower import EMPTY_PARAMETERS
 from toolgen.naming import provider_name
 from toolgen.schema.pointer import child
-
-
-@dataclass(frozen=True)
-class Raw:
-    """A finding before the settings and the output have their say."""
-
-    rule: str
-    tool: str
-    after: Place | None  # where the current side has it (None: nowhere, the tool is gone)
-    before: Place | None  # where the previous side had it
-    message: str
-    hint: str | None = None  # None: the rule's own
-    change: str = ""  # a schema change's kind: reported once per place, whatever path reached it
 
 
 @dataclass
@@ -114,8 +97,8 @@ class Comparison:
         self.raw.append(Raw(rule, tool, after, before, message, hint, change))
 
     def run(self) -> None:
-        before = _by_name(self.before.tools)
-        after = _by_name(self.after.tools)
+        before = by_name(self.before.tools)
+        after = by_name(self.after.tools)
         removed = [name for name in before if name not in after]
         added = [name for name in after if name not in before]
         renamed = self.renames(before, after, removed, added)
@@ -243,7 +226,9 @@ class Comparison:
                 None,
                 f"tool '{name}' is now deprecated" + (f" ({'; '.join(extra)})" if extra else ""),
             )
-        for issue in behaviour(b.spec, a.spec, complete):
+        issues = [*behaviour(b.spec, a.spec, complete)]
+        issues += scopes(b.spec, a.spec) if complete else []
+        for issue in issues:
             self.add(
                 issue.rule,
                 name,
@@ -341,86 +326,7 @@ class Comparison:
     # -- findings -------------------------------------------------------------------------------
 
     def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        seen: set[tuple[Any, ...]] = set()
-        for raw in self.raw:
-            # A definition reached along several paths (a recursive one, a shared one) is reported once.
-            key = (
-                (raw.rule, raw.change, raw.tool, _key(raw.after), _key(raw.before))
-                if raw.change
-                else (raw.rule, raw.tool, raw.message)
-            )
-            if key in seen:
-                continue
-            seen.add(key)
-            finding = self.finding(raw)
-            if finding is not None:
-                out.append(finding)
-        return out
-
-    def finding(self, raw: Raw) -> Finding | None:
-        rule = BY_ID[raw.rule]
-        if not self.settings.active(rule):
-            return None
-        files = [p.doc.display for p in (raw.after, raw.before) if p is not None]
-        if self.settings.ignored(rule.id, files):
-            return None
-        previous = self.before.where(raw.before) if raw.before is not None else ""
-        message = raw.message + (f" (was at {previous})" if previous else "")
-        if raw.after is not None:
-            file, (line, col), pointer = (
-                raw.after.doc.display,
-                raw.after.position(),
-                raw.after.pointer,
-            )
-        elif raw.before is not None:
-            file, (line, col), pointer = (
-                f"{self.before.label}{raw.before.doc.display}",
-                raw.before.position(),
-                "",
-            )
-        else:
-            file, line, col, pointer = ".", 1, 1, ""
-        return Finding(
-            file,
-            line,
-            col,
-            rule.id,
-            self.settings.severity_of(rule),
-            message,
-            rule.hint if raw.hint is None else raw.hint,
-            rule.category,
-            raw.tool,
-            previous,
-            pointer,
-            gone=raw.after is None,
-        )
-
-
-def _key(place: Place | None) -> tuple[str, str] | None:
-    return (place.doc.display, place.pointer) if place is not None else None
-
-
-def _by_name(tools: list[ToolEntry]) -> dict[str, ToolEntry]:
-    out: dict[str, ToolEntry] = {}
-    for tool in tools:
-        out.setdefault(tool.name, tool)
-    return out
-
-
-def _problems(side: Side, label: str) -> Iterator[Finding]:
-    """What could not be loaded, as toolgen's load diagnostics say it (always errors)."""
-    for d in side.problems:
-        yield Finding(
-            f"{side.label}{d.file}" if side.label else d.file,
-            d.line,
-            d.col,
-            d.rule,
-            "error",
-            f"{label}: {d.message}",
-            d.hint,
-            gone=bool(side.label),
-        )
+        return located.findings(self.raw, self.before, self.settings)
 
 
 def compare(before: Side, after: Side, settings: Settings, today: date | None = None) -> Report:
@@ -428,138 +334,10 @@ def compare(before: Side, after: Side, settings: Settings, today: date | None = 
     comparison = Comparison(before, after, settings, today or date.today())
     comparison.run()
     findings = comparison.findings()
-    findings += _tool_versions(comparison, findings)
-    versions = None
-    released: set[Finding] = set(_released_by_tools(comparison, findings))
-    if before.version is not None and after.version is not None:
-        declared = declared_bump(before.version, after.version)
-        if declared is not None:
-            versions = Versions(before.version, after.version, declared)
-            needed = needed_bump(findings)
-            if enough(before.version, declared, needed):
-                released |= set(findings)  # (none when nothing changed that needs a bump)
-            else:
-                file, line = after.version_at or ("pyproject.toml", 1)
-                findings += _version_finding(
-                    comparison,
-                    file,
-                    line,
-                    1,
-                    "the spec set",
-                    before.version,
-                    after.version,
-                    declared,
-                    needed,
-                    "",
-                )
+    findings, versions, released = check_versions(before, after, settings, findings)
     problems = [
-        *_problems(after, "cannot load"),
-        *_problems(before, "cannot load the previous side"),
+        *located.load_problems(after, "cannot load"),
+        *located.load_problems(before, "cannot load the previous side"),
     ]
     everything = sorted(set(findings + problems))
     return Report(tuple(everything), needed_bump(findings), versions, frozenset(released))
-
-
-class _ToolBump(NamedTuple):
-    entry: ToolEntry
-    previous: ToolEntry
-    old: str
-    new: str
-    declared: str  # none, patch, minor, major or "down"
-    findings: list[Finding]  # about this tool (its own version finding aside)
-
-
-def _tool_bumps(comparison: Comparison, findings: list[Finding]) -> Iterator[_ToolBump]:
-    """Each tool whose own `version` both sides state, with the findings about it."""
-    if not (comparison.before.complete and comparison.after.complete):
-        return
-    before = _by_name(comparison.before.tools)
-    by_tool: dict[str, list[Finding]] = defaultdict(list)
-    for finding in findings:
-        if finding.rule != "VERSION_BUMP_TOO_SMALL":
-            by_tool[finding.tool].append(finding)
-    for entry in comparison.after.tools:
-        previous = before.get(entry.name)
-        old = previous.spec.version if previous is not None else None
-        new = entry.spec.version
-        if previous is None or not (isinstance(old, str) and isinstance(new, str)):
-            continue
-        declared = declared_bump(old, new)
-        if declared is not None:
-            yield _ToolBump(entry, previous, old, new, declared, by_tool.get(entry.name, []))
-
-
-def _released_by_tools(comparison: Comparison, findings: list[Finding]) -> Iterator[Finding]:
-    """The findings about a tool whose own declared `version` rose enough for them."""
-    for bump in _tool_bumps(comparison, findings):
-        needed = needed_bump(bump.findings)
-        if bump.declared not in ("none", "down") and enough(bump.old, bump.declared, needed):
-            yield from bump.findings
-
-
-def _tool_versions(comparison: Comparison, findings: list[Finding]) -> list[Finding]:
-    """A tool's own `version`, where both sides state one, against the findings about that tool."""
-    out: list[Finding] = []
-    for bump in _tool_bumps(comparison, findings):
-        needed = needed_bump(bump.findings)
-        if enough(bump.old, bump.declared, needed):
-            continue
-        line, col = bump.entry.at("version").position()
-        out += _version_finding(
-            comparison,
-            bump.entry.doc.display,
-            line,
-            col,
-            f"tool '{bump.entry.name}'",
-            bump.old,
-            bump.new,
-            bump.declared,
-            needed,
-            bump.entry.name,
-            bump.previous.at("version"),
-        )
-    return out
-
-
-def _version_finding(
-    comparison: Comparison,
-    file: str,
-    line: int,
-    col: int,
-    what: str,
-    old: str,
-    new: str,
-    declared: str,
-    needed: str,
-    tool: str,
-    before: Place | None = None,
-) -> list[Finding]:
-    rule = BY_ID["VERSION_BUMP_TOO_SMALL"]
-    if not comparison.settings.active(rule) or comparison.settings.ignored(rule.id, [file]):
-        return []
-    bump = (
-        "went down"
-        if declared == "down"
-        else f"is a {declared} bump"
-        if declared != "none"
-        else "did not change"
-    )
-    previous = comparison.before.where(before) if before is not None else ""
-    message = (
-        f"{what}: version {old} -> {new} {bump}; the changes need a {needed} bump (at least "
-        f"{least(old, needed)})" + (f" (was at {previous})" if previous else "")
-    )
-    return [
-        Finding(
-            file,
-            line,
-            col,
-            rule.id,
-            comparison.settings.severity_of(rule),
-            message,
-            rule.hint,
-            rule.category,
-            tool,
-            previous,
-        )
-    ]

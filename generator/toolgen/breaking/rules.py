@@ -370,6 +370,22 @@ RULES: tuple[Rule, ...] = (
         "before they take this release",
     ),
     Rule(
+        "TOOL_NO_NEW_SCOPE",
+        BEHAVIOR,
+        ERROR,
+        "`auth: {scopes}` gains no scope: callers whose tokens hold only the old scopes are "
+        "refused (403) and no longer see the tool.",
+        "give the callers' tokens the new scope before this release is served, or protect the "
+        "new behaviour with a new tool",
+    ),
+    Rule(
+        "TOOL_SCOPE_REMOVED",
+        BEHAVIOR,
+        INFO,
+        "`auth: {scopes}` needs fewer scopes: callers without them may now call the tool.",
+        "check that every caller the old scope kept out may use the tool",
+    ),
+    Rule(
         "TOOL_ERROR_NO_DELETE",
         BEHAVIOR,
         WARNING,

@@ -16,6 +16,7 @@ from toolgen.check.context import CheckedTool
 from toolgen.ir import ToolIR
 from toolgen.leaves import kinds
 from toolgen.providers import deprecated_text
+from toolgen.spec.model import TASK_SUPPORT
 
 SEVERITIES = (INFO, WARNING, ERROR)
 NO_CATEGORY = "(no category)"
@@ -90,19 +91,11 @@ def policies(tool: ToolIR) -> tuple[tuple[str, str], ...]:
         ("rate limit", rate),
         ("cache", cache),
         ("approval", approval),
-        ("as a task", TASKS.get(tool.task or "", "either way (not declared)")),
+        ("as a task", TASK_SUPPORT.get(tool.task or "", "either way (not declared)")),
         ("input guards", ", ".join(inputs) or "none"),
         ("output guards", ", ".join(outputs) or "none"),
         ("scopes a caller needs", " ".join(tool.scopes) or "none"),
     )
-
-
-# A spec's `task` (MCP's taskSupport), as a reader of the catalog reads it.
-TASKS = {
-    "required": "only as a task (a long call)",
-    "optional": "either way",
-    "forbidden": "never: answered at once",
-}
 
 
 def traits(tool: ToolIR) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from toolgen.catalog.changes import Changes
 from toolgen.catalog.definitions import Cost
 from toolgen.catalog.pages import Page, groups
+from toolgen.runtime.search import analyzer
 from toolgen.runtime.search import index as search
 
 HERE = Path(__file__).parent
@@ -49,8 +50,8 @@ def search_data(pages: Sequence[Page], index: dict[str, Any]) -> dict[str, Any]:
         "analyzer": index["analyzer"],
         "fields": index["fields"],
         "weights": list(search.WEIGHTS),
-        "stop": sorted(search.STOP_WORDS),
-        "ed": sorted(search._ED),
+        "stop": sorted(analyzer.STOP_WORDS),
+        "ed": sorted(analyzer._ED),
         "tools": [
             {"name": e["name"], "href": hrefs[e["name"]], "fields": e["fields"]}
             for e in index["tools"]

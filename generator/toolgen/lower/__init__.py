@@ -16,7 +16,8 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
-from toolgen.lower.typemap import TypeMapper, merged
+from toolgen.lower.typemap import TypeMapper
+from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.runtime.validation import repair
 from toolgen.schema.closing import (

@@ -10,7 +10,7 @@ A tool with `defer: true` is not shown up front; the model finds it by searching
   and at least one tool is always loaded, as the API requires.
 - The others (Chat Completions, Gemini, Bedrock Converse, MCP) cannot: the deferred tools
   are left out and the runtime's `search_tools`/`call_tool` pair is shown instead
-  (runtime/search/index.py answers both, over the package's generated index).
+  (runtime/search/tools.py answers both, over the package's generated index).
 
 A catalog without deferred tools is shown as it always was.
 """
@@ -24,7 +24,7 @@ from typing import Any
 from toolgen.naming import provider_name
 from toolgen.providers.base import ToolLike, Tools
 from toolgen.runtime import kinds
-from toolgen.runtime.search import index as search
+from toolgen.runtime.search import definitions as search
 
 NATIVE = frozenset(
     {kinds.OPENAI_RESPONSES, kinds.ANTHROPIC}

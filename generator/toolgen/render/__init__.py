@@ -26,6 +26,7 @@ from toolgen.render.layout import bracketed
 from toolgen.render.testing import render_testing
 from toolgen.runtime import facade, kinds
 from toolgen.runtime import models as runtime_models
+from toolgen.runtime_testing import surface
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -482,7 +483,11 @@ def render_package(
         f"{root}/tools/__init__.py": _with_header('"""One module per tool."""\n'),
         f"{root}/testing/__init__.py": _with_header(
             env.get_template("testing_init.py.jinja").render(
-                package=package, support_sha256=digest(support_files())
+                package=package,
+                support_sha256=digest(support_files()),
+                names=surface.TESTING_ALL,
+                contract_names=surface.CONTRACT_NAMES,
+                functions=surface.FUNCTIONS,
             )
         ),
         f"{root}/testing/tools/__init__.py": _with_header(

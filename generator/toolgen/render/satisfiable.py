@@ -16,7 +16,7 @@ from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
 from toolgen.render.compiled import compiled
-from toolgen.render.strategies import NOTHING
+from toolgen.render.scalar_strategies import NOTHING
 
 ID = "unsatisfiable"  # catalogued in check/catalogue.py (STRATEGIES)
 _WHAT = {

@@ -1,7 +1,7 @@
 """`definitions/search.json`: the package's tool-search index, written at generation time.
 
 Per tool (sorted by name; render writes one a line): its indexed terms field by field, made by the
-runtime's own `search.fields` (so that the text of a query and of a tool are normalised by
+runtime's own `analyzer.fields` (so that the text of a query and of a tool are normalised by
 the one analyzer), and what `search_tools` answers about it: the description and the input
 schema of its MCP definition, which deferred tools have nowhere else once the MCP listing
 leaves them out. The runtime counts the terms when it loads the index: term statistics
@@ -18,7 +18,7 @@ from toolgen.constants import HEADER
 from toolgen.ir import ToolIR
 from toolgen.providers import export
 from toolgen.runtime import kinds
-from toolgen.runtime.search import index as search
+from toolgen.runtime.search import analyzer, index
 
 
 def index_document(
@@ -38,7 +38,7 @@ def index_document(
     entries = []
     for tool in sorted(tools, key=lambda t: t.name):
         definition = definitions.get(tool.name, {})
-        terms = search.fields(
+        terms = analyzer.fields(
             tool.name,
             tool.description,
             tool.namespace,
@@ -56,8 +56,8 @@ def index_document(
         )
     return {
         "_comment": HEADER,
-        "format": search.FORMAT,
-        "analyzer": search.ANALYZER,
-        "fields": list(search.FIELDS),
+        "format": index.FORMAT,
+        "analyzer": analyzer.ANALYZER,
+        "fields": list(analyzer.FIELDS),
         "tools": entries,
     }

@@ -16,41 +16,18 @@ needs it. A schema no value can satisfy (`false`, `not: {}`, two `true` branches
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, TypeGuard
+from typing import Any
 
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.runtime.types import is_json_type
+from toolgen.render.scalar_strategies import NOTHING, SCALARS, count
+from toolgen.render.schema_merge import constraints, fold_all_of, merge
 from toolgen.runtime_testing.judge import json_schema_validator
 from toolgen.schema.keywords import BY_TYPE, JSON_TYPES
-from toolgen.schema.patterns import ecma
 from toolgen.schema.pointer import escape, resolve
 
-# Keywords that never constrain a value.
-IGNORED = frozenset(
-    {
-        "$defs",
-        "definitions",
-        "$schema",
-        "$id",
-        "$anchor",
-        "$comment",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "example",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "contentMediaType",
-        "contentEncoding",
-    }
-)
 # Per type, the keywords the strategies build values for (a subset of keywords.BY_TYPE): a
 # schema with any other keyword of its type is drawn and then filtered (not exact).
 BUILT = {
@@ -67,14 +44,6 @@ ANY_TYPE_KEYWORD = frozenset().union(*BUILT.values())
 # (generating only that type is still valid).
 IMPLIED_TYPE = tuple((kind, BY_TYPE[kind]) for kind in ("object", "array", "string", "number"))
 JSON_VALUES = "_s.json_values()"
-NOTHING = "st.nothing()"
-OPEN_ENDED = frozenset(
-    {"additionalProperties", "patternProperties", "unevaluatedProperties", "unevaluatedItems"}
-)
-
-
-def _constraints(schema: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in schema.items() if k not in IGNORED and not k.startswith("x-")}
 
 
 @dataclass
@@ -108,7 +77,7 @@ class StrategyCompiler:
             return self.nothing(pointer, "the schema is `false`")
         if not isinstance(schema, dict):
             return JSON_VALUES
-        node, exact = self._build(_constraints(schema), pointer)
+        node, exact = self._build(constraints(schema), pointer)
         if node == NOTHING:
             return self.nothing(pointer, "no value satisfies every keyword")
         if exact:
@@ -139,7 +108,7 @@ class StrategyCompiler:
         if "if" in schema or "then" in schema or "else" in schema:
             return self.conditional(schema, pointer)
         if "allOf" in schema:
-            merged, simple = self.merged(schema)
+            merged, simple = fold_all_of(schema, self.defs)
             if merged is not None:
                 if self.close_merged and "properties" in merged:
                     merged.setdefault("additionalProperties", False)
@@ -174,76 +143,15 @@ class StrategyCompiler:
         exact = not (
             set(schema) - ANY_TYPE_KEYWORD - {"type"}
         )  # another type's keywords do not apply
-        node, own_exact = getattr(self, f"_{kind}")(schema, pointer)
+        scalar = SCALARS.get(kind)
+        node, own_exact = (
+            scalar(schema)
+            if scalar is not None
+            else self._array(schema, pointer)
+            if kind == "array"
+            else self._object(schema, pointer)
+        )
         return node, exact and own_exact
-
-    # One method per JSON type: (strategy, exact)
-    def _null(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        return "st.none()", True
-
-    def _boolean(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        return "st.booleans()", True
-
-    def _string(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        keywords: dict[str, Node] = {}
-        exact = True
-        if _count(schema.get("minLength")) is not None:
-            keywords["min_size"] = repr(_count(schema["minLength"]))
-        if _count(schema.get("maxLength")) is not None:
-            keywords["max_size"] = repr(_count(schema["maxLength"]))
-        pattern = schema.get("pattern")
-        if isinstance(pattern, str):
-            if ecma(pattern) is not None:
-                keywords["pattern"] = literal(pattern)
-            else:  # no exact reading: lint refuses it; generate, then filter
-                exact = False
-        if isinstance(schema.get("format"), str):
-            keywords["format"] = literal(schema["format"])
-        return call("_s.strings", **keywords), exact
-
-    def _integer(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        keywords: dict[str, Node] = dict(_integer_bounds(schema))
-        step = schema.get("multipleOf")
-        if _number(step) and step > 0:
-            # The integer multiples of p/q (in lowest terms) are the multiples of p.
-            whole = Fraction(step) if isinstance(step, int) else Fraction(repr(step))
-            if whole.numerator != 1:
-                keywords["multiple_of"] = repr(whole.numerator)
-            return call("_s.integers", **keywords), True
-        return call("_s.integers", **keywords), "multipleOf" not in schema
-
-    def _number(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
-        step = schema.get("multipleOf")
-        if "multipleOf" in schema:
-            if _number(step) and float(step).is_integer() and step > 0:
-                return self._integer(schema, pointer)  # multiples of an integer are integers
-            if (
-                _number(step) and step > 0
-            ):  # k * step is not always a multiple in floating point: filtered
-                return call("_s.multiples", repr(step), **_integer_bounds(schema, step)), False
-            return NOTHING, True
-        keywords: dict[str, Node] = {}
-        for key, name, flag in (
-            ("minimum", "minimum", None),
-            ("maximum", "maximum", None),
-            ("exclusiveMinimum", "minimum", "exclude_min"),
-            ("exclusiveMaximum", "maximum", "exclude_max"),
-        ):
-            value = schema.get(key)
-            if _number(value):
-                keywords[name] = repr(value)
-                if flag:
-                    keywords[flag] = "True"
-        if (
-            "minimum" in schema
-            and "exclusiveMinimum" in schema
-            or "maximum" in schema
-            and "exclusiveMaximum" in schema
-        ):
-            return call(
-                "_s.numbers", **keywords
-            ), False  # both bounds on one side: filter picks the tighter
-        return call("_s.numbers", **keywords), True
 
     def _array(self, schema: dict[str, Any], pointer: str) -> tuple[Node, bool]:
         keywords: dict[str, Node] = {}
@@ -252,7 +160,7 @@ class StrategyCompiler:
         prefix: list[Any] = written if isinstance(written, list) else []
         # Where `items` is not said, `unevaluatedItems` has the last word past the prefix.
         items = schema.get("items", schema.get("unevaluatedItems", True))
-        least, most = _count(schema.get("minItems")) or 0, _count(schema.get("maxItems"))
+        least, most = count(schema.get("minItems")) or 0, count(schema.get("maxItems"))
         heads = [self.compile(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix)]
         if NOTHING in heads:  # nothing can stand at that position: arrays stop before it
             heads = heads[: heads.index(NOTHING)]
@@ -280,7 +188,7 @@ class StrategyCompiler:
             if isinstance(items, dict) and items and not prefix:  # what it contains is an item too
                 wanted = {"allOf": [items, wanted]}
             contains = self.compile(wanted, f"{pointer}/contains")
-            low, high = _count(schema.get("minContains")), _count(schema.get("maxContains"))
+            low, high = count(schema.get("minContains")), count(schema.get("maxContains"))
             low = 1 if low is None else low
             if (contains == NOTHING or (high is not None and high < low)) and low > 0:
                 return self.nothing(
@@ -414,7 +322,7 @@ class StrategyCompiler:
         for i, branch in enumerate(schema[key]):
             if branch is False:
                 continue
-            merged = merge(base, _constraints(branch)) if isinstance(branch, dict) else base
+            merged = merge(base, constraints(branch)) if isinstance(branch, dict) else base
             if merged is None:
                 merged, exact = base, False
             node, branch_exact = self._build(merged, f"{pointer}/{key}/{i}")
@@ -431,89 +339,6 @@ class StrategyCompiler:
             )
         return _one_of(options), exact
 
-    def merged(self, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
-        """An allOf folded into one schema (None when the branches do not fold), and whether
-        the fold is exact: a branch's own additionalProperties does not see the other
-        branches' properties, so with one the filter has the last word."""
-        out: dict[str, Any] | None = {k: v for k, v in schema.items() if k != "allOf"}
-        exact = (
-            not OPEN_ENDED & schema.keys()
-        )  # the outer one does not see the branches' keys either
-        for branch in schema["allOf"]:
-            if branch is True:
-                continue
-            if not isinstance(branch, dict) or out is None:
-                return None, False
-            branch = _constraints(branch)
-            seen: set[str] = set()
-            while set(branch) == {"$ref"} and isinstance(branch["$ref"], str):
-                name = branch["$ref"].removeprefix("#/$defs/")
-                if name in seen or name not in self.defs or not isinstance(self.defs[name], dict):
-                    return None, False
-                seen.add(name)
-                branch = _constraints(self.defs[name])
-            # A branch's `items` applies past its own `prefixItems` only, not past the other's.
-            crossed = ("items" in branch and "prefixItems" in out) or (
-                "prefixItems" in branch and "items" in out
-            )
-            exact = exact and not OPEN_ENDED & branch.keys() and not crossed
-            out = merge(out, branch)
-        return out, exact
-
-
-def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
-    """Two schemas' constraints in one, for the common cases (None otherwise).
-
-    Close rather than exact (an `additionalProperties` of one side is not re-read against
-    the other's properties), so a merged allOf is still judged by the filter."""
-    out = dict(a)
-    for key, value in b.items():
-        if key not in out or out[key] == value:
-            out[key] = value
-        elif key == "properties" and isinstance(value, dict) and isinstance(out[key], dict):
-            both = dict(out[key])
-            for name, sub in value.items():
-                both[name] = {"allOf": [both[name], sub]} if name in both else sub
-            out[key] = both
-        elif key == "required" and isinstance(value, list) and isinstance(out[key], list):
-            out[key] = list(dict.fromkeys([*out[key], *value]))
-        elif key == "type":
-            left = set(out[key]) if isinstance(out[key], list) else {out[key]}
-            right = set(value) if isinstance(value, list) else {value}
-            for wide, narrow in (("number", "integer"),):
-                if wide in left and narrow in right:
-                    left.add(narrow)
-                if wide in right and narrow in left:
-                    right.add(narrow)
-            common = sorted(left & right)
-            if not common:
-                return None
-            out[key] = common[0] if len(common) == 1 else common
-        elif key in ("minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum"):
-            out[key] = max(out[key], value)
-        elif key in ("maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"):
-            out[key] = min(out[key], value)
-        elif (
-            key in ("items", "contains", "propertyNames")
-            and isinstance(value, dict)
-            and isinstance(out[key], dict)
-        ):
-            out[key] = {"allOf": [out[key], value]}
-        elif key == "prefixItems" and isinstance(value, list) and isinstance(out[key], list):
-            short, long = sorted((out[key], value), key=len)
-            out[key] = [{"allOf": [x, y]} for x, y in zip(short, long, strict=False)] + long[
-                len(short) :
-            ]
-        elif key == "not":
-            out[key] = {"anyOf": [out[key], value]}
-        else:
-            return None
-    return out
-
-
-def _number(value: Any) -> TypeGuard[int | float]:
-    return is_json_type(value, "number") and math.isfinite(value)
-
 
 def _types(schema: dict[str, Any]) -> set[str]:
     """The JSON types a schema may accept (every type when it does not say)."""
@@ -528,13 +353,6 @@ def _types(schema: dict[str, Any]) -> set[str]:
     return named | {"integer"} if "number" in named else named
 
 
-def _count(value: Any) -> int | None:
-    """A count keyword's value (`maxItems: 2.0` is 2), or None when it is not a count."""
-    if _number(value) and float(value).is_integer() and value >= 0:
-        return int(value)
-    return None
-
-
 def _one_of(nodes: list[Node]) -> Node:
     live = [node for node in nodes if node != NOTHING]
     return NOTHING if not live else live[0] if len(live) == 1 else call("st.one_of", *live)
@@ -546,22 +364,3 @@ def _json_literal(value: Any) -> bool:
         return True
     except (TypeError, ValueError):
         return False
-
-
-def _integer_bounds(schema: dict[str, Any], unit: float = 1) -> dict[str, str]:
-    """The tightest bounds on k, for values k * unit, that the four bound keywords allow."""
-    lows, highs = [], []
-    if _number(schema.get("minimum")):
-        lows.append(math.ceil(schema["minimum"] / unit))
-    if _number(schema.get("exclusiveMinimum")):
-        lows.append(math.floor(schema["exclusiveMinimum"] / unit) + 1)
-    if _number(schema.get("maximum")):
-        highs.append(math.floor(schema["maximum"] / unit))
-    if _number(schema.get("exclusiveMaximum")):
-        highs.append(math.ceil(schema["exclusiveMaximum"] / unit) - 1)
-    out = {}
-    if lows:
-        out["minimum"] = repr(max(lows))
-    if highs:
-        out["maximum"] = repr(min(highs))
-    return out

@@ -94,6 +94,19 @@ class ArgumentIssue:
     suggestion: str | None = None
     location: tuple[str | int, ...] = field(default=(), compare=False)  # the exact path, for hosts
 
+    @classmethod
+    def at(
+        cls,
+        location: tuple[str | int, ...],
+        code: str,
+        message: str,
+        value: str | None = None,
+        expected: str | None = None,
+        suggestion: str | None = None,
+    ) -> ArgumentIssue:
+        """An issue at `location`, its `path` written as messages write it (`shown_path`)."""
+        return cls(shown_path(location), code, message, value, expected, suggestion, location)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "path": self.path,

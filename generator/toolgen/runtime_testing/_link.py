@@ -7,8 +7,9 @@ from ..runtime.errors import ToolError, UnknownToolError
 from ..runtime.pointer import tokens
 from ..runtime.results.content import block_kind
 from ..runtime.results.control import Suspend
-from ..runtime.results.result import ToolInfo, raised_as, tool_error_kind
-from ..runtime.results.result import finish as _finish
+from ..runtime.results.outcome import finish as _finish
+from ..runtime.results.outcome import raised_as, tool_error_kind
+from ..runtime.results.result import ToolInfo
 from ..runtime.secrets import REDACTED, redact
 from ..runtime.types import is_json_type, json_equal
 from ..runtime.validation.exact.ecma import ecma_pattern

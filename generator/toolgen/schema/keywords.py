@@ -45,7 +45,7 @@ _NUMERIC = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximu
 # one by tests/unit/core/test_keywords.py: what the typemap enforces exactly
 # (schema/exactness.py: no `multipleOf` for floats, whose remainders pydantic rounds), what
 # the strategies build rather than filter (render/strategies.py `BUILT`), and which changes
-# breaking/compare.py orders (`COUNTS`, `PRESENCE`).
+# breaking/constraints.py orders (`COUNTS`, `PRESENCE`).
 BY_TYPE: dict[str, frozenset[str]] = {
     "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
     "number": _NUMERIC,

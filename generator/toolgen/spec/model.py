@@ -15,6 +15,13 @@ from typing import Any
 
 MISSING: Any = object()  # an example without `result` (a JSON null result is a value)
 ANNOTATION_ORDER = ("read_only", "destructive", "idempotent", "open_world")
+# `task` (MCP's taskSupport): the values the format allows (spec/schema.json's enum), each
+# with what it means for a call, as a reader of the catalog is told.
+TASK_SUPPORT: dict[str, str] = {
+    "forbidden": "never: answered at once",
+    "optional": "either way",
+    "required": "only as a task (a long call)",
+}
 
 
 class SpecModelError(ValueError):
@@ -126,7 +133,7 @@ class ToolSpec:
     category: str | None = None
     namespace: str | None = None  # `namespace`, else the category (where tools are searched)
     defer: bool = False  # `defer`: found through tool search, not shown up front
-    task: str | None = None  # `task`: forbidden | optional | required (MCP's taskSupport)
+    task: str | None = None  # `task`: a key of TASK_SUPPORT (MCP's taskSupport)
     kind: str | None = None  # code | utility | return | system
     stability: str = "stable"  # stable | experimental | deprecated (implied by `deprecated`)
     deprecation: Deprecation | None = None  # `deprecated` and `sunset`

@@ -23,7 +23,7 @@ from tests.support.generation import REPO, UPDATE_GOLDEN
 from toolgen.catalog.command import build_site, write_site
 from toolgen.cli import main
 from toolgen.config import load_config
-from toolgen.runtime.search import index as search
+from toolgen.runtime.search import analyzer as search
 
 CHROMIUM = "/usr/bin/chromium"
 MISSING = (

@@ -9,6 +9,7 @@ generated afresh (conftest.case_output), which holds the runtime.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -39,10 +40,14 @@ def test_case_output_is_pinned(case: Path) -> None:
 def test_case_output_imports(case: Path) -> None:
     with imported(case_output(case.name), case.name) as package:
         assert package.TOOL_NAMES
+        # Large input is judged by a class's fail-fast twin: every generated class has one.
+        failfast = importlib.import_module(f"{case.name}._runtime.validation.failfast")
         for name in package.TOOL_NAMES:
             info = package.tool_info(name)
             assert info.name == name
             assert package.tool_info(info.provider_name) is info
+            assert failfast.twin(info.arguments) is not None
+            assert failfast.twin(info.result) is not None
 
 
 def test_expected_output_passes_mypy_strict() -> None:

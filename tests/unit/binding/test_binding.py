@@ -9,7 +9,8 @@ import pytest
 
 from tests.support.binding_support import forgetting, weather_project
 from tests.support.generation import REPO, generate
-from toolgen.binding import conformance as binding
+from toolgen.binding import conformance
+from toolgen.binding.discovery import discover
 from toolgen.config import load_config
 
 WEATHER_OK = """\
@@ -323,8 +324,8 @@ def test_the_builtin_library_is_fully_bound(tmp_path: Path) -> None:
     config = load_config(REPO).override(out=str(tmp_path))
     generate(config.specs, tmp_path, config.package)
     with forgetting(tmp_path, config.package, "implementations"):
-        discovery = binding.discover(config)
-        assert binding.check(discovery) == []
+        discovery = discover(config)
+        assert conformance.check(discovery) == []
         assert (
             discovery.bound()
             == set(discovery.interfaces)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.support.binding_support import SEND_NOTE, WEATHER, Project, forgetting, weather_project
 from tests.support.generation import tree
-from toolgen.binding.conformance import Interface
+from toolgen.binding.discovery import Interface
 from toolgen.binding.scaffold import stub_source
 from toolgen.naming import module_name, tool_classes
 

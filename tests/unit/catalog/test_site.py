@@ -10,7 +10,10 @@ import pytest
 
 from tests.support.catalog_support import SPECS, Elements, site
 from toolgen.catalog.site import script_json
+from toolgen.runtime.search import analyzer
 from toolgen.runtime.search import index as search
+from toolgen.spec import spec_schema
+from toolgen.spec.model import TASK_SUPPORT
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +57,10 @@ def test_the_index_groups_by_category_then_namespace(files: dict[str, str]) -> N
 
 def test_the_search_data_is_the_search_index_of_the_package(files: dict[str, str]) -> None:
     data = json.loads(Elements(files["index.html"]).script("search-data"))
-    assert data["fields"] == list(search.FIELDS) and data["weights"] == list(search.WEIGHTS)
+    assert data["fields"] == list(analyzer.FIELDS) and data["weights"] == list(search.WEIGHTS)
     find = next(t for t in data["tools"] if t["name"] == "find_customer")
     assert find["href"] == "tools/find_customer.html"
-    assert find["fields"][0] == " ".join(search.tokens("find_customer"))
+    assert find["fields"][0] == " ".join(analyzer.tokens("find_customer"))
     assert "email" in find["fields"][2].split()
 
 
@@ -136,3 +139,11 @@ returns:
     assert rows["as a task"] == "only as a task (a long call)"
     assert (rows["input guards"], rows["output guards"]) == ("no_friday", "no_secrets, short")
     assert rows["scopes a caller needs"] == "deploy ops:write"
+
+
+def test_every_task_value_the_format_allows_has_its_wording() -> None:
+    """The catalog words a tool's `task` from the spec model's TASK_SUPPORT: a value the
+    format's schema allows without a wording there would show as not declared."""
+    allowed = spec_schema()["$defs"]["tool"]["properties"]["task"]["enum"]
+    assert sorted(TASK_SUPPORT) == sorted(allowed)
+    assert all(TASK_SUPPORT.values())

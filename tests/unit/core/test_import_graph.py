@@ -226,7 +226,8 @@ def test_a_runtime_group_package_imports_nothing() -> None:
 # the modules those extras serve (each imported there, never elsewhere).
 RUNTIME_THIRD_PARTY = {"pydantic", "pydantic_core"}
 RUNTIME_EXTRAS = {
-    f"{RUNTIME}.serving.server": {"mcp", "mcp_types", "starlette", "uvicorn"},
+    f"{RUNTIME}.serving.server": {"mcp", "mcp_types"},
+    f"{RUNTIME}.serving.command": {"mcp", "starlette", "uvicorn"},
     f"{RUNTIME}.serving.calling": {"mcp", "mcp_types"},
     f"{RUNTIME}.serving.transports": {"mcp", "starlette"},
     f"{RUNTIME}.serving.remote": {"mcp", "mcp_types", "anyio", "httpx2"},
@@ -238,7 +239,9 @@ RUNTIME_EXTRAS = {
     f"{RUNTIME}.serving.cancelling": {"starlette"},
     f"{RUNTIME}.serving.tasks": {"mcp", "mcp_types"},
     f"{RUNTIME}.serving.remote_tasks": {"mcp_types"},
-    f"{RUNTIME}.serving.taskwork": {"docket"},
+    f"{RUNTIME}.serving.taskwork": {"docket", "mcp_types"},
+    f"{RUNTIME}.serving.tasks_modern": {"mcp", "mcp_types"},
+    f"{RUNTIME}.serving.task_notices": {"mcp", "mcp_types"},
     f"{RUNTIME}.serving.auth": {"jwt"},
     f"{RUNTIME}.serving.auth_http": {"starlette"},
     f"{RUNTIME}.calls.tracing": {"opentelemetry"},

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolgen.breaking import compare
+from toolgen.breaking import constraints
 from toolgen.render import strategies
 from toolgen.schema import exactness
 from toolgen.schema.keywords import BY_TYPE, JSON_TYPES, KEYWORDS
@@ -33,8 +33,11 @@ def test_no_keyword_belongs_to_two_types_but_the_numeric_ones() -> None:
     [
         ("exactness", exactness._BY_TYPE),
         ("strategies.BUILT", strategies.BUILT),
-        ("compare.COUNTS", {k: {w for pair in v for w in pair} for k, v in compare.COUNTS.items()}),
-        ("compare.PRESENCE", compare.PRESENCE),
+        (
+            "constraints.COUNTS",
+            {k: {w for pair in v for w in pair} for k, v in constraints.COUNTS.items()},
+        ),
+        ("constraints.PRESENCE", constraints.PRESENCE),
     ],
 )
 def test_each_partial_table_is_within_the_one_table(

@@ -21,7 +21,7 @@ from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 from toolgen.providers.catalog import PAIR_NAMES, namespace_description
 from toolgen.runtime.calls.registry import definition_name
-from toolgen.runtime.search.index import CALL_TOOL, SEARCH_TOOLS
+from toolgen.runtime.search.definitions import CALL_TOOL, SEARCH_TOOLS
 
 NATIVE = {"openai-responses", "anthropic"}
 

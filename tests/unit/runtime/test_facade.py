@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import json
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -155,3 +157,26 @@ def test_a_plain_call_answers_as_the_tools_own_validate_arguments() -> None:
         for name in (["send-email"], 7, None):
             with pytest.raises(package.UnknownToolError):
                 package.validate_arguments(name, good)
+
+
+def test_the_testing_facade_binds_the_surface_the_generator_reads() -> None:
+    """`testing/__init__.py` is rendered from runtime_testing/surface.py's tuples: each name
+    is what contract.py or `TestingFacade` holds, and the generator reads them without
+    importing hypothesis."""
+    from toolgen.runtime_testing import contract, surface
+    from toolgen.runtime_testing.facade import TestingFacade
+
+    with imported(case_output("weather"), "weather"):
+        testing = importlib.import_module("weather.testing")
+        assert tuple(testing.__all__) == surface.TESTING_ALL
+        for name in surface.FUNCTIONS:
+            bound = getattr(testing, name).__func__  # the package's copy of the class
+            assert bound.__qualname__ == getattr(TestingFacade, name).__qualname__, name
+    assert set(surface.CONTRACT_NAMES) <= set(contract.__all__)
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, toolgen.render; print('hypothesis' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "False"

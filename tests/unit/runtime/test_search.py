@@ -1,4 +1,4 @@
-"""Tool search (runtime/search/index.py, render/search_index.py): the analyzer, the scorer and its
+"""Tool search (runtime/search/, render/search_index.py): the analyzer, the scorer and its
 "nothing serves this" rule, the search_tools/call_tool pair through a registry, the index a
 generated package ships, the pair served over MCP, and a smoke run of the evaluation."""
 
@@ -22,16 +22,12 @@ from tests.support import builtin_support  # noqa: F401 - puts generated/ and th
 from tests.support.generation import CORPUS, NO_CORPUS, REPO, generate, imported
 from tests.support.mcp_support import python_path
 from toolgen.runtime.errors import ToolArgumentsError
-from toolgen.runtime.search import index as search
-from toolgen.runtime.search.index import (
-    CALL_TOOL,
-    SEARCH_TOOLS,
-    Entry,
-    SearchIndex,
-    fields,
-    stem,
-    tokens,
-)
+from toolgen.runtime.search import analyzer
+from toolgen.runtime.search import index as search_index
+from toolgen.runtime.search import tools as search_tools
+from toolgen.runtime.search.analyzer import fields, stem, tokens
+from toolgen.runtime.search.definitions import CALL_TOOL, SEARCH_TOOLS
+from toolgen.runtime.search.index import Entry, SearchIndex
 from toolgen.runtime.validation.validate import validate
 from toolgen_builtin._runtime.search import index as package_search
 
@@ -185,8 +181,8 @@ def test_the_generated_index_is_deterministic_and_loads(tmp_path: Path) -> None:
         "utf-8"
     )
     document = json.loads(text)
-    assert document["format"] == search.FORMAT and document["analyzer"] == search.ANALYZER
-    assert document["fields"] == list(search.FIELDS)
+    assert document["format"] == search_index.FORMAT and document["analyzer"] == analyzer.ANALYZER
+    assert document["fields"] == list(analyzer.FIELDS)
     assert [t["name"] for t in document["tools"]] == sorted(toolgen_builtin.TOOL_NAMES)
     assert len(text.splitlines()) == len(document["tools"]) + 2  # a head, one tool a line, the end
     mcp = {d["name"]: d for d in toolgen_builtin.tool_definitions("mcp")}
@@ -205,10 +201,13 @@ def test_the_generated_index_is_deterministic_and_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("pair", [SEARCH_TOOLS, CALL_TOOL], ids=lambda p: p["name"])
 def test_the_pairs_schemas_agree_with_their_models(pair: dict[str, Any]) -> None:
-    model = {"search_tools": search.SearchToolsArguments, "call_tool": search.CallToolArguments}[
+    model = {
+        "search_tools": search_tools.SearchToolsArguments,
+        "call_tool": search_tools.CallToolArguments,
+    }[pair["name"]]
+    info = {"search_tools": search_tools.SEARCH_INFO, "call_tool": search_tools.CALL_INFO}[
         pair["name"]
     ]
-    info = {"search_tools": search.SEARCH_INFO, "call_tool": search.CALL_INFO}[pair["name"]]
     assert (
         info.arguments is model
         and info.description == pair["description"]
@@ -336,7 +335,7 @@ def test_a_registry_with_a_deferred_tool_holds_the_pair(deferred: Any) -> None:
     assert first["name"] == "convert_temperature" and first["parameters"]["required"] == ["celsius"]
     assert first["description"] == package.tool_info("convert_temperature").description
     nothing = registry.call("search_tools", {"query": "book a flight to Lisbon"})
-    assert nothing.data() == {"tools": []} and nothing.metadata == search.NOTHING
+    assert nothing.data() == {"tools": []} and nothing.metadata == search_tools.NOTHING
     # Derived registries make their own pair, over their own tools; without a deferred tool, none.
     assert "search_tools" in registry.without("echo_text") and "call_tool" in registry.without(
         "search_tools"

@@ -25,7 +25,7 @@ from toolgen.runtime.errors import (
     UnknownToolError,
 )
 from toolgen.runtime.results.control import SuspensionError
-from toolgen.runtime.results.result import tool_error_kind
+from toolgen.runtime.results.outcome import tool_error_kind
 from toolgen.runtime.serving.failures import ArgumentsRefused
 
 
@@ -187,7 +187,7 @@ def test_an_implementation_refusing_its_own_arguments_is_invalid_arguments() -> 
     from types import SimpleNamespace
 
     from toolgen.runtime.errors import ArgumentIssue
-    from toolgen.runtime.results.result import failure
+    from toolgen.runtime.results.outcome import failure
 
     info = SimpleNamespace(name="count_days", errors=frozenset(), flags=frozenset())
     issue = ArgumentIssue("start", "format", 'not a day, got "2026-02-30"')
@@ -197,3 +197,29 @@ def test_an_implementation_refusing_its_own_arguments_is_invalid_arguments() -> 
     assert "- start: not a day" in own.failure.message
     assert other.failure is not None and other.failure.kind == "internal"
     assert "2026-02-30" not in other.failure.message
+
+
+@pytest.mark.parametrize(
+    ("location", "path"),
+    [
+        (("legs", 0, "day"), "legs[0].day"),
+        ((0, "day"), "[0].day"),
+        (("filters", "a.b"), 'filters["a.b"]'),  # a dotted path would garble this key
+        ((), ""),
+    ],
+)
+def test_an_issue_made_at_a_location_writes_its_path_as_messages_do(
+    location: tuple[str | int, ...], path: str
+) -> None:
+    """`ArgumentIssue.at`, what bound implementations build their issues with: one way to
+    write a path (`shown_path`), the exact location kept for hosts."""
+    from toolgen.runtime.errors import ArgumentIssue, shown_path
+
+    issue = ArgumentIssue.at(location, "format", "not a day", value='"x"')
+    assert (issue.path, issue.location, issue.code, issue.value) == (
+        path,
+        location,
+        "format",
+        '"x"',
+    )
+    assert issue.path == shown_path(location)

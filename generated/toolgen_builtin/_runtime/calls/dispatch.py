@@ -28,7 +28,8 @@ from pydantic import ValidationError
 from ..errors import ToolArgumentsError, ToolCallError
 from ..results import control
 from ..results.control import Suspension
-from ..results.result import ToolFailure, ToolInfo, ToolResult, failure, ok, timed_out
+from ..results.outcome import failure, timed_out
+from ..results.result import ToolFailure, ToolInfo, ToolResult, ok
 from ..validation import deprecation
 from ..validation.validate import validate
 from . import execution, policies, records, streaming

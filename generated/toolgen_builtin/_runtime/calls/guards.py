@@ -33,7 +33,8 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolgenError
-from ..results.result import ToolFailure, ToolInfo, ToolResult, timed_out
+from ..results.outcome import timed_out
+from ..results.result import ToolFailure, ToolInfo, ToolResult
 from . import execution
 from .context import RunContext
 

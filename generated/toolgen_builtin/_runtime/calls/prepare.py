@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pydantic import ValidationError
 
 from ..errors import ToolArgumentsError, UnknownToolError, injected_values, short
-from ..results.result import ToolFailure, ToolInfo, ToolResult, raised_as
+from ..results.outcome import raised_as
+from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..validation import payload
 from ..validation.validate import closest_example, validate
 

@@ -20,16 +20,8 @@ from typing import Any
 
 from ..results import control
 from ..results.control import Suspension
-from ..results.result import (
-    ToolFailure,
-    ToolInfo,
-    ToolResult,
-    failure,
-    finish,
-    hidden_values,
-    rate_limited,
-    timed_out,
-)
+from ..results.outcome import failure, finish, hidden_values, rate_limited, timed_out
+from ..results.result import ToolFailure, ToolInfo, ToolResult
 from ..secrets import hide_values, redact, secret_values
 from ..store.base import StoreUnavailable
 from ..validation.validate import as_sent

@@ -33,7 +33,7 @@ from ..validation.payload import LIMITS, Limits
 from ..validation.suggest import nearest
 from ..validation.validate import as_sent
 from . import failures, reading, remote_tasks
-from .remote_tasks import TaskHandle
+from .remote_tasks import SyncTaskHandle, TaskHandle
 from .wire import EVENT, MAX_EVENT_HEADER
 
 _TOKENS = itertools.count(1)
@@ -58,6 +58,7 @@ class Remote:
         self.limits = Limits(max_bytes=max_result_bytes, max_depth=LIMITS.max_depth)
         self.watch = watch or failures.Watch()
         self._streams: dict[str, Callable[[Any], None]] = {}
+        self.elicit: Any = None  # the SDK's elicitation callback, when `connect` offers one
 
     def info(self, name: str) -> ToolInfo:
         info = self.infos.get(name)
@@ -77,8 +78,8 @@ class Remote:
     async def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         """The whole result: value or failure (never raised: the connection stays usable),
         content blocks, guidance, warnings. A tool whose spec says `task: required` is run
-        as a task (started, then awaited) on a connection of the handshake revisions."""
-        if self.info(name).task == "required" and remote_tasks.handshake(self):
+        as a task (started, then awaited)."""
+        if self.info(name).task == "required":
             try:
                 handle = await self.start(name, arguments, **fields)
             except ToolCallError as error:
@@ -272,6 +273,7 @@ async def connect(
             elicitation_callback=elicit,
         ) as client:
             holder.append(Remote(client, infos, max_result_bytes=max_result_bytes, watch=watch))
+            holder[0].elicit = elicit  # a task's questions are answered as a call's
             try:
                 yield holder[0]
             except BaseException as error:
@@ -326,6 +328,15 @@ class SyncRemote:
     def call(self, name: str, arguments: Any = None, /, **fields: Any) -> ToolResult:
         result: ToolResult = self.portal.call(lambda: self.remote.call(name, arguments, **fields))
         return result
+
+    def start(
+        self, name: str, arguments: Any = None, /, *, ttl_ms: int | None = None, **fields: Any
+    ) -> SyncTaskHandle:
+        """`Remote.start`: the handle's methods run to their end."""
+        started = self.portal.call(
+            lambda: self.remote.start(name, arguments, ttl_ms=ttl_ms, **fields)
+        )
+        return SyncTaskHandle(self.portal, started)
 
     def stream(self, name: str, arguments: Any = None, /, **fields: Any) -> Iterator[Any]:
         events = self.remote.stream(name, arguments, **fields)

@@ -22,6 +22,12 @@ The record is JSON: MCP's Task fields (`taskId`, `status`, `statusMessage`, `cre
 `lastUpdatedAt`, `ttl`, `pollInterval`) and the call's (`tool`, `arguments`, `result`). A
 task's id ends with when it expires (milliseconds since the epoch), so that a task asked
 for after its record is gone is told apart from one that never was.
+
+A task whose client can answer it (`asks`: 2026-07-28's extension) does not fail when its
+call suspends (approval, a question): it waits `input_required`, the signed suspended call
+and the question (an elicitation, under a key new for each question) in its record, until
+`answer` records the client's reply and queues the task again; a worker then resumes the
+call from the record, as a direct call resumes (each record resumed once).
 """
 
 from __future__ import annotations
@@ -34,8 +40,11 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import mcp_types as types
+
 from ..calls.registry import Registry
-from .calling import refused, rendered
+from ..results import control
+from .calling import elicitation, refused, rendered, resume_with
 
 FINAL = ("completed", "failed", "cancelled")
 INDEX = "tasks"  # the store's listing of every live task
@@ -92,7 +101,10 @@ class Board:
 
     # -- records ------------------------------------------------------------------------------
 
-    async def create(self, tool: str, arguments: Any, ttl_ms: int | None) -> dict[str, Any]:
+    async def create(
+        self, tool: str, arguments: Any, ttl_ms: int | None, asks: bool = False
+    ) -> dict[str, Any]:
+        """A task of the call, queued. `asks`: its client answers questions (see above)."""
         ttl = min(ttl_ms if ttl_ms and ttl_ms > 0 else DEFAULT_TTL_MS, self.max_ttl_ms)
         now = time.time()
         expires_ms = int(now * 1000) + ttl
@@ -106,6 +118,7 @@ class Board:
             "pollInterval": POLL_MS,
             "tool": tool,
             "arguments": arguments,
+            "asks": asks,
         }
         await self._put(record)
         docket = await self.queue()
@@ -136,8 +149,24 @@ class Board:
             raise ValueError(f"task {task_id!r} already ended ({record['status']})")
         ended = await self._end(record, "cancelled", "cancelled by the client", None)
         docket = await self.queue()
-        await docket.cancel(task_id)
+        await docket.cancel(record.get("run") or task_id)
         return ended if ended is not None else await self.get(task_id)
+
+    async def answer(self, record: dict[str, Any], key: str, reply: types.ElicitResult) -> bool:
+        """The client's reply to the question under `key` of an `input_required` task: the
+        task `working` again and queued, to resume its call. False (nothing done) when the
+        task asks no such question now (answered already, ended, never asked)."""
+        if record["status"] != "input_required" or key not in (record.get("asked") or {}):
+            return False
+        run = f"{record['taskId']}:{key}"
+        answered = {**record, "status": "working", "statusMessage": "answered: resuming"}
+        answered.update(asked=None, answer=reply.model_dump(mode="json"), run=run)
+        answered["lastUpdatedAt"] = _iso(time.time())
+        if not await self._put(answered):
+            return False  # ended meanwhile (cancelled)
+        docket = await self.queue()
+        await docket.add(FUNCTION, key=run)(record["taskId"])
+        return True
 
     async def listed(self) -> list[dict[str, Any]]:
         return [json.loads(found) for found in await self.store.alist_tasks(INDEX)]
@@ -181,11 +210,18 @@ class Board:
             loop.call_soon_threadsafe(lambda: loop.create_task(self._progress(record, event)))
 
         try:
-            result = await self.registry.acall(tool, record["arguments"], on_event=on_event)
+            result = await self._called(record, on_event)
+        except control.SuspensionError as error:  # a resumed record refused (used, expired)
+            answer = refused(f"tool {tool!r}: the suspended call cannot resume: {error}")
+            await self._end(record, "failed", str(error), _wire(answer))
+            return
         except asyncio.CancelledError:
             cancelled = refused(f"tool {tool!r}: the task was cancelled", "cancelled")
             await self._end(record, "cancelled", "cancelled by the client", _wire(cancelled))
             raise
+        if result.suspended is not None and record.get("asks"):
+            await self._asking(record, result.suspended)
+            return
         if result.suspended is not None:
             answer = refused(f"tool {tool!r} needs the user, whom a task cannot ask")
             await self._end(record, "failed", "needs the user", _wire(answer))
@@ -193,6 +229,26 @@ class Board:
         status = "failed" if result.failure is not None else "completed"
         message = result.failure.message if result.failure is not None else None
         await self._end(record, status, message, _wire(rendered(result, False)))
+
+    async def _called(self, record: dict[str, Any], on_event: Any) -> Any:
+        """The task's call: run, or resumed with the client's answer (see above)."""
+        if record.get("answer") is None or record.get("suspended") is None:
+            return await self.registry.acall(record["tool"], record["arguments"], on_event=on_event)
+        reply = types.ElicitResult.model_validate(record["answer"])
+        suspended = record["suspended"]
+        record.update(answer=None, suspended=None)
+        await self._put(record)
+        return await resume_with(self.registry, suspended, reply, None, on_event)
+
+    async def _asking(self, record: dict[str, Any], suspension: Any) -> None:
+        """The task waits `input_required` for the client's answer to its question."""
+        asked = int(record.get("questions") or 0) + 1
+        request = elicitation(suspension).model_dump(by_alias=True, mode="json", exclude_none=True)
+        waiting = {**record, "status": "input_required", "questions": asked}
+        waiting["statusMessage"] = control.waiting_message(suspension)
+        waiting.update(asked={f"ask-{asked}": request}, suspended=suspension.to_json())
+        waiting["lastUpdatedAt"] = _iso(time.time())
+        await self._put(waiting)
 
     async def _progress(self, record: dict[str, Any], event: Any) -> None:
         """A streaming tool's event as the task's status message (never past its end)."""

@@ -7,8 +7,9 @@ from ..._runtime.errors import ToolError, UnknownToolError
 from ..._runtime.pointer import tokens
 from ..._runtime.results.content import block_kind
 from ..._runtime.results.control import Suspend
-from ..._runtime.results.result import ToolInfo, raised_as, tool_error_kind
-from ..._runtime.results.result import finish as _finish
+from ..._runtime.results.outcome import finish as _finish
+from ..._runtime.results.outcome import raised_as, tool_error_kind
+from ..._runtime.results.result import ToolInfo
 from ..._runtime.secrets import REDACTED, redact
 from ..._runtime.types import is_json_type, json_equal
 from ..._runtime.validation.exact.ecma import ecma_pattern

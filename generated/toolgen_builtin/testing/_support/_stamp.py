@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "d9e58e927f12d3d2f1749c8f3aac3d44cfda4019a448e377175e293a41a236ee"
+RUNTIME_SHA256 = "2069116578a36a650afb9a2dd65ee546b62829e1944668561742e1224141e38f"

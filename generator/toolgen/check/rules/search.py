@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from toolgen.check.context import Context
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.naming import provider_name
-from toolgen.runtime.search.index import CALL_TOOL, SEARCH_TOOLS
+from toolgen.runtime.search.definitions import CALL_TOOL, SEARCH_TOOLS
 
 ID = "search-reserved"
 SUMMARY = (

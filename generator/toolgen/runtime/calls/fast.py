@@ -23,7 +23,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..results.result import ToolInfo, ToolResult, finish, ok
+from ..results.outcome import finish
+from ..results.result import ToolInfo, ToolResult, ok
 
 
 class Plan:

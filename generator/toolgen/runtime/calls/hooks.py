@@ -24,7 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..results.result import ToolResult, redact_json
+from ..results.outcome import redact_json
+from ..results.result import ToolResult
 from ..secrets import secret_values
 from ..validation.validate import as_sent
 

@@ -25,7 +25,8 @@ from typing import Any
 from .. import kinds
 from ..errors import UnknownCategoryError, UnknownToolError, tool_name
 from ..results.control import SuspensionError
-from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of, tool_error_kind
+from ..results.outcome import tool_error_kind
+from ..results.result import Output, ToolFailure, ToolInfo, ToolResult, package_of
 from ..store.named import open_store
 from ..validation.suggest import nearest
 from . import context, execution, fast, policies, renaming
@@ -188,14 +189,15 @@ class Registry(Dispatcher, Mapping[str, Any]):
         self._fast, self._afast = (fast.by_alias(p, aliases) for p in plans)
 
     def _search_pair(self, tools: dict[str, Any]) -> dict[str, Any]:
-        """`search_tools` and `call_tool` (search.py), which a model not shown the deferred tools
-        finds and calls them with; a call of `call_tool` is prepared as the call it names."""
-        from ..search import index as search  # only registries with deferred tools need it
+        """`search_tools` and `call_tool` (search/tools.py), which a model not shown the deferred
+        tools finds and calls them with; a call of `call_tool` is prepared as the call it names."""
+        from ..search.definitions import CALL_TOOL, PAIR  # only registries with deferred tools
+        from ..search.tools import pair
 
-        if taken := sorted(set(search.PAIR) & set(tools)):
+        if taken := sorted(set(PAIR) & set(tools)):
             raise ValueError(f"tool {taken[0]!r} takes the name of the tool-search pair")
-        made = search.pair(_info(impl) for impl in tools.values())
-        self._pair, self._forwards = frozenset(search.PAIR), frozenset({search.CALL_TOOL["name"]})
+        made = pair(_info(impl) for impl in tools.values())
+        self._pair, self._forwards = frozenset(PAIR), frozenset({CALL_TOOL["name"]})
         return {impl.info.name: impl for impl in made}
 
     def wants_context(self) -> bool:

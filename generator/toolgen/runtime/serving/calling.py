@@ -115,7 +115,7 @@ async def called(
     if caller is not None and identity.CALLER in _injectable(registry, name):
         injected = {**(injected or {}), identity.CALLER: caller.as_json()}  # never the host's
     told: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if getattr(registry, "wants_context", bool)():  # a tool or guard reads its RunContext
+    if registry.wants_context():  # a tool or guard reads its RunContext
         from ..calls.context import calling
 
         told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_named(caller))
@@ -266,15 +266,15 @@ async def _answered(
         return refused(f"{waiting}; this client cannot ask the user (it offers no elicitation)")
     if modern:
         return types.InputRequiredResult(
-            input_requests={ASKED: _elicitation(suspension)},
+            input_requests={ASKED: elicitation(suspension)},
             request_state=json.dumps(suspension.to_json(), ensure_ascii=False),
         )
     related = ServerMessageMetadata(related_request_id=ctx.request_id)
     answer = await ctx.session.send_request(
-        _elicitation(suspension), types.ElicitResult, metadata=related
+        elicitation(suspension), types.ElicitResult, metadata=related
     )
     resumed = await _pumped(
-        ctx, lambda on_event: _resume(registry, suspension, answer, injected, on_event)
+        ctx, lambda on_event: resume_with(registry, suspension, answer, injected, on_event)
     )
     return await _answered(ctx, registry, resumed, injected)
 
@@ -299,14 +299,14 @@ async def _resumed(
         raise MCPError(types.INVALID_PARAMS, f"inputResponses: no answer under {ASKED!r}")
     try:
         result = await _pumped(
-            ctx, lambda on_event: _resume(registry, record, answer, injected, on_event)
+            ctx, lambda on_event: resume_with(registry, record, answer, injected, on_event)
         )
     except control.SuspensionError as error:
         raise MCPError(types.INVALID_PARAMS, f"requestState: {error}") from None
     return await _answered(ctx, registry, result, injected)
 
 
-async def _resume(
+async def resume_with(
     registry: Registry,
     suspended: Suspension | dict[str, Any],
     answer: types.ElicitResult,
@@ -325,7 +325,7 @@ async def _resume(
         return await registry.aresume(record, answer=reply, injected=injected)
 
 
-def _elicitation(suspension: Suspension) -> types.ElicitRequest:
+def elicitation(suspension: Suspension) -> types.ElicitRequest:
     if suspension.reason == control.APPROVAL:
         schema: dict[str, Any] = {"type": "object", "properties": {}}
     else:

@@ -7,8 +7,9 @@ for any task, wherever it runs.
 The SDK defines the types but dispatches none of it: the methods are registered on the
 server, and a middleware answers a task-augmented `tools/call` (whose result is not a
 `CallToolResult`, which the SDK would refuse) and adds `tasks` to the capabilities the
-server declares on `initialize`. On 2026-07-28, where tasks left the core protocol for an
-extension, a call is answered as it comes.
+server declares on `initialize`. On 2026-07-28 tasks are an extension, served by the same
+methods over the same records (tasks_modern.py has its shapes): a handler answers in the
+era of the request.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..calls.registry import Registry
+from . import task_notices
+from . import tasks_modern as modern
 from .taskwork import FINAL, Board, TaskMissing, public
 
 RELATED = "io.modelcontextprotocol/related-task"  # `_meta` key naming a result's task
@@ -39,7 +42,23 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     board = Board(registry) if board is None else board
 
     async def get(ctx: ServerRequestContext[Any], params: types.GetTaskRequestParams) -> Any:
+        if _modern(ctx, "tasks/get"):
+            return modern.detailed(await _found(board.get(params.task_id)))
         return types.GetTaskResult(**public(await _found(board.get(params.task_id))))
+
+    async def update(ctx: ServerRequestContext[Any], params: modern.UpdateTaskParams) -> Any:
+        if not _modern(ctx, "tasks/update"):
+            raise MCPError(types.METHOD_NOT_FOUND, "tasks/update is of MCP 2026-07-28's tasks")
+        record = await _found(board.get(params.task_id))
+        for key, given in params.input_responses.items():  # unknown or answered keys: ignored
+            try:
+                reply = types.ElicitResult.model_validate(given)
+            except ValueError:
+                raise MCPError(
+                    types.INVALID_PARAMS, f"inputResponses[{key!r}]: not an elicitation result"
+                ) from None
+            await board.answer(record, key, reply)
+        return {}
 
     async def result(
         ctx: ServerRequestContext[Any], params: types.GetTaskPayloadRequestParams
@@ -50,10 +69,15 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
         return answer
 
     async def cancel(ctx: ServerRequestContext[Any], params: types.CancelTaskRequestParams) -> Any:
+        era = _modern(ctx, "tasks/cancel")
         try:
             record = await _found(board.cancel(params.task_id))
         except ValueError as error:
+            if era:
+                return {}  # 2026-07-28: an acknowledgement, whatever the task's end
             raise MCPError(types.INVALID_PARAMS, f"cannot cancel: {error}") from None
+        if era:
+            return {}
         return types.CancelTaskResult(**public(record))
 
     async def listed(
@@ -65,6 +89,12 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, get)
     server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, result)
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, cancel)
+    server.add_request_handler("tasks/update", modern.UpdateTaskParams, update)
+    server.extensions[modern.EXTENSION] = {}  # advertised in server/discover
+    listen = task_notices.listener(board)  # 2026-07-28's task status notifications
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, listen
+    )
     server.add_request_handler("tasks/list", types.PaginatedRequestParams, listed)
     server.middleware.append(_Tasked(registry, board))
     return board
@@ -85,8 +115,7 @@ class _Tasked:
             return answer
         params = ctx.params if isinstance(ctx.params, dict) else {}
         name = params.get("name")
-        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-        if ctx.method != "tools/call" or modern or not isinstance(name, str):
+        if ctx.method != "tools/call" or not isinstance(name, str):
             return await call_next(ctx)
         if name not in self.registry:
             return await call_next(ctx)  # the server's own error for a tool it does not have
@@ -94,6 +123,8 @@ class _Tasked:
         if tool not in self.registry:  # call_tool naming no tool: its own error, as a call
             return await call_next(ctx)
         support = self.registry.info(tool).task
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return await self._modern(ctx, call_next, tool, arguments, support)
         asked = params.get("task")
         if not isinstance(asked, dict):
             if support == "required":  # MCP: -32601 for a call that must be a task
@@ -108,7 +139,35 @@ class _Tasked:
             raise MCPError(types.METHOD_NOT_FOUND, message)
         ttl = asked.get("ttl")
         record = await self.board.create(tool, arguments, ttl if isinstance(ttl, int) else None)
+        task_notices.watch(ctx, self.board, record, "notifications/tasks/status", public)
         return {"task": public(record)}
+
+    async def _modern(
+        self,
+        ctx: ServerRequestContext[Any],
+        call_next: CallNext,
+        tool: str,
+        arguments: Any,
+        support: str | None,
+    ) -> HandlerResult:
+        """2026-07-28: a task for a client that opted in (tasks_modern.py)."""
+        params = ctx.params if isinstance(ctx.params, dict) else {}
+        if not modern.opted_in(ctx):
+            if support == "required":
+                raise modern.missing(f"tool {tool!r} runs only as a task")
+            return await call_next(ctx)
+        if support == "forbidden" or "requestState" in params:  # an answer to a question
+            return await call_next(ctx)
+        return modern.handle(await self.board.create(tool, arguments, None, asks=True))
+
+
+def _modern(ctx: ServerRequestContext[Any], method: str) -> bool:
+    """Whether the request is of 2026-07-28 (whose task methods need the opt-in)."""
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return False
+    if not modern.opted_in(ctx):
+        raise modern.missing(f"{method} is of the tasks extension")
+    return True
 
 
 async def _found(pending: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from ...errors import ArgumentIssue, listing, preview, quote, shown_path
+from ...errors import ArgumentIssue, listing, preview, quote
 from ...types import is_json_type
 from ..suggest import nearest
 
@@ -107,10 +107,7 @@ class Ctx:
         suggestion: str | None = None,
     ) -> None:
         if len(self.out) < self.limit:
-            path = shown_path(location)
-            self.out.append(
-                ArgumentIssue(path, code, message, value, expected, suggestion, location)
-            )
+            self.out.append(ArgumentIssue.at(location, code, message, value, expected, suggestion))
 
     def extend(self, issues: list[ArgumentIssue]) -> None:
         self.out.extend(issues[: max(0, self.limit - len(self.out))])

@@ -23,7 +23,7 @@ from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.serving.remote import Remote, SyncRemote
 from ._runtime.serving.remote import connect as _connect
 from ._runtime.serving.remote import connect_sync as _connect_sync
-from ._runtime.serving.remote_tasks import TaskHandle
+from ._runtime.serving.remote_tasks import SyncTaskHandle, TaskHandle
 from .tools.done import DoneArguments, DoneResult
 from .tools.render_chart import RenderChartArguments, RenderChartResult
 from .tools.send_email import SendEmailArguments, SendEmailResult
@@ -36,9 +36,9 @@ class Tools:
         self.remote = remote
 
     async def start(self, name: str, /, **arguments: Any) -> TaskHandle:
-        """The call of tool `name` started as an MCP task (a connection of the handshake
-        revisions: `protocol="legacy"`), validated here first: a handle with `status()`,
-        `result()` (the Result model, as the tool's method gives it), `outcome()`, `cancel()`."""
+        """The call of tool `name` started as an MCP task (2025-11-25's, or 2026-07-28's
+        extension), validated here first: a handle with `status()`, `result()` (the Result
+        model, as the tool's method gives it), `outcome()`, `cancel()`."""
         return await self.remote.start(name, **arguments)
 
     async def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
@@ -69,6 +69,10 @@ class SyncTools:
 
     def __init__(self, remote: SyncRemote) -> None:
         self.remote = remote
+
+    def start(self, name: str, /, **arguments: Any) -> SyncTaskHandle:
+        """`Tools.start`, the handle's methods each run to their end."""
+        return self.remote.start(name, **arguments)
 
     def done(self, arguments: DoneArguments | None = None, /, **fields: Any) -> DoneResult:
         "Finish the task.\nA second line, a tab\tand a trailing backslash \\"

@@ -5,6 +5,6 @@
 
 import sys
 
-from ._runtime.serving.server import main
+from ._runtime.serving.command import main
 
 sys.exit(main(sys.argv[1:], __package__ or "providers"))

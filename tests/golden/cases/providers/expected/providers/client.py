@@ -23,7 +23,7 @@ from . import TOOL_NAMES, ToolInfo, tool_info
 from ._runtime.serving.remote import Remote, SyncRemote
 from ._runtime.serving.remote import connect as _connect
 from ._runtime.serving.remote import connect_sync as _connect_sync
-from ._runtime.serving.remote_tasks import TaskHandle
+from ._runtime.serving.remote_tasks import SyncTaskHandle, TaskHandle
 from .tools.tool_2fa_verify import T2FaVerifyArguments, T2FaVerifyResult
 from .tools.budget_split import BudgetSplitArguments, BudgetSplitResult
 from .tools.http_client_requests_with_a_very_long_name_that_no_provider_accepts_as_it_is import (
@@ -45,9 +45,9 @@ class Tools:
         self.remote = remote
 
     async def start(self, name: str, /, **arguments: Any) -> TaskHandle:
-        """The call of tool `name` started as an MCP task (a connection of the handshake
-        revisions: `protocol="legacy"`), validated here first: a handle with `status()`,
-        `result()` (the Result model, as the tool's method gives it), `outcome()`, `cancel()`."""
+        """The call of tool `name` started as an MCP task (2025-11-25's, or 2026-07-28's
+        extension), validated here first: a handle with `status()`, `result()` (the Result
+        model, as the tool's method gives it), `outcome()`, `cancel()`."""
         return await self.remote.start(name, **arguments)
 
     async def tool_2fa_verify(
@@ -134,6 +134,10 @@ class SyncTools:
 
     def __init__(self, remote: SyncRemote) -> None:
         self.remote = remote
+
+    def start(self, name: str, /, **arguments: Any) -> SyncTaskHandle:
+        """`Tools.start`, the handle's methods each run to their end."""
+        return self.remote.start(name, **arguments)
 
     def tool_2fa_verify(
         self,
