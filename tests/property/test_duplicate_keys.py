@@ -1,5 +1,5 @@
 """The runtime's cheap duplicate-key detectors against the plain answer: `json.loads` with a
-hook on each object's pairs. `payload.duplicate_key` (colons counted against what
+hook on each object's pairs. `duplicates.duplicate_key` (colons counted against what
 pydantic-core read) agrees with it on any JSON text with objects nested in objects and
 arrays, keys spelt plainly or with escapes, colons inside strings. `duplicates.sent_once`
 (the valid path's test: colons counted against the members the class read) never clears
@@ -10,7 +10,7 @@ text."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from toolgen.runtime.errors import ToolArgumentsError
-from toolgen.runtime.validation.duplicates import sent_once
-from toolgen.runtime.validation.payload import duplicate_key
+from toolgen.runtime.validation.duplicates import duplicate_key, sent_once
 from toolgen.runtime.validation.validate import validate
 
 # Few distinct keys, so that duplicates are common; some hold a colon or need an escape.
@@ -160,6 +159,12 @@ def test_the_valid_paths_detector_clears_the_typical_call_without_reading_it_aga
     value = Tree.__pydantic_validator__.validate_json(text)
     assert sent_once(text, value)
     assert not sent_once(text.replace('"x": 3', '"x": 3, "x": 4'), value)
+    # Pretty-printed, a time among the values: the colons after a digit are inside strings.
+    pretty = json.dumps({**json.loads(text), "é": "08:30:00"}, indent=2, ensure_ascii=False)
+    assert sent_once(pretty, Tree.__pydantic_validator__.validate_json(pretty))
+    # A colon after a space inside a string could be a member's: read again (not cleared).
+    spaced = text.replace('"p:q"', '"p :q"')
+    assert not sent_once(spaced, Tree.__pydantic_validator__.validate_json(spaced))
 
 
 @pytest.mark.parametrize("model", [Leaf, Open, Tree])
@@ -169,3 +174,44 @@ def test_a_key_sent_twice_to_a_flat_class_is_refused_by_name(model: type[BaseMod
         validate(model, "flat", text)
     assert caught.value.issues[0].code == "json" and '"' in caught.value.issues[0].message
     assert validate(model, "flat", text.replace(', "x": 2', "").replace(', "y": 2', ""))
+
+
+class Card(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["card"]
+    number: str
+
+
+class Bank(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["bank"]
+    iban: str | None = None
+
+
+class Payment(BaseModel):
+    """A tagged union of closed classes, and an optional one: counted in the parent's loop."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    method: Annotated[Card | Bank, Field(discriminator="kind")]
+    backup: Bank | None = None
+    amount: int | Card = 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"method": {"kind": "bank", "iban": "FR76"}, "amount": 3}',
+        '{"method": {"kind": "card", "number": "4:2"}, "backup": {"kind": "bank"}}',
+        '{"method": {"kind": "card", "number": "42"}, "amount": {"kind": "card", "number": "1"}}',
+        '{"method": {"kind": "bank"}, "backup": null}',
+    ],
+)
+def test_unions_and_optional_classes_are_counted_exactly(text: str) -> None:
+    value = Payment.__pydantic_validator__.validate_json(text)
+    assert sent_once(text, value)
+    for twice in (
+        text.replace('"kind": ', '"kind": "bank", "kind": ', 1),
+        text[:-1] + ', "method": {"kind": "bank"}}',
+    ):
+        again = Payment.__pydantic_validator__.validate_json(twice)
+        assert _has_duplicate(twice) and not sent_once(twice, again), twice

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "9cfe01dfd3b1c40fd8466c97df1b6ae87141c7b6fd9dceb6aeaa1f3bc490ad7b"
+RUNTIME_SHA256 = "0646f228c6bc6a74ed496cfb4378e8001d86a41a8dcbde7c2dcf73567f1f624b"

@@ -97,6 +97,8 @@ class Facade:
         # a half-imported module, and importlib's per-module lock makes threads that import the
         # same tool at once wait for one import.
         self.infos: dict[str, ToolInfo] = {}
+        # Each tool's `ToolInfo.plain_validator`, by the names `validate_arguments` was called with.
+        self._plain: dict[str, Callable[[Any], BaseModel]] = {}
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickled as the package's name: its functions pickle by reference, as functions do."""
@@ -159,12 +161,18 @@ class Facade:
         deprecated one sent) go to `on_warning`, else to the logger of `_runtime.deprecation`.
         Safe to call from many threads, also before a tool's module is imported.
         """
+        if limits is None and on_coerce is None and on_warning is None:  # the usual call
+            try:
+                plain = self._plain.get(name)
+            except TypeError:  # (a name that is not a string: unknown, below)
+                plain = None
+            if plain is None:
+                plain = self._plain[name] = self.tool_info(name).plain_validator()
+            return plain(arguments)
         info = self.infos.get(name) if isinstance(name, str) else None
         if info is None:
             info = self.tool_info(name)
         if limits is None:
-            if on_coerce is None and on_warning is None:  # the usual call: no keywords passed on
-                return info.validate_arguments(arguments)
             return info.validate_arguments(arguments, on_coerce=on_coerce, on_warning=on_warning)
         return info.validate_arguments(
             arguments, limits=limits, on_coerce=on_coerce, on_warning=on_warning

@@ -140,6 +140,25 @@ def test_a_variant_is_read_alone_from_the_layout_render_writes(case: str) -> Non
             assert package.tool_definitions(provider) == whole["variants"][0]["definitions"]
 
 
+def test_a_plain_call_answers_as_the_tools_own_validate_arguments() -> None:
+    """The facade keeps each tool's plain validator: the same answers as `ToolInfo`'s method,
+    the names the host holds secret passed on, a name that is not a tool's still unknown."""
+    with imported(case_output("library"), "library") as package:
+        info = package.tool_info("send-email")
+        good = {"to": ["a@example.com"], "subject": "s", "body": "b"}
+        assert package.validate_arguments("send-email", good) == info.validate_arguments(good)
+        echoed = {**good, "smtp_password": "hunter2"}
+        with pytest.raises(package.ToolArgumentsError) as plain:
+            package.validate_arguments("send-email", json.dumps(echoed))
+        with pytest.raises(package.ToolArgumentsError) as direct:
+            info.validate_arguments(json.dumps(echoed))
+        assert str(plain.value) == str(direct.value) and "hunter2" not in str(plain.value)
+        assert info.plain_validator().keywords == {"secrets": frozenset({"smtp_password"})}
+        for name in (["send-email"], 7, None):
+            with pytest.raises(package.UnknownToolError):
+                package.validate_arguments(name, good)
+
+
 def test_the_testing_facade_binds_the_surface_the_generator_reads() -> None:
     """`testing/__init__.py` is rendered from runtime_testing/surface.py's tuples: each name
     is what contract.py or `TestingFacade` holds, and the generator reads them without

@@ -1,4 +1,4 @@
-"""Text for a class that bounds what it accepts is read before it is measured (payload.shallow).
+"""Text for a class that bounds what it accepts is read before it is measured (nesting.shallow).
 
 The fast path is only sound if the bound is true: whatever such a class accepts nests no
 deeper than `shallow(cls)` and holds no NaN or Infinity. These tests state the bound for
@@ -67,8 +67,8 @@ def p(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 
 def shallow(p: ModuleType, name: str) -> int | None:
-    payload = __import__(f"{p.__name__}._runtime.validation.payload", fromlist=["shallow"])
-    return payload.shallow(p.tool_info(name).arguments)  # type: ignore[no-any-return]
+    nesting = __import__(f"{p.__name__}._runtime.validation.nesting", fromlist=["shallow"])
+    return nesting.shallow(p.tool_info(name).arguments)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

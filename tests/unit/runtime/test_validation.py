@@ -295,7 +295,7 @@ def test_valid_calls_never_reach_the_failure_path(
     def boom(*args: Any) -> Any:
         raise AssertionError("the failure path ran for a valid call")
 
-    monkeypatch.setattr(validation, "_recover", boom)
+    monkeypatch.setattr(validation, "recover", boom)
     golden.validate_arguments("create_order", ORDER)
     golden.validate_arguments("create_order", json.dumps(ORDER))
     golden.validate_arguments("create_order", json.dumps(ORDER).encode())

@@ -3,9 +3,11 @@
 
 Owns every step between what a model sent and what an implementation receives:
 
-- `validate`: the entry point (one pydantic-core call on the valid path; on failure the
-  declared repairs, then the issues explained) and `as_sent` (a value as JSON data);
-- the limits checked before any parsing (`payload`), the repairs of malformed text a spec
+- `validate`: the entry point (one pydantic-core call on the valid path) and `as_sent` (a
+  value as JSON data); `failure`: after a refusal, the declared repairs, then the issues
+  explained;
+- the limits checked before any parsing (`payload`), JSON text and what to say when it is
+  broken (`jsontext`), a key sent twice (`duplicates`), the repairs of malformed text a spec
   allows (`repair`), the coercions tried after strict validation failed (`coerce`),
   deprecated tools and renamed parameters (`deprecation`);
 - the messages: pydantic's errors as `ArgumentIssue`s (`translate`), what a generated model

@@ -47,7 +47,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from . import payload
+from .duplicates import duplicate_key
 
 # Every kind of repair `x-repair` may list.
 KINDS = ("fence", "trailing", "python", "quotes", "split", "truncated")
@@ -195,7 +195,7 @@ def _repaired(text: str, allowed: frozenset[str]) -> tuple[Any, tuple[Repair, ..
     if not made:
         return None
     written = "".join(read.out)
-    if payload.duplicate_key(written) is not None:
+    if duplicate_key(written) is not None:
         return None  # a key twice: its reading would hide a value
     try:
         value = from_json(written, allow_inf_nan=False)

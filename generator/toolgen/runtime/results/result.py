@@ -9,7 +9,8 @@ ran out of time) into that result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -79,21 +80,33 @@ class ToolInfo:
         """The typed arguments of a call (a dict or JSON text), or ToolArgumentsError.
         `on_warning` gets the host's warnings (an old parameter name, a deprecated parameter
         sent); without it they are logged (deprecation.py)."""
-        value = validate(
-            self.arguments,
-            self.name,
-            arguments,
-            self.secrets,
-            limits=limits,
-            on_coerce=on_coerce,
-            on_warning=on_warning,
-        )
+        if limits is LIMITS and on_coerce is None and on_warning is None:
+            value = validate(self.arguments, self.name, arguments, self.secrets)  # (no keywords)
+        else:
+            value = validate(
+                self.arguments,
+                self.name,
+                arguments,
+                self.secrets,
+                limits=limits,
+                on_coerce=on_coerce,
+                on_warning=on_warning,
+            )
         if self.deprecated_parameters:
             for note in deprecation.parameter_warnings(
                 self.name, value, self.deprecated_parameters
             ):
                 deprecation.tell(note, on_warning)
         return value
+
+    def plain_validator(self) -> Callable[[Any], BaseModel]:
+        """`validate_arguments` with no keywords, as one call with nothing in between where
+        the tool has no deprecated parameters (for callers that keep it, as the facade does)."""
+        if self.deprecated_parameters:
+            return self.validate_arguments
+        if self.secrets:
+            return functools.partial(validate, self.arguments, self.name, secrets=self.secrets)
+        return functools.partial(validate, self.arguments, self.name)
 
 
 def package_of(info: Any) -> str:

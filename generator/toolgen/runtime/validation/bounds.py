@@ -23,18 +23,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .payload import SCALARS, WRAPPERS, Limits, shallow
+from .nesting import SCALARS, WRAPPERS, shallow
+from .payload import Limits
 
 Visits = Callable[[Any], int]
 Bound = int | Visits  # a constant, or a function of the value
-# Of each class met, computed once: payload.shallow (the nesting it bounds, or None), and
+# Of each class met, computed once: nesting.shallow (the nesting it bounds, or None), and
 # the bound of the values pydantic-core visits in a dict for it (or None).
 _SHALLOW: dict[type[BaseModel], int | None] = {}
 _BOUNDS: dict[type[BaseModel], Bound | None] = {}
 
 
 def shallow_within(model: type[BaseModel], limits: Limits) -> bool:
-    """Whether the class bounds what it accepts (payload.shallow) within `limits.max_depth`."""
+    """Whether the class bounds what it accepts (nesting.shallow) within `limits.max_depth`."""
     depth = _SHALLOW.get(model, -1)
     if depth == -1:
         depth = _SHALLOW[model] = shallow(model)

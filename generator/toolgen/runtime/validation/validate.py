@@ -3,7 +3,8 @@
 
 The valid path is one pydantic-core call (the model's own validator, without the
 `model_validate` wrapper): no suggestion work, no exception machinery. Everything
-else (repairs, paths, suggestions, messages) runs only once validation has failed.
+else (repairs, paths, suggestions, messages) runs only once validation has failed, in
+failure.py; this module owns reading what arrives, and when it is measured.
 
 Bounded work, whatever arrives (`Limits`): JSON text is measured before it is parsed; a
 dict or list is walked (payload.measure, stopping at the first limit passed) before
@@ -22,30 +23,32 @@ boundary, and never becomes a model-facing failure.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, RootModel, ValidationError
 
 from ..errors import ArgumentIssue, ToolArgumentsError
 from ..models import Exact
-from . import bounds, coerce, deprecation, failfast, payload
+from . import bounds, failfast, jsontext, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
-from .duplicates import cleared, closed_count, counter, sent_once
+from .duplicates import closed_count, counter, duplicate_key, inside, sent_once
 from .examples import closest_example
+from .failure import NOTHING_SENT, OnCoerce, again, recover
 from .payload import LIMITS, Limits
-from .shape import Node
-from .translate import Hit, Location, issues, resolve
 
-__all__ = ["LIMITS", "Coercion", "Limits", "OnWarning", "as_sent", "closest_example", "validate"]
+__all__ = [
+    "LIMITS",
+    "Coercion",
+    "Limits",
+    "OnCoerce",
+    "OnWarning",
+    "as_sent",
+    "closest_example",
+    "validate",
+]
 
 M = TypeVar("M", bound=BaseModel)
-OnCoerce = Callable[[Coercion], None]
-# The logger's name is public (docs/errors.md): `<package>._runtime.validation`, this group.
-_log = logging.getLogger(__name__.rpartition(".")[0])
-_ROUNDS = 3  # repairs can uncover more (a JSON string's content): a few rounds, never a loop
 # Of each class met: how a dict for it is read at once under the default limits (`_ready`).
 _READY: dict[type[BaseModel], Any] = {}
 _BUDGET = bounds.budget(LIMITS)
@@ -67,7 +70,7 @@ def validate(
 
     `arguments` is a dict, or JSON text (a model's raw output: limits apply to it).
     Repairs (null for an optional key, declared coercions) go to `on_coerce`, or are
-    logged at INFO on this module's logger. A renamed parameter sent by its old name
+    logged at INFO on this group's logger. A renamed parameter sent by its old name
     (`__renames__`, before its sunset) is taken as its new name, and the warning for the
     host goes to `on_warning`, or is logged at WARNING (deprecation.py). A class with an
     exact check (`__exact__`, for what it cannot express) has the check run on what it
@@ -102,7 +105,8 @@ def validate(
                     return value  # type: ignore[no-any-return]
                 members = ready[3]  # None: a closed class with no object inside
                 found = len(value.__pydantic_fields_set__) if members is None else members(value)
-                if arguments.count(":") == found or cleared(arguments, found):
+                extra = arguments.count(":") - found  # (colons inside strings, or a key twice)
+                if not extra or len(inside(arguments)) == extra:  # (duplicates.cleared)
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
             return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
@@ -181,10 +185,10 @@ def _validate(
     validator = model.__pydantic_validator__
     kind = type(arguments)
     try:
-        # What is read at once, measured only if refused (_recover): a flat dict, or a dict
+        # What is read at once, measured only if refused (failure.recover): a flat dict, or a dict
         # for a class that bounds its depth and the values pydantic-core visits in it
         # (bounds.visits: the lengths of its unbounded arrays looked at, not a walk); text
-        # for a class that bounds what it accepts (payload.shallow: it refuses text too deep,
+        # for a class that bounds what it accepts (nesting.shallow: it refuses text too deep,
         # and NaN or Infinity, on its own).
         if kind is dict and (payload.flat(arguments) or bounds.bounded(model, arguments, limits)):
             return validator.validate_python(arguments)  # type: ignore[no-any-return]
@@ -218,16 +222,18 @@ def _failed(
 ) -> M:
     """The arguments repaired, or ToolArgumentsError raised, once validation failed."""
     try:
-        outcome = _recover(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
+        outcome = recover(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
     except ToolArgumentsError:
         raise
     except Exception:  # noqa: BLE001 - a bug in explaining must not become the host's crash
         outcome = ToolArgumentsError(
             tool, [ArgumentIssue("", "invalid", "arguments are not valid")]
         )
+    if outcome is NOTHING_SENT:  # blank text, or `null`: no arguments at all
+        return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
     if isinstance(outcome, ToolArgumentsError):
         raise outcome  # raised once, here: a short traceback
-    return outcome
+    return outcome  # type: ignore[return-value]
 
 
 def _measured(model: type[M], tool: str, arguments: Any, limits: Limits) -> M:
@@ -235,7 +241,7 @@ def _measured(model: type[M], tool: str, arguments: Any, limits: Limits) -> M:
     and judged by the class's fail-fast twin first where its own failing pass could keep
     more than `max_errors` errors (failfast.py)."""
     if isinstance(arguments, (str, bytes, bytearray)):
-        problem = payload.check(arguments, limits) or payload.not_json_numbers(arguments)
+        problem = payload.check(arguments, limits) or jsontext.not_json_numbers(arguments)
         if problem is None:
             if failfast.needed(arguments, limits):
                 judge = failfast.twin(model)
@@ -249,41 +255,8 @@ def _measured(model: type[M], tool: str, arguments: Any, limits: Limits) -> M:
         if isinstance(data, (dict, list, tuple)):
             problem, values = payload.measured(data, limits)
         if problem is None:
-            return _again(model, data, limits, values > limits.max_errors)
+            return again(model, data, limits, values > limits.max_errors)
     raise ToolArgumentsError(tool, [problem])
-
-
-def _again(model: type[M], data: Any, limits: Limits, large: bool | None = None) -> M:
-    """`data` (measured: within the limits) validated by the class, judged by its fail-fast
-    twin first when it holds more than `max_errors` values (`large`, if known) and the class
-    does not bound pydantic-core's pass over it (a flat dict, bounds)."""
-    if large is None:
-        large = not _bounded(model, data, limits) and (
-            payload.measured(data, limits)[1] > limits.max_errors
-        )
-    if large:
-        judge = failfast.twin(model)
-        if judge is not None:
-            judge.validate_python(data)
-    return model.__pydantic_validator__.validate_python(data)  # type: ignore[no-any-return]
-
-
-def _bounded(model: type[M], data: Any, limits: Limits) -> bool:
-    return type(data) is dict and (payload.flat(data) or bounds.bounded(model, data, limits))
-
-
-def _errors(
-    model: type[M], exc: ValidationError, data: Any, limits: Limits
-) -> tuple[list[Any], int]:
-    """The first errors of a failure and their count, read at a cost bounded by the limits:
-    from the first values of a large value (more errors than read, or judged fail-fast)."""
-    if (
-        exc.error_count() > limits.max_errors
-        or exc.title == failfast.TITLE
-        or not _bounded(model, data, limits)
-    ):
-        return bounds.first_errors(model, exc, data, limits)
-    return bounds.first(exc, limits), exc.error_count()
 
 
 def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
@@ -292,148 +265,7 @@ def _once(tool: str, text: str | bytes | bytearray, value: Any) -> Any:
     typical call is known without reading it again (duplicates.sent_once)."""
     if type(text) is str and sent_once(text, value):
         return value
-    problem = payload.duplicate_key(text)
+    problem = duplicate_key(text)
     if problem is None:
         return value
     raise ToolArgumentsError(tool, [problem])
-
-
-def _recover(
-    model: type[M],
-    tool: str,
-    arguments: Any,
-    exc: ValidationError,
-    secrets: frozenset[str],
-    limits: Limits,
-    on_coerce: OnCoerce | None,
-    on_warning: OnWarning | None,
-) -> M | ToolArgumentsError:
-    """The arguments, repaired where allowed; else the error with its issues (returned, not raised)."""
-    text = arguments if isinstance(arguments, (str, bytes, bytearray)) else None
-    data = arguments  # what was sent, as JSON values (text read once, below)
-    # What was read at once (a flat dict, text for a shallow class) is measured before any
-    # error is read.
-    if type(arguments) is dict:
-        problem = payload.measure(arguments, limits)
-        if problem is not None:
-            return ToolArgumentsError(tool, [problem])
-    elif text is not None:
-        problem = payload.check(text, limits) or payload.not_json_numbers(text)
-        if problem is None:
-            data = payload.read(text)
-            problem = payload.duplicate_key(text, data)
-        if problem is not None:
-            return ToolArgumentsError(tool, [problem])
-    if data is payload.UNREADABLE:  # (bad JSON: one error)
-        errors, count = bounds.first(exc, limits), exc.error_count()
-    else:
-        errors, count = _errors(model, exc, data, limits)
-    if text is not None and errors and errors[0]["type"] == "json_invalid":
-        if payload.blank(text):  # no arguments at all
-            return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
-        return ToolArgumentsError(tool, [payload.json_issue(str(errors[0]["msg"]), text)])
-    if any(
-        str(e["type"]).startswith("recursion") for e in errors
-    ):  # deeper than pydantic-core goes
-        return ToolArgumentsError(
-            tool,
-            [ArgumentIssue("", "limit", "nested too deeply", suggestion="flatten the structure")],
-        )
-    if data is payload.UNREADABLE:  # text pydantic-core cannot read (not UTF-8, lone surrogates)
-        return ToolArgumentsError(
-            tool,
-            [
-                ArgumentIssue(
-                    "",
-                    "json",
-                    "invalid JSON: the text is not valid Unicode",
-                    suggestion="send UTF-8 text",
-                )
-            ],
-        )
-    if data is None:  # `null` as text: no arguments at all
-        return _validate(model, tool, {}, secrets, limits, on_coerce, on_warning)
-    if not isinstance(data, dict) and count == 1 and not errors[0]["loc"]:
-        return ToolArgumentsError(tool, [payload.not_an_object(data)])
-    # Old names of renamed parameters: taken as the new ones (warned), or refused by name.
-    refused: list[ArgumentIssue] = []
-    notes: list[str] = []
-    renames: tuple[deprecation.Rename, ...] = getattr(model, "__renames__", ())
-    if renames and isinstance(data, dict) and any(r.old in data for r in renames):
-        data, refused, notes = deprecation.renamed(tool, data, renames)
-        try:
-            renamed: M = _again(model, data, limits)
-        except ValidationError as again:
-            errors, count = _errors(model, again.with_traceback(None), data, limits)
-        else:
-            if refused:
-                return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
-            for note in notes:
-                deprecation.tell(note, on_warning)
-            return renamed
-    root = Node(model)
-    made: list[Coercion] = []
-    for _ in range(_ROUNDS):
-        hits = _hits(root, errors, secrets)
-        repairs = coerce.plan(root, hits)
-        if not repairs:
-            break
-        data = coerce.apply(data, repairs)
-        made += [report for _, _, report in repairs]
-        try:
-            result: M = _again(model, data, limits)
-        except ValidationError as again:
-            errors, count = _errors(model, again.with_traceback(None), data, limits)
-            continue
-        if refused:
-            return ToolArgumentsError(tool, refused[: limits.max_issues], total=len(refused))
-        for report in made:
-            _report(report, tool, on_coerce)
-        for note in notes:
-            deprecation.tell(note, on_warning)
-        return result
-    else:
-        hits = _hits(root, errors, secrets)
-    found, skipped = issues(hits, lambda location: _at(data, location), limits.max_issues)
-    found = refused + found
-    # Errors past the ones read count one issue each (past max_errors they are mostly one per
-    # wrong value): `total` is exact below max_errors errors, close above.
-    unread = count - len(errors)
-    return ToolArgumentsError(tool, found[: limits.max_issues], total=len(found) + skipped + unread)
-
-
-def _hits(root: Node, errors: list[Any], secrets: frozenset[str]) -> list[Hit]:
-    hits: list[Hit] = []
-    items = [(tuple(e["loc"]), e) for e in errors]
-    # Top-level names the host holds secret (injected values a model may echo back as arguments).
-    hidden = [item for item in items if item[0] and item[0][0] in secrets]
-    plain = [item for item in items if not (item[0] and item[0][0] in secrets)] if hidden else items
-    resolve(root, plain, (), False, hits)
-    if hidden:
-        resolve(root, hidden, (), True, hits)
-    return hits
-
-
-def _at(data: Any, location: Location) -> Any:
-    for part in location:
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
-            return None
-    return data
-
-
-def _report(report: Coercion, tool: str, on_coerce: OnCoerce | None) -> None:
-    if on_coerce is not None:
-        on_coerce(report)
-    else:
-        _log.info(
-            "tool %s: %s coerced (%s): %s -> %s",
-            tool,
-            report.path or "arguments",
-            report.kind,
-            report.before,
-            report.after,
-        )

@@ -86,7 +86,10 @@ def is_multiple(value: Any, step: Any) -> bool:
 def multiple_test(step: Any) -> Callable[[Any], bool]:
     """`is_multiple(value, step)` for one `step` (> 0), compiled once: when `step` is a decimal
     m * 10**-k (0.01, 5, 2.5), a number's shortest decimal text is scaled to an integer and
-    tested against m, with no fraction built; other numbers take is_multiple."""
+    tested against m, with no fraction built; other numbers take is_multiple. A float that
+    the decimal of k places nearest to it reads as is that decimal (the only one with k
+    places that does, below `plain`; its shortest text has no more places), so the text is
+    not written out (about 0.1 µs, where `repr` and its digits cost 0.5-1 µs)."""
     text = repr(step)
     if isinstance(step, bool) or not isinstance(step, (int, float)) or "e" in text or "n" in text:
         return lambda value: is_multiple(value, step)
@@ -94,10 +97,17 @@ def multiple_test(step: Any) -> Callable[[Any], bool]:
     fraction = fraction.rstrip("0")
     k = len(fraction)
     m, scale = int(whole + fraction), int(10**k)
+    # Below this, two decimals with k places are more than a float's spacing apart: at most
+    # one of them reads as a given float.
+    plain = 2.0**52 / scale
 
     def test(value: Any) -> bool:
         if type(value) is int:
             return bool(value * scale % m == 0)
+        if type(value) is float and -plain < value < plain:
+            near = round(value * scale)
+            if near / scale == value:  # (int / int rounds correctly) its text: near * 10**-k
+                return bool(near % m == 0)
         shown = repr(value)
         if type(value) is not float or "e" in shown or "n" in shown:
             return is_multiple(value, step)
