@@ -1,0 +1,32 @@
+"""`diagnostics.ordered` sorts by a key built once per diagnostic: the same list as the
+dataclass's own order over the distinct diagnostics (`sorted(set(...))`), for diagnostics
+that differ in any field, repeats included."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolgen.diagnostics import Diagnostic, Severity, ordered
+
+SMALL = st.sampled_from(["", "a", "b", "a/b.yaml", "é"])
+DIAGNOSTIC = st.builds(
+    Diagnostic,
+    file=SMALL,
+    line=st.integers(0, 3),
+    col=st.integers(0, 3),
+    rule=SMALL,
+    severity=st.sampled_from(list(Severity)),
+    message=SMALL,
+    pointer=SMALL,
+    hint=SMALL,
+)
+
+
+@settings(max_examples=200)
+@given(st.lists(DIAGNOSTIC, max_size=30))
+def test_ordered_is_the_dataclass_order_of_the_distinct_diagnostics(
+    found: list[Diagnostic],
+) -> None:
+    assert ordered(found) == sorted(set(found))
+    assert ordered(found + found[::-1]) == sorted(set(found))
