@@ -1,13 +1,16 @@
-"""`diagnostics.ordered` sorts by a key built once per diagnostic: the same list as the
-dataclass's own order over the distinct diagnostics (`sorted(set(...))`), for diagnostics
-that differ in any field, repeats included."""
+"""The fast paths of `diagnostics`, against what they replace: `ordered` sorts by a key built
+once per diagnostic, the same list as the dataclass's own order over the distinct
+diagnostics (`sorted(set(...))`), repeats included; `row` is `dataclasses.asdict` with the
+severity as its text, key order included (the cache entry's JSON)."""
 
 from __future__ import annotations
+
+from dataclasses import asdict
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolgen.diagnostics import Diagnostic, Severity, ordered
+from toolgen.diagnostics import Diagnostic, Severity, ordered, row
 
 SMALL = st.sampled_from(["", "a", "b", "a/b.yaml", "é"])
 DIAGNOSTIC = st.builds(
@@ -30,3 +33,10 @@ def test_ordered_is_the_dataclass_order_of_the_distinct_diagnostics(
 ) -> None:
     assert ordered(found) == sorted(set(found))
     assert ordered(found + found[::-1]) == sorted(set(found))
+
+
+@settings(max_examples=50)
+@given(DIAGNOSTIC)
+def test_row_is_asdict_with_the_severity_as_text(found: Diagnostic) -> None:
+    expected = {**asdict(found), "severity": found.severity.value}
+    assert list(row(found).items()) == list(expected.items())
