@@ -29,7 +29,7 @@ from typing import Any
 
 from toolgen import __version__
 from toolgen.config import BuildOptions
-from toolgen.diagnostics import Diagnostic, Severity, row
+from toolgen.diagnostics import Diagnostic, from_row, row
 
 FORMAT = 5  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
@@ -203,7 +203,7 @@ def _rows(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
 
 
 def _diagnostics(rows: list[dict[str, Any]]) -> list[Diagnostic]:
-    return [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in rows]
+    return [from_row(row) for row in rows]
 
 
 # -- the output's stamp: an unchanged `generate` without reading the build or the output ----------

@@ -66,6 +66,16 @@ def row(diagnostic: Diagnostic) -> dict[str, Any]:
     return out
 
 
+_BY_TEXT = {text: severity for severity, text in _SEVERITY.items()}
+
+
+def from_row(data: dict[str, Any]) -> Diagnostic:
+    """`row`'s diagnostic again (an unknown severity: ValueError, as `Severity(text)` raises)."""
+    text = data["severity"]
+    severity = _BY_TEXT.get(text) if isinstance(text, str) else None
+    return Diagnostic(**{**data, "severity": severity or Severity(text)})
+
+
 def ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """`sorted(set(diagnostics))`, each one's key built once rather than twice a comparison
     (a build sorts thousands of warnings, several times)."""
