@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from toolgen.load.specs import SpecSet
 
 Progress = Callable[[str], None]  # told the name of each stage as it starts
+# Set to a list by a process that ends without freeing its heap (toolgen's __main__): a
+# build keeps its intermediate data there rather than free it, object by object, on return.
+RETAINED: list[object] | None = None
 
 
 def _quiet(stage: str) -> None:
@@ -250,6 +253,8 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
         rendered = render_package(ir, options, exports=exports, tools=done)
         diagnostics += answer[0] if answer is not None else _warnings(loaded, tools, checked)
     progress("format")
+    if RETAINED is not None:
+        RETAINED.append((loaded, tools, ir, exports, rendered))
     if done is None:
         files = format_files(rendered, overridden=custom)
     else:
