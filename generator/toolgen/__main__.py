@@ -5,7 +5,8 @@ millions of small objects (the loaded specs, the IR, every provider's exports), 
 them one by one cost 0.15-0.2 s of a cold `generate`'s CPU for nothing. The build keeps them
 (`pipeline.RETAINED`), and after the command has finished, with its exit handlers run (the
 cache entry stored in the background, logging) and its output flushed, the process leaves
-with `os._exit`. When another thread is still running, it exits as usual instead.
+with `os._exit`. When a thread the interpreter would wait for is still running, it exits as
+usual instead.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def run() -> None:
         main()
         code = 0
     except SystemExit as exc:
-        if threading.active_count() > 1:
+        if _waited_for():
             raise
         code = _code(exc.code)
     except BaseException:
@@ -38,6 +39,13 @@ def run() -> None:
         except (OSError, ValueError):  # a closed pipe (`toolgen ... | head`), a closed stream
             code = code or 1
     os._exit(code)
+
+
+def _waited_for() -> bool:
+    """Whether a thread that the interpreter's exit would wait for is still running (it does
+    not wait for daemon threads, such as the progress display's timer)."""
+    main = threading.main_thread()
+    return any(t is not main and not t.daemon and t.is_alive() for t in threading.enumerate())
 
 
 def _code(code: object) -> int:
