@@ -24,13 +24,12 @@ import os
 import stat as filemode
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from toolgen import __version__
 from toolgen.config import BuildOptions
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic, from_row, row
 
 FORMAT = 5  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
@@ -200,11 +199,11 @@ def decode(payload: bytes) -> Stored | None:
 
 
 def _rows(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
-    return [{**asdict(d), "severity": d.severity.value} for d in diagnostics]
+    return [row(d) for d in diagnostics]
 
 
 def _diagnostics(rows: list[dict[str, Any]]) -> list[Diagnostic]:
-    return [Diagnostic(**{**row, "severity": Severity(row["severity"])}) for row in rows]
+    return [from_row(row) for row in rows]
 
 
 # -- the output's stamp: an unchanged `generate` without reading the build or the output ----------

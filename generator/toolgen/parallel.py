@@ -16,6 +16,7 @@ traceback), and leaves with `os._exit`, without the parent's exit handlers.
 
 from __future__ import annotations
 
+import atexit
 import os
 import pickle
 import signal
@@ -90,3 +91,34 @@ def in_child(work: Callable[[], T]) -> Iterator[Pending[T]]:
         yield pending
     finally:
         pending.abandon()
+
+
+_BACKGROUND: list[int] = []  # the children `in_background` started, not yet waited for
+
+
+def in_background(work: Callable[[], object]) -> None:
+    """Run `work()` in a forked child and go on; `settle` waits for it, and this process
+    does when it exits. For work whose effect only a later process (or `settle`) looks at:
+    storing a build in the cache while this process writes the output."""
+    with warnings.catch_warnings():  # as in_child
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    if not _BACKGROUND:
+        atexit.register(settle)
+    _BACKGROUND.append(pid)
+
+
+def settle() -> None:
+    """Wait for every child `in_background` started."""
+    while _BACKGROUND:
+        try:
+            os.waitpid(_BACKGROUND.pop(), 0)
+        except ChildProcessError:  # reaped elsewhere already
+            pass

@@ -11,6 +11,7 @@ emits black's layout; the format stage only hands black the rare file outside it
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -19,13 +20,16 @@ from typing import TYPE_CHECKING
 
 from toolgen import cache as buildcache
 from toolgen.config import BuildOptions
-from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.diagnostics import Diagnostic, has_errors, ordered
 
 if TYPE_CHECKING:
     from toolgen.check.context import CheckedTool
     from toolgen.load.specs import SpecSet
 
 Progress = Callable[[str], None]  # told the name of each stage as it starts
+# Set to a list by a process that ends without freeing its heap (toolgen's __main__): a
+# build keeps its intermediate data there rather than free it, object by object, on return.
+RETAINED: list[object] | None = None
 
 
 def _quiet(stage: str) -> None:
@@ -81,16 +85,30 @@ def lint(
     """Check a loaded spec set; `exports` adds what the provider exporters say about it."""
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule
-    from toolgen.render import satisfiable
 
     diagnostics, tools = check.run(specs)
-    broken = {
-        d.file for d in diagnostics if d.is_error
-    }  # their errors say more than this warning would
-    diagnostics += satisfiable.warnings(t for t in tools if t.doc.display not in broken)
+    diagnostics += _unsatisfiable(tools, diagnostics)
     if exports:
         diagnostics += provider_rule.warnings(tools, providers)
-    return _without(sorted(set(diagnostics)), disable), tools
+    return _without(ordered(diagnostics), disable), tools
+
+
+def _unsatisfiable(tools: list[CheckedTool], diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The `unsatisfiable` warnings of the tools whose files have no error (an error says more)."""
+    from toolgen.render import satisfiable
+
+    broken = {d.file for d in diagnostics if d.is_error}
+    return list(satisfiable.warnings(t for t in tools if t.doc.display not in broken))
+
+
+def _warnings(
+    specs: SpecSet, tools: list[CheckedTool], diagnostics: list[Diagnostic]
+) -> list[Diagnostic]:
+    """What `lint` adds to `check.run(specs, every=False)`'s diagnostics: warnings only, which
+    no later stage waits for (a large build finds them on its second core, parallel.py)."""
+    from toolgen import check
+
+    return check.later(specs, tools) + _unsatisfiable(tools, diagnostics)
 
 
 def _without(diagnostics: list[Diagnostic], disable: tuple[str, ...]) -> list[Diagnostic]:
@@ -127,6 +145,8 @@ def build(
     """`disable`: rule IDs whose warnings are left out (only warnings: the build's files do not
     depend on it). `out`: the output folder, when the caller writes there: if it holds this
     build as `remember` recorded it, the result says so in `intact` and carries no files."""
+    if "toolgen.parallel" in sys.modules:  # a cache entry still being stored
+        sys.modules["toolgen.parallel"].settle()
     key = (
         buildcache.build_key(specs, options) if buildcache.cache_root() and specs.is_dir() else None
     )
@@ -143,12 +163,23 @@ def build(
                 result = _build(specs, options, progress)
             result.key = key
             if key is not None and result.ok:
-                buildcache.store(
-                    specs, options, key, (result.diagnostics, result.tools or (), result.files)
-                )
+                _store(specs, options, key, result)
     if disable:
         result.every, result.diagnostics = result.diagnostics, _without(result.diagnostics, disable)
     return result
+
+
+def _store(specs: Path, options: BuildOptions, key: str, result: Build) -> None:
+    """Keep a build in the cache: a large one in a forked child (about 0.2-0.4 s of encoding,
+    hashing and writing 25 MB), while this process writes the output; the process waits
+    for it before it exits, and a later build in this process before it reads the cache."""
+    from toolgen import parallel
+
+    stored = (result.diagnostics, result.tools or (), result.files)
+    if parallel.wanted(len(stored[1])):
+        parallel.in_background(lambda: buildcache.store(specs, options, key, stored))
+    else:
+        buildcache.store(specs, options, key, stored)
 
 
 def remember(specs: Path, options: BuildOptions, out: Path, result: Build) -> None:
@@ -167,14 +198,13 @@ def remember(specs: Path, options: BuildOptions, out: Path, result: Build) -> No
 def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     loaded = _load(specs, progress)
     progress("check")
-    diagnostics, tools = lint(loaded, exports=False)
+    from toolgen import check
     from toolgen.providers import diagnostics as provider_rule
 
-    if has_errors(
-        diagnostics
-    ):  # nothing is rendered: the provider rule reports as `toolgen lint` does
+    checked, tools = check.run(loaded, every=False)
+    if has_errors(checked):  # nothing is rendered: the rules report as `toolgen lint` does
         found = provider_rule.warnings(tools, options.providers)
-        return Build(sorted(set(diagnostics + list(found))), None, {})
+        return Build(ordered(checked + _warnings(loaded, tools, checked) + list(found)), None, {})
 
     from toolgen import parallel
     from toolgen.format import format_files
@@ -186,11 +216,16 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
     ir = lower(tools, options.package, loaded.sha256)
     custom = options.templates is not None  # every rendered Python file goes through black
     with ExitStack() as stack:
-        # The tool modules need nothing of the exports: a large build renders and formats
-        # them on the other core meanwhile (parallel.py), else render_package renders them.
+        # The tool modules and the warnings need nothing of the exports: a large build finds
+        # them on the other core meanwhile (parallel.py), else this process does below.
         child = (
             stack.enter_context(
-                parallel.in_child(lambda: format_files(tool_files(ir, options), overridden=custom))
+                parallel.in_child(
+                    lambda: (
+                        _warnings(loaded, tools, checked),
+                        format_files(tool_files(ir, options), overridden=custom),
+                    )
+                )
             )
             if parallel.wanted(len(ir.tools))
             else None
@@ -207,20 +242,22 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
             ]
             for provider in options.providers
         }
-        diagnostics = sorted(
-            set(
-                diagnostics
-                + list(provider_rule.report(notes_of(exports), tools))
-                + list(tokens.warnings(exports, tools))
-            )
+        diagnostics = (
+            checked
+            + list(provider_rule.report(notes_of(exports), tools))
+            + list(tokens.warnings(exports, tools))
         )
         progress("render")
-        done = child.result() if child is not None else None  # formatted already
+        answer = child.result() if child is not None else None
+        done = answer[1] if answer is not None else None  # formatted already
         rendered = render_package(ir, options, exports=exports, tools=done)
+        diagnostics += answer[0] if answer is not None else _warnings(loaded, tools, checked)
     progress("format")
+    if RETAINED is not None:
+        RETAINED.append((loaded, tools, ir, exports, rendered))
     if done is None:
         files = format_files(rendered, overridden=custom)
     else:
         rest = format_files({p: t for p, t in rendered.items() if p not in done}, overridden=custom)
         files = {p: done[p] if p in done else rest[p] for p in rendered}
-    return Build(diagnostics, tuple(t.name for t in ir.tools), files)
+    return Build(ordered(diagnostics), tuple(t.name for t in ir.tools), files)

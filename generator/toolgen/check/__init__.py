@@ -9,6 +9,8 @@ about a spec is reported after lowering (providers/diagnostics.py), not here.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from toolgen.check import envelope
 from toolgen.check.context import CheckedTool, Context
 from toolgen.check.rules import (
@@ -32,7 +34,7 @@ from toolgen.check.rules import (
     required,
     search,
 )
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Severity, ordered
 from toolgen.load.refs import RefError, RefIndex, bundle, schema_roots
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.schema.pointer import unescape
@@ -61,6 +63,15 @@ RULES = (
 )
 
 
+def _warns_only(rule: ModuleType) -> bool:
+    severities = (rule.SEVERITY, *(more.severity for more in getattr(rule, "MORE", ())))
+    return all(severity is Severity.WARNING for severity in severities)
+
+
+# The rules that report only warnings: whether a build renders does not wait for them, so a
+# large build runs them on its second core (pipeline.py, parallel.py) with `later`.
+WARNING_RULES = tuple(rule for rule in RULES if _warns_only(rule))
+
 # What the schemas of a tool whose envelope has errors are still checked by (all problems at once).
 SCHEMA_RULES = (
     meta_schema,
@@ -75,8 +86,9 @@ SCHEMA_RULES = (
 _SCHEMA_KEYS = frozenset({"parameters", "returns", "injected"})
 
 
-def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
-    """All diagnostics for a spec set, plus its tools with bundled schemas.
+def run(specs: SpecSet, every: bool = True) -> tuple[list[Diagnostic], list[CheckedTool]]:
+    """All diagnostics for a spec set, plus its tools with bundled schemas. `every=False`:
+    without WARNING_RULES, which `later` runs on the same tools.
 
     A tool whose envelope has errors is not lowered, but its schemas are still checked
     (SCHEMA_RULES) so that one run reports every problem, not one round at a time."""
@@ -109,13 +121,19 @@ def run(specs: SpecSet) -> tuple[list[Diagnostic], list[CheckedTool]]:
         (partial if source.doc.display in bad_docs else tools).append(checked)
 
     context = Context(specs, tools)
-    for rule in RULES:
+    for rule in RULES if every else (r for r in RULES if r not in WARNING_RULES):
         diagnostics.extend(rule.check(context))
     if partial:
         context = Context(specs, partial)
         for rule in SCHEMA_RULES:
             diagnostics.extend(rule.check(context))
-    return sorted(set(diagnostics)), tools
+    return ordered(diagnostics), tools
+
+
+def later(specs: SpecSet, tools: list[CheckedTool]) -> list[Diagnostic]:
+    """What WARNING_RULES report on the tools `run(specs, every=False)` returned."""
+    context = Context(specs, tools)
+    return [found for rule in WARNING_RULES for found in rule.check(context)]
 
 
 def _stand_in(source: ToolSource, errors: list[Diagnostic]) -> CheckedTool | None:

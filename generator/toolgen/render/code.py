@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.constants import LINE_LENGTH
+from toolgen.constants import HEADER, LINE_LENGTH
 from toolgen.literals import py_literal
 from toolgen.render.layout import width
 
@@ -108,3 +108,8 @@ def _lines(node: Node, indent: int, prefix: str, suffix: str, memo: dict[int, st
 
 def statement(node: Node, indent: int = 0, prefix: str = "") -> str:
     return "\n".join(lines(node, indent, prefix))
+
+
+def with_header(text: str) -> str:
+    """A generated file's text: the line that marks it generated, then `text`."""
+    return f"# {HEADER}\n{text}"
