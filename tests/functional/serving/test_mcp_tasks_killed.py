@@ -158,7 +158,7 @@ import os, sys
 
 import docket  # imported before the forks, as the rest
 import killed_impls
-from killed._runtime.serving.server import main
+from killed._runtime.serving.command import main
 
 size, argv = int(sys.argv[1]), ["worker", *sys.argv[2:]]
 
