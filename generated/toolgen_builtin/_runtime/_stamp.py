@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0646f228c6bc6a74ed496cfb4378e8001d86a41a8dcbde7c2dcf73567f1f624b"
+RUNTIME_SHA256 = "49cb98ac1ec73abaf73cf6ad57461d443d20b737befd051c18c64dd951208e08"

@@ -131,11 +131,11 @@ def watched(store):
             die(json.loads(found)["arguments"], "taken")
         return found
 
-    async def aput_task(index, key, record, final, expires_at):
+    async def aput_task(index, key, record, final, expires_at, **versions):
         arguments = json.loads(record)["arguments"]
         if final:
             die(arguments, "returned")
-        taken = await put(index, key, record, final, expires_at)
+        taken = await put(index, key, record, final, expires_at, **versions)
         if final:
             note("stored", arguments["label"], json.loads(record)["status"], str(taken))
             die(arguments, "stored")

@@ -151,6 +151,38 @@ def test_a_task_record_is_kept_listed_and_final_once_it_ends(store: Any) -> None
     )
 
 
+def test_a_task_put_expecting_a_version_is_refused_once_another_came_between(store: Any) -> None:
+    async def run() -> tuple[Any, ...]:
+        later = time.time() + 60
+        put = store.aput_task
+        made = await put("tasks", "task:c", "v0", False, later, version=0)
+        first = await put("tasks", "task:c", "v1", False, later, version=1, expect=0)
+        stale = await put("tasks", "task:c", "late", False, later, version=1, expect=0)
+        none = await put("tasks", "task:gone", "v1", False, later, version=1, expect=0)
+        return made, first, stale, none, await store.aget_task("task:c")
+
+    # a write based on version 0 is refused once version 1 is stored; one expecting a record
+    # that is not there is refused too
+    assert asyncio.run(run()) == (True, True, False, False, "v1")
+
+
+def test_each_task_put_is_told_to_a_listener(store: Any) -> None:
+    async def run() -> list[str | None]:
+        later = time.time() + 60
+        notices = store.anotices()
+        told = [await anext(notices)]  # None: listening
+        await store.aput_task("tasks", "task:n", "{}", False, later)
+        await store.aput_task("tasks", "task:n", "{}", True, later)
+        await store.aput_task("tasks", "task:n", "{}", True, later)  # refused: not told
+        await store.aput_task("tasks", "task:m", "{}", False, later)
+        for _ in range(3):
+            told.append(await asyncio.wait_for(anext(notices), 5))
+        await notices.aclose()
+        return told
+
+    assert asyncio.run(run()) == [None, "task:n", "task:n", "task:m"]
+
+
 def test_a_task_record_is_forgotten_when_it_expires(store: Any) -> None:
     async def run() -> tuple[Any, ...]:
         soon = time.time() + 1.2

@@ -118,7 +118,7 @@ async def called(
     if registry.wants_context():  # a tool or guard reads its RunContext
         from ..calls.context import calling
 
-        told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=_named(caller))
+        told = calling(call_id=str(ctx.request_id), provider=kinds.MCP, caller=named(caller))
     with identity.acting(caller), told:
         if params.request_state is not None:
             return await _resumed(ctx, registry, params, name, injected)
@@ -142,7 +142,7 @@ def _injectable(registry: Registry, name: str) -> frozenset[str]:
     return frozenset(model.model_fields) if model is not None else frozenset()
 
 
-def _named(caller: identity.Principal | None) -> str | None:
+def named(caller: identity.Principal | None) -> str | None:
     """The run context's `caller`: the authenticated principal's subject, else the client its
     token was issued to; never the token itself. None where no one is authenticated."""
     return None if caller is None else caller.subject or caller.client_id

@@ -5,9 +5,9 @@ the `tools/call` that created it has been answered: stdio, and HTTP with `--stat
 stateless HTTP server holds no stream to the client once it has answered; the client polls
 `tasks/get`, and any server sharing the store answers it).
 
-The watch reads the task's record in the store (taskwork.py), so a change made by any
-process (a worker, another server cancelling it) reaches the client through the server it
-created the task on. On 2025-11-25 the notification is `notifications/tasks/status`, the
+The watch follows the task's record in the store (`Board.changes`: told by the store as each
+change is put, tasks_watch.py), so a change made by any process (a worker, another server
+cancelling it) reaches the client through the server it created the task on. On 2025-11-25 the notification is `notifications/tasks/status`, the
 Task as `tasks/get` gives it (mcp_types' TaskStatusNotification).
 
 On 2026-07-28 (the tasks extension) a client asks for them: `subscriptions/listen` with
@@ -15,12 +15,15 @@ On 2026-07-28 (the tasks extension) a client asks for them: `subscriptions/liste
 sharing the store, whichever created the tasks. The stream is acknowledged with the task ids
 honoured, then carries `notifications/tasks` (the DetailedTask, as `tasks/get` gives it):
 each task's state at once, then each change, and ends (its result) once every task ended.
+Either way only the tasks of the caller (their creator's subject, where the server
+authenticates) are followed.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 import mcp_types as types
@@ -28,11 +31,11 @@ from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
 from . import tasks_modern as modern
-from .taskwork import FINAL, POLL_MS, Board, TaskMissing
+from .calling import caller_of, named
+from .taskwork import Board, TaskMissing
 
 SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"  # `_meta` key of a listen stream's frames
 
-WATCH_S = POLL_MS / 2000  # how often a watched task's record is read (a quarter second)
 _WATCHING: set[asyncio.Task[None]] = set()  # held until they end (the loop keeps weak refs)
 
 
@@ -80,7 +83,7 @@ def listener(board: Board) -> Any:
         records = []
         for task_id in ids:
             try:
-                records.append(await board.get(task_id))
+                records.append(await board.get(task_id, named(caller_of(ctx))))
             except TaskMissing:
                 continue  # never honoured: nothing will come of it
 
@@ -107,22 +110,16 @@ async def _follow(
     shape: Callable[[dict[str, Any]], dict[str, Any]],
     first: bool = False,
 ) -> None:
-    """Each change of the task (`first`: and its state now) sent, until it ends."""
-    seen = _state(record)
-    if first:
-        await send(shape(record))
-    while record["status"] not in FINAL:
-        await asyncio.sleep(WATCH_S)
-        try:
-            record = await board.get(record["taskId"])
-        except Exception:  # noqa: BLE001 - expired, or the store is down: the client polls
-            return
-        if _state(record) != seen:
-            seen = _state(record)
-            try:
-                await send(shape(record))
-            except Exception:  # noqa: BLE001 - the client is gone
-                return
+    """Each change of the task since `record` (`first`: and `record`) sent, until it ends."""
+    seen = None if first else _state(record)
+    try:
+        async with aclosing(board.changes(record["taskId"])) as changes:
+            async for now in changes:
+                if _state(now) != seen:
+                    seen = _state(now)
+                    await send(shape(now))
+    except Exception:  # noqa: BLE001 - the store is down (the client polls), or the client is gone
+        return
 
 
 def _state(record: dict[str, Any]) -> tuple[Any, ...]:

@@ -23,6 +23,13 @@ The record is JSON: MCP's Task fields (`taskId`, `status`, `statusMessage`, `cre
 task's id ends with when it expires (milliseconds since the epoch), so that a task asked
 for after its record is gone is told apart from one that never was.
 
+Every write after a task's creation is a compare-and-set (`_update`): the record read, changed,
+and written only if its `version` is still the one read (else read and changed again), and
+only while the task has not ended; a change of status names the status it leaves (a late
+progress event never takes a task out of `input_required`). A task belongs to the subject
+that created it (`owner`: the authenticated principal; None without authentication): read
+for another, it is missing, as one that never was.
+
 A task whose client can answer it (`asks`: 2026-07-28's extension) does not fail when its
 call suspends (approval, a question): it waits `input_required`, the signed suspended call
 and the question (an elicitation, under a key new for each question) in its record, until
@@ -36,7 +43,8 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import aclosing
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -45,6 +53,7 @@ import mcp_types as types
 from ..calls.registry import Registry
 from ..results import control
 from .calling import elicitation, refused, rendered, resume_with
+from .tasks_watch import Notices, Progress, changes
 
 FINAL = ("completed", "failed", "cancelled")
 INDEX = "tasks"  # the store's listing of every live task
@@ -74,6 +83,14 @@ class TaskMissing(LookupError):
             super().__init__(f"no task {task_id!r} (it was never created here)")
 
 
+class _Anyone:
+    """Whoever asks: the process itself (a worker, a watch the server set up)."""
+
+
+ANYONE = _Anyone()
+Owner = str | None | _Anyone  # who may see a task: its creator's subject, or ANYONE
+
+
 def public(record: Mapping[str, Any]) -> dict[str, Any]:
     """The MCP Task of a record (the call's own fields left out)."""
     return {key: record[key] for key in _PUBLIC if record.get(key) is not None}
@@ -98,13 +115,20 @@ class Board:
         self.run_here = not self.shared if run_here is None else run_here
         self._queue: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._worker: asyncio.Task[None] | None = None
+        self._notices: tuple[asyncio.AbstractEventLoop, Notices] | None = None
 
     # -- records ------------------------------------------------------------------------------
 
     async def create(
-        self, tool: str, arguments: Any, ttl_ms: int | None, asks: bool = False
+        self,
+        tool: str,
+        arguments: Any,
+        ttl_ms: int | None,
+        asks: bool = False,
+        owner: str | None = None,
     ) -> dict[str, Any]:
-        """A task of the call, queued. `asks`: its client answers questions (see above)."""
+        """A task of the call, queued. `asks`: its client answers questions; `owner`: the
+        subject that creates it (see above)."""
         ttl = min(ttl_ms if ttl_ms and ttl_ms > 0 else DEFAULT_TTL_MS, self.max_ttl_ms)
         now = time.time()
         expires_ms = int(now * 1000) + ttl
@@ -119,73 +143,137 @@ class Board:
             "tool": tool,
             "arguments": arguments,
             "asks": asks,
+            "owner": owner,
+            "version": 0,
         }
         await self._put(record)
         docket = await self.queue()
         await docket.add(FUNCTION, key=record["taskId"])(record["taskId"])
         return record
 
-    async def get(self, task_id: str) -> dict[str, Any]:
+    async def get(self, task_id: str, owner: Owner = ANYONE) -> dict[str, Any]:
+        """The task's record; TaskMissing when there is none, or it is another's than `owner`'s
+        (told as one that never was)."""
         found = await self.store.aget_task(_key(task_id))
         if found is None:
             raise TaskMissing(task_id, _expired(task_id))
         record: dict[str, Any] = json.loads(found)
+        if not isinstance(owner, _Anyone) and record.get("owner") != owner:
+            raise TaskMissing(task_id, _expired(task_id))
         return record
 
-    async def result(self, task_id: str) -> dict[str, Any]:
-        """The final record, once the task has ended (polled in the store, so any process
-        answers it)."""
-        while True:
-            record = await self.get(task_id)
-            if record["status"] in FINAL:
-                return record
-            await asyncio.sleep(min(POLL_MS, record.get("pollInterval") or POLL_MS) / 4000)
+    def changes(self, task_id: str, owner: Owner = ANYONE) -> AsyncGenerator[dict[str, Any], None]:
+        """The task's record now, then each time it changes, until it ends (nothing when it is
+        missing; the end when it expires meanwhile): tasks_watch.py."""
 
-    async def cancel(self, task_id: str) -> dict[str, Any]:
+        async def read() -> dict[str, Any] | None:
+            try:
+                return await self.get(task_id, owner)
+            except TaskMissing:
+                return None
+
+        loop = asyncio.get_running_loop()
+        if self._notices is None or self._notices[0] is not loop:
+            self._notices = (loop, Notices(self.store))
+        return changes(self._notices[1], _key(task_id), read, _ended)
+
+    async def result(self, task_id: str, owner: Owner = ANYONE) -> dict[str, Any]:
+        """The final record, once the task has ended (read in the store, so any process
+        answers it)."""
+        async with aclosing(self.changes(task_id, owner)) as changed:
+            async for record in changed:
+                if _ended(record):
+                    return record
+        raise TaskMissing(task_id, _expired(task_id))
+
+    async def cancel(self, task_id: str, owner: Owner = ANYONE) -> dict[str, Any]:
         """The record cancelled; the call stopped wherever it runs. A task that already ended
         raises ValueError (MCP refuses to cancel it)."""
-        record = await self.get(task_id)
+        record = await self.get(task_id, owner)
         if record["status"] in FINAL:
             raise ValueError(f"task {task_id!r} already ended ({record['status']})")
-        ended = await self._end(record, "cancelled", "cancelled by the client", None)
+        ended = await self._end(task_id, "cancelled", "cancelled by the client", None)
         docket = await self.queue()
-        await docket.cancel(record.get("run") or task_id)
+        await docket.cancel((ended or record).get("run") or task_id)
         return ended if ended is not None else await self.get(task_id)
 
-    async def answer(self, record: dict[str, Any], key: str, reply: types.ElicitResult) -> bool:
+    async def answer(self, task_id: str, key: str, reply: types.ElicitResult) -> bool:
         """The client's reply to the question under `key` of an `input_required` task: the
         task `working` again and queued, to resume its call. False (nothing done) when the
         task asks no such question now (answered already, ended, never asked)."""
-        if record["status"] != "input_required" or key not in (record.get("asked") or {}):
+
+        def answered(record: dict[str, Any]) -> dict[str, Any] | None:
+            if record["status"] != "input_required" or key not in (record.get("asked") or {}):
+                return None
+            answered = {**record, "status": "working", "statusMessage": "answered: resuming"}
+            answered.update(asked=None, answer=reply.model_dump(mode="json"))
+            return {**answered, "run": f"{task_id}:{key}"}
+
+        resumed = await self._update(task_id, answered)
+        if resumed is None:
             return False
-        run = f"{record['taskId']}:{key}"
-        answered = {**record, "status": "working", "statusMessage": "answered: resuming"}
-        answered.update(asked=None, answer=reply.model_dump(mode="json"), run=run)
-        answered["lastUpdatedAt"] = _iso(time.time())
-        if not await self._put(answered):
-            return False  # ended meanwhile (cancelled)
         docket = await self.queue()
-        await docket.add(FUNCTION, key=run)(record["taskId"])
+        await docket.add(FUNCTION, key=resumed["run"])(task_id)
         return True
 
-    async def listed(self) -> list[dict[str, Any]]:
-        return [json.loads(found) for found in await self.store.alist_tasks(INDEX)]
+    async def listed(self, owner: Owner = ANYONE) -> list[dict[str, Any]]:
+        records = [json.loads(found) for found in await self.store.alist_tasks(INDEX)]
+        if isinstance(owner, _Anyone):
+            return records
+        return [record for record in records if record.get("owner") == owner]
 
-    async def _put(self, record: dict[str, Any], final: bool = False) -> bool:
+    async def _put(
+        self, record: dict[str, Any], final: bool = False, expect: int | None = None
+    ) -> bool:
         expires_ms = int(record["taskId"].rpartition(".")[2])
         text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         ok: bool = await self.store.aput_task(
-            INDEX, _key(record["taskId"]), text, final, expires_ms / 1000
+            INDEX,
+            _key(record["taskId"]),
+            text,
+            final,
+            expires_ms / 1000,
+            version=int(record.get("version") or 0),
+            expect=expect,
         )
         return ok
 
+    async def _update(
+        self,
+        task_id: str,
+        change: Callable[[dict[str, Any]], dict[str, Any] | None],
+        final: bool = False,
+    ) -> dict[str, Any] | None:
+        """The record as `change` makes it of the record now (None: left as it is), written
+        if no other write came since it was read (else read and changed again). None when
+        left, missing, or ended already (the first end wins)."""
+        while True:
+            try:
+                record = await self.get(task_id)
+            except TaskMissing:
+                return None
+            if record["status"] in FINAL:
+                return None
+            changed = change(record)
+            if changed is None:
+                return None
+            version = int(record.get("version") or 0)
+            changed.update(version=version + 1, lastUpdatedAt=_iso(time.time()))
+            if await self._put(changed, final, expect=version):
+                return changed
+
     async def _end(
-        self, record: dict[str, Any], status: str, message: str | None, result: Any
+        self, task_id: str, status: str, message: str | None, result: Any
     ) -> dict[str, Any] | None:
         """The record ended as told; None when it had already ended (the first end wins)."""
-        ended = {**record, "status": status, "statusMessage": message, "result": result}
-        ended["lastUpdatedAt"] = _iso(time.time())
-        return ended if await self._put(ended, final=True) else None
+        ended = {"status": status, "statusMessage": message, "result": result}
+        return await self._update(task_id, lambda record: {**record, **ended}, final=True)
+
+    async def _working(self, task_id: str, **fields: Any) -> dict[str, Any] | None:
+        """The record with `fields`, while it is `working` (else None: left as it is)."""
+        return await self._update(
+            task_id, lambda record: {**record, **fields} if record["status"] == "working" else None
+        )
 
     # -- runs ---------------------------------------------------------------------------------
 
@@ -195,69 +283,66 @@ class Board:
             record = await self.get(task_id)
         except TaskMissing:
             return  # expired before a worker was free: nothing to run
-        if record["status"] in FINAL:
-            return  # cancelled before it started
+        if record["status"] != "working":
+            return  # ended before it started, or waiting for an answer: nothing to run
         tool = record["tool"]
         if redelivered and "idempotent" not in self.registry.info(tool).flags:
             lost = refused(f"tool {tool!r}: {LOST}", "unavailable")
-            await self._end(record, "failed", LOST, _wire(lost))
+            await self._end(task_id, "failed", LOST, _wire(lost))
             return
-        record = {**record, "statusMessage": "running", "lastUpdatedAt": _iso(time.time())}
-        await self._put(record)
+        started = await self._working(task_id, statusMessage="running")
+        if started is None:
+            return  # ended meanwhile
         loop = asyncio.get_running_loop()
-
-        def on_event(event: Any) -> None:  # from the loop, or a sync tool's worker thread
-            loop.call_soon_threadsafe(lambda: loop.create_task(self._progress(record, event)))
-
+        progress = Progress(lambda message: self._working(task_id, statusMessage=message), loop)
         try:
-            result = await self._called(record, on_event)
+            result = await self._called(started, progress.event)
         except control.SuspensionError as error:  # a resumed record refused (used, expired)
             answer = refused(f"tool {tool!r}: the suspended call cannot resume: {error}")
-            await self._end(record, "failed", str(error), _wire(answer))
+            await self._end(task_id, "failed", str(error), _wire(answer))
             return
         except asyncio.CancelledError:
             cancelled = refused(f"tool {tool!r}: the task was cancelled", "cancelled")
-            await self._end(record, "cancelled", "cancelled by the client", _wire(cancelled))
+            await self._end(task_id, "cancelled", "cancelled by the client", _wire(cancelled))
             raise
+        if result is None:
+            return  # ended before its call resumed
         if result.suspended is not None and record.get("asks"):
-            await self._asking(record, result.suspended)
+            await self._asking(task_id, result.suspended)
             return
         if result.suspended is not None:
             answer = refused(f"tool {tool!r} needs the user, whom a task cannot ask")
-            await self._end(record, "failed", "needs the user", _wire(answer))
+            await self._end(task_id, "failed", "needs the user", _wire(answer))
             return
         status = "failed" if result.failure is not None else "completed"
         message = result.failure.message if result.failure is not None else None
-        await self._end(record, status, message, _wire(rendered(result, False)))
+        await self._end(task_id, status, message, _wire(rendered(result, False)))
 
     async def _called(self, record: dict[str, Any], on_event: Any) -> Any:
-        """The task's call: run, or resumed with the client's answer (see above)."""
+        """The task's call: run, or resumed with the client's answer (see above); None when
+        the task ended before it resumed."""
         if record.get("answer") is None or record.get("suspended") is None:
             return await self.registry.acall(record["tool"], record["arguments"], on_event=on_event)
         reply = types.ElicitResult.model_validate(record["answer"])
-        suspended = record["suspended"]
-        record.update(answer=None, suspended=None)
-        await self._put(record)
-        return await resume_with(self.registry, suspended, reply, None, on_event)
+        if await self._working(record["taskId"], answer=None, suspended=None) is None:
+            return None
+        return await resume_with(self.registry, record["suspended"], reply, None, on_event)
 
-    async def _asking(self, record: dict[str, Any], suspension: Any) -> None:
-        """The task waits `input_required` for the client's answer to its question."""
-        asked = int(record.get("questions") or 0) + 1
+    async def _asking(self, task_id: str, suspension: Any) -> None:
+        """The task waits `input_required` for the client's answer to its question (unless
+        it ended meanwhile)."""
         request = elicitation(suspension).model_dump(by_alias=True, mode="json", exclude_none=True)
-        waiting = {**record, "status": "input_required", "questions": asked}
-        waiting["statusMessage"] = control.waiting_message(suspension)
-        waiting.update(asked={f"ask-{asked}": request}, suspended=suspension.to_json())
-        waiting["lastUpdatedAt"] = _iso(time.time())
-        await self._put(waiting)
 
-    async def _progress(self, record: dict[str, Any], event: Any) -> None:
-        """A streaming tool's event as the task's status message (never past its end)."""
-        message = getattr(event, "message", None) or getattr(event, "text", None)
-        if message is None:
-            done, total = getattr(event, "done", None), getattr(event, "total", None)
-            message = f"{done}/{total}" if done is not None and total else event.kind
-        now = _iso(time.time())
-        await self._put({**record, "statusMessage": str(message), "lastUpdatedAt": now})
+        def waiting(record: dict[str, Any]) -> dict[str, Any] | None:
+            if record["status"] != "working":
+                return None
+            asked = int(record.get("questions") or 0) + 1
+            waiting = {**record, "status": "input_required", "questions": asked}
+            waiting["statusMessage"] = control.waiting_message(suspension)
+            waiting.update(asked={f"ask-{asked}": request}, suspended=suspension.to_json())
+            return waiting
+
+        await self._update(task_id, waiting)
 
     async def queue(self) -> Any:
         """This loop's Docket (opened on first use), and its worker when tasks run here."""
@@ -300,6 +385,10 @@ async def work(board: Board, concurrency: int = 10) -> None:
     """Run the tasks queued for `board`'s store until cancelled (`python -m <package> worker`)."""
     docket = await board.queue()
     await board._work(docket, concurrency)
+
+
+def _ended(record: dict[str, Any]) -> bool:
+    return record["status"] in FINAL
 
 
 def _wire(result: Any) -> dict[str, Any]:

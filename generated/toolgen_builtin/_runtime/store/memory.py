@@ -15,9 +15,13 @@ import itertools
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from .base import MEMORY
+
+if TYPE_CHECKING:
+    import asyncio  # a call loads it only when it runs on a loop (anotices imports it then)
 
 
 class MemoryStore:
@@ -31,8 +35,10 @@ class MemoryStore:
         self._expiring: list[tuple[float, str]] = []  # a heap: the first claim to expire first
         self._leases: dict[str, set[str]] = {}
         self._tokens = itertools.count(1)
-        self._tasks: dict[str, tuple[bool, str, float]] = {}  # key -> final, record, expires_at
+        # key -> final, record, expires_at, version
+        self._tasks: dict[str, tuple[bool, str, float, int]] = {}
         self._indexes: dict[str, set[str]] = {}
+        self._listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue[str | None]]] = []
         self._lock = threading.Lock()
 
     def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
@@ -117,15 +123,44 @@ class MemoryStore:
         self.release(key, token)
 
     async def aput_task(
-        self, index: str, key: str, record: str, final: bool, expires_at: float
+        self,
+        index: str,
+        key: str,
+        record: str,
+        final: bool,
+        expires_at: float,
+        version: int = 0,
+        expect: int | None = None,
     ) -> bool:
         with self._lock:
             found = self._live(key)
             if found is not None and found[0]:
                 return False
-            self._tasks[key] = (final, record, expires_at)
+            if expect is not None and (found is None or found[3] != expect):
+                return False
+            self._tasks[key] = (final, record, expires_at, version)
             self._indexes.setdefault(index, set()).add(key)
+            for loop, queue in self._listeners:
+                try:
+                    loop.call_soon_threadsafe(queue.put_nowait, key)
+                except RuntimeError:  # its loop closed: the listener is gone
+                    pass
             return True
+
+    async def anotices(self) -> AsyncIterator[str | None]:
+        """None once listening, then the key of each task record put, as it is put."""
+        import asyncio
+
+        listener = (asyncio.get_running_loop(), asyncio.Queue[str | None]())
+        with self._lock:
+            self._listeners.append(listener)
+        try:
+            yield None
+            while True:
+                yield await listener[1].get()
+        finally:
+            with self._lock:
+                self._listeners.remove(listener)
 
     async def aget_task(self, key: str) -> str | None:
         with self._lock:
@@ -139,7 +174,7 @@ class MemoryStore:
             keys.intersection_update(live)
             return [found[1] for _, found in sorted(live.items(), key=lambda kv: kv[1][2])]
 
-    def _live(self, key: str) -> tuple[bool, str, float] | None:
+    def _live(self, key: str) -> tuple[bool, str, float, int] | None:
         """A task's record until it expires (then forgotten); the lock is held."""
         found = self._tasks.get(key)
         if found is not None and found[2] <= time.time():

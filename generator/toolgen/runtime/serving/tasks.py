@@ -9,7 +9,9 @@ server, and a middleware answers a task-augmented `tools/call` (whose result is 
 `CallToolResult`, which the SDK would refuse) and adds `tasks` to the capabilities the
 server declares on `initialize`. On 2026-07-28 tasks are an extension, served by the same
 methods over the same records (tasks_modern.py has its shapes): a handler answers in the
-era of the request.
+era of the request. A task is its creator's: the authenticated subject that created it (none
+without authentication) is the only one its methods answer for it, another told of no such
+task, and `tasks/list` lists the caller's own.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from ..calls.registry import Registry
 from . import scopes, task_notices
 from . import tasks_modern as modern
-from .calling import caller_of
+from .calling import caller_of, named
 from .taskwork import FINAL, Board, TaskMissing, public
 
 RELATED = "io.modelcontextprotocol/related-task"  # `_meta` key naming a result's task
@@ -43,14 +45,14 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     board = Board(registry) if board is None else board
 
     async def get(ctx: ServerRequestContext[Any], params: types.GetTaskRequestParams) -> Any:
-        if _modern(ctx, "tasks/get"):
-            return modern.detailed(await _found(board.get(params.task_id)))
-        return types.GetTaskResult(**public(await _found(board.get(params.task_id))))
+        era = _modern(ctx, "tasks/get")
+        record = await _found(board.get(params.task_id, _owner(ctx)))
+        return modern.detailed(record) if era else types.GetTaskResult(**public(record))
 
     async def update(ctx: ServerRequestContext[Any], params: modern.UpdateTaskParams) -> Any:
         if not _modern(ctx, "tasks/update"):
             raise MCPError(types.METHOD_NOT_FOUND, "tasks/update is of MCP 2026-07-28's tasks")
-        record = await _found(board.get(params.task_id))
+        await _found(board.get(params.task_id, _owner(ctx)))
         for key, given in params.input_responses.items():  # unknown or answered keys: ignored
             try:
                 reply = types.ElicitResult.model_validate(given)
@@ -58,13 +60,13 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
                 raise MCPError(
                     types.INVALID_PARAMS, f"inputResponses[{key!r}]: not an elicitation result"
                 ) from None
-            await board.answer(record, key, reply)
+            await board.answer(params.task_id, key, reply)
         return {}
 
     async def result(
         ctx: ServerRequestContext[Any], params: types.GetTaskPayloadRequestParams
     ) -> dict[str, Any]:
-        record = await _found(board.result(params.task_id))
+        record = await _found(board.result(params.task_id, _owner(ctx)))
         answer: dict[str, Any] = dict(record.get("result") or {})
         answer["_meta"] = {**answer.get("_meta", {}), RELATED: {"taskId": params.task_id}}
         return answer
@@ -72,7 +74,7 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     async def cancel(ctx: ServerRequestContext[Any], params: types.CancelTaskRequestParams) -> Any:
         era = _modern(ctx, "tasks/cancel")
         try:
-            record = await _found(board.cancel(params.task_id))
+            record = await _found(board.cancel(params.task_id, _owner(ctx)))
         except ValueError as error:
             if era:
                 return {}  # 2026-07-28: an acknowledgement, whatever the task's end
@@ -84,7 +86,7 @@ def serve_tasks(server: Server[Any], registry: Registry, board: Board | None = N
     async def listed(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams
     ) -> types.ListTasksResult:
-        tasks = [types.Task(**public(record)) for record in await board.listed()]
+        tasks = [types.Task(**public(record)) for record in await board.listed(_owner(ctx))]
         return types.ListTasksResult(tasks=tasks)
 
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, get)
@@ -143,7 +145,8 @@ class _Tasked:
             message = f"tool {tool!r} does not run as a task (its taskSupport is forbidden)"
             raise MCPError(types.METHOD_NOT_FOUND, message)
         ttl = asked.get("ttl")
-        record = await self.board.create(tool, arguments, ttl if isinstance(ttl, int) else None)
+        ttl_ms = ttl if isinstance(ttl, int) else None
+        record = await self.board.create(tool, arguments, ttl_ms, owner=_owner(ctx))
         task_notices.watch(ctx, self.board, record, "notifications/tasks/status", public)
         return {"task": public(record)}
 
@@ -163,7 +166,8 @@ class _Tasked:
             return await call_next(ctx)
         if support == "forbidden" or "requestState" in params:  # an answer to a question
             return await call_next(ctx)
-        return modern.handle(await self.board.create(tool, arguments, None, asks=True))
+        record = await self.board.create(tool, arguments, None, asks=True, owner=_owner(ctx))
+        return modern.handle(record)
 
 
 def _modern(ctx: ServerRequestContext[Any], method: str) -> bool:
@@ -173,6 +177,11 @@ def _modern(ctx: ServerRequestContext[Any], method: str) -> bool:
     if not modern.opted_in(ctx):
         raise modern.missing(f"{method} is of the tasks extension")
     return True
+
+
+def _owner(ctx: ServerRequestContext[Any]) -> str | None:
+    """Whose tasks the request may see: its authenticated subject (None without one)."""
+    return named(caller_of(ctx))
 
 
 async def _found(pending: Any) -> dict[str, Any]:

@@ -13,11 +13,15 @@ A store keeps four kinds of state under string keys, each operation atomic on it
   than `limit` are held, else None. A shared store renews the leases its process holds; a
   lease whose holder died (no renewal) ends after `lease_s` seconds, freeing its slot.
 
-- `aput_task(index, key, record, final, expires_at)` / `aget_task(key)` /
+- `aput_task(index, key, record, final, expires_at, version, expect)` / `aget_task(key)` /
   `alist_tasks(index)`: a task's record (text: its JSON), kept until `expires_at` (seconds
   since the epoch, UTC) and listed under `index` until then. A put is refused (False) once
   the stored record is `final`: a task that ended stays as it ended (a cancellation and a
-  completion racing: the first wins). Awaitable only: tasks are served and run on a loop.
+  completion racing: the first wins); and, given `expect`, unless the stored record's
+  `version` is `expect` (a compare-and-set: a write based on a record read is refused when
+  another came between). `anotices()` iterates None once listening, then the key of each
+  record put, by any process sharing the store. Awaitable only: tasks are served and run
+  on a loop.
 
 Each of the others has an awaitable twin (`areserve`, `aget`, ...). `now` is the registry's clock, which
 the store of one process reads (so a test's fake clock drives it); a shared store reads its
@@ -30,6 +34,7 @@ registry turns it into the call's `unavailable` failure (never running the call 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
@@ -67,10 +72,18 @@ class Store(Protocol):
     async def aacquire(self, key: str, limit: int, lease_s: float) -> str | None: ...
     async def arelease(self, key: str, token: str) -> None: ...
     async def aput_task(
-        self, index: str, key: str, record: str, final: bool, expires_at: float
+        self,
+        index: str,
+        key: str,
+        record: str,
+        final: bool,
+        expires_at: float,
+        version: int = 0,
+        expect: int | None = None,
     ) -> bool: ...
     async def aget_task(self, key: str) -> str | None: ...
     async def alist_tasks(self, index: str) -> list[str]: ...
+    def anotices(self) -> AsyncIterator[str | None]: ...
 
 
 def shown(url: str) -> str:

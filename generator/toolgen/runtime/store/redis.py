@@ -15,9 +15,11 @@ it writes. Times are the Redis server's (`TIME`), the one clock every process se
   each lease ends; acquiring drops the ended ones first. A thread of this process renews the
   leases it holds every third of `lease_s`, so a holder that dies (SIGKILL) stops renewing
   and its slot is free once its lease ends;
-- a task's record is a hash (the record, whether it is final) that Redis expires with the
-  task, listed in a sorted set of task keys scored by when each expires (the listing script
-  reads the records by the store's prefix: a single Redis, not a Cluster).
+- a task's record is a hash (the record, whether it is final, its version) that Redis
+  expires with the task, listed in a sorted set of task keys scored by when each expires
+  (the listing script reads the records by the store's prefix: a single Redis, not a
+  Cluster). The put script compares the version (a compare-and-set) and publishes the
+  task's key on the channel `<prefix>:task-notices`, which `anotices` subscribes to.
 
 URL: `redis://[:password@]HOST:PORT/DB` (`rediss://`, `unix://` too), with query settings of
 this store (removed before the client reads the URL): `prefix` (of every key; default
@@ -34,7 +36,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -102,15 +104,19 @@ local ms = math.ceil(lease / 1000) + 1000
 if redis.call('PTTL', KEYS[1]) < ms then redis.call('PEXPIRE', KEYS[1], ms) end
 return renewed
 """
-# KEYS: record, index; ARGV: record, final (0/1), expires_at (s), member -> 1 or 0 (final)
-PUT_TASK = """if redis.call('HGET', KEYS[1], 'f') == '1' then return 0 end
-redis.call('HSET', KEYS[1], 'r', ARGV[1], 'f', ARGV[2])
+# KEYS: record, index; ARGV: record, final (0/1), expires_at (s), member, version, expected
+# version ('': any), channel -> 1 or 0 (final, or another version than expected)
+PUT_TASK = """local found = redis.call('HMGET', KEYS[1], 'f', 'v')
+if found[1] == '1' then return 0 end
+if ARGV[6] ~= '' and found[2] ~= ARGV[6] then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'f', ARGV[2], 'v', ARGV[5])
 redis.call('EXPIREAT', KEYS[1], ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', math.floor(now / 1000000))
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 if redis.call('TTL', KEYS[2]) < tonumber(ARGV[3]) - math.floor(now / 1000000) then
   redis.call('EXPIREAT', KEYS[2], ARGV[3])
 end
+redis.call('PUBLISH', ARGV[7], ARGV[4])
 return 1
 """
 # KEYS: index; ARGV: the records' key prefix -> the live records, the first to expire first
@@ -173,6 +179,11 @@ class RedisStore:
 
     def _key(self, key: str) -> str:
         return f"{self.prefix}:{key}"
+
+    @property
+    def _notices(self) -> str:
+        """The channel of the task records put (anotices)."""
+        return self._key("task-notices")
 
     def _token(self) -> str:
         return f"{self._member}{next(self._count)}"
@@ -298,11 +309,41 @@ class RedisStore:
         await self._acall(lambda c: c.zrem(self._key(key), token))
 
     async def aput_task(
-        self, index: str, key: str, record: str, final: bool, expires_at: float
+        self,
+        index: str,
+        key: str,
+        record: str,
+        final: bool,
+        expires_at: float,
+        version: int = 0,
+        expect: int | None = None,
     ) -> bool:
         keys = [self._key(key), self._key(index)]
-        args = [record, int(final), _at(expires_at), key]
+        expected = "" if expect is None else str(expect)
+        args = [record, int(final), _at(expires_at), key, str(version), expected, self._notices]
         return bool(await self._arun("put_task", keys, args))
+
+    async def anotices(self) -> AsyncIterator[str | None]:
+        """None once subscribed, then the key of each task record put (a message the script
+        that puts it publishes): a connection of its own, which waits without a deadline."""
+        client: Any = redis.asyncio.Redis.from_url(
+            self._client_url,
+            retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
+            socket_connect_timeout=self._settings["socket_connect_timeout"],
+        )
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self._notices)
+            yield None
+            while True:
+                message = await pubsub.get_message(timeout=None)
+                if message is not None:
+                    yield bytes(message["data"]).decode()
+        except _DOWN as exc:
+            raise self._down(exc) from None
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
 
     async def aget_task(self, key: str) -> str | None:
         found = await self._acall(lambda c: c.hget(self._key(key), "r"))
