@@ -23,14 +23,13 @@ import httpx
 import pytest
 
 from tests.support import mcp_support
-from tests.support.mcp_support import python_path, serving
+from tests.support.mcp_support import serving
 from tests.support.redis_support import RedisServer, redis_server
 from tests.support.runtime_support import generated_package
+from tests.support.task_tools import NUMBER, RETURNS, environment, notes
 
 pytest.importorskip("docket", reason="tasks run on Docket (the server extra)")
 
-NUMBER = {"type": "object", "properties": {"n": {"type": "number", "description": "Seconds."}}}
-RETURNS = {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}
 SPECS = {
     "tools": [
         {
@@ -69,41 +68,13 @@ SPECS = {
         },
     ]
 }
-# Each run writes `<tool> <pid>` when it starts and `<tool> done` when it ends.
+# The tools of tests/support/task_tools.py, and `stepped`.
 IMPLEMENTATIONS = """
-import asyncio, os
-from importlib import import_module
-
-from tests.support.runtime_support import interface
-
-package = import_module(os.environ["TASKS_PACKAGE"])
-
-
-def note(line):
-    with open(os.environ["TASKS_RUNS"], "a") as runs:
-        runs.write(line + "\\n")
-
-
-def made(tool):
-    class Slow(interface(package, tool)):
-        async def run(self, args):
-            note(f"{tool} {os.getpid()}")
-            try:
-                await asyncio.sleep(args.n or 0)
-            except asyncio.CancelledError:
-                note(f"{tool} cancelled")
-                raise
-            note(f"{tool} done")
-            return {"n": args.n}
-
-    return Slow()
-
-
 def stepped():
     class Stepped(interface(package, "stepped")):
         async def run(self, args):
             yield package.Progress(1, 2)
-            while not os.path.exists(os.environ["TASKS_RUNS"] + ".go"):
+            while not os.path.exists(os.environ["TASKS_NOTES"] + ".go"):
                 await asyncio.sleep(0.02)
             yield {"n": 2}
 
@@ -123,12 +94,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 @pytest.fixture
 def env(package: ModuleType, tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "tasks_impls.py").write_text(IMPLEMENTATIONS, "utf-8")
-    out = Path(package.__file__ or "").parent.parent
-    environment = {**python_path(out, tmp_path), "TASKS_PACKAGE": package.__name__}
-    environment["TASKS_RUNS"] = str(tmp_path / "runs.txt")
-    environment.pop("TOOLGEN_STORE", None)
-    return environment
+    return environment(package, tmp_path, "tasks_impls", IMPLEMENTATIONS)
 
 
 @pytest.fixture
@@ -161,14 +127,9 @@ def until(url: str, task_id: str, *statuses: str, within_s: float = 15) -> dict[
 def wait_for(env: dict[str, str], seen: Any, within_s: float = 15) -> None:
     """Until what the tools noted satisfies `seen(lines)`."""
     deadline = time.monotonic() + within_s
-    while not seen(runs(env)):
-        assert time.monotonic() < deadline, runs(env)
+    while not seen(notes(env)):
+        assert time.monotonic() < deadline, notes(env)
         time.sleep(0.02)
-
-
-def runs(env: dict[str, str]) -> list[str]:
-    path = Path(env["TASKS_RUNS"])
-    return path.read_text().splitlines() if path.exists() else []
 
 
 def test_one_server_runs_its_tasks_and_answers_for_them(env: dict[str, str]) -> None:
@@ -205,7 +166,7 @@ def test_one_server_runs_its_tasks_and_answers_for_them(env: dict[str, str]) -> 
         assert "expired" in expired["error"]["message"], expired
         unknown = rpc(url, "tasks/get", {"taskId": "nothing"})
         assert "never created" in unknown["error"]["message"]
-    assert runs(env).count("send done") == 0  # the cancelled call never got past its sleep
+    assert notes(env).count("send done") == 0  # the cancelled call never got past its sleep
 
 
 def worker(env: dict[str, str], store: str) -> subprocess.Popen[bytes]:
@@ -237,8 +198,8 @@ def test_two_servers_queue_for_workers_and_answer_for_each_others_tasks(
                 assert listed == {h["taskId"] for h in handles}
                 # A cancellation through the other server stops the call on its worker.
                 running = start(one, "send", 60)
-                # the second `send <pid>`: the call runs on a worker
-                wait_for(env, lambda lines: sum(x[5:].isdigit() for x in lines) == 2)
+                # the second `send started`: the call runs on a worker
+                wait_for(env, lambda lines: sum(x.startswith("send started") for x in lines) == 2)
                 assert (
                     rpc(two, "tasks/cancel", {"taskId": running["taskId"]})["status"] == "cancelled"
                 )
@@ -259,8 +220,9 @@ def test_a_worker_killed_mid_call(
     try:
         with serving("tasked", "tasks_impls:registry", env, "--store", redis.url) as url:
             handle = start(url, tool, 1)  # long enough to be killed mid-call
-            wait_for(env, lambda lines: any(line.startswith(tool + " ") for line in lines))
-            pid = int(next(line for line in runs(env) if line.startswith(tool + " ")).split()[1])
+            began = f"{tool} started "
+            wait_for(env, lambda lines: any(line.startswith(began) for line in lines))
+            pid = int(next(line for line in notes(env) if line.startswith(began)).split()[2])
             killed = next(w for w in workers if w.pid == pid)
             killed.send_signal(signal.SIGKILL)
             killed.wait()
@@ -269,14 +231,14 @@ def test_a_worker_killed_mid_call(
             result = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
     finally:
         stop(*workers)
-    assert runs(env).count(f"{tool} done") == finished
+    assert notes(env).count(f"{tool} done") == finished
     if status == "failed":
         assert "the worker running this call was lost" in ended["statusMessage"]
         assert result["isError"] is True
         assert "may have had effects" in result["content"][0]["text"]
     else:
         assert result["structuredContent"] == {"n": 1}
-        started = [line for line in runs(env) if line.startswith("recount ") and "done" not in line]
+        started = [line for line in notes(env) if line.startswith("recount started")]
         assert len(started) == 2  # on the killed worker, then on the other
 
 
@@ -331,7 +293,7 @@ def test_a_tool_declares_whether_it_runs_as_a_task_and_is_held_to_it(
         ]
         value = asyncio.run(typed(url))
     assert value.n == 0.1
-    assert runs(env).count("report done") == 1
+    assert notes(env).count("report done") == 1
 
 
 def test_a_streaming_tools_events_are_its_tasks_status_message(env: dict[str, str]) -> None:
@@ -343,7 +305,7 @@ def test_a_streaming_tools_events_are_its_tasks_status_message(env: dict[str, st
         ] != "1/2":
             assert time.monotonic() < deadline and found["status"] == "working", found
             time.sleep(0.05)
-        Path(env["TASKS_RUNS"] + ".go").touch()  # let it finish
+        Path(env["TASKS_NOTES"] + ".go").touch()  # let it finish
         done = rpc(url, "tasks/result", {"taskId": handle["taskId"]})
     assert done["structuredContent"] == {"n": 2}
 

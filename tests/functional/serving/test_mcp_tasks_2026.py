@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
@@ -32,15 +31,14 @@ from mcp.client.extension import ClaimContext, ClientExtension, NotificationBind
 from mcp.shared.exceptions import MCPError
 from pydantic import ConfigDict, TypeAdapter
 
-from tests.support.mcp_support import python_path, serving
+from tests.support.mcp_support import serving
 from tests.support.redis_support import redis_server
 from tests.support.runtime_support import generated_package
+from tests.support.task_tools import NUMBER, RETURNS, environment, notes
 
 pytest.importorskip("docket", reason="tasks run on Docket (the server extra)")
 
 EXTENSION = "io.modelcontextprotocol/tasks"
-NUMBER = {"type": "object", "properties": {"n": {"type": "number", "description": "Seconds."}}}
-RETURNS = {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}
 GREETING = {"type": "object", "properties": {"greeting": {"type": "string"}}}
 SPECS = {
     "tools": [
@@ -73,34 +71,8 @@ SPECS = {
         },
     ]
 }
+# The tools of tests/support/task_tools.py, and `greet`.
 IMPLEMENTATIONS = """
-import asyncio, os
-from importlib import import_module
-
-from tests.support.runtime_support import interface
-
-package = import_module(os.environ["TASKS_PACKAGE"])
-
-
-def note(line):
-    with open(os.environ["TASKS_RUNS"], "a") as runs:
-        runs.write(line + "\\n")
-
-
-def made(tool):
-    class Slow(interface(package, tool)):
-        async def run(self, args):
-            note(f"{tool} started")
-            try:
-                await asyncio.sleep(args.n or 0)
-            except asyncio.CancelledError:
-                note(f"{tool} cancelled")
-                raise
-            return {"n": args.n}
-
-    return Slow()
-
-
 class Greet(interface(package, "greet")):
     def run(self, args):
         answer = package.resumed()
@@ -118,11 +90,11 @@ class Fleet:
     """Two servers on one Redis, one worker: `one` and `two` are their URLs; `env` runs
     the package and its implementations."""
 
-    def __init__(self, one: str, two: str, runs: Path, env: dict[str, str]) -> None:
-        self.one, self.two, self.runs, self.env = one, two, runs, env
+    def __init__(self, one: str, two: str, env: dict[str, str]) -> None:
+        self.one, self.two, self.env = one, two, env
 
     def lines(self) -> list[str]:
-        return self.runs.read_text().splitlines() if self.runs.exists() else []
+        return notes(self.env)
 
 
 @pytest.fixture(scope="module")
@@ -133,11 +105,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 @pytest.fixture(scope="module")
 def fleet(package: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     root = tmp_path_factory.mktemp("fleet")
-    (root / "tasks_impls26.py").write_text(IMPLEMENTATIONS, "utf-8")
-    out = Path(package.__file__ or "").parent.parent
-    env = {**python_path(out, root), "TASKS_PACKAGE": package.__name__}
-    env["TASKS_RUNS"] = str(root / "runs.txt")
-    env.pop("TOOLGEN_STORE", None)
+    env = environment(package, root, "tasks_impls26", IMPLEMENTATIONS)
     (root / "redis").mkdir()
     registry = "tasks_impls26:registry"
     with redis_server(root / "redis") as redis:
@@ -146,7 +114,7 @@ def fleet(package: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Iter
         try:
             with serving(package.__name__, registry, env, "--store", redis.url) as one:
                 with serving(package.__name__, registry, env, "--store", redis.url) as two:
-                    yield Fleet(one, two, root / "runs.txt", env)
+                    yield Fleet(one, two, env)
         finally:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
@@ -249,7 +217,7 @@ def test_the_typed_client_starts_on_one_server_and_follows_on_the_other(
             ended = await handle.status()
             report = await one.report(n=0)  # a required tool's method: a task, awaited
             running = await one.start("send", n=60)
-            while "send started" not in fleet.lines()[-1:]:
+            while not any(x.startswith("send started") for x in fleet.lines()[-1:]):
                 await asyncio.sleep(0.02)
             other = running.on(two.remote)
             cancelled = await other.cancel()

@@ -27,10 +27,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support import mcp_support
-from tests.support.mcp_support import python_path, serving
+from tests.support import mcp_support, task_tools
+from tests.support.mcp_support import serving
 from tests.support.redis_support import redis_server
 from tests.support.runtime_support import generated_package
+from tests.support.task_tools import environment
 
 pytest.importorskip("docket", reason="tasks run on Docket (the server extra)")
 redis_client = pytest.importorskip("redis", reason="the store's client")
@@ -78,23 +79,9 @@ SPECS = {
 # `die` says (once per task: the first to create `died-<label>`), and each final write is
 # noted with whether the store took it. Notes: `ran|returned <label> <run>`,
 # `killed <label> <point> <pid>`, `stored <label> <status> <taken>`.
+# After tests/support/task_tools.py's head (`package`, `note`), tools of their own.
 IMPLEMENTATIONS = """
-import asyncio, json, os, signal, sys, uuid
-from importlib import import_module
-from pathlib import Path
-
-from tests.support.runtime_support import interface
-
-package = import_module(os.environ["TASKS_PACKAGE"])
-NOTES = Path(os.environ["TASKS_NOTES"])
-
-
-def note(*words):
-    fd = os.open(NOTES, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-    try:
-        os.write(fd, (" ".join(words) + "\\n").encode())
-    finally:
-        os.close(fd)
+import json, signal, uuid
 
 
 def die(arguments, point):
@@ -189,13 +176,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 @pytest.fixture
 def env(package: ModuleType, tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "killed_impls.py").write_text(IMPLEMENTATIONS, "utf-8")
-    (tmp_path / "notes").mkdir()
-    out = Path(package.__file__ or "").parent.parent
-    environment = {**python_path(out, tmp_path), "TASKS_PACKAGE": package.__name__}
-    environment["TASKS_NOTES"] = str(tmp_path / "notes" / "notes.txt")
-    environment.pop("TOOLGEN_STORE", None)
-    return environment
+    return environment(package, tmp_path, "killed_impls", IMPLEMENTATIONS)
 
 
 class Fleet:
@@ -216,8 +197,7 @@ class Fleet:
 
 
 def notes(env: dict[str, str]) -> list[list[str]]:
-    path = Path(env["TASKS_NOTES"])
-    return [line.split() for line in path.read_text().splitlines()] if path.exists() else []
+    return [line.split() for line in task_tools.notes(env)]
 
 
 def test_tasks_survive_workers_killed_at_every_point(env: dict[str, str], tmp_path: Path) -> None:
