@@ -51,7 +51,8 @@ async def work(n: int) -> dict:
 VERSION = "2026-07-28"
 TASKS = "io.modelcontextprotocol/tasks"
 # How often the client asks whether a task has ended: as often as toolgen's `tasks/result`
-# looks in the store (an eighth of its 500 ms poll interval, taskwork.py).
+# looked in the store before the store told it of each change (tasks_watch.py); kept, so that
+# FastMCP's side of runs before and after compares.
 POLL_S = 0.125
 
 
