@@ -1,8 +1,9 @@
 """A task belongs to the subject that created it: on a server that authenticates its clients
 (OAuth, tokens of an authorization server the test runs), another subject asking for the task
 is answered as for a task that never was, in both eras (2025-11-25's `tasks/get`,
-`tasks/result`, `tasks/cancel`; 2026-07-28's `tasks/get`, `tasks/update`, `tasks/cancel`),
-and `tasks/list` lists the caller's own. A real server (its tasks run in it); the clients
+`tasks/result`, `tasks/cancel`; 2026-07-28's `tasks/get`, `tasks/update`, `tasks/cancel`,
+and `subscriptions/listen`, which follows none of another's tasks), and `tasks/list` lists
+the caller's own. A real server (its tasks run in it); the clients
 are JSON-RPC over HTTP (2025-11-25) and toolgen's typed client (2026-07-28).
 """
 
@@ -125,11 +126,14 @@ def test_on_2026_07_28_another_subject_is_told_of_no_such_task(
                 foreign = await asked(other.remote, method, {"taskId": task_id, **params})
                 missing = await asked(other.remote, method, {"taskId": unknown, **params})
                 told.append((foreign, missing))
-            status = (await handle.status()).status
+            listen = {"notifications": {"taskIds": [task_id]}}
+            ended = await sent(other.remote, "subscriptions/listen", listen)  # nothing honoured
+            status = (await handle.status()).status  # still running: the listen did not follow it
             cancelled = (await handle.cancel()).status
-        return task_id, unknown, told, status, cancelled
+        return task_id, unknown, told, ended, status, cancelled
 
-    task_id, unknown, told, status, cancelled = asyncio.run(run())
+    task_id, unknown, told, ended, status, cancelled = asyncio.run(run())
+    assert "io.modelcontextprotocol/subscriptionId" in ended["_meta"]
     for foreign, missing in told:
         assert foreign == (missing[0], missing[1].replace(unknown, task_id)), (foreign, missing)
         assert "never created" in foreign[1]
