@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "49cb98ac1ec73abaf73cf6ad57461d443d20b737befd051c18c64dd951208e08"
+RUNTIME_SHA256 = "7b15dd7c7ac05d0f3813e93ccb87a848343dbd2d64840b184c33f01c931bf400"

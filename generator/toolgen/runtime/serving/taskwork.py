@@ -83,8 +83,8 @@ class TaskMissing(LookupError):
             super().__init__(f"no task {task_id!r} (it was never created here)")
 
 
-class _Anyone:
-    """Whoever asks: the process itself (a worker, a watch the server set up)."""
+class _Anyone:  # whoever asks: the process itself (a worker, a watch the server set up)
+    pass
 
 
 ANYONE = _Anyone()
@@ -227,15 +227,9 @@ class Board:
     ) -> bool:
         expires_ms = int(record["taskId"].rpartition(".")[2])
         text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        ok: bool = await self.store.aput_task(
-            INDEX,
-            _key(record["taskId"]),
-            text,
-            final,
-            expires_ms / 1000,
-            version=int(record.get("version") or 0),
-            expect=expect,
-        )
+        key, expires_at = _key(record["taskId"]), expires_ms / 1000
+        versions = {"version": int(record.get("version") or 0), "expect": expect}
+        ok: bool = await self.store.aput_task(INDEX, key, text, final, expires_at, **versions)
         return ok
 
     async def _update(
