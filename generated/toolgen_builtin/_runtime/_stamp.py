@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e45adad40b628014e0395fc955989ccc2a7b761fe041a95e23e8adaa95d94633"
+RUNTIME_SHA256 = "e7406d7cc92040c248448499cd98cde42495283d16c5ede81b4dc277c3921e6c"
