@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "e7406d7cc92040c248448499cd98cde42495283d16c5ede81b4dc277c3921e6c"
+RUNTIME_SHA256 = "4d11632c5d5cbd108c7542668d6b437882cc5cf4e75ebe1d08d02bd03b0a1943"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from pydantic import ValidationError
@@ -69,7 +69,7 @@ def cap_of(read: Any, key: str) -> int:
 def test_the_caps_are_the_largest_that_keep_the_pass_within_the_budget(p: ModuleType) -> None:
     capped, bounds = runtime(p, "capped"), runtime(p, "bounds")
     for tool, keys in (("flights", ["airlines", "avoid"]), ("order", ["lines"])):
-        read = capped.reader(model(p, tool), budget(p))
+        read, _ = capped.reader(model(p, tool), budget(p))
         fixed, arrays = bounds.own_arrays(model(p, tool))
         assert [key for key, _ in arrays] == keys
         caps = {cap_of(read, key) for key in keys}
@@ -100,7 +100,7 @@ def test_the_valid_path_counts_nothing_and_builds_the_class_own_instance(p: Modu
     call = {"origin": "CDG", "airlines": ["AF", "DL"], "limit": 3}
     value = p.validate_arguments("flights", call)
     ready = validation._READY[model(p, "flights")]
-    assert ready[2] is None and ready[0] is ready[4] is not None  # no count: the capped reader
+    assert ready[2] is None and ready[4] is not None  # no count: the capped reader
     assert type(value) is model(p, "flights")
     assert value == model(p, "flights").model_validate(call)
     assert value.model_fields_set == {"origin", "airlines", "limit"}
@@ -156,3 +156,58 @@ def test_no_reader_when_the_compiled_one_is_not_capped(
     cls = model(p, "flights")
     monkeypatch.setattr(capped, "_compiled", lambda model, schema: model.__pydantic_validator__)
     assert capped.reader(cls, budget(p)) is None
+
+
+def test_a_refusal_within_the_caps_is_reported_at_once(
+    p: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused dict whose arrays are within their caps has the class's own errors: not
+    read again; one with an array past its cap is, as before."""
+    validation = runtime(p, "validate")
+    read, _ = runtime(p, "capped").reader(model(p, "flights"), budget(p))
+    cap = cap_of(read, "airlines")
+    again: list[Any] = []
+    generic = validation._validate
+    monkeypatch.setattr(
+        validation,
+        "_validate",
+        lambda model, tool, a, *rest: again.append(a) or generic(model, tool, a, *rest),
+    )
+    for length, read_again in ((3, 0), (cap, 0), (cap + 1, 1), (900, 1)):
+        call = {"airlines": ["AF"] * length, "avoid": ("DL",), "limit": "3"}
+        with pytest.raises(p.ToolArgumentsError):
+            p.validate_arguments("flights", {**call, "avoid": ["DL"]})
+        assert len(again) == read_again, length
+        again.clear()
+        with pytest.raises(p.ToolArgumentsError):  # a tuple may be read as an array: again
+            p.validate_arguments("flights", call)
+        assert len(again) == 1
+        again.clear()
+
+
+def test_arrays_a_function_reads_first_are_always_read_again() -> None:
+    """Under a `before` validator (or read by name as well as by alias) the array validated
+    may not be the value sent at its key: `fits` never vouches for a refusal."""
+    from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+    from toolgen.runtime.validation import capped
+
+    class Before(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        words: Annotated[list[str], BeforeValidator(lambda v: v)] = []
+
+    class ByName(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True, validate_by_name=True)
+        words: list[str] = Field(default=[], validation_alias="w")
+
+    class Plain(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        words: list[str] = []
+
+    for cls, fits_small in ((Before, False), (ByName, False), (Plain, True)):
+        found = capped.reader(cls, 1000)
+        assert found is not None, cls
+        read, fits = found
+        assert type(read({"words": ["a"]} if cls is not ByName else {"w": ["a"]})) is cls
+        assert fits({"words": ["a"], "w": ["a"]}) is fits_small
+        assert fits({"words": ["a"] * 5000, "w": ["a"] * 5000}) is False

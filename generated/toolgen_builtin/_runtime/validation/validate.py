@@ -109,11 +109,13 @@ def validate(
                 if not extra or len(inside(arguments)) == extra:  # (duplicates.cleared)
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
-            if read is not ready[4]:
+            fits = ready[4]  # (None: the reader is the class's own)
+            if kind is not dict or fits is None or fits(arguments):
                 return _failed(
                     model, tool, arguments, failure, secrets, limits, on_coerce, on_warning
                 )
-            # (refused by the capped reader: maybe only for a long array, read as before, below)
+            # (refused by the capped reader maybe only for an array past its cap: read as
+            # before, below)
     value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
     if check is None:
@@ -133,8 +135,8 @@ def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any, Any] | None:
     check after it; bounds.at_once): its reader of dicts (its pydantic-core validator, or
     the capped one: capped.py), of JSON text, the function that bounds what a dict makes it
     visit (None: whatever the dict, within bounds.budget), the count of the members of what
-    it read (duplicates.counter), and the capped reader again (or None: its refusals are not
-    final). Else None."""
+    it read (duplicates.counter), and for the capped reader, whether a dict it refused is
+    refused by the class too (capped.reader; None: the reader is the class's). Else None."""
     found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
     if found is None or not callable(found) and found > _BUDGET:
         return None
@@ -143,11 +145,11 @@ def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any, Any] | None:
     dicts = None if count is None else capped.reader(model, _BUDGET)
     members = counter(model)  # (a closed class with no object inside: counted inline, None)
     return (
-        validator.validate_python if dicts is None else dicts,
+        validator.validate_python if dicts is None else dicts[0],
         validator.validate_json,
         count if dicts is None else None,
         None if members is closed_count else members,
-        dicts,
+        None if dicts is None else dicts[1],
     )
 
 

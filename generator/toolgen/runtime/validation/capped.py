@@ -7,9 +7,12 @@ Without it, such a class's pass is bounded per call by the lengths of its arrays
 (bounds.visits), looked at before the dict is read: 0.2-0.4 µs, 8-11% of the valid path of
 a call with one or two arrays. The caps are as large as keeps the bound a constant within
 the budget (`bounds.budget`): pydantic-core stops one item past a cap, so the class's own
-values plus, for each array, its brackets and `cap + 1` items are at most the budget. An
-array past its cap may be valid: whatever this reader refuses is read again as before
-(validate.py), so its refusals are never reported and what is accepted does not change.
+values plus, for each array, its brackets and `cap + 1` items are at most the budget.
+
+The reader differs from the class only where an array is past its cap. A dict it refuses
+whose arrays, as sent, are within their caps (`fits`: no function reads them first) has the
+class's own errors, reported as they are; any other (an array past its cap may be valid) is
+read again as before (validate.py). So what is accepted and reported does not change.
 
 What it builds is the class's own instance: its schema is the class's, with the class as
 its root. pydantic-core compiles a `model` schema of a complete class as that class's
@@ -32,6 +35,11 @@ from .nesting import WRAPPERS
 
 # The least cap worth a reader: below it, calls with a longer array would often be read twice.
 MIN_CAP = 100
+Fits = Callable[[dict[Any, Any]], bool]
+Reader = tuple[Callable[[Any], Any], Fits]
+# The wrappers under which the array validated is the value sent, and values never read as one.
+_AFTER_ONLY = frozenset({"nullable", "default", "function-after"})
+_NOT_ARRAYS = frozenset({str, int, float, bool, type(None), dict})
 _LOCK = threading.Lock()
 _MISSING = object()
 
@@ -40,9 +48,10 @@ class _Uncapped(Exception):
     """A schema this module does not know how to cap."""
 
 
-def reader(model: type[BaseModel], budget: int) -> Callable[[Any], Any] | None:
-    """The class's capped dict reader (its `validate_python`), or None: the class leaves
-    other values unbounded, has no unbounded array, or its caps would be under MIN_CAP."""
+def reader(model: type[BaseModel], budget: int) -> Reader | None:
+    """The class's capped dict reader (its `validate_python`) and the test telling that a
+    dict it refused is refused by the class too (`fits`); or None: the class leaves other
+    values unbounded, has no unbounded array, or its caps would be under MIN_CAP."""
     found = bounds.own_arrays(model)
     if found is None or not found[1]:
         return None
@@ -51,26 +60,37 @@ def reader(model: type[BaseModel], budget: int) -> Callable[[Any], Any] | None:
     cap = (budget - fixed - len(arrays)) // sum(per for _, per in arrays) - 1
     if cap < MIN_CAP:
         return None
+    keys = [key for key, _ in arrays]
     own: Any = model.__pydantic_core_schema__
     try:
-        schema = _capped(own, {key for key, _ in arrays}, cap)
+        schema, plain = _capped(own, set(keys), cap)
         validator = _compiled(model, schema)
     except (_Uncapped, KeyError, TypeError, SchemaError):
         return None
-    return validator.validate_python if _holds(validator, arrays[0][0], cap) else None
+    if not _holds(validator, keys[0], cap):
+        return None
+    return validator.validate_python, _fits(keys, cap) if plain else _never
 
 
-def _capped(schema: dict[str, Any], keys: set[str], cap: int) -> dict[str, Any]:
-    """The class's core schema with the arrays at `keys` capped (only the path to them copied)."""
+def _capped(schema: dict[str, Any], keys: set[str], cap: int) -> tuple[dict[str, Any], bool]:
+    """The class's core schema with the arrays at `keys` capped (only the path to them
+    copied), and whether each capped array is the value sent at its key (no function reads
+    it first, and the class reads its fields by their aliases only)."""
     if schema["type"] == "definitions":  # classes used twice, the class itself at the root
-        return {**schema, "schema": _capped(schema["schema"], keys, cap)}
+        inner, plain = _capped(schema["schema"], keys, cap)
+        return {**schema, "schema": inner}, plain
     if schema["type"] != "model" or schema["schema"]["type"] != "model-fields":
         raise _Uncapped
+    config = schema.get("config") or {}
+    by_name = config.get("validate_by_name") or config.get("populate_by_name")
     fields = dict(schema["schema"]["fields"])
+    plain = True
     for name, field in fields.items():
-        if field.get("validation_alias", name) in keys:
+        alias = field.get("validation_alias", name)
+        if alias in keys:
             fields[name] = {**field, "schema": _array(field["schema"], cap)}
-    return {**schema, "schema": {**schema["schema"], "fields": fields}}
+            plain = plain and _sent(field["schema"]) and not (by_name and alias != name)
+    return {**schema, "schema": {**schema["schema"], "fields": fields}}, plain
 
 
 def _array(schema: dict[str, Any], cap: int) -> dict[str, Any]:
@@ -80,6 +100,36 @@ def _array(schema: dict[str, Any], cap: int) -> dict[str, Any]:
     if kind in ("list", "set", "frozenset") and schema.get("max_length") is None:
         return {**schema, "max_length": cap}
     raise _Uncapped
+
+
+def _sent(schema: dict[str, Any]) -> bool:
+    """Whether the array under these wrappers is validated from the value sent as it is."""
+    while schema["type"] in WRAPPERS:
+        if schema["type"] not in _AFTER_ONLY:
+            return False
+        schema = schema["schema"]
+    return True
+
+
+def _fits(keys: list[str], cap: int) -> Fits:
+    def fits(arguments: dict[Any, Any]) -> bool:
+        """Whether every capped array, as sent, is within its cap: then the reader's verdict
+        is the class's, its refusal the class's own."""
+        for key in keys:
+            item: Any = arguments.get(key)
+            kind = type(item)
+            if kind is list:
+                if len(item) > cap:
+                    return False
+            elif kind not in _NOT_ARRAYS:  # (a tuple or a set may be read as an array)
+                return False
+        return True
+
+    return fits
+
+
+def _never(arguments: dict[Any, Any]) -> bool:
+    return False
 
 
 def _compiled(model: type[BaseModel], schema: dict[str, Any]) -> SchemaValidator:
