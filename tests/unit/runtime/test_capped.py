@@ -4,7 +4,6 @@ nothing is counted on the valid path; what it builds, accepts and reports is the
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Annotated, Any
@@ -13,6 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from tests.support._generated import package, spec
+from tests.support.runtime_support import validation_module as runtime
 
 ITEM = {
     "type": "object",
@@ -43,10 +43,6 @@ TOOLS = [
 def p(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     with package(tmp_path_factory.mktemp("capped"), TOOLS) as generated:
         yield generated
-
-
-def runtime(p: ModuleType, name: str) -> Any:
-    return importlib.import_module(f"{p.__name__}._runtime.validation.{name}")
 
 
 def model(p: ModuleType, tool: str) -> Any:
