@@ -78,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "4d11632c5d5cbd108c7542668d6b437882cc5cf4e75ebe1d08d02bd03b0a1943"
+_RUNTIME_SHA256 = "ca691662604489c2ca0375b6654e86ba9f592a774b21101c8594f1a43ccfa71b"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

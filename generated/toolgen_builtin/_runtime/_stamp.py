@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "4d11632c5d5cbd108c7542668d6b437882cc5cf4e75ebe1d08d02bd03b0a1943"
+RUNTIME_SHA256 = "ca691662604489c2ca0375b6654e86ba9f592a774b21101c8594f1a43ccfa71b"

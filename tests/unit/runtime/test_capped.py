@@ -200,6 +200,11 @@ def test_arrays_a_function_reads_first_are_always_read_again() -> None:
         model_config = ConfigDict(extra="forbid", strict=True)
         words: list[str] = []
 
+    class Observed(Plain):  # a class whose validator a pydantic plugin wraps: no reader
+        pass
+
+    Observed.__pydantic_validator__ = type("Wrapped", (), {})()  # type: ignore[assignment]
+    assert capped.reader(Observed, 1000) is None
     for cls, fits_small in ((Before, False), (ByName, False), (Plain, True)):
         found = capped.reader(cls, 1000)
         assert found is not None, cls

@@ -51,7 +51,10 @@ class _Uncapped(Exception):
 def reader(model: type[BaseModel], budget: int) -> Reader | None:
     """The class's capped dict reader (its `validate_python`) and the test telling that a
     dict it refused is refused by the class too (`fits`); or None: the class leaves other
-    values unbounded, has no unbounded array, or its caps would be under MIN_CAP."""
+    values unbounded, has no unbounded array, its caps would be under MIN_CAP, or its own
+    validator is wrapped (by a pydantic plugin)."""
+    if type(model.__pydantic_validator__) is not SchemaValidator:
+        return None  # (pydantic's plugins wrap it: what they observe is the class's own)
     found = bounds.own_arrays(model)
     if found is None or not found[1]:
         return None
