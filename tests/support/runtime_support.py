@@ -24,6 +24,11 @@ def generated_package(
         yield module
 
 
+def validation_module(package: ModuleType, name: str) -> Any:
+    """A module of a generated package's validation group (`_runtime.validation.<name>`)."""
+    return import_module(f"{package.__name__}._runtime.validation.{name}")
+
+
 def interface(package: ModuleType, tool: str) -> Any:
     """The generated interface class of a tool (`<Prefix>Tool`)."""
     tools = import_module(f"{package.__name__}.tools.{package._index.MODULES[tool]}")

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "7b15dd7c7ac05d0f3813e93ccb87a848343dbd2d64840b184c33f01c931bf400"
+RUNTIME_SHA256 = "16d61866f55668e8582b2f26cd46facacbf450db32ae6f6f095db9fb77b71a6f"

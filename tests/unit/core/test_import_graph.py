@@ -331,6 +331,8 @@ NOT_FOR_A_CALL = (
     "asyncio",
     "weather._runtime.calls.tracing",
     "weather._runtime.validation.repair",
+    "weather._runtime.validation.lenient",
+    "weather._runtime.validation.glued",
     "weather._runtime.search",
     "weather._runtime.serving",
     "weather._runtime.providers",

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.support._generated import package, spec
+from tests.support.runtime_support import validation_module as runtime
 
 ITEM = {
     "type": "object",
@@ -48,12 +49,6 @@ TOOLS[2]["parameters"]["$defs"] = {
 def p(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     with package(tmp_path_factory.mktemp("visits"), TOOLS) as generated:
         yield generated
-
-
-def runtime(p: ModuleType, name: str) -> Any:
-    import importlib
-
-    return importlib.import_module(f"{p.__name__}._runtime.validation.{name}")
 
 
 def walks(p: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[Any]:

@@ -1,5 +1,5 @@
-"""Repair of malformed argument text (`x-repair`, runtime/validation/repair.py) and the closest valid
-example in refused calls' messages.
+"""Repair of malformed argument text (`x-repair`: runtime/validation/repair.py, its tokenizer
+lenient.py, glued calls glued.py) and the closest valid example in refused calls' messages.
 
 tests/data/repair/calls.jsonl is a corpus of malformed calls to the tools of tests/data/repair/specs:
 each is repaired to an exact value with exact repair kinds, or refused with the message the
@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from tests.support.runtime_support import generated_package
 from toolgen import pipeline
-from toolgen.runtime.validation import repair
+from toolgen.runtime.validation import glued, repair
 from toolgen.runtime.validation.repair import KINDS
 
 HERE = Path(__file__).parents[2] / "data" / "repair"
@@ -175,7 +175,7 @@ def test_a_glued_call_is_run_as_its_parts_or_unknown(
     for i, result in enumerate(results):
         assert result.ok == (expected[i][1] is not None)
         assert [(r.kind, r.message) for r in result.repairs] == [
-            ("split", repair.split_message(case["tool"], parts, i))
+            ("split", glued.split_message(case["tool"], parts, i))
         ]
         assert result.warnings[-1].startswith(
             f"the arguments of tool '{parts[i]}' were repaired: ran the glued call"
@@ -477,17 +477,17 @@ def test_a_truncated_value_is_a_prefix_of_the_text(
 
 def test_glued_names_split_one_way_only() -> None:
     names = ["get_weather", "get_time", "a", "ab", "b", "ba"]
-    assert repair.segment("get_weatherget_time", names) == ["get_weather", "get_time"]
-    assert repair.segment("aba", names) is None  # a+ba or ab+a: ambiguous
-    assert repair.segment("abab", ["ab"]) == ["ab", "ab"]
-    assert repair.segment("get_weather", names) is None  # one name is no glued call
-    assert repair.segment("x" * 10_000, ["x"]) is None  # more parts than MAX_PARTS
-    assert repair.split("get_weatherget_time", '{"a": 1} {"b": [2]}', names) == [
+    assert glued.segment("get_weatherget_time", names) == ["get_weather", "get_time"]
+    assert glued.segment("aba", names) is None  # a+ba or ab+a: ambiguous
+    assert glued.segment("abab", ["ab"]) == ["ab", "ab"]
+    assert glued.segment("get_weather", names) is None  # one name is no glued call
+    assert glued.segment("x" * 10_000, ["x"]) is None  # more parts than MAX_PARTS
+    assert glued.split("get_weatherget_time", '{"a": 1} {"b": [2]}', names) == [
         ("get_weather", '{"a": 1}'),
         ("get_time", '{"b": [2]}'),
     ]
-    assert repair.split("get_weatherget_time", '{"a": 1} x {"b": 2}', names) is None
-    assert repair.split("get_weatherget_time", '{"a": NaN}{"b": 2}', names) is None
+    assert glued.split("get_weatherget_time", '{"a": 1} x {"b": 2}', names) is None
+    assert glued.split("get_weatherget_time", '{"a": NaN}{"b": 2}', names) is None
 
 
 def _steps(text: str) -> int:

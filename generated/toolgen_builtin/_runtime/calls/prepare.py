@@ -172,9 +172,9 @@ class Preparer:
             return None
         if payload.check(arguments, payload.LIMITS) is not None:
             return None
-        from ..validation import repair
+        from ..validation import glued
 
-        parts = repair.split(name, arguments, [*self._tools, *self._aliases])
+        parts = glued.split(name, arguments, [*self._tools, *self._aliases])
         if parts is None:
             return None
         found = [(self.resolve(part), text) for part, text in parts]
@@ -190,13 +190,13 @@ class Preparer:
         if parts is None:
             return None
         names = [part for part, _ in parts]
-        from ..validation import repair
+        from ..validation.glued import split_message
         from ..validation.repair import Repair
 
         def prepared() -> Iterator[tuple[Prepared | ToolResult, float]]:
             for i, (part, text) in enumerate(parts):
                 started = perf_counter()
-                made = (Repair("split", repair.split_message(name, names, i)),)
+                made = (Repair("split", split_message(name, names, i)),)
                 yield _with_repairs(part, self._prepare(part, text, injected), made), started
 
         return prepared()

@@ -9,7 +9,9 @@ at the first item past it), and the lengths of the dict's own arrays and maps wh
 (only those are looked at: a few lookups, not a walk). Keys a closed object does not declare
 are not counted: each is a key the dict already holds, and costs about as much as its error.
 A class whose values are untyped, open or recursive gets None: its dicts are walked
-(payload.measure).
+(payload.measure). A class whose only unbounded values are its own arrays (`own_arrays`)
+reads dicts through a copy of its validator with those arrays capped (capped.py): nothing is
+looked at on its valid path.
 
 `first_errors` reads at most `Limits.max_errors` of a failure's errors: past that many, from
 a copy of the value cut to its first members (`pruned`) validated again, never from the whole
@@ -122,6 +124,22 @@ def _bound(model: type[BaseModel]) -> Bound | None:
     return found
 
 
+def own_arrays(model: type[BaseModel]) -> tuple[int, list[tuple[str, int]]] | None:
+    """When what the class leaves unbounded is only arrays of its own (of bounded items): the
+    bound of the rest, and those arrays (key, the bound of each item). Else None."""
+    if _bound(model) is None:
+        return None
+    compiler = _Compiler()
+    schema: Any = model.__pydantic_core_schema__
+    if schema["type"] == "definitions":  # (classes used twice: read through their definition)
+        compiler.definitions = {d["ref"]: d for d in schema["definitions"]}
+        schema = schema["schema"]
+    if schema["type"] != "model" or schema["schema"]["type"] != "model-fields":
+        return None
+    fixed, arrays, looked = compiler.parts(schema["schema"], schema.get("config") or {})
+    return None if looked else (fixed, arrays)
+
+
 def visits(model: type[BaseModel]) -> Visits | None:
     """The values pydantic-core's pass over a dict for `model` visits at most, as a function
     of the dict (cheap), or None when the class does not bound them."""
@@ -180,17 +198,12 @@ class _Compiler:
             return _mapping(keys + values)
         raise _Open  # any, tuples of any length, and what this module does not know
 
-    @staticmethod
-    def _choices(kind: str, schema: dict[str, Any]) -> list[Any]:
-        if kind == "union":
-            return [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
-        if kind == "tagged-union":
-            return list(schema["choices"].values())
-        if kind == "chain":
-            return list(schema["steps"])
-        return [schema["lax_schema"], schema["strict_schema"]]
-
-    def fields(self, schema: dict[str, Any], config: dict[str, Any]) -> Bound:
+    def parts(
+        self, schema: dict[str, Any], config: dict[str, Any]
+    ) -> tuple[int, list[tuple[str, int]], list[tuple[str, Visits]]]:
+        """An object's bound, in three parts: the constant (itself and the values of fixed
+        size), its unbounded arrays of bounded items (key, the bound of each item), and its
+        other values that depend on the dict (key, their function)."""
         extra = schema.get("extra_behavior") or config.get("extra_fields_behavior")
         if extra == "allow":
             raise _Open  # keys taken as they come: walked
@@ -208,6 +221,20 @@ class _Compiler:
                 looked.append((alias, found))
             else:
                 fixed += found
+        return fixed, arrays, looked
+
+    @staticmethod
+    def _choices(kind: str, schema: dict[str, Any]) -> list[Any]:
+        if kind == "union":
+            return [c[0] if isinstance(c, tuple) else c for c in schema["choices"]]
+        if kind == "tagged-union":
+            return list(schema["choices"].values())
+        if kind == "chain":
+            return list(schema["steps"])
+        return [schema["lax_schema"], schema["strict_schema"]]
+
+    def fields(self, schema: dict[str, Any], config: dict[str, Any]) -> Bound:
+        fixed, arrays, looked = self.parts(schema, config)
         if not looked and not arrays:
             return fixed
 

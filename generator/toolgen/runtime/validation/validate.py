@@ -29,7 +29,7 @@ from pydantic import BaseModel, RootModel, ValidationError
 
 from ..errors import ArgumentIssue, ToolArgumentsError
 from ..models import Exact
-from . import bounds, failfast, jsontext, payload
+from . import bounds, capped, failfast, jsontext, payload
 from .coerce import Coercion
 from .deprecation import OnWarning
 from .duplicates import closed_count, counter, duplicate_key, inside, sent_once
@@ -109,7 +109,13 @@ def validate(
                 if not extra or len(inside(arguments)) == extra:  # (duplicates.cleared)
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
-            return _failed(model, tool, arguments, failure, secrets, limits, on_coerce, on_warning)
+            fits = ready[4]  # (None: the reader is the class's own)
+            if kind is not dict or fits is None or fits(arguments):
+                return _failed(
+                    model, tool, arguments, failure, secrets, limits, on_coerce, on_warning
+                )
+            # (refused by the capped reader maybe only for an array past its cap: read as
+            # before, below)
     value = _validate(model, tool, arguments, secrets, limits, on_coerce, on_warning)
     check: Exact | None = getattr(model, "__exact__", None)
     if check is None:
@@ -124,23 +130,26 @@ def validate(
     raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
 
 
-def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any] | None:
+def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any, Any] | None:
     """For a class whose arguments may be read at once under the default limits (no exact
-    check after it; bounds.at_once): its pydantic-core validator of dicts, of JSON text, the
-    function that bounds what a dict makes it visit (None: whatever the dict, within
-    bounds.budget), and the count of the members of what it read (duplicates.counter). Else
-    None."""
+    check after it; bounds.at_once): its reader of dicts (its pydantic-core validator, or
+    the capped one: capped.py), of JSON text, the function that bounds what a dict makes it
+    visit (None: whatever the dict, within bounds.budget), the count of the members of what
+    it read (duplicates.counter), and for the capped reader, whether a dict it refused is
+    refused by the class too (capped.reader; None: the reader is the class's). Else None."""
     found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
     if found is None or not callable(found) and found > _BUDGET:
         return None
     validator = model.__pydantic_validator__
     count = found if callable(found) else None
+    dicts = None if count is None else capped.reader(model, _BUDGET)
     members = counter(model)  # (a closed class with no object inside: counted inline, None)
     return (
-        validator.validate_python,
+        validator.validate_python if dicts is None else dicts[0],
         validator.validate_json,
-        count,
+        count if dicts is None else None,
         None if members is closed_count else members,
+        None if dicts is None else dicts[1],
     )
 
 
