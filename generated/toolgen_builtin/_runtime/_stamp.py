@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0646f228c6bc6a74ed496cfb4378e8001d86a41a8dcbde7c2dcf73567f1f624b"
+RUNTIME_SHA256 = "288f5cde21e45deca348f48ee30878761773d28907c33df9412ca3de6eb72fd3"
