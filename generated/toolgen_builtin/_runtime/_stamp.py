@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "288f5cde21e45deca348f48ee30878761773d28907c33df9412ca3de6eb72fd3"
+RUNTIME_SHA256 = "892c912cfafab6bb7fed3fc311f8ac41e4808037e448314c57c37a5542fa4b79"
