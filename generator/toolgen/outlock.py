@@ -9,6 +9,7 @@ with the process: a killed run holds nothing.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -33,8 +34,10 @@ def timeout() -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise WriteError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds") from None
-    return max(value, 0.0)
+        value = math.nan
+    if not value >= 0:  # nan and a negative wait are no more a number of seconds than "soon"
+        raise WriteError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds (0 or more)")
+    return value
 
 
 @contextmanager

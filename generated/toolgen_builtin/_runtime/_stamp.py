@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "16d61866f55668e8582b2f26cd46facacbf450db32ae6f6f095db9fb77b71a6f"
+RUNTIME_SHA256 = "7e909f0c9725615577baced274d36967ab56ac6ae09cb0e17be3524f424cc7d5"

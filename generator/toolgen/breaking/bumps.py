@@ -8,10 +8,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from toolgen.breaking.located import found
 from toolgen.breaking.report import Finding, Versions, needed_bump
 from toolgen.breaking.rules import BY_ID
 from toolgen.breaking.settings import Settings
-from toolgen.breaking.sources import Place, Side, ToolEntry
+from toolgen.breaking.side import Place, Side, ToolEntry
 from toolgen.breaking.versions import declared_bump, enough, least
 
 
@@ -141,20 +142,7 @@ def version_finding(
         f"{what}: version {old} -> {new} {bump}; the changes need a {needed} bump (at least "
         f"{least(old, needed)})" + (f" (was at {previous})" if previous else "")
     )
-    return [
-        Finding(
-            file,
-            line,
-            col,
-            rule.id,
-            settings.severity_of(rule),
-            message,
-            rule.hint,
-            rule.category,
-            tool,
-            previous,
-        )
-    ]
+    return [found(rule, settings, (file, line, col), message, rule.hint, tool, previous)]
 
 
 def by_name(tools: list[ToolEntry]) -> dict[str, ToolEntry]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.breaking.sources import Place
+from toolgen.breaking.side import Place
 from toolgen.schema.pointer import child, unescape
 
 NARROWER, WIDER, OTHER = "narrower", "wider", "other"

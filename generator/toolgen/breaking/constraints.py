@@ -26,7 +26,7 @@ from toolgen.breaking.changes import (
     Node,
     canonical,
 )
-from toolgen.breaking.sources import Place
+from toolgen.breaking.side import Place
 from toolgen.runtime.types import is_json_type, json_type
 
 NUMBER_BOUNDS = (("minimum", "exclusiveMinimum", True), ("maximum", "exclusiveMaximum", False))

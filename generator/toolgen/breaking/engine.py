@@ -12,15 +12,15 @@ from typing import Any
 from toolgen.breaking import lifecycle, located
 from toolgen.breaking.behaviour import behaviour
 from toolgen.breaking.bumps import by_name, check_versions
+from toolgen.breaking.categories import PROVIDER
 from toolgen.breaking.changes import DESCRIBED, MISSING, PROPERTY_ADDED, Schema, has_ref
 from toolgen.breaking.compare import walk_schemas
 from toolgen.breaking.direction import judge, path_text
 from toolgen.breaking.located import Raw
 from toolgen.breaking.report import Finding, Report, needed_bump
-from toolgen.breaking.rules import PROVIDER
 from toolgen.breaking.scopes import scopes
 from toolgen.breaking.settings import Settings
-from toolgen.breaking.sources import Place, Side, ToolEntry
+from toolgen.breaking.side import Place, Side, ToolEntry
 from toolgen.load.refs import RefError, RefIndex, bundle_located
 from toolgen.lower import EMPTY_PARAMETERS
 from toolgen.naming import provider_name

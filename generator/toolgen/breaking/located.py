@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.breaking.categories import Rule
 from toolgen.breaking.report import Finding
 from toolgen.breaking.rules import BY_ID
 from toolgen.breaking.settings import Settings
-from toolgen.breaking.sources import Place, Side
+from toolgen.breaking.side import Place, Side
 
 
 @dataclass(frozen=True)
@@ -72,19 +73,47 @@ def _finding(raw: Raw, before: Side, settings: Settings) -> Finding | None:
         )
     else:
         file, line, col, pointer = ".", 1, 1, ""
+    hint = rule.hint if raw.hint is None else raw.hint
+    return found(
+        rule,
+        settings,
+        (file, line, col),
+        message,
+        hint,
+        raw.tool,
+        previous,
+        pointer,
+        raw.after is None,
+    )
+
+
+def found(
+    rule: Rule,
+    settings: Settings,
+    at: tuple[str, int, int],
+    message: str,
+    hint: str,
+    tool: str,
+    previous: str,
+    pointer: str = "",
+    gone: bool = False,
+) -> Finding:
+    """A finding of `rule` at `at` (file, line, col), at the severity the settings give it."""
+    file, line, col = at
+    severity = settings.severity_of(rule)
     return Finding(
         file,
         line,
         col,
         rule.id,
-        settings.severity_of(rule),
+        severity,
         message,
-        rule.hint if raw.hint is None else raw.hint,
+        hint,
         rule.category,
-        raw.tool,
+        tool,
         previous,
         pointer,
-        gone=raw.after is None,
+        gone,
     )
 
 

@@ -86,25 +86,16 @@ class ObjectComparison(NodeComparison):
         for name in ap:
             if name in bp:
                 self.property(b, a, path, name, name, breq, areq, close)
-        for old, (new, sunset) in renames.items():
-            self.emit(
-                PROPERTY_RENAMED,
-                (*path, new),
-                b.at("properties", old).place,
-                a.at("properties", new).place,
-                name=old,
-                sunset=sunset,
-            )
-            self.property(b, a, path, old, new, breq, areq, close)
-        for old, new in swaps.items():
-            self.emit(
-                PROPERTY_SWAPPED,
-                (*path, new),
-                b.at("properties", old).place,
-                a.at("properties", new).place,
-                name=old,
-                required=old in breq,
-            )
+        moved: list[tuple[str, str, str, dict[str, Any]]] = [
+            (PROPERTY_RENAMED, old, new, {"sunset": sunset})
+            for old, (new, sunset) in renames.items()
+        ]
+        moved += [
+            (PROPERTY_SWAPPED, old, new, {"required": old in breq}) for old, new in swaps.items()
+        ]
+        for kind, old, new, details in moved:
+            before, after = b.at("properties", old).place, a.at("properties", new).place
+            self.emit(kind, (*path, new), before, after, name=old, **details)
             self.property(b, a, path, old, new, breq, areq, close)
         for name in removed:
             if name not in swaps:

@@ -12,7 +12,8 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
-from toolgen.breaking.rules import BY_ID, ERROR, INFO, WARNING
+from toolgen.breaking.categories import ERROR, INFO, WARNING
+from toolgen.breaking.rules import BY_ID
 from toolgen.diagnostics import escape_data, escape_property
 
 BUMPS = ("none", "patch", "minor", "major")

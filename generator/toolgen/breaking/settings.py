@@ -20,8 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.breaking.rules import (
-    BY_ID,
+from toolgen.breaking.categories import (
     CATEGORIES,
     DEFAULT_USE,
     ERROR,
@@ -30,6 +29,7 @@ from toolgen.breaking.rules import (
     WARNING,
     Rule,
 )
+from toolgen.breaking.rules import BY_ID
 from toolgen.runtime.validation.suggest import nearest
 
 KEYS = ("use", "except", "ignore_only", "severity", "fail_on")

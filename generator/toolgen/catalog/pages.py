@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.breaking.rules import ERROR, INFO, WARNING
+from toolgen.breaking.categories import ERROR, INFO, WARNING
 from toolgen.catalog.changes import Change
 from toolgen.catalog.definitions import View
 from toolgen.catalog.params import Field, Param, fields, rows, type_of

@@ -14,6 +14,7 @@ import click
 
 from toolgen.config import BuildOptions, Config, load_config
 from toolgen.diagnostics import Diagnostic, Severity, render
+from toolgen.load.files import Limits
 from toolgen.pipeline import Build, build
 from toolgen.progress import Progress
 
@@ -30,6 +31,7 @@ def configured(**flags: Any) -> Config:
     """`[tool.toolgen]` under the command's flags; exits 2 on a setting the build would refuse."""
     try:
         config = load_config().override(**flags)
+        Limits.from_env()  # the environment's limits on spec files: a bad one stops every command
     except (ValueError, OSError) as exc:
         fail(str(exc))
     build_options(config)  # every command refuses invalid build options, whether it builds or not

@@ -7,7 +7,8 @@ anything under `/proc`, `/sys` or `/dev`. Sizes come from `stat` before reading,
 reading stops after limit + 1 bytes, so a file whose reported size lies still costs
 no more than the limit.
 
-Limits (constants; each has an environment override, a whole number of bytes or files):
+Limits (constants; each has an environment override, a positive whole number of bytes or files;
+`Limits.from_env` refuses any other value with a ValueError, and every command checks them first):
 one file `TOOLGEN_MAX_FILE_BYTES` (4 MiB), all spec files together
 `TOOLGEN_MAX_INPUT_BYTES` (64 MiB), the number of spec files `TOOLGEN_MAX_SPEC_FILES`
 (10,000).
@@ -35,8 +36,19 @@ _READ_FLAGS = (
 
 
 def _env_int(name: str, default: int) -> int:
-    text = os.environ.get(name, "").strip().replace("_", "")
-    return int(text) if text.isdigit() and int(text) > 0 else default
+    """The positive whole number $name holds (`_` may group digits), unset: `default`; a value
+    set to anything else is a ValueError naming it."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    text = raw.strip().replace("_", "")
+    if text.isascii() and text.isdigit() and int(text) > 0:
+        return int(text)
+    shown = repr(raw if len(raw) <= 40 else raw[:40] + "...")
+    raise ValueError(
+        f"{name}={shown} is not a positive whole number: set one (like {default}, the "
+        "default), or unset it"
+    )
 
 
 @dataclass(frozen=True)

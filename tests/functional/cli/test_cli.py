@@ -128,6 +128,21 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("command", ["lint", "generate", "breaking"])
+def test_a_limit_set_but_not_a_number_exits_2_before_reading_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    monkeypatch.setenv("TOOLGEN_MAX_FILE_BYTES", "4MB")
+    where = {"lint": [], "generate": ["--out", str(tmp_path)], "breaking": ["--against", "HEAD"]}
+    code, out, err = run(command, "--specs", str(WEATHER), *where[command])
+    assert (code, out) == (2, "")
+    assert err == (
+        "toolgen: TOOLGEN_MAX_FILE_BYTES='4MB' is not a positive whole number: set one "
+        "(like 4194304, the default), or unset it\n"
+    )
+    assert not any(tmp_path.iterdir())
+
+
 def test_schema_prints_the_spec_format(tmp_path: Path) -> None:
     code, out, _ = run("schema")
     assert code == 0 and json.loads(out)["title"].startswith("toolgen tool spec")

@@ -358,6 +358,22 @@ def test_an_empty_token_refuses_to_start(
     assert f"{name} is set but empty" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("TOOLGEN_SERVE_HEADERS_S", "soon"), ("TOOLGEN_SERVE_BODY_S", "0")],
+)
+def test_a_deadline_set_but_not_seconds_refuses_to_start(
+    hostile: Path, name: str, value: str
+) -> None:
+    # Refused before anything is served: 192.0.2.1 (TEST-NET-1) is on no interface, so a server
+    # that went on would fail to bind, not serve.
+    done = _serve(hostile, "--http", "--host", "192.0.2.1", "--port", "1", **{name: value})
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0  # one line, no traceback
+    assert done.stderr.startswith(f"python -m hostile_a serve: {name}={value!r} is not a number")
+    assert "set it to a positive number" in done.stderr
+
+
 def test_serving_beyond_loopback_needs_a_token(hostile: Path) -> None:
     # 192.0.2.1 (TEST-NET-1) is on no interface: a server that went on would fail to bind.
     unset = {"TOOLGEN_MCP_TOKEN": "x"}

@@ -607,10 +607,11 @@ def _raw_reads(source: str) -> list[int]:
 
 
 def test_the_rules_read_typed_specs_not_raw_entries() -> None:
-    """Only the sides (sources.py: loading, MCP read back) and typed.py (the parse) read an
-    entry's raw keys; a rule reading `data` would interpret the spec format a second time."""
+    """Only the sides (side.py: loading, from_package.py: MCP read back) and typed.py (the
+    parse) read an entry's raw keys; a rule reading `data` would interpret the spec format a
+    second time."""
     package = REPO / "generator" / "toolgen" / "breaking"
-    readers = {"sources.py", "typed.py"}
+    readers = {"side.py", "from_package.py", "typed.py"}
     found = [
         f"{path.name}:{line}"
         for path in sorted(package.glob("*.py"))

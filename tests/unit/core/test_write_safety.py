@@ -339,13 +339,16 @@ def test_two_runs_at_once_both_succeed_and_leave_one_tree(
     )
 
 
+@pytest.mark.parametrize("value", ["soon", "", "-1", "nan"])
 def test_a_lock_timeout_that_is_not_a_number_is_a_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:
-    monkeypatch.setenv("TOOLGEN_LOCK_TIMEOUT", "soon")
-    with pytest.raises(WriteError, match="not a number of seconds"):
+    monkeypatch.setenv("TOOLGEN_LOCK_TIMEOUT", value)
+    message = f"TOOLGEN_LOCK_TIMEOUT={value!r} is not a number of seconds (0 or more)"
+    with pytest.raises(WriteError) as refused:
         with locked(tmp_path):
             pass
+    assert str(refused.value) == message
 
 
 # --- filesystem problems -------------------------------------------------------------------------

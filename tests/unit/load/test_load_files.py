@@ -147,10 +147,32 @@ def test_the_whole_input_is_bounded(
     monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", "3")
     monkeypatch.setenv("TOOLGEN_MAX_FILE_BYTES", str(size - 1))
     assert Limits.from_env() == Limits(file_bytes=size - 1, files=3)
-    monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", "many")  # not a number: the default
+    monkeypatch.delenv("TOOLGEN_MAX_SPEC_FILES")  # unset: the default
     assert rules(root) == {
         name: "file-too-large" for name in ("a.yaml", "b.yaml", "c.yaml", "ok.yaml")
     }
+    monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", "10_000")  # digits grouped
+    assert Limits.from_env().files == 10_000
+
+
+@pytest.mark.parametrize("value", ["", "many", "0", "-5", "1.5", "1e6", "\u00b2", "x" * 50])
+def test_a_limit_set_but_not_a_positive_whole_number_is_refused(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLGEN_MAX_SPEC_FILES", value)
+    shown = repr(value if len(value) <= 40 else value[:40] + "...")
+    with pytest.raises(ValueError) as refused:
+        Limits.from_env()
+    assert str(refused.value) == (
+        f"TOOLGEN_MAX_SPEC_FILES={shown} is not a positive whole number: set one (like 10000, "
+        "the default), or unset it"
+    )
+
+
+def test_unset_limits_are_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TOOLGEN_MAX_FILE_BYTES", "TOOLGEN_MAX_INPUT_BYTES", "TOOLGEN_MAX_SPEC_FILES"):
+        monkeypatch.delenv(name, raising=False)
+    assert Limits.from_env() == Limits(4 * 1024 * 1024, 64 * 1024 * 1024, 10_000)
 
 
 def test_github_annotations_escape_the_file_property_and_the_message() -> None:

@@ -11,6 +11,10 @@ none, a legitimate client's included). `Guarded` is its h11 protocol with:
 - a cap on open connections (`connection_cap()`: MAX_CONNECTIONS, and RESERVED descriptors
   below the process's limit): a connection past it closes the oldest one that is waiting for
   a request (never one whose request is under way).
+
+`limits()` reads those settings once, when `serve` starts (a variable set to anything but a
+positive number of seconds is a `ValueError` naming it); each worker process is given them
+(`use`), so a connection reads neither the environment nor the descriptor limit.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import asyncio
 import math
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -30,9 +35,35 @@ BODY_ENV = "TOOLGEN_SERVE_BODY_S"
 KEEP_ALIVE_S = 5  # idle between requests on a kept connection (uvicorn's own timeout)
 MAX_CONNECTIONS = 1000  # per worker process
 RESERVED = 64  # descriptors left for what the server and its tools open
+SHOWN = 40  # the most characters of a refused value a message repeats
 
-# This process's connections, oldest first (one server per worker process).
+
+@dataclass(frozen=True)
+class Limits:
+    """What a worker process holds its clients to: the seconds for a request's headers and
+    body, and the most connections it keeps open."""
+
+    headers_s: float = HEADERS_S
+    body_s: float = BODY_S
+    connections: int = MAX_CONNECTIONS
+
+
+# This process's limits (`use` sets them) and its connections, oldest first (one server per
+# worker process).
+_LIMITS = Limits()
 _OPEN: dict[Guarded, None] = {}
+
+
+def limits(environ: Mapping[str, str] = os.environ) -> Limits:
+    """The limits of `serve --http`: `deadlines(environ)` and `connection_cap()`."""
+    headers_s, body_s = deadlines(environ)
+    return Limits(headers_s, body_s, connection_cap())
+
+
+def use(chosen: Limits) -> None:
+    """Hold this process's connections to `chosen` (a worker's, before it accepts any)."""
+    global _LIMITS
+    _LIMITS = chosen
 
 
 def connection_cap() -> int:
@@ -50,16 +81,26 @@ def connection_cap() -> int:
 
 def deadlines(environ: Mapping[str, str] = os.environ) -> tuple[float, float]:
     """The seconds a client has to send a request's headers and then its body: HEADERS_S and
-    BODY_S, or the positive number HEADERS_ENV and BODY_ENV hold (anything else: the default)."""
+    BODY_S, or the positive number HEADERS_ENV and BODY_ENV hold. A variable set to anything
+    else (empty, not a number, zero or less, nan, inf) is a ValueError that names it."""
     return _seconds(environ, HEADERS_ENV, HEADERS_S), _seconds(environ, BODY_ENV, BODY_S)
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
-    try:
-        seconds = float(environ.get(name, default))
-    except ValueError:
+    raw = environ.get(name)
+    if raw is None:
         return default
-    return seconds if seconds > 0 and math.isfinite(seconds) else default
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if seconds > 0 and math.isfinite(seconds):
+        return seconds
+    shown = repr(raw if len(raw) <= SHOWN else raw[:SHOWN] + "...")
+    raise ValueError(
+        f"{name}={shown} is not a number of seconds: set it to a positive number "
+        f"(like 2.5), or unset it for the default, {default:g}"
+    )
 
 
 class Guarded(H11Protocol):
@@ -69,13 +110,12 @@ class Guarded(H11Protocol):
         super().__init__(*args, **kwargs)
         self._phase = ""  # "headers", "body" or "" (nothing being read)
         self._deadline: asyncio.TimerHandle | None = None
-        self._seconds = deadlines()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         _OPEN[self] = None
         self._watch()
-        excess = len(_OPEN) - connection_cap()
+        excess = len(_OPEN) - _LIMITS.connections
         for other in [c for c in _OPEN if c is not self and c._waiting()][: max(excess, 0)]:
             other._close()
 
@@ -108,7 +148,7 @@ class Guarded(H11Protocol):
             self._deadline.cancel()
             self._deadline = None
         if self._phase:
-            seconds = self._seconds[0 if self._phase == "headers" else 1]
+            seconds = _LIMITS.headers_s if self._phase == "headers" else _LIMITS.body_s
             self._deadline = self.loop.call_later(seconds, self._close)
 
     def _close(self) -> None:
