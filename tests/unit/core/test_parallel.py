@@ -73,3 +73,29 @@ def test_a_failed_child_leaves_the_work_to_the_build(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(parallel, "wanted", lambda tools: True)
     monkeypatch.setattr(parallel, "in_child", lambda work: in_child(_fails))
     assert pipeline.build(specs, options).files == expected
+
+
+def test_the_token_warning_found_on_the_other_core_is_the_one_found_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolgen.providers import tokens
+
+    specs = REPO / "tests" / "golden" / "cases" / "library" / "specs"
+    options = BuildOptions(package="library")
+    monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
+    monkeypatch.setattr(tokens, "BUDGET", 0)  # every catalog is over it: the warning is given
+    monkeypatch.setattr(parallel, "wanted", lambda tools: False)
+    alone = pipeline.build(specs, options)
+    started: list[int] = []
+    in_child = parallel.in_child
+
+    def spied(work):  # type: ignore[no-untyped-def]
+        started.append(1)
+        return in_child(work)
+
+    monkeypatch.setattr(parallel, "wanted", lambda tools: True)
+    monkeypatch.setattr(parallel, "in_child", spied)
+    shared = pipeline.build(specs, options)
+    assert len(started) == 2  # the tool modules' child, then the estimates'
+    warned = [d for d in shared.diagnostics if d.rule == tokens.ID]
+    assert len(warned) == 1 and shared.diagnostics == alone.diagnostics
