@@ -9,13 +9,13 @@ shared machine the CPU time is the steadier figure). Also prints the peak memory
 process. With --profile, a second build is profiled for `python -m pstats`.
 
 Then `pipeline.build` itself, as it reports its stages (progress), once in one process
-(TOOLGEN_JOBS=1) and once as a large build runs, with the tool modules rendered in a
-forked child (toolgen/parallel.py): this process's CPU per stage, and the child's. This
-process's CPU is the build's critical path: on an idle machine with two cores its sum is
-about the wall time, when the child is done before the parent needs its files (the wait
-for it is in the `render` row). When the child's CPU is more than this process's `export`
-(what it does while the child runs), the child is the longer branch: the last row counts
-the longer of the two.
+(TOOLGEN_JOBS=1) and once as a large build runs, with work on forked children
+(toolgen/parallel.py): the tool modules and the warnings from the end of `lower`, the token
+estimates from the end of `export`. This process's CPU per stage, and each child's (read
+in the child as it answers). On an idle machine with two cores the build takes about its
+critical path: the longest of this process's CPU and, for each child, this process's CPU
+up to the child's start plus the child's own (the waits for the children are in the
+`format` row).
 """
 
 from __future__ import annotations
@@ -106,27 +106,43 @@ def main() -> None:
         f"\n{args.tools} tools, {len(diagnostics)} diagnostics, {len(files)} files; peak RSS {peak:.0f} MB\n"
     )
     print(table(["stage", "wall s", "CPU s"], rows))
-    (alone, _), (shared, child) = both
-    print(f"\n`pipeline.build`, CPU s of this process per stage; the child: {child:.3f} s\n")
-    # The child runs while this process exports; this process waits for it at `render`.
-    critical = (
-        sum(shared.values()) - shared.get("export", 0.0) + max(shared.get("export", 0.0), child)
+    (alone, _), (shared, children) = both
+    spent = ", ".join(f"{cpu:.3f} s (from the end of `{after}`)" for after, cpu in children)
+    print(f"\n`pipeline.build`, CPU s of this process per stage; the children: {spent}\n")
+    stages = list(shared)
+    critical = max(
+        [sum(shared.values())]
+        + [
+            sum(shared[s] for s in stages[: stages.index(after) + 1]) + cpu
+            for after, cpu in children
+            if after in shared
+        ]
     )
     print(
         table(
-            ["stage", "one process", "with the child"],
+            ["stage", "one process", "with the children"],
             [[stage, f"{alone[stage]:.3f}", f"{shared.get(stage, 0.0):.3f}"] for stage in alone]
             + [["total", f"{sum(alone.values()):.3f}", f"{sum(shared.values()):.3f}"]]
-            + [["critical path: export or the child, whichever is longer", "", f"{critical:.3f}"]],
+            + [
+                [
+                    "critical path: this process, or a child and what came before it",
+                    "",
+                    f"{critical:.3f}",
+                ]
+            ],
         )
     )
 
 
-def _pipeline(specs: Path, options: object, jobs: str) -> tuple[dict[str, float], float]:
+def _pipeline(
+    specs: Path, options: object, jobs: str
+) -> tuple[dict[str, float], list[tuple[str, float]]]:
     """One `pipeline.build` (TOOLGEN_JOBS=`jobs`): this process's CPU seconds per stage it
-    reports, and the CPU seconds of the child it forked (0 when none)."""
+    reports, and for each child it forked, the stage it started in and its CPU seconds."""
     import importlib
+    from contextlib import contextmanager
 
+    from toolgen import parallel
     from toolgen.pipeline import build
 
     # Cold, as a fresh process is: the memos keyed on content (the identity memos miss
@@ -144,19 +160,40 @@ def _pipeline(specs: Path, options: object, jobs: str) -> tuple[dict[str, float]
     os.environ["TOOLGEN_JOBS"] = jobs
     spent: dict[str, float] = {}
     marks: list[tuple[str, float]] = []
+    children: list[tuple[str, float]] = []
+    in_child = parallel.in_child
+
+    @contextmanager
+    def timed_child(work):  # type: ignore[no-untyped-def]
+        """The child answers its own CPU time beside the work's answer (a forked child's
+        count starts at zero)."""
+        started = marks[-1][0] if marks else ""
+        with in_child(lambda: (work(), time.process_time())) as pending:
+            result = pending.result
+
+            def answer():  # type: ignore[no-untyped-def]
+                got = result()
+                if got is None:
+                    return None
+                children.append((started, got[1]))
+                return got[0]
+
+            pending.result = answer  # type: ignore[method-assign]
+            yield pending
 
     def progress(stage: str) -> None:
         marks.append((stage, time.process_time()))
 
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    build(specs, options, progress=progress)  # type: ignore[arg-type]
+    parallel.in_child = timed_child  # type: ignore[assignment]
+    try:
+        build(specs, options, progress=progress)  # type: ignore[arg-type]
+    finally:
+        parallel.in_child = in_child  # type: ignore[assignment]
     marks.append(("end", time.process_time()))
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     for (stage, start), (_, end) in zip(marks, marks[1:], strict=False):
         spent[stage] = spent.get(stage, 0.0) + end - start
     os.environ.pop("TOOLGEN_JOBS")
-    child = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
-    return spent, child
+    return spent, children
 
 
 if __name__ == "__main__":

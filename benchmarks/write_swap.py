@@ -7,9 +7,10 @@ under each variant (median of the repeats, alternating directions):
   journal, os.sync()        the swap by renames under a journal (where there is no exchange);
                             the staged tree flushed by one os.sync(): the baseline
   journal, fsync per file   the same, each staged file and folder fsynced instead
-  exchange, os.sync()       one exchange per entry (what toolgen does where it can), no journal
+  exchange, os.sync()       one exchange per entry (what toolgen does where it can), no journal;
+                            flushed by os.sync(), as before toolgen's own flush became syncfs
   exchange, fsync per file
-  exchange, syncfs          one syncfs() of the output's file system (Linux)
+  exchange, syncfs          one syncfs() of the output's file system (Linux): what toolgen does
   exchange, no flush        what the exchange needs for readers alone (not crash-safe)
 
 Also printed: the swap step alone (from the end of the flush to the staged tree in place) and
@@ -23,7 +24,6 @@ beside the old pyproject.toml (between the two exchanges).
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import statistics
 import sys
@@ -57,24 +57,14 @@ def fsync_each(stage: Path) -> None:
                 os.close(fd)
 
 
-def syncfs(stage: Path) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = os.open(stage, os.O_RDONLY)
-    try:
-        if libc.syncfs(fd) != 0:
-            raise OSError(ctypes.get_errno(), "syncfs failed")
-    finally:
-        os.close(fd)
-
-
 def no_exchange(a: Path, b: Path) -> None:
     raise Unsupported(38, "exchange disabled by the benchmark", str(a))
 
 
 FLUSHES: dict[str, Callable[[Path], None]] = {
-    "os.sync()": write._sync,
+    "os.sync()": lambda stage: os.sync(),
     "fsync per file": fsync_each,
-    "syncfs": syncfs,
+    "syncfs": write._sync,
     "no flush": lambda stage: None,
 }
 VARIANTS = [

@@ -242,22 +242,29 @@ def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
             ]
             for provider in options.providers
         }
-        diagnostics = (
-            checked
-            + list(provider_rule.report(notes_of(exports), tools))
-            + list(tokens.warnings(exports, tools))
+        # The token estimates only warn: on the other core too, while this process renders
+        # the definitions (by then the first child is done or nearly).
+        estimates = (
+            stack.enter_context(parallel.in_child(lambda: list(tokens.warnings(exports, tools))))
+            if child is not None
+            else None
         )
+        diagnostics = checked + list(provider_rule.report(notes_of(exports), tools))
         progress("render")
+        rendered = render_package(ir, options, exports=exports, tools={} if child else None)
+        progress("format")
+        files = format_files(rendered, overridden=custom)
+        estimated = estimates.result() if estimates is not None else None
+        diagnostics += tokens.warnings(exports, tools) if estimated is None else estimated
         answer = child.result() if child is not None else None
-        done = answer[1] if answer is not None else None  # formatted already
-        rendered = render_package(ir, options, exports=exports, tools=done)
-        diagnostics += answer[0] if answer is not None else _warnings(loaded, tools, checked)
-    progress("format")
+        if answer is not None:
+            warned, done = answer
+        else:
+            warned = _warnings(loaded, tools, checked)
+            done = format_files(tool_files(ir, options), overridden=custom) if child else {}
+        diagnostics += warned
     if RETAINED is not None:
         RETAINED.append((loaded, tools, ir, exports, rendered))
-    if done is None:
-        files = format_files(rendered, overridden=custom)
-    else:
-        rest = format_files({p: t for p, t in rendered.items() if p not in done}, overridden=custom)
-        files = {p: done[p] if p in done else rest[p] for p in rendered}
+    if done:
+        files = dict(sorted({**files, **done}.items()))
     return Build(ordered(diagnostics), tuple(t.name for t in ir.tools), files)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from toolgen.config import BuildOptions
 from toolgen.constants import GENERATED_MARK, RUNTIME_MARKER
+from toolgen.durable import flush
 from toolgen.exchange import Unsupported, exchange
 from toolgen.outlock import JOURNAL, WriteError, locked
 
@@ -181,11 +182,19 @@ def write(
     options: BuildOptions,
     report: Callable[[str], None] | None = None,
 ) -> Plan:
-    """Plan, and apply under the lock a plan made again there (another run may have written)."""
+    """Plan, and apply under the lock a plan made again there (another run may have written),
+    unless no entry of the output was there before nor is now: every file missing either way."""
     result = plan(out, files, options)
     if result.clean and not leftovers(out):
         return result
-    return _locked(out, report, lambda: plan(out, files, options))
+    entries = {relative.split("/", 1)[0] for relative in files} | {options.package}
+    first = _absent(out, entries)
+    again = lambda: result if first and _absent(out, entries) else plan(out, files, options)  # noqa: E731
+    return _locked(out, report, again)
+
+
+def _absent(out: Path, entries: set[str]) -> bool:
+    return not any(os.path.lexists(out / entry) for entry in entries)
 
 
 def _locked(out: Path, report: Callable[[str], None] | None, make: Callable[[], Plan]) -> Plan:
@@ -304,9 +313,8 @@ def _write_file(path: Path, data: bytes) -> None:
 
 
 def _sync(stage: Path) -> None:
-    """Flush the staged files to disk before the journal makes them the output."""
-    if hasattr(os, "sync"):
-        os.sync()
+    """The staged tree on the device before the swap (a step the kill test stops at)."""
+    flush(stage)
 
 
 def _fsync_dir(path: Path) -> None:

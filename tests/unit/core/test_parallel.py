@@ -43,7 +43,11 @@ def test_small_builds_and_jobs_1_stay_in_one_process(monkeypatch: pytest.MonkeyP
     assert not parallel.wanted(10 * parallel.MIN_TOOLS)
 
 
-def test_a_build_with_the_child_is_the_build_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def _alone_and_shared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[pipeline.Build, pipeline.Build, list[int]]:
+    """The library case built in one process, then with its children (each one started
+    counted)."""
     specs = REPO / "tests" / "golden" / "cases" / "library" / "specs"
     options = BuildOptions(package="library")
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
@@ -58,7 +62,11 @@ def test_a_build_with_the_child_is_the_build_without_it(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(parallel, "wanted", lambda tools: True)
     monkeypatch.setattr(parallel, "in_child", spied)
-    shared = pipeline.build(specs, options)
+    return alone, pipeline.build(specs, options), started
+
+
+def test_a_build_with_the_child_is_the_build_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    alone, shared, started = _alone_and_shared(monkeypatch)
     assert started and shared.ok
     assert list(shared.files) == list(alone.files) and shared.files == alone.files
     assert shared.diagnostics == alone.diagnostics
@@ -73,3 +81,15 @@ def test_a_failed_child_leaves_the_work_to_the_build(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(parallel, "wanted", lambda tools: True)
     monkeypatch.setattr(parallel, "in_child", lambda work: in_child(_fails))
     assert pipeline.build(specs, options).files == expected
+
+
+def test_the_token_warning_found_on_the_other_core_is_the_one_found_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolgen.providers import tokens
+
+    monkeypatch.setattr(tokens, "BUDGET", 0)  # every catalog is over it: the warning is given
+    alone, shared, started = _alone_and_shared(monkeypatch)
+    assert len(started) == 2  # the tool modules' child, then the estimates'
+    warned = [d for d in shared.diagnostics if d.rule == tokens.ID]
+    assert len(warned) == 1 and shared.diagnostics == alone.diagnostics
