@@ -66,24 +66,14 @@ def shared_pip() -> Path:
 
 
 def wheelhouse() -> Path:
-    """Every distribution the journeys install (toolgen's dependencies and build backend, the
-    built-in library's extras, which a generated package's are, pre-commit, build), downloaded
-    from the registry once per session by one resolution."""
+    """Every distribution the journeys install, downloaded from the registry once per session
+    by one resolution of `installed_requirements` (the requirements, not the projects: pip
+    would build each project's metadata in an environment of its own first)."""
 
     def make(folder: Path) -> None:
-        clone = shared_clone()
-        backend = tomllib.loads((clone / "pyproject.toml").read_text("utf-8"))["build-system"]
-        wanted = [
-            str(clone),
-            f"{clone / 'generated'}[all]",
-            "pre-commit",
-            "build",
-            *backend["requires"],
-            "editables",  # what hatchling's editable builds ask for too (`pip install -e`)
-        ]
         download = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "download"]
         done = subprocess.run(
-            [*download, "-d", str(folder), *wanted],
+            [*download, "-d", str(folder), *installed_requirements(shared_clone())],
             env=clean_environment(),
             capture_output=True,
             text=True,
@@ -92,6 +82,25 @@ def wheelhouse() -> Path:
         assert done.returncode == 0, f"pip download failed:\n{done.stdout}{done.stderr}"
 
     return once("wheelhouse", make)
+
+
+def installed_requirements(clone: Path) -> list[str]:
+    """What the journeys install, as requirements: toolgen's dependencies and build backend,
+    the built-in library's dependencies and those of its extra `all` (a generated package's
+    extras are the same), pre-commit and build."""
+    toolgen = tomllib.loads((clone / "pyproject.toml").read_text("utf-8"))
+    builtin = tomllib.loads((clone / "generated" / "pyproject.toml").read_text("utf-8"))
+    extras = builtin["project"]["optional-dependencies"]
+    wanted = [*toolgen["project"]["dependencies"], *builtin["project"]["dependencies"]]
+    for requirement in extras["all"]:  # `all` names the project's other extras
+        itself = re.fullmatch(rf"{builtin['project']['name']}\[(.*)\]", requirement)
+        if itself:
+            wanted += [r for name in itself.group(1).split(",") for r in extras[name.strip()]]
+        else:
+            wanted.append(requirement)
+    backend = toolgen["build-system"]["requires"]
+    # hatchling's editable builds (`pip install -e`) ask for `editables` too
+    return [*wanted, *backend, "editables", "pre-commit", "build"]
 
 
 def from_wheelhouse() -> dict[str, str]:
