@@ -5,6 +5,10 @@ The page's placeholders are filled in as a user would: toolgen's repository URL 
 of this checkout whose `main` is its HEAD (what the page installs and clones). Journeys 1 to 3
 run in one folder (each goes on from the last); journey 4 in another, once per test session:
 tests/functional/cli/test_builtin_anywhere.py uses the environment it makes.
+
+Their pip runs with settings a user's machine may have too (PIP_NO_INDEX, PIP_FIND_LINKS:
+`from_wheelhouse` in tests/support/journeys.py): it installs from a wheelhouse the session
+downloads from the registry by one resolution, not from the registry in each command.
 """
 
 from __future__ import annotations

@@ -3,10 +3,13 @@ from folders outside the checkout, with nothing of it on the import path."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -27,17 +30,93 @@ def clean_environment(venv: Path | None = None, **extra: str) -> dict[str, str]:
 
 
 def fresh_venv(folder: Path, *requirements: str) -> Path:
-    """A new virtual environment at `folder` with `requirements` installed by its own pip."""
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    """A new virtual environment at `folder` with `requirements` installed by its pip.
+
+    Made without pip's own bootstrap (`ensurepip` installs and compiles pip anew in every
+    venv: about 4 s of CPU), then given the session's copy of this interpreter's pip through a
+    `.pth` file, and a `pip` command: `python -m pip` and `pip` work in it as in any venv."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    site = next((folder / "lib").glob("python3*/site-packages"))
+    (site / "session-pip.pth").write_text(f"{shared_pip()}\n", "utf-8")
+    command = folder / "bin" / "pip"
+    command.write_text(
+        f"#!{folder / 'bin' / 'python'}\n"
+        "import sys\n\nfrom pip._internal.cli.main import main\n\nsys.exit(main())\n",
+        "utf-8",
+    )
+    command.chmod(0o755)
     if requirements:
         pip(folder, "install", *requirements)
     return folder
 
 
+def shared_pip() -> Path:
+    """A folder holding this interpreter's pip alone (the package and its metadata), copied
+    once per session: what fresh_venv puts on its venvs' path."""
+
+    def make(folder: Path) -> None:
+        spec = importlib.util.find_spec("pip")
+        assert spec and spec.origin, "the interpreter running the tests has no pip"
+        package = Path(spec.origin).parent
+        (metadata,) = package.parent.glob("pip-*.dist-info")
+        for source in (package, metadata):
+            shutil.copytree(source, folder / source.name)
+
+    return once("pip", make)
+
+
+def wheelhouse() -> Path:
+    """Every distribution the journeys install, downloaded from the registry once per session
+    by one resolution of `installed_requirements` (the requirements, not the projects: pip
+    would build each project's metadata in an environment of its own first)."""
+
+    def make(folder: Path) -> None:
+        download = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "download"]
+        done = subprocess.run(
+            [*download, "-d", str(folder), *installed_requirements(shared_clone())],
+            env=clean_environment(),
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT_S,
+        )
+        assert done.returncode == 0, f"pip download failed:\n{done.stdout}{done.stderr}"
+
+    return once("wheelhouse", make)
+
+
+def installed_requirements(clone: Path) -> list[str]:
+    """What the journeys install, as requirements: toolgen's dependencies and build backend,
+    the built-in library's dependencies and those of its extra `all` (a generated package's
+    extras are the same), pre-commit and build."""
+    toolgen = tomllib.loads((clone / "pyproject.toml").read_text("utf-8"))
+    builtin = tomllib.loads((clone / "generated" / "pyproject.toml").read_text("utf-8"))
+    extras = builtin["project"]["optional-dependencies"]
+    wanted = [*toolgen["project"]["dependencies"], *builtin["project"]["dependencies"]]
+    for requirement in extras["all"]:  # `all` names the project's other extras
+        itself = re.fullmatch(rf"{builtin['project']['name']}\[(.*)\]", requirement)
+        if itself:
+            wanted += [r for name in itself.group(1).split(",") for r in extras[name.strip()]]
+        else:
+            wanted.append(requirement)
+    backend = toolgen["build-system"]["requires"]
+    # hatchling's editable builds (`pip install -e`) ask for `editables` too
+    return [*wanted, *backend, "editables", "pre-commit", "build"]
+
+
+def from_wheelhouse() -> dict[str, str]:
+    """pip's settings that install from the session's wheelhouse alone (settings a user's
+    machine may have too: an offline cache of wheels). The journeys' pip commands run as
+    written; what changes is where pip finds distributions: the wheelhouse, resolved against
+    the registry once for the session, not the registry again in each command (a resolution
+    there is seconds of CPU: large index pages parsed, every wheel downloaded anew)."""
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse())}
+
+
 def pip(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`venv`'s pip run with `args`, from the session's wheelhouse; it must succeed."""
     done = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q", *args],
-        env=clean_environment(venv),
+        env=clean_environment(venv, **from_wheelhouse()),
         capture_output=True,
         text=True,
         timeout=INSTALL_TIMEOUT_S,
@@ -129,7 +208,9 @@ def filled(script: str, clone: Path) -> str:
 
 def run_script(script: str, cwd: Path) -> str:
     """`script` run under bash from `cwd`, as a user pastes it; its stdout. It must succeed."""
-    env = clean_environment(None, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME))
+    env = clean_environment(
+        None, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME), **from_wheelhouse()
+    )
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
         cwd=cwd,

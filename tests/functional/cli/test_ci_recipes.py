@@ -6,7 +6,8 @@ fills in (toolgen's repository URL, `${{ github.base_ref }}`) filled in with a l
 toolgen and `main`. The pre-commit configuration: written to `.pre-commit-config.yaml` as
 shown, the URL pointing at the clone, and run for real by pre-commit from PyPI. One venv;
 the clone and pre-commit's store are the session's (tests/docs/test_getting_started.py
-installs the same hooks from the same clone).
+installs the same hooks from the same clone). pip, the workflow's and pre-commit's, installs
+from the session's wheelhouse (`from_wheelhouse` in tests/support/journeys.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tests.support.journeys import (
     TOOLGEN_URL,
     clean_environment,
     fresh_venv,
+    from_wheelhouse,
     shared_clone,
 )
 
@@ -48,7 +50,9 @@ def sh(command: list[str], cwd: Path, venv: Path | None = None) -> subprocess.Co
     return subprocess.run(
         command,
         cwd=cwd,
-        env=clean_environment(venv, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME)),
+        env=clean_environment(
+            venv, **GIT_IDENTITY, PRE_COMMIT_HOME=str(PRE_COMMIT_HOME), **from_wheelhouse()
+        ),
         capture_output=True,
         text=True,
         timeout=900,

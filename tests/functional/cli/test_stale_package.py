@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.generation import REPO
-from tests.support.journeys import fresh_venv, outside, pip, toolgen_on_path
+from tests.support.journeys import (
+    fresh_venv,
+    from_wheelhouse,
+    outside,
+    pip,
+    toolgen_on_path,
+)
 
 SPECS = REPO / "tests" / "golden" / "cases" / "weather" / "specs"
 IMPLEMENTATION = """\
@@ -94,7 +100,7 @@ def test_an_installed_copy_warns_with_the_commands_that_reinstall_it(
     warning = served(project, venv)
     command = warning.partition("run `")[2].partition("`")[0]
     assert command == "toolgen generate && pip install --force-reinstall --no-deps ./out", warning
-    outside(venv, ["bash", "-euc", command], project, env)
+    outside(venv, ["bash", "-euc", command], project, {**env, **from_wheelhouse()})
     assert "warning" not in served(project, venv)
     site = next((venv / "lib").glob("python3*/site-packages"))
     assert (site / "weather" / "__init__.py").is_file(), "the copy was replaced, not made editable"
