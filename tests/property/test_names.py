@@ -13,7 +13,9 @@ import json
 import keyword
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,7 +23,14 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tests.support._generated import build_specs, package, python_name, spec, tool_module
+from tests.support._generated import (
+    build_specs,
+    package,
+    python_name,
+    shared,
+    spec,
+    tool_module,
+)
 from tests.support.generation import RUNTIME_COPIES
 from toolgen.naming import (
     PROVIDER_NAME,
@@ -125,8 +134,8 @@ def _field_is_safe(model: type[BaseModel], attribute: str) -> None:
     assert attribute not in dir(BaseModel), f"{attribute!r} shadows pydantic"
 
 
-@pytest.mark.parametrize("wire", HARD_PROPERTY_NAMES, ids=repr)
-def test_hard_property_name(wire: str, tmp_path: Path) -> None:
+def _hard_property_tool(index: int, wire: str) -> dict[str, Any]:
+    """Tool `t<index>`: the hard name, the witnesses, and the name again in a nested class."""
     properties = {
         wire: {"type": "string", "description": f"the {wire} property"},
         **_witnesses(),
@@ -136,42 +145,56 @@ def test_hard_property_name(wire: str, tmp_path: Path) -> None:
             "properties": {wire: {"type": "integer"}},
         },
     }
-    with package(tmp_path, spec("t", properties, required=[wire])) as p:
-        arguments = {wire: "v", "zz_list": [1], "outer": {wire: 7}}
-        model = p.validate_arguments("t", arguments)
-        cls = type(model)
-        attribute = python_name(cls, wire)
-        _field_is_safe(cls, attribute)
-        assert getattr(model, attribute) == "v"
-        assert getattr(model.outer, python_name(type(model.outer), wire)) == 7
-        assert model.model_dump(by_alias=True, exclude_unset=True) == arguments
-        assert json.loads(model.model_dump_json(by_alias=True, exclude_unset=True)) == arguments
-        assert p.validate_arguments("t", json.dumps(arguments)) == model
-        assert p.validate_arguments("t", model.model_dump(by_alias=True)) == model  # a round trip
-        assert cls.model_fields[attribute].description == f"the {wire} property"
+    return spec(f"t{index}", properties, required=[wire])
 
-        # Refusals name the wire name: unknown keys, the Python name, wrong types, absence.
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {**arguments, wire + "x": "v"})
-        assert [(i.path, i.code) for i in caught.value.issues] == [(wire + "x", "unknown_key")]
-        if attribute != wire:
-            with pytest.raises(p.ToolArgumentsError) as caught:
-                p.validate_arguments("t", {**arguments, attribute: "v"})
-            assert [(i.path, i.code) for i in caught.value.issues] == [(attribute, "unknown_key")]
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {**arguments, wire: 5})
-        assert [(i.path, i.code) for i in caught.value.issues] == [(wire, "type")]
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {"outer": {wire: 7}})
-        assert [i.code for i in caught.value.issues] == ["missing"]
-        assert json.dumps(wire, ensure_ascii=False) in str(caught.value)  # keys are quoted as JSON
 
-        # The provider definition carries the wire name, untouched.
-        (definition,) = p.tool_definitions("openai")
-        assert (
-            wire in json.dumps(definition, ensure_ascii=False)
-            and wire in definition["function"]["parameters"]["properties"]
-        )
+@pytest.fixture(scope="module")
+def hard_properties() -> Iterator[ModuleType]:
+    """One package, a tool for each hard name (each tool's classes are its own module's):
+    generated and imported once, not once a name."""
+    tools = [_hard_property_tool(i, wire) for i, wire in enumerate(HARD_PROPERTY_NAMES)]
+    with shared("names_hard_properties", tools) as p:
+        yield p
+
+
+@pytest.mark.parametrize("wire", HARD_PROPERTY_NAMES, ids=repr)
+def test_hard_property_name(wire: str, hard_properties: ModuleType) -> None:
+    p, t = hard_properties, f"t{HARD_PROPERTY_NAMES.index(wire)}"
+    arguments = {wire: "v", "zz_list": [1], "outer": {wire: 7}}
+    model = p.validate_arguments(t, arguments)
+    cls = type(model)
+    attribute = python_name(cls, wire)
+    _field_is_safe(cls, attribute)
+    assert getattr(model, attribute) == "v"
+    assert getattr(model.outer, python_name(type(model.outer), wire)) == 7
+    assert model.model_dump(by_alias=True, exclude_unset=True) == arguments
+    assert json.loads(model.model_dump_json(by_alias=True, exclude_unset=True)) == arguments
+    assert p.validate_arguments(t, json.dumps(arguments)) == model
+    assert p.validate_arguments(t, model.model_dump(by_alias=True)) == model  # a round trip
+    assert cls.model_fields[attribute].description == f"the {wire} property"
+
+    # Refusals name the wire name: unknown keys, the Python name, wrong types, absence.
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {**arguments, wire + "x": "v"})
+    assert [(i.path, i.code) for i in caught.value.issues] == [(wire + "x", "unknown_key")]
+    if attribute != wire:
+        with pytest.raises(p.ToolArgumentsError) as caught:
+            p.validate_arguments(t, {**arguments, attribute: "v"})
+        assert [(i.path, i.code) for i in caught.value.issues] == [(attribute, "unknown_key")]
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {**arguments, wire: 5})
+    assert [(i.path, i.code) for i in caught.value.issues] == [(wire, "type")]
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {"outer": {wire: 7}})
+    assert [i.code for i in caught.value.issues] == ["missing"]
+    assert json.dumps(wire, ensure_ascii=False) in str(caught.value)  # keys are quoted as JSON
+
+    # The provider definition carries the wire name, untouched.
+    (definition,) = [d for d in p.tool_definitions("openai") if d["function"]["name"] == t]
+    assert (
+        wire in json.dumps(definition, ensure_ascii=False)
+        and wire in definition["function"]["parameters"]["properties"]
+    )
 
 
 def test_open_objects_take_python_names_as_undeclared_keys(tmp_path: Path) -> None:
