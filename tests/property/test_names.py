@@ -625,7 +625,7 @@ def test_arbitrary_names_and_text_generate_working_packages(
         value = "v"  # pydantic-core refuses lone surrogates in any str
     with tempfile.TemporaryDirectory() as folder, package(Path(folder), tool) as p:
         out = Path(folder) / "out"
-        rendered = [  # not the verbatim copies, the same whatever the names: test_layout.py's
+        rendered = [  # not the verbatim copies, the same whatever the names: test_runtime.py's
             path
             for path in out.rglob("*.py")
             if not RUNTIME_COPIES.match(path.relative_to(out).as_posix())
