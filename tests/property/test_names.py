@@ -370,13 +370,13 @@ TEXTS = {
 }
 
 
-def _text_spec(text: str) -> dict[str, Any]:
-    """`text` in every place a spec can carry arbitrary text."""
+def _text_spec(text: str, name: str = "t") -> dict[str, Any]:
+    """`text` in every place a spec can carry arbitrary text, in tool `name`."""
     pattern = (
         "^" + re.sub(r"([\\^$.*+?()\[\]{}|/])", r"\\\1", text) + "$"
     )  # ECMA-262: syntax characters escaped
     return spec(
-        "t",
+        name,
         {
             "described": {"type": "string", "description": text},
             "choice": {"enum": [text, "other"], "description": text},
@@ -396,52 +396,64 @@ def _text_spec(text: str) -> dict[str, Any]:
     )
 
 
+@pytest.fixture(scope="module")
+def texts() -> Iterator[ModuleType]:
+    """One package, a tool for each text (`t<index>`, in a module of its own), generated and
+    imported once, not once a text; what every tool shares (the package's index, its
+    definitions, client and server) then carries all the texts at once."""
+    tools = [_text_spec(text, f"t{i}") for i, text in enumerate(TEXTS.values())]
+    with shared("names_texts", tools) as p:
+        yield p
+
+
 @pytest.mark.parametrize("text", TEXTS.values(), ids=TEXTS.keys())
-def test_spec_text_is_inert(text: str, tmp_path: Path) -> None:
-    with package(tmp_path, _text_spec(text)) as p:
-        info = p.tool_info("t")
-        module = tool_module(info)
-        description = module.DESCRIPTION
-        assert (
-            description
-            == info.description
-            == (text if text.strip() else "A tool whose texts are empty.")
-        )
-        (definition,) = p.tool_definitions("mcp")
-        assert definition["description"] == description
-        (definition,) = p.tool_definitions("openai")  # cut at OpenAI's limit
-        assert definition["function"]["description"] == trim(description, 1024)[0]
-        fields = info.arguments.model_fields
-        assert fields["described"].description == text
-        assert fields["choice"].description == text
+def test_spec_text_is_inert(text: str, texts: ModuleType) -> None:
+    p, t = texts, f"t{list(TEXTS.values()).index(text)}"
+    info = p.tool_info(t)
+    module = tool_module(info)
+    description = module.DESCRIPTION
+    assert (
+        description
+        == info.description
+        == (text if text.strip() else "A tool whose texts are empty.")
+    )
+    (definition,) = [d for d in p.tool_definitions("mcp") if d["name"] == t]
+    assert definition["description"] == description
+    (definition,) = [  # cut at OpenAI's limit
+        d for d in p.tool_definitions("openai") if d["function"]["name"] == t
+    ]
+    assert definition["function"]["description"] == trim(description, 1024)[0]
+    fields = info.arguments.model_fields
+    assert fields["described"].description == text
+    assert fields["choice"].description == text
 
-        surrogates = re.search("[\ud800-\udfff]", text) is not None
-        sent = {"choice": text, "fixed": text, "patterned": text, "nested": {"x": text}}
-        if surrogates:  # pydantic-core refuses lone surrogates in any `str` (a JSON text cannot carry them to it either)
-            sent = {"choice": text, "fixed": text}
-        model = p.validate_arguments("t", sent)
-        assert model.model_dump(by_alias=True, exclude_unset=True) == sent
-        assert model.defaulted == text and model.mapped == {text: [text, 1]}
-        assert (
-            type(model).model_fields["nested"].annotation.__args__[0].model_fields["x"].description
-            == text
-        )
-        # A model docstring is documentation: black re-indents it; pydantic needs it to be UTF-8.
-        docstring = inspect.getdoc(type(model).model_fields["nested"].annotation.__args__[0]) or ""
-        expected = (
-            inspect.cleandoc(re.sub("[\ud800-\udfff]", "\ufffd", text).strip())
-            if text
-            else "Part of the t tool's schema."
-        )
-        assert [line.rstrip() for line in docstring.splitlines()] == [
-            line.rstrip() for line in expected.splitlines()
-        ]
+    surrogates = re.search("[\ud800-\udfff]", text) is not None
+    sent = {"choice": text, "fixed": text, "patterned": text, "nested": {"x": text}}
+    if surrogates:  # pydantic-core refuses lone surrogates in any `str` (a JSON text cannot carry them to it either)
+        sent = {"choice": text, "fixed": text}
+    model = p.validate_arguments(t, sent)
+    assert model.model_dump(by_alias=True, exclude_unset=True) == sent
+    assert model.defaulted == text and model.mapped == {text: [text, 1]}
+    assert (
+        type(model).model_fields["nested"].annotation.__args__[0].model_fields["x"].description
+        == text
+    )
+    # A model docstring is documentation: black re-indents it; pydantic needs it to be UTF-8.
+    docstring = inspect.getdoc(type(model).model_fields["nested"].annotation.__args__[0]) or ""
+    expected = (
+        inspect.cleandoc(re.sub("[\ud800-\udfff]", "\ufffd", text).strip())
+        if text
+        else f"Part of the {t} tool's schema."
+    )
+    assert [line.rstrip() for line in docstring.splitlines()] == [
+        line.rstrip() for line in expected.splitlines()
+    ]
 
-        # Short wrong values: the runtime's suggestion search is quadratic in long strings (reported).
-        for bad in ({"choice": "!"}, {"fixed": "!"}, {"patterned": "!" + text}):
-            with pytest.raises(p.ToolArgumentsError) as caught:
-                p.validate_arguments("t", bad)
-            assert [i.path for i in caught.value.issues] == list(bad)
+    # Short wrong values: the runtime's suggestion search is quadratic in long strings (reported).
+    for bad in ({"choice": "!"}, {"fixed": "!"}, {"patterned": "!" + text}):
+        with pytest.raises(p.ToolArgumentsError) as caught:
+            p.validate_arguments(t, bad)
+        assert [i.path for i in caught.value.issues] == list(bad)
 
 
 # --- naming.py units ------------------------------------------------------------------
