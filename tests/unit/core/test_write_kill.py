@@ -141,7 +141,7 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 # --- reads at any instant, kills at each step: 100 regenerations ---------------------------------
 
 REGENERATIONS = 100
-SMALL = 10  # tools: 53 files written (of 146 in the package), a regeneration in milliseconds
+SMALL = 10  # tools: 50 files written (of 146 in the package), a regeneration in milliseconds
 STEPS = {  # every step of the write, in order, as [function, nth call]
     "exchange": [
         ["_write_file", 1],
