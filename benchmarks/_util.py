@@ -38,9 +38,11 @@ class Timing:
 
 def bench_env(pycache: Path, **extra: str) -> dict[str, str]:
     """The environment of measured subprocesses: bytecode on (as after a wheel install),
-    kept under `pycache` so the source tree is not touched."""
+    kept under `pycache` so the source tree is not touched; under $TOOLGEN_BENCH_PYCACHE
+    when set (the smoke tests share one folder, so each benchmark does not compile the
+    standard library and the SDKs again: what they check is that the benchmarks run)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env["PYTHONPYCACHEPREFIX"] = os.environ.get("TOOLGEN_BENCH_PYCACHE") or str(pycache)
     env.pop("TOOLGEN_NO_CACHE", None)
     env.pop("TOOLGEN_JOBS", None)
     env.update(extra)

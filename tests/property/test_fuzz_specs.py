@@ -10,6 +10,7 @@ the package must import.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -217,6 +218,22 @@ def test_lint_never_raises_on_random_specs(
     assert all(d.file and d.line >= 1 and d.rule for d in diagnostics)
 
 
+RUNTIME = "fuzzed/_runtime"
+
+
+def _runtime_copy(base: Path, files: dict[str, str]) -> Path:
+    """A folder holding these runtime files, written once for each different set: the packages
+    built from random specs link to it, so their imports compile it once, not once a package."""
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    folder = base / f"fuzzed-runtime-{digest}"
+    if not folder.is_dir():
+        for relative, text in files.items():
+            target = folder / relative.removeprefix(f"{RUNTIME}/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, "utf-8")
+    return folder
+
+
 @fuzz(300)
 @given(spec=specs())
 def test_generate_never_raises_and_what_it_writes_imports(
@@ -229,9 +246,13 @@ def test_generate_never_raises_and_what_it_writes_imports(
         assert result.diagnostics and not result.files
         return
     out = folder / "out"
+    runtime = {path: text for path, text in result.files.items() if path.startswith(RUNTIME)}
+    (out / RUNTIME).parent.mkdir(parents=True)
+    (out / RUNTIME).symlink_to(_runtime_copy(tmp_path_factory.getbasetemp(), runtime))
     for relative, text in result.files.items():
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        (out / relative).write_text(text, "utf-8")
+        if relative not in runtime:
+            (out / relative).parent.mkdir(parents=True, exist_ok=True)
+            (out / relative).write_text(text, "utf-8")
     with imported(out, "fuzzed") as package:
         assert package.__name__ == "fuzzed"
     assert "fuzzed" not in sys.modules

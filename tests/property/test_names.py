@@ -13,7 +13,9 @@ import json
 import keyword
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,7 +23,14 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tests.support._generated import build_specs, package, python_name, spec, tool_module
+from tests.support._generated import (
+    build_specs,
+    package,
+    python_name,
+    shared,
+    spec,
+    tool_module,
+)
 from tests.support.generation import RUNTIME_COPIES
 from toolgen.naming import (
     PROVIDER_NAME,
@@ -125,8 +134,8 @@ def _field_is_safe(model: type[BaseModel], attribute: str) -> None:
     assert attribute not in dir(BaseModel), f"{attribute!r} shadows pydantic"
 
 
-@pytest.mark.parametrize("wire", HARD_PROPERTY_NAMES, ids=repr)
-def test_hard_property_name(wire: str, tmp_path: Path) -> None:
+def _hard_property_tool(index: int, wire: str) -> dict[str, Any]:
+    """Tool `t<index>`: the hard name, the witnesses, and the name again in a nested class."""
     properties = {
         wire: {"type": "string", "description": f"the {wire} property"},
         **_witnesses(),
@@ -136,42 +145,56 @@ def test_hard_property_name(wire: str, tmp_path: Path) -> None:
             "properties": {wire: {"type": "integer"}},
         },
     }
-    with package(tmp_path, spec("t", properties, required=[wire])) as p:
-        arguments = {wire: "v", "zz_list": [1], "outer": {wire: 7}}
-        model = p.validate_arguments("t", arguments)
-        cls = type(model)
-        attribute = python_name(cls, wire)
-        _field_is_safe(cls, attribute)
-        assert getattr(model, attribute) == "v"
-        assert getattr(model.outer, python_name(type(model.outer), wire)) == 7
-        assert model.model_dump(by_alias=True, exclude_unset=True) == arguments
-        assert json.loads(model.model_dump_json(by_alias=True, exclude_unset=True)) == arguments
-        assert p.validate_arguments("t", json.dumps(arguments)) == model
-        assert p.validate_arguments("t", model.model_dump(by_alias=True)) == model  # a round trip
-        assert cls.model_fields[attribute].description == f"the {wire} property"
+    return spec(f"t{index}", properties, required=[wire])
 
-        # Refusals name the wire name: unknown keys, the Python name, wrong types, absence.
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {**arguments, wire + "x": "v"})
-        assert [(i.path, i.code) for i in caught.value.issues] == [(wire + "x", "unknown_key")]
-        if attribute != wire:
-            with pytest.raises(p.ToolArgumentsError) as caught:
-                p.validate_arguments("t", {**arguments, attribute: "v"})
-            assert [(i.path, i.code) for i in caught.value.issues] == [(attribute, "unknown_key")]
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {**arguments, wire: 5})
-        assert [(i.path, i.code) for i in caught.value.issues] == [(wire, "type")]
-        with pytest.raises(p.ToolArgumentsError) as caught:
-            p.validate_arguments("t", {"outer": {wire: 7}})
-        assert [i.code for i in caught.value.issues] == ["missing"]
-        assert json.dumps(wire, ensure_ascii=False) in str(caught.value)  # keys are quoted as JSON
 
-        # The provider definition carries the wire name, untouched.
-        (definition,) = p.tool_definitions("openai")
-        assert (
-            wire in json.dumps(definition, ensure_ascii=False)
-            and wire in definition["function"]["parameters"]["properties"]
-        )
+@pytest.fixture(scope="module")
+def hard_properties() -> Iterator[ModuleType]:
+    """One package, a tool for each hard name (each tool's classes are its own module's):
+    generated and imported once, not once a name."""
+    tools = [_hard_property_tool(i, wire) for i, wire in enumerate(HARD_PROPERTY_NAMES)]
+    with shared("names_hard_properties", tools) as p:
+        yield p
+
+
+@pytest.mark.parametrize("wire", HARD_PROPERTY_NAMES, ids=repr)
+def test_hard_property_name(wire: str, hard_properties: ModuleType) -> None:
+    p, t = hard_properties, f"t{HARD_PROPERTY_NAMES.index(wire)}"
+    arguments = {wire: "v", "zz_list": [1], "outer": {wire: 7}}
+    model = p.validate_arguments(t, arguments)
+    cls = type(model)
+    attribute = python_name(cls, wire)
+    _field_is_safe(cls, attribute)
+    assert getattr(model, attribute) == "v"
+    assert getattr(model.outer, python_name(type(model.outer), wire)) == 7
+    assert model.model_dump(by_alias=True, exclude_unset=True) == arguments
+    assert json.loads(model.model_dump_json(by_alias=True, exclude_unset=True)) == arguments
+    assert p.validate_arguments(t, json.dumps(arguments)) == model
+    assert p.validate_arguments(t, model.model_dump(by_alias=True)) == model  # a round trip
+    assert cls.model_fields[attribute].description == f"the {wire} property"
+
+    # Refusals name the wire name: unknown keys, the Python name, wrong types, absence.
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {**arguments, wire + "x": "v"})
+    assert [(i.path, i.code) for i in caught.value.issues] == [(wire + "x", "unknown_key")]
+    if attribute != wire:
+        with pytest.raises(p.ToolArgumentsError) as caught:
+            p.validate_arguments(t, {**arguments, attribute: "v"})
+        assert [(i.path, i.code) for i in caught.value.issues] == [(attribute, "unknown_key")]
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {**arguments, wire: 5})
+    assert [(i.path, i.code) for i in caught.value.issues] == [(wire, "type")]
+    with pytest.raises(p.ToolArgumentsError) as caught:
+        p.validate_arguments(t, {"outer": {wire: 7}})
+    assert [i.code for i in caught.value.issues] == ["missing"]
+    assert json.dumps(wire, ensure_ascii=False) in str(caught.value)  # keys are quoted as JSON
+
+    # The provider definition carries the wire name, untouched.
+    (definition,) = [d for d in p.tool_definitions("openai") if d["function"]["name"] == t]
+    assert (
+        wire in json.dumps(definition, ensure_ascii=False)
+        and wire in definition["function"]["parameters"]["properties"]
+    )
 
 
 def test_open_objects_take_python_names_as_undeclared_keys(tmp_path: Path) -> None:
@@ -347,13 +370,13 @@ TEXTS = {
 }
 
 
-def _text_spec(text: str) -> dict[str, Any]:
-    """`text` in every place a spec can carry arbitrary text."""
+def _text_spec(text: str, name: str = "t") -> dict[str, Any]:
+    """`text` in every place a spec can carry arbitrary text, in tool `name`."""
     pattern = (
         "^" + re.sub(r"([\\^$.*+?()\[\]{}|/])", r"\\\1", text) + "$"
     )  # ECMA-262: syntax characters escaped
     return spec(
-        "t",
+        name,
         {
             "described": {"type": "string", "description": text},
             "choice": {"enum": [text, "other"], "description": text},
@@ -373,52 +396,64 @@ def _text_spec(text: str) -> dict[str, Any]:
     )
 
 
+@pytest.fixture(scope="module")
+def texts() -> Iterator[ModuleType]:
+    """One package, a tool for each text (`t<index>`, in a module of its own), generated and
+    imported once, not once a text; what every tool shares (the package's index, its
+    definitions, client and server) then carries all the texts at once."""
+    tools = [_text_spec(text, f"t{i}") for i, text in enumerate(TEXTS.values())]
+    with shared("names_texts", tools) as p:
+        yield p
+
+
 @pytest.mark.parametrize("text", TEXTS.values(), ids=TEXTS.keys())
-def test_spec_text_is_inert(text: str, tmp_path: Path) -> None:
-    with package(tmp_path, _text_spec(text)) as p:
-        info = p.tool_info("t")
-        module = tool_module(info)
-        description = module.DESCRIPTION
-        assert (
-            description
-            == info.description
-            == (text if text.strip() else "A tool whose texts are empty.")
-        )
-        (definition,) = p.tool_definitions("mcp")
-        assert definition["description"] == description
-        (definition,) = p.tool_definitions("openai")  # cut at OpenAI's limit
-        assert definition["function"]["description"] == trim(description, 1024)[0]
-        fields = info.arguments.model_fields
-        assert fields["described"].description == text
-        assert fields["choice"].description == text
+def test_spec_text_is_inert(text: str, texts: ModuleType) -> None:
+    p, t = texts, f"t{list(TEXTS.values()).index(text)}"
+    info = p.tool_info(t)
+    module = tool_module(info)
+    description = module.DESCRIPTION
+    assert (
+        description
+        == info.description
+        == (text if text.strip() else "A tool whose texts are empty.")
+    )
+    (definition,) = [d for d in p.tool_definitions("mcp") if d["name"] == t]
+    assert definition["description"] == description
+    (definition,) = [  # cut at OpenAI's limit
+        d for d in p.tool_definitions("openai") if d["function"]["name"] == t
+    ]
+    assert definition["function"]["description"] == trim(description, 1024)[0]
+    fields = info.arguments.model_fields
+    assert fields["described"].description == text
+    assert fields["choice"].description == text
 
-        surrogates = re.search("[\ud800-\udfff]", text) is not None
-        sent = {"choice": text, "fixed": text, "patterned": text, "nested": {"x": text}}
-        if surrogates:  # pydantic-core refuses lone surrogates in any `str` (a JSON text cannot carry them to it either)
-            sent = {"choice": text, "fixed": text}
-        model = p.validate_arguments("t", sent)
-        assert model.model_dump(by_alias=True, exclude_unset=True) == sent
-        assert model.defaulted == text and model.mapped == {text: [text, 1]}
-        assert (
-            type(model).model_fields["nested"].annotation.__args__[0].model_fields["x"].description
-            == text
-        )
-        # A model docstring is documentation: black re-indents it; pydantic needs it to be UTF-8.
-        docstring = inspect.getdoc(type(model).model_fields["nested"].annotation.__args__[0]) or ""
-        expected = (
-            inspect.cleandoc(re.sub("[\ud800-\udfff]", "\ufffd", text).strip())
-            if text
-            else "Part of the t tool's schema."
-        )
-        assert [line.rstrip() for line in docstring.splitlines()] == [
-            line.rstrip() for line in expected.splitlines()
-        ]
+    surrogates = re.search("[\ud800-\udfff]", text) is not None
+    sent = {"choice": text, "fixed": text, "patterned": text, "nested": {"x": text}}
+    if surrogates:  # pydantic-core refuses lone surrogates in any `str` (a JSON text cannot carry them to it either)
+        sent = {"choice": text, "fixed": text}
+    model = p.validate_arguments(t, sent)
+    assert model.model_dump(by_alias=True, exclude_unset=True) == sent
+    assert model.defaulted == text and model.mapped == {text: [text, 1]}
+    assert (
+        type(model).model_fields["nested"].annotation.__args__[0].model_fields["x"].description
+        == text
+    )
+    # A model docstring is documentation: black re-indents it; pydantic needs it to be UTF-8.
+    docstring = inspect.getdoc(type(model).model_fields["nested"].annotation.__args__[0]) or ""
+    expected = (
+        inspect.cleandoc(re.sub("[\ud800-\udfff]", "\ufffd", text).strip())
+        if text
+        else f"Part of the {t} tool's schema."
+    )
+    assert [line.rstrip() for line in docstring.splitlines()] == [
+        line.rstrip() for line in expected.splitlines()
+    ]
 
-        # Short wrong values: the runtime's suggestion search is quadratic in long strings (reported).
-        for bad in ({"choice": "!"}, {"fixed": "!"}, {"patterned": "!" + text}):
-            with pytest.raises(p.ToolArgumentsError) as caught:
-                p.validate_arguments("t", bad)
-            assert [i.path for i in caught.value.issues] == list(bad)
+    # Short wrong values: the runtime's suggestion search is quadratic in long strings (reported).
+    for bad in ({"choice": "!"}, {"fixed": "!"}, {"patterned": "!" + text}):
+        with pytest.raises(p.ToolArgumentsError) as caught:
+            p.validate_arguments(t, bad)
+        assert [i.path for i in caught.value.issues] == list(bad)
 
 
 # --- naming.py units ------------------------------------------------------------------
@@ -602,7 +637,7 @@ def test_arbitrary_names_and_text_generate_working_packages(
         value = "v"  # pydantic-core refuses lone surrogates in any str
     with tempfile.TemporaryDirectory() as folder, package(Path(folder), tool) as p:
         out = Path(folder) / "out"
-        rendered = [  # not the verbatim copies, the same whatever the names: test_layout.py's
+        rendered = [  # not the verbatim copies, the same whatever the names: test_runtime.py's
             path
             for path in out.rglob("*.py")
             if not RUNTIME_COPIES.match(path.relative_to(out).as_posix())

@@ -143,11 +143,13 @@ def _json_source(text: str) -> SourceMap:
     source = SourceMap()
     stack: list[list[Any]] = []  # [pointer, index or key, keys seen] of each open array or object
     line, line_start, scanned, expect_key = 1, 0, 0, False
+    next_break = text.find("\n")  # -1: none left
     for token in _JSON_TOKEN.finditer(text):
         start, word = token.start(), token.group()
-        breaks = text.count("\n", scanned, start)  # line breaks only occur between tokens
-        if breaks:
-            line, line_start = line + breaks, text.rfind("\n", scanned, start) + 1
+        if 0 <= next_break < start:  # line breaks only occur between tokens
+            line += text.count("\n", scanned, start)
+            line_start = text.rfind("\n", scanned, start) + 1
+            next_break = text.find("\n", start)
         scanned = token.end()
         if word in ",:":
             if word == "," and stack:
@@ -162,7 +164,7 @@ def _json_source(text: str) -> SourceMap:
             continue
         position = (line, start - line_start + 1)
         if expect_key:
-            key = json.loads(word)
+            key = json.loads(word) if "\\" in word else word[1:-1]  # no escape: as written
             if key in stack[-1][2]:
                 raise LoadError(
                     *position,

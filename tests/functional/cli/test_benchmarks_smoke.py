@@ -9,7 +9,14 @@ import sys
 
 import pytest
 
-from tests.support.generation import REPO
+from tests.support.generation import REPO, once
+
+
+@pytest.fixture(autouse=True)
+def _one_bytecode_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmarks' subprocesses compile what they import once for the session, not once
+    a benchmark (benchmarks/_util.py: bench_env): a smoke run measures nothing it keeps."""
+    monkeypatch.setenv("TOOLGEN_BENCH_PYCACHE", str(once("benchmark-pycache", lambda _: None)))
 
 
 def benchmark(script: str, *options: str, timeout: int) -> str:

@@ -151,9 +151,15 @@ def schemas() -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+# Made once: a recursive strategy made anew for each draw is set up again each time, which
+# cost most of the property tests' time (the values drawn are the same).
+SCHEMAS = schemas()
+PROPERTIES = st.dictionaries(NAMES, SCHEMAS, max_size=4)
+
+
 @st.composite
 def tools(draw: st.DrawFn) -> dict[str, Any]:
-    properties = draw(st.dictionaries(NAMES, schemas(), max_size=4))
+    properties = draw(PROPERTIES)
     required = (
         draw(st.lists(st.sampled_from(sorted(properties)), unique=True)) if properties else []
     )
@@ -163,7 +169,7 @@ def tools(draw: st.DrawFn) -> dict[str, Any]:
         "parameters": {"type": "object", "properties": properties, "required": required},
     }
     if draw(st.booleans()):
-        tool["returns"] = draw(schemas())
+        tool["returns"] = draw(SCHEMAS)
     return tool
 
 
