@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "0646f228c6bc6a74ed496cfb4378e8001d86a41a8dcbde7c2dcf73567f1f624b"
+RUNTIME_SHA256 = "84699e678e40422f2f5cadcbd3fb30cc192d10f8d949681d2b812344212565fc"
