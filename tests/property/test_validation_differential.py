@@ -16,6 +16,7 @@ are declared, as the validation contract says). Differences by design, each pinn
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -44,15 +45,24 @@ SPEC_DIRS = sorted(
 def published(package: ModuleType, name: str) -> dict[str, Any]:
     """The tool's input schema as published: its MCP `inputSchema` (a deferred tool, which MCP
     lists only through search, has it in the package's search index)."""
+    schemas = _published_schemas(package)
     info = package.tool_info(name)
+    if info.name not in schemas:
+        raise LookupError(name)
+    return schemas[info.name]
+
+
+@functools.cache
+def _published_schemas(package: ModuleType) -> dict[str, dict[str, Any]]:
+    """Every tool's published input schema by name, read once per package (the corpus sample's
+    definitions are megabytes: read again for each tool, they were most of its test's time)."""
     index = json.loads(
         (Path(package.__file__).parent / "definitions" / "search.json").read_text("utf-8")
     )
+    schemas: dict[str, dict[str, Any]] = {}
     for definition in [*package.tool_definitions("mcp"), *index["tools"]]:
-        if definition["name"] == info.name:
-            schema: dict[str, Any] = definition["inputSchema"]
-            return schema
-    raise LookupError(name)
+        schemas.setdefault(definition["name"], definition["inputSchema"])
+    return schemas
 
 
 def check_tool(

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "7e909f0c9725615577baced274d36967ab56ac6ae09cb0e17be3524f424cc7d5"
+RUNTIME_SHA256 = "8b01beee0bdd04deb385a12a3c99198b085b3b449e4c11e6c79ad32b5dfa063c"

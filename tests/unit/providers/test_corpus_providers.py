@@ -141,9 +141,12 @@ def _export_and_check(
 def _in_parallel(
     tools: list[Any],
 ) -> tuple[dict[str, Counter[str]], list[str], set[tuple[str, str]]]:
-    """Both cores: half the tools each (the checks dominate; forked workers share the imports)."""
+    """Both cores: half the tools each. The SDKs are imported (and their validators built) here
+    first, by checking one tool, so that the forked workers share them instead of each importing
+    them again (about 3 s of CPU each)."""
     if len(tools) < 100 or not hasattr(os, "fork"):
         return _export_and_check(tools)
+    _export_and_check(tools[:1])
     halves = [tools[0::2], tools[1::2]]
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         parts = list(pool.map(_export_and_check, halves))

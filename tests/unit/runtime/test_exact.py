@@ -545,6 +545,24 @@ def test_ecma_pattern() -> None:
     assert re.compile("x").pattern == "x"  # (the translation returns re patterns)
 
 
+def test_negated_escapes_and_the_dot_match_exactly_what_their_class_leaves_out() -> None:
+    """`\\D \\W \\S` and `.` are written as negated classes (hypothesis builds those at once):
+    each matches a code point exactly when its class, or a line terminator, does not."""
+    points = [*range(0x3100), *range(0xFEFE, 0xFF01), 0xD800, 0xDFFF, 0x10000, 0x1F600, 0x10FFFF]
+    for lower in "dws":
+        inside, outside = ecma_pattern(f"^\\{lower}$"), ecma_pattern(f"^\\{lower.upper()}$")
+        assert inside is not None and outside is not None
+        for cp in points:
+            assert (inside.search(chr(cp)) is None) == (outside.search(chr(cp)) is not None), (
+                lower,
+                hex(cp),
+            )
+    dot = ecma_pattern("^.$")
+    assert dot is not None
+    for cp in points:
+        assert (dot.search(chr(cp)) is None) == (chr(cp) in "\n\r\u2028\u2029"), hex(cp)
+
+
 def test_patterns_of_other_engines_have_no_ecma_reading_and_rust_gets_only_its_own() -> None:
     """What pydantic-core's engine (Rust's regex) is trusted with: only patterns it reads as
     ECMA-262 does. The rest go to the exact check, or are refused (no ECMA reading)."""

@@ -130,6 +130,13 @@ def _set(ranges: Ranges) -> str:
     return f"[{_items(ranges)}]" if ranges else "(?!)"
 
 
+def _all_but(ranges: Ranges) -> str:
+    """The class of every code point outside `ranges`, written as a negated class: the same
+    match as `_set(_complement(ranges))`, and hypothesis's `from_regex` builds its strategy
+    without adding each of the million code points one by one (seconds a pattern)."""
+    return f"[^{_items(ranges)}]"
+
+
 class _Parser:
     def __init__(self, pattern: str) -> None:
         self.s, self.i = pattern, 0
@@ -160,7 +167,7 @@ class _Parser:
             elif c == "[":
                 out.append(self.klass())
             elif c == ".":
-                out.append(_set(_complement(_LINE_ENDS)))
+                out.append(_all_but(_LINE_ENDS))
             elif c == "$":
                 out.append(r"\Z")
                 kind = ""
@@ -301,6 +308,9 @@ class _Parser:
             while self.peek().isdigit():
                 self.i += 1
             return f"(?:\\{self.s[start : self.i]})"
+        if c in ("D", "W", "S"):  # outside a class: the negation written as one
+            self.i += 1
+            return _all_but(_CLASSES[c.lower()])
         ranges = self.class_escape()
         if ranges is not None:
             return _set(ranges)
