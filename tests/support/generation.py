@@ -108,7 +108,10 @@ def once(name: str, make: Callable[[Path], None]) -> Path:
 
 @contextmanager
 def imported(out: Path, package: str) -> Iterator[ModuleType]:
-    """Import a generated package from `out`, then forget it (so names can be reused)."""
+    """Import a generated package from `out`, then forget what this import added (so names
+    can be reused). A package imported before is left as it was: forgetting it would make a
+    later import of it load a second copy, apart from the modules other tests hold."""
+    before = set(sys.modules)
     sys.path.insert(0, str(out))
     try:
         importlib.invalidate_caches()
@@ -116,4 +119,5 @@ def imported(out: Path, package: str) -> Iterator[ModuleType]:
     finally:
         sys.path.remove(str(out))
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
+            if name not in before:
+                del sys.modules[name]

@@ -6,15 +6,28 @@ the built-in package's copy of the runtime, whose registry it serves."""
 from __future__ import annotations
 
 import gc
+import importlib
 import json
+from types import ModuleType
 
 import pytest
 
-from toolgen_builtin._runtime.serving import command, guard
+
+@pytest.fixture
+def modules() -> tuple[ModuleType, ModuleType]:
+    """command.py and guard.py as imported now: another test may have made the package be
+    imported again since this module was (what `worker_app` imports is then the new copy)."""
+    serving = "toolgen_builtin._runtime.serving"
+    return importlib.import_module(f"{serving}.command"), importlib.import_module(
+        f"{serving}.guard"
+    )
 
 
 @pytest.fixture
-def settings(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+def settings(
+    modules: tuple[ModuleType, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, object]:
+    _, guard = modules
     monkeypatch.setattr(guard, "_LIMITS", guard._LIMITS)  # restored after the test
     chosen = {
         "package": "toolgen_builtin",
@@ -34,16 +47,22 @@ def settings(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
 
 
 def test_a_worker_holds_its_connections_to_the_limits_main_read(
-    settings: dict[str, object], monkeypatch: pytest.MonkeyPatch
+    modules: tuple[ModuleType, ModuleType],
+    settings: dict[str, object],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    command, guard = modules
     monkeypatch.setattr(command, "_settled", lambda: None)
     command.worker_app()
     assert guard._LIMITS == guard.Limits(2.5, 7.0, 40)
 
 
 def test_a_worker_freezes_what_start_up_made_after_collecting_its_garbage(
-    settings: dict[str, object], monkeypatch: pytest.MonkeyPatch
+    modules: tuple[ModuleType, ModuleType],
+    settings: dict[str, object],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    command, _ = modules
     done: list[str] = []
     monkeypatch.setattr(gc, "collect", lambda *_: done.append("collect") or 0)
     monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
