@@ -392,8 +392,14 @@ def _may_name(schema: Any) -> bool:
         return True
     if "const" in schema or "enum" in schema and isinstance(schema["enum"], list):
         return False
-    if any(isinstance(schema.get(k), list) for k in ("anyOf", "oneOf", "allOf")):
+    get = schema.get
+    if isinstance(get("anyOf"), list) or isinstance(get("oneOf"), list):
         return True
-    types = schema.get("type")
-    kinds = types if isinstance(types, list) else [types]
-    return not all(isinstance(kind, str) and kind in _SCALAR_TYPES for kind in kinds)
+    if isinstance(get("allOf"), list):
+        return True
+    types = get("type")
+    if isinstance(types, str):
+        return types not in _SCALAR_TYPES
+    if isinstance(types, list):
+        return not all(isinstance(kind, str) and kind in _SCALAR_TYPES for kind in types)
+    return True  # no type (or one of another kind): objects and arrays are still possible
