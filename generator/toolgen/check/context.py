@@ -15,6 +15,8 @@ from toolgen.load.document import Document
 from toolgen.load.refs import schema_roots
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.validation.suggest import nearest
+from toolgen.schema.closing import closed
+from toolgen.schema.exactness import exact
 from toolgen.schema.pointer import child
 from toolgen.schema.walk import walk
 from toolgen.spec.model import ToolSpec
@@ -50,6 +52,19 @@ class CheckedTool:
         """Every subschema of the entry as written (parameters, returns, injected values), with
         its pointer into the document: walked once, read by every rule that looks at schemas."""
         return [found for root, schema in schema_roots(self.source) for found in walk(schema, root)]
+
+    @cached_property
+    def closed_parameters(self) -> Any:
+        """The bundled `parameters` closed (schema/closing.py), as published and lowered:
+        closed once for the rules and for lower, and never changed in place."""
+        return closed(self.schema("parameters"))
+
+    @cached_property
+    def exact_parameters(self) -> bool:
+        """Whether the arguments model enforces `closed_parameters` exactly (schema/exactness.py)."""
+        schema = self.closed_parameters
+        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+        return exact(schema, defs if isinstance(defs, dict) else {})
 
     def schema(self, key: str) -> Any:
         """The bundled `parameters` or `returns` (None when the spec has none)."""

@@ -38,7 +38,9 @@ MAX_SCHEMA_DEPTH = 64
 IN_PLACE = frozenset(
     ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
 )
-UNSUPPORTED_KEYWORDS = ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
+UNSUPPORTED_KEYWORDS = frozenset(
+    ("$id", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
+)
 
 
 class RefError(Exception):
@@ -242,32 +244,40 @@ class _Bundle:
     def walk(
         self, schema: Any, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
     ) -> Any:
-        """`chain`: the definitions this schema is reached from in place (see IN_PLACE)."""
+        """`chain`: the definitions this schema is reached from in place (see IN_PLACE).
+        Scalars are taken as they are without a call of their own (most values are)."""
         if isinstance(schema, list):
             return [
-                self.walk(item, base, child(pointer, i), level, chain)
+                self.walk(item, base, f"{pointer}/{i}", level, chain)
+                if isinstance(item, (dict, list))
+                else item
                 for i, item in enumerate(schema)
             ]
         if not isinstance(schema, dict):
             return schema
-        self.reach(level, pointer)
+        if level > self.deepest:
+            self.deepest = level
+        if level > MAX_SCHEMA_DEPTH:
+            self.reach(level, pointer)
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            here = child(pointer, key)
-            inner = chain if key in IN_PLACE else ()
             if key in UNSUPPORTED_KEYWORDS:
                 raise RefError(
                     self.doc,
-                    here,
+                    child(pointer, key),
                     "unsupported-keyword",
                     f"{key} is not supported in tool schemas",
                     "use $defs and $ref with relative paths",
                 )
             if key == "$ref" and isinstance(value, str):
-                out[key] = self.follow(value, base, here, level, chain)
+                out[key] = self.follow(value, base, child(pointer, key), level, chain)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
+            elif not isinstance(value, (dict, list)):
+                out[key] = value  # a scalar: no schema inside, and nothing to copy
             elif key in SCHEMA_MAPS and isinstance(value, dict):
+                here = child(pointer, key)
+                inner = chain if key in IN_PLACE else ()
                 out[key] = {
                     k: self.walk(v, base, child(here, k), level + 1, inner)
                     for k, v in value.items()
@@ -275,7 +285,8 @@ class _Bundle:
             elif key in DATA_KEYWORDS:
                 out[key] = copy.deepcopy(value)  # data, not schemas
             else:
-                out[key] = self.walk(value, base, here, level + 1, inner)
+                inner = chain if key in IN_PLACE else ()
+                out[key] = self.walk(value, base, child(pointer, key), level + 1, inner)
         return out
 
 

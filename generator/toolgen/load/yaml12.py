@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from toolgen.load.source_map import MAX_DEPTH, MAX_NODES, LoadError, Position, SourceMap, line_col
-from toolgen.schema.pointer import child
+from toolgen.schema.pointer import child, escape
 
 # --- YAML 1.2 core schema -------------------------------------------------------
 
@@ -131,7 +131,7 @@ class _Anchor:
     complete: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class _Frame:
     """An open collection while its events stream in."""
 
@@ -143,6 +143,8 @@ class _Frame:
     depth: int
     deepest: int  # the depth of its deepest value so far
     key: str | None = None  # a mapping's pending key, once read
+    mapping: bool = False  # value is a dict
+    key_pointer: str = ""  # the pointer of the pending key's value
 
 
 class _Builder:
@@ -164,38 +166,78 @@ class _Builder:
         return SourceMap(values=dict(self.values), keys=dict(self.keys))
 
     def build(self) -> Any:
-        """Consume the events of one document's root node and return its data."""
+        """Consume the events of one document's root node and return its data.
+
+        The common events (a plain key, an anchorless scalar) are handled inline, with the
+        event's exact class compared: this loop runs once per event of every spec file.
+        """
         stack: list[_Frame] = []
+        get_event = self.parser.get_event
+        add_value, add_key = self.values.append, self.keys.append
         while True:
-            event = self.parser.get_event()
-            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            event = get_event()
+            kind = event.__class__
+            if kind is _MAPPING_END or kind is _SEQUENCE_END:
                 frame = stack.pop()
                 if frame.anchor is not None:
                     self._complete(frame)
                 value, deepest = frame.value, frame.deepest
             else:
-                top = stack[-1] if stack else None
-                if isinstance(top, _Frame) and isinstance(top.value, dict) and top.key is None:
-                    self._key(top, event)
-                    continue
-                pointer = (
-                    ""
-                    if top is None
-                    else child(top.pointer, top.key if top.key is not None else len(top.value))
-                )
-                value, deepest = self._node(event, pointer, len(stack), stack)
-                if value is _OPEN:
-                    continue
+                depth = len(stack)
+                if depth:
+                    top = stack[-1]
+                    if top.mapping:
+                        key = top.key
+                        if key is None:  # this event is the mapping's next key
+                            if kind is _SCALAR and event.anchor is None:
+                                key = event.value  # JSON keys are strings, whatever YAML says
+                                if key in top.value:
+                                    raise LoadError(
+                                        *_pos(event),
+                                        f"duplicate key {key!r}",
+                                        "each key may appear once in a mapping",
+                                    )
+                                top.key = key
+                                top.key_pointer = f"{top.pointer}/{escape(key)}"
+                                mark = event.start_mark  # both parsers mark every event
+                                add_key((top.key_pointer, (mark.line + 1, mark.column + 1)))
+                            else:
+                                self._key(top, event)
+                            continue
+                        pointer = top.key_pointer
+                    else:
+                        pointer = f"{top.pointer}/{len(top.value)}"
+                else:
+                    pointer = ""
+                if kind is _SCALAR and event.anchor is None:
+                    self.count += 1
+                    if self.count > MAX_NODES or depth > MAX_DEPTH:
+                        self._count(event, 0, depth)
+                    mark = event.start_mark
+                    add_value((pointer, (mark.line + 1, mark.column + 1)))
+                    text, tag = event.value, event.tag
+                    if tag is None and event.implicit[0]:
+                        value = text if _RESOLVE.fullmatch(text) is None else _scalar(event)
+                    elif tag is None or tag == "!":  # quoted, or the non-specific tag
+                        value = text
+                    else:
+                        value = _scalar(event)
+                    deepest = depth
+                else:
+                    value, deepest = self._node(event, pointer, depth, stack)
+                    if value is _OPEN:
+                        continue
             if not stack:
                 return value
             parent = stack[-1]
-            parent.deepest = max(parent.deepest, deepest)
-            if isinstance(parent.value, list):
-                parent.value.append(value)
-            else:
-                assert parent.key is not None
-                parent.value[parent.key] = value
+            if deepest > parent.deepest:
+                parent.deepest = deepest
+            container: Any = parent.value  # a dict when parent.mapping, else a list
+            if parent.mapping:
+                container[parent.key] = value
                 parent.key = None
+            else:
+                container.append(value)
 
     def _count(self, event: yaml.Event, n: int, depth: int) -> None:
         self.count += n
@@ -247,7 +289,14 @@ class _Builder:
         )
         stack.append(
             _Frame(
-                container, pointer, event.anchor, len(self.values) - 1, len(self.keys), depth, depth
+                container,
+                pointer,
+                event.anchor,
+                len(self.values) - 1,
+                len(self.keys),
+                depth,
+                depth,
+                mapping=type(container) is dict,
             )
         )
         return _OPEN, depth
@@ -286,8 +335,8 @@ class _Builder:
             raise LoadError(
                 *_pos(event), f"duplicate key {key!r}", "each key may appear once in a mapping"
             )
-        frame.key = key
-        self.keys.append((child(frame.pointer, key), _pos(event)))
+        frame.key, frame.key_pointer = key, child(frame.pointer, key)
+        self.keys.append((frame.key_pointer, _pos(event)))
 
     def _complete(self, frame: _Frame) -> None:
         assert frame.anchor is not None
@@ -301,6 +350,7 @@ class _Builder:
 
 
 _OPEN = object()
+_SCALAR, _MAPPING_END, _SEQUENCE_END = yaml.ScalarEvent, yaml.MappingEndEvent, yaml.SequenceEndEvent
 
 
 def _error_position(text: str, exc: yaml.YAMLError) -> Position:

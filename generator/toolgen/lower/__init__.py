@@ -55,16 +55,24 @@ class ToolView:
 
 
 def view(tool: CheckedTool) -> ToolView:
-    return view_of(tool.spec, tool.schema("parameters"), tool.schema("returns"))
+    parameters = tool.schema("parameters")
+    given = tool.closed_parameters if isinstance(parameters, dict) and parameters else None
+    return view_of(tool.spec, parameters, tool.schema("returns"), given)
 
 
-def view_of(spec: ToolSpec, parameters: Any, returns: Any) -> ToolView:
+def view_of(
+    spec: ToolSpec, parameters: Any, returns: Any, closed_parameters: Any = None
+) -> ToolView:
     """A spec's view, given its `parameters` and `returns` bundled (self-contained): also what
-    `toolgen breaking` exports of each side's tools (breaking/providers.py)."""
-    parameters = closed(
-        parameters if isinstance(parameters, dict) and parameters else EMPTY_PARAMETERS
-    )
-    parameters.setdefault("properties", {})
+    `toolgen breaking` exports of each side's tools (breaking/providers.py).
+    `closed_parameters`: `parameters` closed already (the check's), used as it is."""
+    if closed_parameters is None:
+        closed_parameters = closed(
+            parameters if isinstance(parameters, dict) and parameters else EMPTY_PARAMETERS
+        )
+    parameters = closed_parameters
+    if "properties" not in parameters:
+        parameters = {**parameters, "properties": {}}
     return ToolView(
         name=spec.name,
         provider_name=provider_name(spec.name),
@@ -174,7 +182,9 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         examples=tuple(e.as_json() for e in spec.examples),
         parameters=parameters,
         returns=returns,
-        exact_parameters=exact(parameters, defs),
+        exact_parameters=tool.exact_parameters
+        if parameters is tool.closed_parameters
+        else exact(parameters, defs),
         exact_returns=returns is None or exact(returns, result_defs),
         injected=injected_fields,
         models=tuple(models),

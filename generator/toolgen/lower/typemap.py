@@ -68,9 +68,7 @@ class TypeMapper:
             self.root_coerce = self.coerce
         properties: dict[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or [])
-        built = [
-            self.field(wire, "", sub, wire in required, name) for wire, sub in properties.items()
-        ]
+        built = [self.field(wire, sub, wire in required, name) for wire, sub in properties.items()]
         extra, extra_values = self.extras(schema, name)
         # Python names are chosen once the nested classes exist: a field named like a class
         # would shadow it for the annotations after it in the class body.
@@ -79,7 +77,7 @@ class TypeMapper:
             len(classes) :
         ]
         fields = tuple(
-            replace(f, python_name=python) for f, python in zip(built, python_names, strict=True)
+            FieldIR(f[0], python, *f[1:]) for f, python in zip(built, python_names, strict=True)
         )
         description = (
             schema.get("description") if isinstance(schema.get("description"), str) else None
@@ -120,8 +118,14 @@ class TypeMapper:
         self.names |= values.names
         return "allow", py_string(text) if values.forward else text
 
-    def field(self, wire: str, python: str, schema: Any, required: bool, owner: str) -> FieldIR:
-        annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
+    def field(
+        self, wire: str, schema: Any, required: bool, owner: str
+    ) -> tuple[str, str, bool, bool, Any, str | None, bool, tuple[str, ...]]:
+        """FieldIR's arguments but its Python name (chosen once the nested classes exist)."""
+        # The hint names a class this field's type may need: deriving it is skipped for the
+        # types that never need one (most fields).
+        hint = class_name(owner, wire) if owner and _may_name(schema) else wire
+        annotation = self.annotation(schema, hint)
         nullable = annotation.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = (
@@ -139,9 +143,8 @@ class TypeMapper:
             text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
-        return FieldIR(
+        return (
             wire,
-            python,
             text,
             required,
             nullable,
@@ -375,3 +378,28 @@ class TypeMapper:
         if isinstance(schema, dict) and "$ref" in schema:
             return self.defs.get(schema["$ref"].removeprefix("#/$defs/"), schema)
         return schema
+
+
+_SCALAR_TYPES = frozenset(("string", "integer", "number", "boolean", "null"))
+
+
+def _may_name(schema: Any) -> bool:
+    """Whether `TypeMapper._annotation` may read its hint for `schema`: False only where it
+    surely does not (a scalar type, a `const` or an `enum`); the checks go in its order."""
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema:
+        return True
+    if "const" in schema or "enum" in schema and isinstance(schema["enum"], list):
+        return False
+    get = schema.get
+    if isinstance(get("anyOf"), list) or isinstance(get("oneOf"), list):
+        return True
+    if isinstance(get("allOf"), list):
+        return True
+    types = get("type")
+    if isinstance(types, str):
+        return types not in _SCALAR_TYPES
+    if isinstance(types, list):
+        return not all(isinstance(kind, str) and kind in _SCALAR_TYPES for kind in types)
+    return True  # no type (or one of another kind): objects and arrays are still possible

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from toolgen.check.context import Context, warn
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.pointer import child
-from toolgen.schema.walk import walk
 
 ID = "description-missing"
 SUMMARY = "Every tool has a description; every parameter should."
@@ -24,7 +23,10 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 f"tool {tool.name!r} has no description",
                 hint="say what the tool does and when to use it",
             )
-        for pointer, node in walk(tool.spec.parameters, tool.at("/parameters")):
+        root = tool.at("/parameters")
+        for pointer, node in tool.subschemas:  # those of `parameters` come first
+            if pointer != root and not pointer.startswith(f"{root}/"):
+                break
             for name, sub in (node.get("properties") or {}).items():
                 if (
                     isinstance(sub, dict)

@@ -14,7 +14,6 @@ import jsonschema
 from toolgen.check import patterns
 from toolgen.check.context import CheckedTool, Context, describe, enum_hint, suggestion
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.schema.closing import closed
 from toolgen.schema.pointer import child
 
 ID = "example-invalid"
@@ -36,7 +35,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 if schema is None:
                     continue
                 if key == "arguments":
-                    schema = closed(schema)
+                    schema = tool.closed_parameters
                 here = tool.at(f"/examples/{i}/{key}")
                 for pattern in dict.fromkeys(p for _, p in patterns.unchecked(schema)):
                     yield tool.doc.diagnostic(
