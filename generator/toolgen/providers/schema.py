@@ -121,9 +121,13 @@ def is_any(schema: Any) -> bool:
     )
 
 
+# One encoder for every `compact` (`json.dumps` with options builds an encoder a call).
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
 def compact(value: Any, limit: int = 300) -> str:
     """A JSON value as short text for a description."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    text = _COMPACT(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
