@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.constants import HEADER, LINE_LENGTH
-from toolgen.literals import py_literal
+from toolgen.literals import py_literal, py_string
 from toolgen.render.layout import width
 
 
@@ -44,11 +44,26 @@ def tuple_of(values: list[Any]) -> Node:
 
 def literal(value: Any) -> Node:
     """A JSON value as a display tree, so a large one splits across lines."""
+    if type(value) is str:  # most leaves, and every key: the same few names again and again
+        return _string(value)
     if isinstance(value, list) and value:
         return Display("[]", tuple(literal(v) for v in value))
     if isinstance(value, dict) and value:
-        return Display("{}", tuple((py_literal(str(k)), literal(v)) for k, v in value.items()))
+        return Display("{}", tuple((_string(str(k)), literal(v)) for k, v in value.items()))
     return py_literal(value)
+
+
+_STRINGS: dict[str, str] = {}  # text -> its literal (`py_string`), for `literal`
+_STRINGS_LIMIT = 50_000
+
+
+def _string(text: str) -> str:
+    found = _STRINGS.get(text)
+    if found is None:
+        if len(_STRINGS) >= _STRINGS_LIMIT:
+            _STRINGS.clear()
+        found = _STRINGS[text] = py_string(text)
+    return found
 
 
 def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
