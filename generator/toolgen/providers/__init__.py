@@ -19,7 +19,7 @@ from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.runtime import kinds
-from toolgen.schema.walk import transform, walk
+from toolgen.schema.walk import nodes, transform
 
 __all__ = [
     "PROVIDERS",
@@ -147,7 +147,7 @@ def _marked_node(node: dict[str, Any], path: str) -> dict[str, Any]:
 def _marked(parameters: dict[str, Any]) -> dict[str, Any]:
     """`parameters` with every `deprecated: true` schema's description saying so; the same
     object when none is (so that the exporters' memo of each `parameters` still hits)."""
-    if not any(node.get("deprecated") is True for _, node in walk(parameters)):
+    if not any(node.get("deprecated") is True for node in nodes(parameters)):
         return parameters
     marked: dict[str, Any] = transform(parameters, _marked_node)
     return marked

@@ -17,7 +17,7 @@ from toolgen.providers.base import LOSSY, Note, ToolLike
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.patterns import readable_public
 from toolgen.providers.root import DESCRIBED, FLATTENED
-from toolgen.schema.walk import walk
+from toolgen.schema.walk import nodes, walk
 
 SAME = {"oneOf": "anyOf", "const": "enum"}  # rewritten as the other, meaning the same
 # The keywords of 2020-12 that say what a value must be (applicators, validation, format).
@@ -31,6 +31,8 @@ ASSERTIONS = frozenset(
     propertyNames anyOf oneOf not if then else dependentSchemas unevaluatedItems unevaluatedProperties
     contentSchema""".split()
 )
+
+_ASSERTIONS_BUT_EXTRA = ASSERTIONS - {"additionalProperties"}
 
 
 def _keywords(schema: Any, skip_root: bool) -> dict[str, str]:
@@ -54,16 +56,21 @@ def _asserted(parameters: dict[str, Any]) -> dict[str, Any]:
 
 
 @memoised_by_identity
-def _emitted(schema: dict[str, Any]) -> dict[str, Any]:
-    """The keywords of an emitted schema: variants emit the same memoised lowering (`portable`,
-    the strict forms) again and again, so each is walked once."""
-    return _keywords(schema, skip_root=False)
+def _emitted(schema: Any) -> frozenset[str]:
+    """The keywords of an emitted schema (only which, not where): variants emit the same
+    memoised lowering (`portable`, the strict forms) again and again, so each is walked once."""
+    found: set[str] = set()
+    for node in nodes(schema):
+        found.update(_ASSERTIONS_BUT_EXTRA.intersection(node))
+        if node.get("additionalProperties", False) is not False:  # `false` is toolgen's closing
+            found.add("additionalProperties")
+    return frozenset(found)
 
 
 def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:
     """A note naming the keywords of `tool.parameters` that `emitted` does not have."""
     before = _asserted(tool.parameters)
-    after = _emitted(emitted) if isinstance(emitted, dict) else _keywords(emitted, False)
+    after = _emitted(emitted)
     lost = [key for key in before if key not in after and not (key in SAME and SAME[key] in after)]
     if lost:
         found.append(

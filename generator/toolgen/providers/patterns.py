@@ -17,7 +17,7 @@ from toolgen.providers.describe import describe
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.schema import public
 from toolgen.schema.patterns import python_compiles
-from toolgen.schema.walk import Node, transform, walk
+from toolgen.schema.walk import Node, nodes, transform, walk
 
 
 def _unreadable(node: Node) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def _unreadable(node: Node) -> dict[str, Any]:
 
 def readable(schema: Any) -> Any:
     """`schema` with every pattern `re` cannot compile moved into its node's description."""
-    if not any(_unreadable(node) for _, node in walk(schema)):
+    if not any(_unreadable(node) for node in nodes(schema)):
         return schema
 
     def one(node: Node, path: str) -> Node:

@@ -11,7 +11,7 @@ from typing import Any
 
 from toolgen.schema.keywords import DATA_KEYWORDS
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, walk
+from toolgen.schema.walk import Node, nodes
 
 
 def public(schema: Any) -> Any:
@@ -30,7 +30,7 @@ def public(schema: Any) -> Any:
 def references(schema: Any) -> set[str]:
     """Names of the definitions a schema refers to directly (not through other definitions)."""
     found = set()
-    for _, node in walk(
+    for node in nodes(
         {k: v for k, v in schema.items() if k != "$defs"} if isinstance(schema, dict) else schema
     ):
         if isinstance(node.get("$ref"), str):
@@ -121,9 +121,13 @@ def is_any(schema: Any) -> bool:
     )
 
 
+# One encoder for every `compact` (`json.dumps` with options builds an encoder a call).
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
 def compact(value: Any, limit: int = 300) -> str:
     """A JSON value as short text for a description."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    text = _COMPACT(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -20,7 +20,7 @@ from toolgen.providers.portable import (
     typed_enums,
 )
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
-from toolgen.schema.walk import Node, transform, walk
+from toolgen.schema.walk import Node, nodes, transform, walk
 
 OPENAI_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
@@ -212,7 +212,7 @@ def _primitive(value: Any) -> bool:
 def anthropic_budget(schema: Node) -> tuple[int, int]:
     """(optional parameters, unions) one strict schema spends of the per-request budget."""
     optional = unions = 0
-    for _, node in walk(schema):
+    for node in nodes(schema):
         if isinstance(node.get("properties"), dict):
             optional += len(set(node["properties"]) - set(node.get("required") or ()))
         if "anyOf" in node or isinstance(node.get("type"), list):

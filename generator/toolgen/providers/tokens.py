@@ -112,9 +112,13 @@ def estimate(text: str) -> int:
     return round(sum(chain.from_iterable(map(_costs, _SEGMENT.findall(text)))))
 
 
+# Made once (`json.dumps` with options builds an encoder a call); definitions are trees.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+
+
 def compact(value: Any) -> str:
     """JSON as an API client sends it: no spaces, Unicode as is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT(value)
 
 
 def definition_tokens(definition: Any) -> int:

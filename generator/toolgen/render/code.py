@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.constants import HEADER, LINE_LENGTH
-from toolgen.literals import py_literal
+from toolgen.literals import py_literal, py_string
 from toolgen.render.layout import width
 
 
@@ -44,11 +44,26 @@ def tuple_of(values: list[Any]) -> Node:
 
 def literal(value: Any) -> Node:
     """A JSON value as a display tree, so a large one splits across lines."""
+    if type(value) is str:  # most leaves, and every key: the same few names again and again
+        return _string(value)
     if isinstance(value, list) and value:
         return Display("[]", tuple(literal(v) for v in value))
     if isinstance(value, dict) and value:
-        return Display("{}", tuple((py_literal(str(k)), literal(v)) for k, v in value.items()))
+        return Display("{}", tuple((_string(str(k)), literal(v)) for k, v in value.items()))
     return py_literal(value)
+
+
+_STRINGS: dict[str, str] = {}  # text -> its literal (`py_string`), for `literal`
+_STRINGS_LIMIT = 50_000
+
+
+def _string(text: str) -> str:
+    found = _STRINGS.get(text)
+    if found is None:
+        if len(_STRINGS) >= _STRINGS_LIMIT:
+            _STRINGS.clear()
+        found = _STRINGS[text] = py_string(text)
+    return found
 
 
 def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
@@ -67,21 +82,31 @@ def flat(node: Node) -> str:
 
 def _flat(node: Node, memo: dict[int, str]) -> str:
     """The one-line text of `node`; `memo` (by node identity, for one statement) makes
-    laying out a deep tree linear: each level asks for its children's text again."""
+    laying out a deep tree linear: each level asks for its children's text again. Items
+    already text (most leaves) are joined without a call; the layout is `_parts`'s."""
     if isinstance(node, str):
         return node
     text = memo.get(id(node))
     if text is None:
-        opening, closing, items = _parts(node)
-        one_tuple = (
-            "," if isinstance(node, Display) and node.brackets == "()" and len(items) == 1 else ""
-        )
-        text = (
-            opening
-            + ", ".join(prefix + _flat(value, memo) for prefix, value in items)
-            + one_tuple
-            + closing
-        )
+        if isinstance(node, Call):
+            inner = [a if isinstance(a, str) else _flat(a, memo) for a in node.arguments]
+            inner += [
+                f"{k}={v if isinstance(v, str) else _flat(v, memo)}" for k, v in node.keywords
+            ]
+            text = node.function + "(" + ", ".join(inner) + ")"
+        else:
+            inner = []
+            for item in node.items:
+                if isinstance(item, tuple):  # a dict item: (rendered key, value)
+                    key, value = item
+                    inner.append(
+                        f"{key}: {value if isinstance(value, str) else _flat(value, memo)}"
+                    )
+                else:
+                    inner.append(item if isinstance(item, str) else _flat(item, memo))
+            brackets = node.brackets
+            one_tuple = "," if brackets == "()" and len(inner) == 1 else ""
+            text = brackets[0] + ", ".join(inner) + one_tuple + brackets[1]
         memo[id(node)] = text
     return text
 

@@ -10,10 +10,9 @@ from typing import Any
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(
-        value, ensure_ascii=False, separators=(", ", ": ")
-    )  # the C encoder: no indent
+# The C encoder (no indent), made once: `json.dumps` with options builds an encoder a call.
+# Exports are trees (no value holds itself), so the encoder skips its check for cycles.
+_dump = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False).encode
 
 
 def json_text(document: dict[str, Any]) -> str:

@@ -50,3 +50,27 @@ def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> An
         else:
             out[key] = value
     return fn(out, path)
+
+
+def nodes(schema: Any) -> list[Node]:
+    """The subschemas of `walk`, in its order, without their pointers (cheaper: no strings)."""
+    found: list[Node] = []
+    _collect(schema, found)
+    return found
+
+
+def _collect(schema: Any, found: list[Node]) -> None:
+    if not isinstance(schema, dict):
+        return
+    found.append(schema)
+    if SUBSCHEMA_KEYWORDS.isdisjoint(schema):
+        return
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for sub in value.values():
+                _collect(sub, found)
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            for sub in value:
+                _collect(sub, found)
+        elif key in SCHEMA_VALUES:
+            _collect(value, found)
