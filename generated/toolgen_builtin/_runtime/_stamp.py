@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "8b01beee0bdd04deb385a12a3c99198b085b3b449e4c11e6c79ad32b5dfa063c"
+RUNTIME_SHA256 = "77b94f30bc2d9740dd895c2095e9e99b2f3c20b7eb0487eff45c0b17dc3f5836"

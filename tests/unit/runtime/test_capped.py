@@ -96,12 +96,14 @@ def test_the_valid_path_counts_nothing_and_builds_the_class_own_instance(p: Modu
     call = {"origin": "CDG", "airlines": ["AF", "DL"], "limit": 3}
     value = p.validate_arguments("flights", call)
     ready = validation._READY[model(p, "flights")]
-    assert ready[2] is None and ready[4] is not None  # no count: the capped reader
+    assert (
+        ready is not None and ready.count is None and ready.fits is not None
+    )  # no count: the capped reader
     assert type(value) is model(p, "flights")
     assert value == model(p, "flights").model_validate(call)
     assert value.model_fields_set == {"origin", "airlines", "limit"}
     p.validate_arguments("inner", {"box": {"words": ["a"]}})
-    assert validation._READY[model(p, "inner")][4] is None  # counted, as before
+    assert validation._READY[model(p, "inner")].fits is None  # counted, as before
 
 
 @pytest.mark.parametrize("length", [400, 497, 800, 5000])

@@ -23,7 +23,7 @@ boundary, and never becomes a model-facing failure.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, RootModel, ValidationError
 
@@ -49,8 +49,20 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class _Ready(NamedTuple):
+    """How a class's arguments are read at once under the default limits (`_ready`)."""
+
+    dicts: Any  # its reader of dicts: its pydantic-core validator, or the capped one
+    text: Any  # its reader of JSON text
+    count: Any  # what a dict makes the reader visit (None: within bounds.budget whatever it is)
+    members: Any  # the count of the members of what it read (None: counted inline)
+    fits: Any  # whether a dict the capped reader refused is the class's refusal (None: no cap)
+
+
 # Of each class met: how a dict for it is read at once under the default limits (`_ready`).
-_READY: dict[type[BaseModel], Any] = {}
+_READY: dict[type[BaseModel], Any] = {}  # (_Ready or None; Any: read against False)
 _BUDGET = bounds.budget(LIMITS)
 _MOST = LIMITS.max_errors  # text at most this long holds fewer values: errors bounded
 _UNREADABLE = ArgumentIssue("", "invalid", "arguments could not be read")
@@ -80,17 +92,17 @@ def validate(
     if ready is False:
         ready = _READY[model] = _ready(model)
     if ready is not None:  # the valid path of most calls: one pydantic-core call
+        dicts, text, count, members, fits = ready  # (one unpacking: cheaper than attributes)
         kind = type(arguments)
         if kind is dict:  # (its own keys counted too: each unknown one is an error)
-            count = ready[2]
             small = len(arguments) <= _BUDGET and (count is None or count(arguments) <= _BUDGET)
-            read = ready[0] if small else None
+            read = dicts if small else None
         elif kind is str and (
             len(arguments) <= _MOST
             or len(arguments) <= LIMITS.max_bytes
             and not failfast.needed(arguments, LIMITS)
         ):
-            read = ready[1]  # (text with more values than max_errors: judged first, below)
+            read = text  # (text with more values than max_errors: judged first, below)
         else:
             read = None
         if read is not None:
@@ -103,13 +115,11 @@ def validate(
             else:
                 if kind is dict:
                     return value  # type: ignore[no-any-return]
-                members = ready[3]  # None: a closed class with no object inside
                 found = len(value.__pydantic_fields_set__) if members is None else members(value)
                 extra = arguments.count(":") - found  # (colons inside strings, or a key twice)
                 if not extra or len(inside(arguments)) == extra:  # (duplicates.cleared)
                     return value  # type: ignore[no-any-return]
                 return _once(tool, arguments, value)  # type: ignore[no-any-return]
-            fits = ready[4]  # (None: the reader is the class's own)
             if kind is not dict or fits is None or fits(arguments):
                 return _failed(
                     model, tool, arguments, failure, secrets, limits, on_coerce, on_warning
@@ -130,26 +140,24 @@ def validate(
     raise ToolArgumentsError(tool, found[: limits.max_issues], total=max(len(found), 1))
 
 
-def _ready(model: type[BaseModel]) -> tuple[Any, Any, Any, Any, Any] | None:
-    """For a class whose arguments may be read at once under the default limits (no exact
-    check after it; bounds.at_once): its reader of dicts (its pydantic-core validator, or
-    the capped one: capped.py), of JSON text, the function that bounds what a dict makes it
-    visit (None: whatever the dict, within bounds.budget), the count of the members of what
-    it read (duplicates.counter), and for the capped reader, whether a dict it refused is
-    refused by the class too (capped.reader; None: the reader is the class's). Else None."""
+def _ready(model: type[BaseModel]) -> _Ready | None:
+    """How a class's arguments are read at once, for a class whose arguments may be (no exact
+    check after it; bounds.at_once): the count from bounds.at_once, or none where the capped
+    reader (capped.reader) bounds the pass itself; the member count of duplicates.counter.
+    Else None."""
     found = None if getattr(model, "__exact__", None) else bounds.at_once(model, LIMITS)
     if found is None or not callable(found) and found > _BUDGET:
         return None
     validator = model.__pydantic_validator__
     count = found if callable(found) else None
-    dicts = None if count is None else capped.reader(model, _BUDGET)
+    cap = None if count is None else capped.reader(model, _BUDGET)
     members = counter(model)  # (a closed class with no object inside: counted inline, None)
-    return (
-        validator.validate_python if dicts is None else dicts[0],
+    return _Ready(
+        validator.validate_python if cap is None else cap[0],
         validator.validate_json,
-        count if dicts is None else None,
+        count if cap is None else None,
         None if members is closed_count else members,
-        None if dicts is None else dicts[1],
+        None if cap is None else cap[1],
     )
 
 
