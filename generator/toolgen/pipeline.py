@@ -67,13 +67,26 @@ def check_specs(
     return lint(loaded, exports, disable, providers)
 
 
-def _load(specs: Path, progress: Progress) -> SpecSet:
+def _load(specs: Path, progress: Progress, beside: Callable[[], object] | None = None) -> SpecSet:
     from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
     progress("load")
-    return load_specs(specs)
+    return load_specs(specs, beside=beside)
+
+
+def _prepare(options: BuildOptions) -> None:
+    """What the stages after load need first: their modules, and the templates compiled. Done
+    while a child parses a large spec set; else each is done at its first use."""
+    import toolgen.check
+    import toolgen.format
+    import toolgen.lower
+    import toolgen.parallel
+    import toolgen.providers.diagnostics  # noqa: F401
+    from toolgen.render.environment import warm
+
+    warm(str(options.templates) if options.templates else None)
 
 
 def lint(
@@ -203,7 +216,7 @@ def remember(specs: Path, options: BuildOptions, out: Path, result: Build) -> No
 
 
 def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
-    loaded = _load(specs, progress)
+    loaded = _load(specs, progress, beside=lambda: _prepare(options))
     progress("check")
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule

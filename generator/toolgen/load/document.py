@@ -12,6 +12,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,7 @@ def parse_json(text: str) -> tuple[Any, SourceMap]:
     if _depth(data) > MAX_DEPTH:
         _json_source(text)
         raise LoadError(1, 1, f"nesting deeper than {MAX_DEPTH} levels")
-    return data, SourceMap(compute=lambda: _json_source(text))
+    return data, SourceMap(compute=partial(_json_source, text))  # (a partial: picklable)
 
 
 def _json_source(text: str) -> SourceMap:

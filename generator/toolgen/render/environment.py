@@ -61,3 +61,14 @@ def environment(override: str | None = None) -> jinja2.Environment:
         assignment=annotation.assignment,
     )
     return env
+
+
+def warm(override: str | None = None) -> None:
+    """Compile every template of toolgen's ahead of its first use (about 40 ms), where a build
+    has a core to spare; a template that does not compile is left to raise where it is used."""
+    env = environment(override)
+    for name in sorted(p.name for p in templates_dir().glob("*.jinja")):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateError:
+            continue

@@ -1,6 +1,7 @@
 """A build's tool modules rendered in a forked child (parallel.py): the child's answer comes
 back whole, a failed child leaves the work to the parent, a child left behind is ended, and a
-build with the child writes the same bytes as one without it."""
+build with the child writes the same bytes as one without it. (The specs parsed in a child:
+tests/unit/load/test_load_shared.py.)"""
 
 from __future__ import annotations
 
@@ -90,6 +91,8 @@ def test_the_token_warning_found_on_the_other_core_is_the_one_found_in_process(
 
     monkeypatch.setattr(tokens, "BUDGET", 0)  # every catalog is over it: the warning is given
     alone, shared, started = _alone_and_shared(monkeypatch)
-    assert len(started) == 2  # the tool modules' child, then the estimates'
+    assert (
+        len(started) == 2
+    )  # the tool modules' child, then the estimates' (one spec file: no parser)
     warned = [d for d in shared.diagnostics if d.rule == tokens.ID]
     assert len(warned) == 1 and shared.diagnostics == alone.diagnostics
