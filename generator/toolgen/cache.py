@@ -29,9 +29,9 @@ from typing import Any
 
 from toolgen import __version__
 from toolgen.config import BuildOptions
-from toolgen.diagnostics import Diagnostic, from_row, row
+from toolgen.diagnostics import Diagnostic, packed, unpacked
 
-FORMAT = 5  # bump when the stored layout changes
+FORMAT = 6  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
 DEPENDENCIES = (
     "black",
@@ -198,12 +198,14 @@ def decode(payload: bytes) -> Stored | None:
     return diagnostics, tuple(data["tools"]), files
 
 
-def _rows(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
-    return [row(d) for d in diagnostics]
+def _rows(diagnostics: list[Diagnostic]) -> list[list[Any]]:
+    return [packed(d) for d in diagnostics]
 
 
-def _diagnostics(rows: list[dict[str, Any]]) -> list[Diagnostic]:
-    return [from_row(row) for row in rows]
+def _diagnostics(rows: list[list[Any]]) -> list[Diagnostic]:
+    if not isinstance(rows, list) or not all(type(row) is list for row in rows):
+        raise TypeError("diagnostics of another layout")
+    return [unpacked(row) for row in rows]
 
 
 # -- the output's stamp: an unchanged `generate` without reading the build or the output ----------

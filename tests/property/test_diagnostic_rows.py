@@ -1,7 +1,8 @@
 """The fast paths of `diagnostics`, against what they replace: `ordered` sorts by a key built
 once per diagnostic, the same list as the dataclass's own order over the distinct
 diagnostics (`sorted(set(...))`), repeats included; `row` is `dataclasses.asdict` with the
-severity as its text, key order included (the cache entry's JSON), and `from_row` reads it back."""
+severity as its text, key order included (`lint --format json`), and `from_row` reads it back;
+`packed` is its values in the same order (the build cache's rows), and `unpacked` reads them back."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolgen.diagnostics import Diagnostic, Severity, from_row, ordered, row
+from toolgen.diagnostics import Diagnostic, Severity, from_row, ordered, packed, row, unpacked
 
 SMALL = st.sampled_from(["", "a", "b", "a/b.yaml", "é"])
 DIAGNOSTIC = st.builds(
@@ -54,3 +55,18 @@ def test_from_row_refuses_an_unknown_severity_as_the_enum_does() -> None:
     data = row(Diagnostic("a.yaml", 1, 1, "rule", Severity.ERROR, "message"))
     with pytest.raises(ValueError):
         from_row({**data, "severity": "fatal"})
+
+
+@settings(max_examples=50)
+@given(DIAGNOSTIC)
+def test_packed_is_the_rows_values_and_unpacked_reads_it_back(found: Diagnostic) -> None:
+    assert packed(found) == list(row(found).values())
+    assert unpacked(json.loads(json.dumps(packed(found)))) == found
+
+
+def test_unpacked_refuses_an_unknown_severity_and_a_row_of_another_length() -> None:
+    data = packed(Diagnostic("a.yaml", 1, 1, "rule", Severity.ERROR, "message"))
+    with pytest.raises(ValueError):
+        unpacked([*data[:4], "fatal", *data[5:]])
+    with pytest.raises(ValueError):
+        unpacked([*data, "more"])

@@ -11,6 +11,7 @@ import pytest
 
 from toolgen import cache as buildcache
 from toolgen.config import BuildOptions
+from toolgen.diagnostics import Diagnostic, Severity, row
 from toolgen.pipeline import build
 
 P = BuildOptions(package="p")
@@ -86,13 +87,21 @@ def test_a_corrupt_entry_is_a_miss_not_an_error(specs: Path, tmp_path: Path) -> 
 def test_an_entry_reads_back_exactly_and_one_whose_lengths_do_not_add_up_is_a_miss(
     specs: Path, tmp_path: Path
 ) -> None:
-    stored: buildcache.Stored = ([], ("t",), {"a.py": "é⺀\ud800\n", "b.json": "", "c.py": "x"})
+    found = Diagnostic("a.yaml", 2, 3, "rule", Severity.WARNING, "é", "/x", "hint")
+    stored: buildcache.Stored = (
+        [found],
+        ("t",),
+        {"a.py": "é⺀\ud800\n", "b.json": "", "c.py": "x"},
+    )
     assert buildcache.decode(buildcache.encode(stored)) == stored
     build(specs, P)
     [entry] = (tmp_path / "cache" / "builds").glob("*.build")
     header, payload = entry.read_bytes().split(b"\n", 1)
     assert buildcache.load(specs, P)[1] is not None
-    for damaged in (payload + b"x", payload[:-1]):  # the digest made to match the damage
+    # Diagnostics kept as rows of another layout (format 5's keyed rows): a miss, not an error.
+    head, blob = buildcache.encode(stored).split(b"\n", 1)
+    keyed = json.dumps({**json.loads(head), "diagnostics": [row(found)]}).encode() + b"\n" + blob
+    for damaged in (payload + b"x", payload[:-1], keyed):  # the digest made to match
         digest = {**json.loads(header), "sha256": hashlib.sha256(damaged).hexdigest()}
         entry.write_bytes(json.dumps(digest).encode() + b"\n" + damaged)
         assert buildcache.load(specs, P)[1] is None
