@@ -25,11 +25,14 @@ import stat as filemode
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgen import __version__
 from toolgen.config import BuildOptions
 from toolgen.diagnostics import Diagnostic, packed, unpacked
+
+if TYPE_CHECKING:
+    from toolgen.load.files import SpecFile
 
 FORMAT = 6  # bump when the stored layout changes
 # Top-level modules whose installed files are part of the key (an upgrade changes the output).
@@ -76,10 +79,11 @@ def _installed(digest: Any, module: str) -> None:
         digest.update(f"\0dep/{module}\0absent".encode())
 
 
-def build_key(specs: Path, options: BuildOptions) -> str:
+def build_key(specs: Path, options: BuildOptions, files: list[SpecFile] | None = None) -> str:
+    """`files`: what `read_specs(specs, Limits.from_env())` returned, when the caller has read
+    them (to build from the same bytes); else they are read here."""
     from toolgen.constants import templates_dir
-    from toolgen.load.files import Limits, discover, read_spec
-    from toolgen.load.source_map import LoadError
+    from toolgen.load.files import Limits, read_specs
 
     digest = hashlib.sha256(
         f"toolgen-build-{FORMAT}\0{__version__}\0{sys.version}\0{options.fingerprint()}".encode()
@@ -90,22 +94,18 @@ def build_key(specs: Path, options: BuildOptions) -> str:
         _tree(digest, "override", options.templates)
     for module in DEPENDENCIES:
         _installed(digest, module)
-    root = specs.resolve()
-    digest.update(f"\0specs\0{root}".encode())
+    digest.update(f"\0specs\0{specs.resolve()}".encode())
     limits = Limits.from_env()
     digest.update(f"\0limits\0{limits}".encode())
-    total = 0
-    for path in discover(root, limits.files):
-        digest.update(f"\0spec/{path.relative_to(root).as_posix()}\0".encode())
-        try:  # the same bounded, inside-the-root read as loading: a refused file is never read
-            raw = read_spec(path, root, limits.file_bytes, root)
-        except (LoadError, OSError) as exc:
-            digest.update(f"\0refused\0{exc}".encode())
-            continue
-        digest.update(raw)
-        total += len(raw)
-        if total > limits.input_bytes:  # the build refuses it; no need to read on
-            break
+    found = files if files is not None else read_specs(specs, limits)
+    if found is None:  # more files than the limit: the build refuses them
+        digest.update(b"\0too-many")
+    for file in found or ():
+        digest.update(f"\0spec/{file.display}\0".encode())
+        if isinstance(file.read, bytes):
+            digest.update(file.read)
+        else:  # a refused file (the same bounded, inside-the-root read as loading: never read)
+            digest.update(f"\0refused\0{file.read}".encode())
     return digest.hexdigest()
 
 

@@ -24,6 +24,7 @@ from toolgen.diagnostics import Diagnostic, has_errors, ordered
 
 if TYPE_CHECKING:
     from toolgen.check.context import CheckedTool
+    from toolgen.load.files import SpecFile
     from toolgen.load.specs import SpecSet
 
 Progress = Callable[[str], None]  # told the name of each stage as it starts
@@ -67,13 +68,18 @@ def check_specs(
     return lint(loaded, exports, disable, providers)
 
 
-def _load(specs: Path, progress: Progress, beside: Callable[[], object] | None = None) -> SpecSet:
+def _load(
+    specs: Path,
+    progress: Progress,
+    beside: Callable[[], object] | None = None,
+    read: list[SpecFile] | None = None,
+) -> SpecSet:
     from toolgen.load.specs import load_specs
 
     if not specs.is_dir():
         raise FileNotFoundError(f"specs directory not found: {specs}")
     progress("load")
-    return load_specs(specs, beside=beside)
+    return load_specs(specs, beside=beside, files=read)
 
 
 def _prepare(options: BuildOptions) -> None:
@@ -167,9 +173,12 @@ def build(
     build as `remember` recorded it, the result says so in `intact` and carries no files."""
     if "toolgen.parallel" in sys.modules:  # a cache entry still being stored
         sys.modules["toolgen.parallel"].settle()
-    key = (
-        buildcache.build_key(specs, options) if buildcache.cache_root() and specs.is_dir() else None
-    )
+    read = None  # the spec files as the key read them: the build loads the same bytes
+    if buildcache.cache_root() and specs.is_dir():
+        from toolgen.load.files import Limits, read_specs
+
+        read = read_specs(specs, Limits.from_env())
+    key = buildcache.build_key(specs, options, read) if read is not None else None
     kept = buildcache.intact(specs, options, key, out) if key and out is not None else None
     if kept is not None:
         diagnostics, tools, count = kept
@@ -180,7 +189,7 @@ def build(
             result = Build(*cached, key=key)
         else:
             with _no_cycle_collection():
-                result = _build(specs, options, progress)
+                result = _build(specs, options, progress, read)
             result.key = key
             if key is not None and result.ok:
                 _store(specs, options, key, result)
@@ -215,8 +224,11 @@ def remember(specs: Path, options: BuildOptions, out: Path, result: Build) -> No
         )
 
 
-def _build(specs: Path, options: BuildOptions, progress: Progress) -> Build:
-    loaded = _load(specs, progress, beside=lambda: _prepare(options))
+def _build(
+    specs: Path, options: BuildOptions, progress: Progress, read: list[SpecFile] | None = None
+) -> Build:
+    """`read`: the spec files as `read_specs` read them, when the caller has (for the key)."""
+    loaded = _load(specs, progress, beside=lambda: _prepare(options), read=read)
     progress("check")
     from toolgen import check
     from toolgen.providers import diagnostics as provider_rule

@@ -187,3 +187,46 @@ def read_spec(
     if info.st_size > limit:
         raise too_large(info.st_size, limit)
     return read_bounded(path, limit)
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    """A spec file found under the root: its bytes, read within the limits, or why they were not."""
+
+    path: Path
+    display: str  # relative to the root, as diagnostics show it
+    read: bytes | LoadError  # its bytes, or why they were not read
+
+
+def read_specs(root: Path, limits: Limits) -> list[SpecFile] | None:
+    """Every spec file under `root`, each admitted (load/files.py) and read within
+    `limits.file_bytes`, all of them within `limits.input_bytes` (a file past that is refused
+    and the next ones still tried); None when there are more than `limits.files`. The one
+    read of a build's specs: the build cache's key hashes these bytes and the build loads them."""
+    paths = discover(root, limits.files)
+    if len(paths) > limits.files:
+        return None
+    out: list[SpecFile] = []
+    total = 0
+    real_root = root.resolve()
+    for path in paths:
+        display = path.relative_to(root).as_posix()
+        try:
+            size = admit(path, root, real_root).st_size
+            if size > limits.file_bytes:
+                raise too_large(size, limits.file_bytes)
+            if total + size > limits.input_bytes:
+                raise LoadError(
+                    1,
+                    1,
+                    f"spec files together are larger than {limits.input_bytes} bytes",
+                    "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
+                    rule="input-too-large",
+                )
+            raw = read_bounded(path, limits.file_bytes)  # admitted above, and not too large
+        except LoadError as exc:
+            out.append(SpecFile(path, display, exc))
+            continue
+        total += size
+        out.append(SpecFile(path, display, raw))
+    return out

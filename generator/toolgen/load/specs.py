@@ -11,7 +11,7 @@ from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document, LoadError, load_bytes
-from toolgen.load.files import SPEC_SUFFIXES, Limits, admit, discover, read_bounded, too_large
+from toolgen.load.files import SPEC_SUFFIXES, Limits, SpecFile, discover, read_specs
 
 __all__ = [
     "SPEC_SUFFIXES",
@@ -71,27 +71,17 @@ def load_specs(
     limits: Limits | None = None,
     reuse: Reuse | None = None,
     beside: Callable[[], object] | None = None,
+    files: list[SpecFile] | None = None,
 ) -> SpecSet:
     """Every spec file under root, within the limits (load/files.py); refusals are diagnostics.
     `reuse`: takes a file's bytes and may answer with a document parsed from the same bytes
     before (`toolgen breaking` shares the files both sides have unchanged). `beside`: the
     caller's work that needs none of the specs (imports), run while a child parses most of
-    a large set on the second core (`_parsed_beside`), else not run."""
+    a large set on the second core (`_parsed_beside`), else not run. `files`: what
+    `read_specs(root, limits)` returned, when the caller has read them already."""
     limits = limits or Limits.from_env()
-    paths = discover(root, limits.files)
-    if beside is not None and reuse is None and len(paths) <= limits.files:
-        with _parsed_beside(root, paths, limits) as parsed:
-            if parsed is not None:
-                beside()
-            return _load(root, paths, limits, parsed)
-    return _load(root, paths, limits, reuse)
-
-
-def _load(root: Path, paths: list[Path], limits: Limits, reuse: Reuse | None) -> SpecSet:
-    documents: list[Document] = []
-    tools: list[ToolSource] = []
-    diagnostics: list[Diagnostic] = []
-    if len(paths) > limits.files:
+    found = files if files is not None else read_specs(root, limits)
+    if found is None:
         message = f"more than {limits.files} spec files under the specs root"
         hint = "split the specs into several roots, or raise the limit with TOOLGEN_MAX_SPEC_FILES"
         return SpecSet(
@@ -100,25 +90,24 @@ def _load(root: Path, paths: list[Path], limits: Limits, reuse: Reuse | None) ->
             [],
             [Diagnostic(".", 1, 1, "input-too-large", Severity.ERROR, message, "", hint)],
         )
-    total = 0
-    real_root = root.resolve()
-    for path in paths:
-        display = path.relative_to(root).as_posix()
+    if beside is not None and reuse is None:
+        with _parsed_beside(found) as parsed:
+            if parsed is not None:
+                beside()
+            return _load(root, found, parsed)
+    return _load(root, found, reuse)
+
+
+def _load(root: Path, files: list[SpecFile], reuse: Reuse | None) -> SpecSet:
+    documents: list[Document] = []
+    tools: list[ToolSource] = []
+    diagnostics: list[Diagnostic] = []
+    for file in files:
+        path, display, raw = file.path, file.display, file.read
         try:
-            size = admit(path, root, real_root).st_size
-            if size > limits.file_bytes:
-                raise too_large(size, limits.file_bytes)
-            if total + size > limits.input_bytes:
-                raise LoadError(
-                    1,
-                    1,
-                    f"spec files together are larger than {limits.input_bytes} bytes",
-                    "split the specs into several roots, or raise the limit with TOOLGEN_MAX_INPUT_BYTES",
-                    rule="input-too-large",
-                )
-            raw = read_bounded(path, limits.file_bytes)  # admitted above, and not too large
+            if isinstance(raw, LoadError):
+                raise raw
             doc = (reuse(path, display, raw) if reuse else None) or load_bytes(raw, path, display)
-            total += size
         except LoadError as exc:
             diagnostics.append(
                 Diagnostic(
@@ -138,20 +127,20 @@ _CHILD_SHARE = 0.8
 
 
 @contextmanager
-def _parsed_beside(root: Path, paths: list[Path], limits: Limits) -> Iterator[Reuse | None]:
-    """A `reuse` answering for the last files of `paths` with what a forked child parsed of
-    them (parallel.py) while this process works on; None for a set too small to
-    share. The child is only a faster parser: this process still admits and reads every file,
-    and takes a child's document only when it was parsed from the same bytes (its sha256),
-    else parses the file itself, as it does all of them if the child fails."""
+def _parsed_beside(files: list[SpecFile]) -> Iterator[Reuse | None]:
+    """A `reuse` answering for the last of `files` with what a forked child parsed of them
+    (parallel.py) while this process works on; None for a set too small to share. The child
+    parses the very bytes this process read (its copy of them, from the fork) and reads
+    nothing; a document is taken only with the digest of those bytes, and a file the child
+    could not parse, or a child that fails, is parsed here."""
     from toolgen import parallel
 
-    later = paths[len(paths) - int(len(paths) * _CHILD_SHARE) :]
-    if not later or not parallel.wanted(len(paths)):
+    later = files[len(files) - int(len(files) * _CHILD_SHARE) :]
+    if not later or not parallel.wanted(len(files)):
         yield None
         return
-    with parallel.in_child(lambda: _parse(root, later, limits)) as pending:
-        theirs = set(later)
+    with parallel.in_child(lambda: _parse(later)) as pending:
+        theirs = {file.path for file in later}
         parsed: list[dict[str, Document]] = []  # the child's answer, once read
 
         def reuse(path: Path, display: str, raw: bytes) -> Document | None:
@@ -159,7 +148,7 @@ def _parsed_beside(root: Path, paths: list[Path], limits: Limits) -> Iterator[Re
                 return None
             if not parsed:
                 parsed.append(pending.result() or {})
-            doc = parsed[0].get(display)
+            doc = parsed[0].get(display)  # (taken only if parsed from these very bytes)
             return (
                 doc if doc is not None and doc.sha256 == hashlib.sha256(raw).hexdigest() else None
             )
@@ -167,20 +156,15 @@ def _parsed_beside(root: Path, paths: list[Path], limits: Limits) -> Iterator[Re
         yield reuse
 
 
-def _parse(root: Path, paths: list[Path], limits: Limits) -> dict[str, Document]:
-    """The documents of the files of `paths` that load (the child's half of `_parsed_beside`):
-    each admitted and read within the limits, as `_load` does; a file refused or not parsed is
-    left to the parent, which reports it."""
-    real_root = root.resolve()
+def _parse(files: list[SpecFile]) -> dict[str, Document]:
+    """The documents of the files that parse (the child's part of `_parsed_beside`)."""
     out: dict[str, Document] = {}
-    for path in paths:
-        display = path.relative_to(root).as_posix()
-        try:
-            if admit(path, root, real_root).st_size > limits.file_bytes:
+    for file in files:
+        if not isinstance(file.read, LoadError):
+            try:
+                out[file.display] = load_bytes(file.read, file.path, file.display)
+            except LoadError:
                 continue
-            out[display] = load_bytes(read_bounded(path, limits.file_bytes), path, display)
-        except LoadError:
-            continue
     return out
 
 

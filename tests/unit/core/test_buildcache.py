@@ -49,6 +49,25 @@ def test_any_spec_change_is_a_miss(specs: Path) -> None:
     assert build(specs, P).tools == ("t", "u")
 
 
+def test_the_key_and_the_build_read_each_spec_file_once(
+    specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build loads the very bytes its key hashed: no second read that could differ."""
+    from toolgen.load import files
+
+    (specs / "u.yaml").write_text(SPEC.format(text="second").replace("name: t", "name: u"))
+    reads: list[Path] = []
+    read_bounded = files.read_bounded
+
+    def counted(path: Path, limit: int = files.MAX_FILE_BYTES) -> bytes:
+        reads.append(path)
+        return read_bounded(path, limit)
+
+    monkeypatch.setattr(files, "read_bounded", counted)
+    assert build(specs, P).tools == ("t", "u")
+    assert sorted(p.name for p in reads) == ["t.yaml", "u.yaml"]
+
+
 def test_every_build_option_and_the_template_override_are_part_of_the_key(
     specs: Path, tmp_path: Path
 ) -> None:

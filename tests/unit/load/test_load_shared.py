@@ -14,7 +14,8 @@ import pytest
 from toolgen import parallel
 from toolgen.load import specs as loading
 from toolgen.load.document import load_bytes
-from toolgen.load.files import Limits
+from toolgen.load.files import Limits, SpecFile, read_specs
+from toolgen.load.source_map import LoadError
 from toolgen.load.specs import SpecSet, load_specs
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
@@ -106,9 +107,15 @@ def test_a_shared_load_is_the_load_of_one_process(
     assert all("SECRET" not in repr(d.data) for d in shared.documents)
 
 
-def test_the_child_reads_only_what_the_parent_admits(root: Path) -> None:
-    later = sorted(root.iterdir())[-3:]
-    assert loading._parse(root, later, LIMITS) == {}  # broken, too large, out of the root
+def test_the_child_parses_only_what_this_process_read(root: Path) -> None:
+    """The child reads nothing: it is handed the files this process read (by the fork), and a
+    refused one (broken, too large, out of the root) holds no bytes to parse."""
+    files = read_specs(root, LIMITS)
+    assert files is not None
+    later = files[-3:]
+    assert [f.display for f in later] == ["x_broken.yaml", "y_large.yaml", "z_out.yaml"]
+    assert [type(f.read) for f in later] == [bytes, LoadError, LoadError]
+    assert loading._parse(later) == {}
 
 
 def test_a_document_of_other_bytes_is_not_taken(
@@ -116,9 +123,9 @@ def test_a_document_of_other_bytes_is_not_taken(
 ) -> None:
     alone = _seen(load_specs(root, LIMITS))
 
-    def forged(root: Path, paths: list[Path], limits: Limits) -> dict[str, Any]:
+    def forged(files: list[SpecFile]) -> dict[str, Any]:
         other = TOOL.format(name="forged").encode()
-        return {p.relative_to(root).as_posix(): load_bytes(other, p, p.name) for p in paths}
+        return {f.display: load_bytes(other, f.path, f.display) for f in files}
 
     monkeypatch.setattr(loading, "_parse", forged)
     shared = load_specs(root, LIMITS, beside=lambda: None)
@@ -131,7 +138,7 @@ def test_a_child_that_fails_leaves_the_parsing_to_this_process(
 ) -> None:
     alone = _seen(load_specs(root, LIMITS))
 
-    def broken(root: Path, paths: list[Path], limits: Limits) -> dict[str, Any]:
+    def broken(files: list[SpecFile]) -> dict[str, Any]:
         raise RuntimeError("broken")
 
     monkeypatch.setattr(loading, "_parse", broken)
