@@ -23,6 +23,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,11 +66,13 @@ def os_problem(exc: OSError, out: Path) -> str:
 
 
 class _Guard:
-    """Refuses paths that leave the output directory or pass through a symlink (cached per folder)."""
+    """Refuses paths that leave the output directory or pass through a symlink (cached per
+    folder), and knows the folders that do not exist: nothing under them does either."""
 
     def __init__(self, out: Path) -> None:
         self.out = out
         self.seen: set[str] = set()
+        self.absent: set[str] = set()  # folders looked at and not there
 
     def __call__(self, relative: str) -> Path:
         parts = relative.split("/")
@@ -78,9 +81,15 @@ class _Guard:
         for depth in range(1, len(parts) + 1):
             prefix = "/".join(parts[:depth])
             if prefix in self.seen:
+                if prefix in self.absent:
+                    break  # nothing below a missing folder: no link to find
                 continue
             path = self.out / prefix
-            if path.is_symlink():
+            try:
+                mode: int | None = os.lstat(path).st_mode
+            except OSError:  # not there (or not readable: its files are missing either way)
+                mode = None
+            if mode is not None and stat.S_ISLNK(mode):
                 target = path.resolve()
                 where = "inside" if target.is_relative_to(self.out.resolve()) else "outside"
                 raise WriteError(
@@ -89,7 +98,15 @@ class _Guard:
                 )
             if depth < len(parts):
                 self.seen.add(prefix)
+                if mode is None:
+                    self.absent.add(prefix)
+                    break
         return self.out / relative
+
+    def missing(self, relative: str) -> bool:
+        """Whether a folder holding `relative` (already guarded) was found missing."""
+        parts = relative.split("/")
+        return any("/".join(parts[:depth]) in self.absent for depth in range(1, len(parts)))
 
 
 def is_generated(path: Path) -> bool:
@@ -107,6 +124,9 @@ def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     guard = _Guard(out)
     for relative, text in files.items():
         target = guard(relative)
+        if guard.missing(relative):  # (a first generation: no file to open)
+            result.missing[relative] = text
+            continue
         try:
             current = target.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):

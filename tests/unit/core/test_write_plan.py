@@ -57,3 +57,26 @@ def test_an_entry_written_before_the_lock_is_planned_again(
     assert len(made) == 2 and result.orphans == ["pkg/gone.py"]
     assert not (tmp_path / "pkg" / "gone.py").exists()
     assert (tmp_path / "pkg" / "a.py").read_text() == FILES["pkg/a.py"]
+
+
+def test_files_under_a_missing_folder_are_missing_without_being_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing under a folder that is not there can be: the plan opens none of its files
+    (a first generation of 1,000 tools would try 2,000 opens), and still reads the rest."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(FILES["pkg/a.py"])
+    files = {**FILES, "pkg/tools/b.py": "B = 1\n", "pkg/tools/deep/c.py": "C = 1\n"}
+    opened: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def spied(path: Path) -> bytes:
+        opened.append(path.relative_to(tmp_path).as_posix())
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", spied)
+    result = write_module.plan(tmp_path, files, OPTIONS)
+    assert sorted(result.missing) == ["pkg/tools/b.py", "pkg/tools/deep/c.py", "pyproject.toml"]
+    assert result.changed == {} and sorted(opened) == ["pkg/a.py", "pyproject.toml"]
+    with pytest.raises(write_module.WriteError):  # still refused below a missing folder
+        write_module.plan(tmp_path, {"pkg/tools/../../x.py": ""}, OPTIONS)
