@@ -1,18 +1,21 @@
 """Part of a build on the machine's second core: a function run in a forked child process.
 
-The stages after `lower` are per tool; the tool and testing modules need nothing of the
-provider exports. A large build (`MIN_TOOLS` or more) renders them in a child forked
-right after lowering, which starts with the IR in its copy of the memory (nothing is sent
-to it), while this process exports and renders the rest; the child sends its files back
-through a pipe, pickled. A second child, forked once the exports are made, estimates their
+A large spec set's files are parsed mostly by a child while this process imports the later
+stages and compiles the templates (load/specs.py: the child parses the bytes this process
+read, which it has from the fork). The stages after `lower` are per tool; the tool and
+testing modules need nothing of the provider exports. A large build (`MIN_TOOLS` or more)
+renders them in a child forked right after lowering, which starts with the IR in its copy
+of the memory (nothing is sent to it), while this process exports and renders the rest;
+the child sends its files back through a pipe, pickled. A second child, forked once the exports are made, estimates their
 tokens (a warning) while this process renders the definitions. The work is the same pure
 function either way, so the bytes are the same: a child that fails, or is not started (one
 CPU, not Linux, `TOOLGEN_JOBS=1`), leaves the work to this process.
 
 A fork copies only the thread that forks. Another thread (the terminal's progress display)
 may hold one of its locks at that moment, which then stays held in the child: the child
-takes none of that thread's locks. It runs the pure rendering, writes only to its pipe, prints nothing (not even a
-traceback), and leaves with `os._exit`, without the parent's exit handlers.
+takes none of that thread's locks. It runs the pure rendering, writes only to its pipe,
+prints nothing (not even a traceback), and leaves with `os._exit`, without the parent's
+exit handlers.
 """
 
 from __future__ import annotations
