@@ -107,47 +107,40 @@ def _fit(node: Node, room: int) -> str | None:
         return node if _columns(node) <= room else None
     if isinstance(node, Value):
         return _json_fit(node.value, room)
+    inner: list[str] = []
     if isinstance(node, Call):  # `f(`, `)`, and a `, ` between items: two columns an item
         room -= _columns(node.function) + 2 * max(len(node.arguments) + len(node.keywords), 1)
-        if room < 0:
-            return None
-        inner = []
         for argument in node.arguments:
-            text = _fit(argument, room)
-            if text is None:
+            room = _fit_item("", argument, room, inner)
+            if room < 0:
                 return None
-            room -= _columns(text)
-            inner.append(text)
         for keyword, value in node.keywords:
-            room -= _columns(keyword) + 1
-            text = _fit(value, room)
-            if text is None:
+            room = _fit_item(f"{keyword}=", value, room, inner)
+            if room < 0:
                 return None
-            room -= _columns(text)
-            inner.append(f"{keyword}={text}")
-        return node.function + "(" + ", ".join(inner) + ")"
+        return node.function + "(" + ", ".join(inner) + ")" if room >= 0 else None
     items, brackets = node.items, node.brackets  # as a call's; a one-item tuple has a comma
     one_tuple = "," if brackets == "()" and len(items) == 1 else ""
     room -= 2 * max(len(items), 1) + len(one_tuple)
-    if room < 0:
-        return None
-    inner = []
     for item in items:
         if isinstance(item, tuple):  # a dict item: (rendered key, value)
-            key, value = item
-            room -= _columns(key) + 2
-            text = _fit(value, room)
-            if text is None:
-                return None
-            room -= _columns(text)
-            inner.append(f"{key}: {text}")
+            room = _fit_item(f"{item[0]}: ", item[1], room, inner)
         else:
-            text = _fit(item, room)
-            if text is None:
-                return None
-            room -= _columns(text)
-            inner.append(text)
-    return brackets[0] + ", ".join(inner) + one_tuple + brackets[1]
+            room = _fit_item("", item, room, inner)
+        if room < 0:
+            return None
+    return brackets[0] + ", ".join(inner) + one_tuple + brackets[1] if room >= 0 else None
+
+
+def _fit_item(prefix: str, value: Node, room: int, inner: list[str]) -> int:
+    """Append `prefix` and the flat text of `value` to `inner` when they fit in `room`; the
+    room left after them, or -1 when they do not fit."""
+    room -= _columns(prefix)
+    text = _fit(value, room)
+    if text is None:
+        return -1
+    inner.append(prefix + text)
+    return room - _columns(text)
 
 
 def _json_fit(value: Any, room: int) -> str | None:
