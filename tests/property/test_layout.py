@@ -23,11 +23,11 @@ import toolgen.format
 from tests.support.generation import CASES, REPO, RUNTIME_COPIES
 from toolgen.config import BuildOptions
 from toolgen.format import in_black_layout, mode
-from toolgen.literals import py_string
+from toolgen.literals import py_literal, py_string
 from toolgen.pipeline import build
 from toolgen.render import annotation
-from toolgen.render.code import Call, Display, Node, flat, statement
-from toolgen.render.layout import bracketed
+from toolgen.render.code import Call, Display, Node, _fit, flat, literal, statement
+from toolgen.render.layout import bracketed, width
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import synthetic  # noqa: E402
@@ -202,8 +202,24 @@ def test_long_comments_and_prefixed_strings_are_claimed_stable_only_when_black_l
             assert black.format_str(source, mode=MODE) == source
 
 
+json_values = st.recursive(
+    # floats without an exponent: black writes `1e+16` as `1e16`, which py_literal does not
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-(10**6), 10**6).map(lambda i: i / 8)
+    | words,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(words, inner, max_size=3),
+    max_leaves=10,
+)
+
+
 def _trees() -> st.SearchStrategy[Node]:
-    leaves = st.one_of(words.map(py_string), st.sampled_from(["x", "st.none()", "True", "12345"]))
+    leaves = st.one_of(
+        words.map(py_string),
+        st.sampled_from(["x", "st.none()", "True", "12345"]),
+        json_values.map(literal),  # laid out from the value itself
+    )
     return st.recursive(
         leaves,
         lambda inner: st.one_of(
@@ -238,6 +254,21 @@ def test_laid_out_expressions_are_black_stable_and_mean_the_same(tree: Node, ind
     )
     if in_black_layout(source):
         assert black.format_str(source, mode=MODE) == source
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=_trees(), room=st.integers(0, 120))
+def test_a_node_is_written_flat_exactly_when_it_fits(tree: Node, room: int) -> None:
+    text = flat(tree)
+    assert _fit(tree, room) == (text if width(text) <= room else None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values, indent=st.sampled_from([0, 4]))
+def test_a_json_value_is_written_as_its_literal(value: Any, indent: int) -> None:
+    assert flat(literal(value)) == py_literal(value)
+    code = statement(literal(value), indent)
+    assert ast.literal_eval(code.strip()) == value
 
 
 # The annotation emitters (render/annotation.py) against black: names of any length, and

@@ -4,6 +4,10 @@ An expression that fits on its line is written flat. One that does not is split 
 own brackets, one item per line with a trailing comma, and its items are laid out the
 same way in turn: black keeps such a split as it is (the "magic trailing comma"), so
 the output is black-stable without running black.
+
+Laying out costs about the size of the text written: a node is written flat as it is
+measured (`_fit`), and the measuring stops once the line is full. A JSON value (`literal`)
+is laid out from the value itself (`_json_lines`): no display is built per list or dict.
 """
 
 from __future__ import annotations
@@ -31,7 +35,15 @@ class Display:
     items: tuple[Node | tuple[str, Node], ...]
 
 
-Node = str | Call | Display  # a str is an expression already rendered (a name, a literal)
+@dataclass(frozen=True)
+class Value:
+    """A non-empty JSON list or dict (`literal`): laid out as a display of its items."""
+
+    value: list[Any] | dict[Any, Any]
+
+
+# A str is an expression already rendered (a name, a literal)
+Node = str | Call | Display | Value
 
 
 def call(function: str, *arguments: Node, **keywords: Node) -> Call:
@@ -43,13 +55,11 @@ def tuple_of(values: list[Any]) -> Node:
 
 
 def literal(value: Any) -> Node:
-    """A JSON value as a display tree, so a large one splits across lines."""
+    """A JSON value as a node, so a large one splits across lines."""
     if type(value) is str:  # most leaves, and every key: the same few names again and again
         return _string(value)
-    if isinstance(value, list) and value:
-        return Display("[]", tuple(literal(v) for v in value))
-    if isinstance(value, dict) and value:
-        return Display("{}", tuple((_string(str(k)), literal(v)) for k, v in value.items()))
+    if isinstance(value, (list, dict)) and value:
+        return Value(value)
     return py_literal(value)
 
 
@@ -77,58 +87,144 @@ def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
 
 
 def flat(node: Node) -> str:
-    return _flat(node, {})
-
-
-def _flat(node: Node, memo: dict[int, str]) -> str:
-    """The one-line text of `node`; `memo` (by node identity, for one statement) makes
-    laying out a deep tree linear: each level asks for its children's text again. Items
-    already text (most leaves) are joined without a call; the layout is `_parts`'s."""
-    if isinstance(node, str):
-        return node
-    text = memo.get(id(node))
-    if text is None:
-        if isinstance(node, Call):
-            inner = [a if isinstance(a, str) else _flat(a, memo) for a in node.arguments]
-            inner += [
-                f"{k}={v if isinstance(v, str) else _flat(v, memo)}" for k, v in node.keywords
-            ]
-            text = node.function + "(" + ", ".join(inner) + ")"
-        else:
-            inner = []
-            for item in node.items:
-                if isinstance(item, tuple):  # a dict item: (rendered key, value)
-                    key, value = item
-                    inner.append(
-                        f"{key}: {value if isinstance(value, str) else _flat(value, memo)}"
-                    )
-                else:
-                    inner.append(item if isinstance(item, str) else _flat(item, memo))
-            brackets = node.brackets
-            one_tuple = "," if brackets == "()" and len(inner) == 1 else ""
-            text = brackets[0] + ", ".join(inner) + one_tuple + brackets[1]
-        memo[id(node)] = text
+    """The one-line text of `node`."""
+    text = _fit(node, _UNBOUNDED)
+    assert text is not None  # everything fits in no limit
     return text
+
+
+_UNBOUNDED = 1 << 62
+
+
+def _columns(text: str) -> int:
+    return len(text) if text.isascii() else width(text)
+
+
+def _fit(node: Node, room: int) -> str | None:
+    """The one-line text of `node` when it is at most `room` columns wide, else None: the
+    measuring stops at the first item that does not fit (of a large value, within a line)."""
+    if isinstance(node, str):
+        return node if _columns(node) <= room else None
+    if isinstance(node, Value):
+        return _json_fit(node.value, room)
+    inner: list[str] = []
+    if isinstance(node, Call):  # `f(`, `)`, and a `, ` between items: two columns an item
+        room -= _columns(node.function) + 2 * max(len(node.arguments) + len(node.keywords), 1)
+        for argument in node.arguments:
+            room = _fit_item("", argument, room, inner)
+            if room < 0:
+                return None
+        for keyword, value in node.keywords:
+            room = _fit_item(f"{keyword}=", value, room, inner)
+            if room < 0:
+                return None
+        return node.function + "(" + ", ".join(inner) + ")" if room >= 0 else None
+    items, brackets = node.items, node.brackets  # as a call's; a one-item tuple has a comma
+    one_tuple = "," if brackets == "()" and len(items) == 1 else ""
+    room -= 2 * max(len(items), 1) + len(one_tuple)
+    for item in items:
+        if isinstance(item, tuple):  # a dict item: (rendered key, value)
+            room = _fit_item(f"{item[0]}: ", item[1], room, inner)
+        else:
+            room = _fit_item("", item, room, inner)
+        if room < 0:
+            return None
+    return brackets[0] + ", ".join(inner) + one_tuple + brackets[1] if room >= 0 else None
+
+
+def _fit_item(prefix: str, value: Node, room: int, inner: list[str]) -> int:
+    """Append `prefix` and the flat text of `value` to `inner` when they fit in `room`; the
+    room left after them, or -1 when they do not fit."""
+    room -= _columns(prefix)
+    text = _fit(value, room)
+    if text is None:
+        return -1
+    inner.append(prefix + text)
+    return room - _columns(text)
+
+
+def _json_fit(value: Any, room: int) -> str | None:
+    """`_fit` of a JSON value: `py_literal(value)`, each string's literal made once per text."""
+    out: list[str] = []
+    return "".join(out) if _json_write(value, room, out) >= 0 else None
+
+
+def _json_write(value: Any, room: int, out: list[str]) -> int:
+    """Append the literal of `value` to `out`; return the room left after it, below zero when
+    it does not fit (`out` is then dropped: the writing stops there)."""
+    if type(value) is str:  # most leaves
+        text = _STRINGS.get(value) or _string(value)
+    elif isinstance(value, list) and value:
+        room -= 2 * len(value)  # the brackets, and a `, ` between items
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(", ")
+            room = _json_write(item, room, out)
+            if room < 0:
+                return room
+        out.append("]")
+        return room
+    elif isinstance(value, dict) and value:
+        room -= 4 * len(value)  # the braces, a `: ` after each key, a `, ` between items
+        out.append("{")
+        for i, (key, item) in enumerate(value.items()):
+            written = _STRINGS.get(key) or _string(str(key))
+            room -= len(written) if written.isascii() else width(written)
+            out.append(f", {written}: " if i else f"{written}: ")
+            room = _json_write(item, room, out)
+            if room < 0:
+                return room
+        out.append("}")
+        return room
+    else:
+        text = py_literal(value)
+    out.append(text)
+    return room - (len(text) if text.isascii() else width(text))
 
 
 def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> list[str]:
     """`prefix` + the expression + `suffix`, at `indent` spaces, as black would leave it."""
-    return _lines(node, indent, prefix, suffix, {})
-
-
-def _lines(node: Node, indent: int, prefix: str, suffix: str, memo: dict[int, str]) -> list[str]:
-    pad = " " * indent
-    one = f"{pad}{prefix}{_flat(node, memo)}{suffix}"
-    if isinstance(node, str) or width(one) <= LINE_LENGTH:
-        return [one]
+    head = " " * indent + prefix
+    if isinstance(node, str):
+        return [head + node + suffix]
+    if isinstance(node, Value):
+        out: list[str] = []
+        _json_lines(node.value, indent, prefix, suffix, out)
+        return out
+    text = _fit(node, LINE_LENGTH - _columns(head) - _columns(suffix))
+    if text is not None:
+        return [head + text + suffix]
     opening, closing, items = _parts(node)
     if not items:
-        return [one]
-    out = [f"{pad}{prefix}{opening}"]
+        return [head + flat(node) + suffix]
+    out = [head + opening]
     for item_prefix, value in items:
-        out += _lines(value, indent + 4, item_prefix, ",", memo)
-    out.append(f"{pad}{closing}{suffix}")
+        out += lines(value, indent + 4, item_prefix, ",")
+    out.append(" " * indent + closing + suffix)
     return out
+
+
+def _json_lines(value: Any, indent: int, prefix: str, suffix: str, out: list[str]) -> None:
+    """`lines` of a JSON value, appended to `out`: a list or dict that does not fit is split,
+    one item a line, as a display is."""
+    head = " " * indent + prefix
+    written = [head]
+    if _json_write(value, LINE_LENGTH - _columns(head) - _columns(suffix), written) >= 0:
+        written.append(suffix)
+        out.append("".join(written))
+    elif isinstance(value, list) and value:
+        out.append(head + "[")
+        for item in value:
+            _json_lines(item, indent + 4, "", ",", out)
+        out.append(" " * indent + "]" + suffix)
+    elif isinstance(value, dict) and value:
+        out.append(head + "{")
+        for key, item in value.items():
+            _json_lines(item, indent + 4, f"{_string(str(key))}: ", ",", out)
+        out.append(" " * indent + "}" + suffix)
+    else:  # a leaf longer than its line stays on it
+        out.append(head + flat(literal(value)) + suffix)
 
 
 def statement(node: Node, indent: int = 0, prefix: str = "") -> str:

@@ -47,5 +47,13 @@ def index_text(document: dict[str, Any]) -> str:
 
 
 def _escaped(text: str) -> str:
-    """Lone surrogates, which JSON strings may carry but UTF-8 cannot, as `\\uXXXX` escapes."""
-    return SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """Lone surrogates, which JSON strings may carry but UTF-8 cannot, as `\\uXXXX` escapes.
+    Whether there is one is asked of C first (ASCII, or UTF-8 that encodes): the pattern
+    scans a definitions file at about a fifth of the speed of its encoding."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text

@@ -72,7 +72,24 @@ _DEFAULTS: dict[str, Any] = {
 
 def model_config(model: ModelIR) -> str:
     """The `model_config = ConfigDict(...)` line(s) of a class body: what differs from its base
-    (everything, for a RootModel); "" when nothing does."""
+    (everything, for a RootModel); "" when nothing does. The same for every model alike in
+    what `_configuration` and `model_base` read, so made once per kind (a build has a few)."""
+    kind = (
+        model.root is None,
+        model.extra,
+        model.role,
+        any(f.python_name.startswith("model_") for f in model.fields),
+    )
+    found = _CONFIG_LINES.get(kind)
+    if found is None:
+        found = _CONFIG_LINES[kind] = _config_line(model)
+    return found
+
+
+_CONFIG_LINES: dict[tuple[bool, str, str, bool], str] = {}  # `model_config` by kind
+
+
+def _config_line(model: ModelIR) -> str:
     config = _configuration(model)
     base = BASE_CONFIGURATION.get(model_base(model), {})
     differs = {

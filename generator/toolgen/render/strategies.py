@@ -360,7 +360,7 @@ def _one_of(nodes: list[Node]) -> Node:
 
 def _json_literal(value: Any) -> bool:
     try:
-        literal(value)
+        py_literal(value)
         return True
     except (TypeError, ValueError):
         return False
