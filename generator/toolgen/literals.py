@@ -20,7 +20,7 @@ def py_literal(value: Any) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("JSON has no NaN or infinity")
-        return repr(value)
+        return repr(value).replace("e+", "e")  # `1e16`, as black writes `1e+16`
     if isinstance(value, str):
         return py_string(value)
     if isinstance(value, list):

@@ -75,6 +75,31 @@ def test_every_generated_file_is_black_stable(tmp_path: Path) -> None:
             assert black.format_str(text, mode=MODE) == text, path
 
 
+def test_numbers_in_exponent_form_are_written_as_black_writes_them(tmp_path: Path) -> None:
+    """A schema's `1e16` is `1e+16` to repr, and black rewrites that: models and strategies
+    write numbers as black does."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "t.yaml").write_text(
+        "name: measure\ndescription: Measure a sample. Returns the reading.\nparameters:\n"
+        "  type: object\n  properties:\n"
+        "    level: {type: number, description: The level., maximum: 1.0e+16,"
+        " exclusiveMinimum: -2.5e-10, multipleOf: 1.5e-07}\n"
+        "    scale: {type: number, description: The scale., minimum: 1.0e+20, default: 1.0e+21}\n"
+        "    steps: {type: integer, description: The steps., maximum: 1.0e+16}\n"
+        "  required: [level]\n",
+        "utf-8",
+    )
+    result = build(specs, BuildOptions(package="exponents"))
+    assert result.ok, result.diagnostics
+    modules = [text for path, text in result.files.items() if path.endswith("/measure.py")]
+    assert len(modules) == 2  # the tool's module and its testing module
+    assert all("1e16" in text and "e+" not in text for text in modules)
+    for path, text in result.files.items():
+        if path.endswith(".py") and not _verbatim_copy(path, text):
+            assert black.format_str(text, mode=MODE) == text, path
+
+
 SOURCES = REPO / "generator" / "toolgen"
 
 

@@ -138,3 +138,20 @@ def test_py_docstring_survives_black(text: str) -> None:
         assert [line.rstrip() for line in value.splitlines()] == [
             line.rstrip() for line in expected.splitlines()
         ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+@example(1e16)
+@example(-1.5e-07)
+@example(1e300)
+def test_a_number_is_written_as_black_writes_it(value: float) -> None:
+    """A schema's number reaches a module in black's form (`1e16`, not repr's `1e+16`), so the
+    module is black-stable without black."""
+    import black
+
+    from toolgen.format import mode
+
+    source = f"X = {py_literal(value)}\n"
+    assert black.format_str(source, mode=mode()) == source
+    assert ast.literal_eval(py_literal(value)) == value

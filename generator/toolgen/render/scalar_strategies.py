@@ -10,6 +10,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeGuard
 
+from toolgen.literals import py_literal
 from toolgen.render.code import Node, call, literal
 from toolgen.runtime.types import is_json_type
 from toolgen.schema.patterns import ecma
@@ -63,7 +64,7 @@ def number(schema: dict[str, Any]) -> tuple[Node, bool]:
         if (
             finite_number(step) and step > 0
         ):  # k * step is not always a multiple in floating point: filtered
-            return call("_s.multiples", repr(step), **integer_bounds(schema, step)), False
+            return call("_s.multiples", py_literal(step), **integer_bounds(schema, step)), False
         return NOTHING, True
     keywords: dict[str, Node] = {}
     for key, name, flag in (
@@ -74,7 +75,7 @@ def number(schema: dict[str, Any]) -> tuple[Node, bool]:
     ):
         value = schema.get(key)
         if finite_number(value):
-            keywords[name] = repr(value)
+            keywords[name] = py_literal(value)
             if flag:
                 keywords[flag] = "True"
     if (
