@@ -243,19 +243,25 @@ def _build(
     from toolgen.lower import lower
     from toolgen.providers import export, notes_of, tokens, variants
     from toolgen.render import render_package, tool_files
+    from toolgen.runtime.kinds import MCP
 
     progress("lower")
     ir = lower(tools, options.package, loaded.sha256)
     custom = options.templates is not None  # every rendered Python file goes through black
+    budget = options.examples_budget
+    # MCP's definitions first: the tool files' search index reads them (so the child below
+    # need not export them again), and they are MCP's export below.
+    made = {MCP: export(MCP, ir.tools, examples_budget=budget)} if MCP in options.providers else {}
+    mcp = made[MCP].definitions if made else None
     with ExitStack() as stack:
-        # The tool modules and the warnings need nothing of the exports: a large build finds
-        # them on the other core meanwhile (parallel.py), else this process does below.
+        # The tool modules and the warnings need nothing else of the exports: a large build
+        # finds them on the other core meanwhile (parallel.py), else this process does below.
         child = (
             stack.enter_context(
                 parallel.in_child(
                     lambda: (
                         _warnings(loaded, tools, checked),
-                        format_files(tool_files(ir, options), overridden=custom),
+                        format_files(tool_files(ir, options, mcp), overridden=custom),
                     )
                 )
             )
@@ -268,7 +274,9 @@ def _build(
             provider: [
                 (
                     option,
-                    export(provider, ir.tools, examples_budget=options.examples_budget, **option),
+                    made[provider]
+                    if provider in made and not option
+                    else export(provider, ir.tools, examples_budget=budget, **option),
                 )
                 for option in variants(provider)
             ]
@@ -293,7 +301,7 @@ def _build(
             warned, done = answer
         else:
             warned = _warnings(loaded, tools, checked)
-            done = format_files(tool_files(ir, options), overridden=custom) if child else {}
+            done = format_files(tool_files(ir, options, mcp), overridden=custom) if child else {}
         diagnostics += warned
     if RETAINED is not None:
         RETAINED.append((loaded, tools, ir, exports, rendered))
