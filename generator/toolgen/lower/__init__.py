@@ -19,7 +19,6 @@ from toolgen.lower.annotation import ANY_TYPE
 from toolgen.lower.typemap import TypeMapper
 from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
-from toolgen.runtime.validation import repair
 from toolgen.schema.closing import (
     closed as closed,
 )  # re-exported: importers and tests take it from here
@@ -208,7 +207,10 @@ def repairs(parameters: Any) -> tuple[str, ...]:
     allowed, sorted; `true` is every repair but `truncated` (repair.py says why)."""
     declared = parameters.get("x-repair", False) if isinstance(parameters, dict) else False
     if declared is True:
-        return tuple(sorted(repair.BY_DEFAULT))
+        # (imported where it is needed: the repairs bring pydantic's model building along)
+        from toolgen.runtime.validation.repair import BY_DEFAULT
+
+        return tuple(sorted(BY_DEFAULT))
     return tuple(sorted(declared)) if isinstance(declared, list) else ()
 
 

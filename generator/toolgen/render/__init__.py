@@ -15,18 +15,16 @@ from typing import TYPE_CHECKING, Any
 from toolgen.constants import HEADER
 from toolgen.ir import PackageIR
 from toolgen.providers import TARGETS, Export, Exports, export, export_all
-from toolgen.render import search_index
 from toolgen.render.code import with_header
 from toolgen.render.environment import environment
 from toolgen.render.jsontext import index_text, json_text
 from toolgen.render.models import (
-    BASE_CONFIGURATION,
     _configuration,
+    base_configuration,
     field_declaration,
     model_base,
     model_config,
 )
-from toolgen.render.testing import render_testing
 from toolgen.render.tool import render_tool
 from toolgen.render.verbatim import digest, runtime_files, support_files, verbatim_files
 from toolgen.runtime import facade, kinds
@@ -36,8 +34,8 @@ if TYPE_CHECKING:
     from toolgen.config import BuildOptions
 
 __all__ = [
-    "BASE_CONFIGURATION",
     "_configuration",
+    "base_configuration",
     "definitions_document",
     "digest",
     "environment",
@@ -70,6 +68,11 @@ def tool_files(
     """Each tool's module and testing module, the client and the search index: the files made
     per tool, of nothing the other providers' exports say. `mcp`: the MCP definitions, when
     the caller has them (else the search index exports what it needs itself, the same)."""
+    # Imported here: a large build makes these files in a child (parallel.py), and the
+    # runtime's search index and the strategies bring pydantic's model building with them.
+    from toolgen.render import search_index
+    from toolgen.render.testing import render_testing
+
     env = environment(str(options.templates) if options.templates else None)
     root = package.name
     files = {

@@ -3,6 +3,7 @@ field declarations, laid out as black would."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from toolgen.ir import MISSING, FieldIR, ModelIR, ToolIR
@@ -10,7 +11,6 @@ from toolgen.literals import py_docstring, py_literal
 from toolgen.render import annotation
 from toolgen.render.jsontext import SURROGATE
 from toolgen.render.layout import bracketed
-from toolgen.runtime import models as runtime_models
 
 
 def model_docstring(model: ModelIR, tool: ToolIR) -> str:
@@ -56,11 +56,19 @@ def model_base(model: ModelIR) -> str:
     ]
 
 
-# What each base already configures (pydantic merges a subclass's model_config into it).
-BASE_CONFIGURATION: dict[str, dict[str, Any]] = {
-    name: dict(getattr(runtime_models, name).model_config)
-    for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
-}
+@cache
+def base_configuration() -> dict[str, dict[str, Any]]:
+    """What each base already configures (pydantic merges a subclass's model_config into
+    it), read from the runtime's classes when a model is first rendered (a build's parent
+    process renders none: it need not import pydantic's model building)."""
+    from toolgen.runtime import models as runtime_models
+
+    return {
+        name: dict(getattr(runtime_models, name).model_config)
+        for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
+    }
+
+
 _DEFAULTS: dict[str, Any] = {
     "strict": False,
     "validate_by_name": False,
@@ -91,7 +99,7 @@ _CONFIG_LINES: dict[tuple[bool, str, str, bool], str] = {}  # `model_config` by 
 
 def _config_line(model: ModelIR) -> str:
     config = _configuration(model)
-    base = BASE_CONFIGURATION.get(model_base(model), {})
+    base = base_configuration().get(model_base(model), {})
     differs = {
         key: value for key, value in config.items() if base.get(key, _DEFAULTS.get(key)) != value
     }
