@@ -185,7 +185,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         exact_parameters=tool.exact_parameters
         if parameters is tool.closed_parameters
         else exact(parameters, defs),
-        exact_returns=returns is None or exact(returns, result_defs),
+        exact_returns=tool.exact_returns,  # `returns` is the tool's bundled one
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
