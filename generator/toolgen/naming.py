@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolgen.leaves import kinds
 
@@ -64,6 +65,7 @@ def _identifier(text: str, prefix: str) -> str:
     return _stable(name, prefix)
 
 
+@lru_cache(maxsize=4096)  # the same property names recur across a spec set's tools
 def field_name(wire: str) -> str:
     """The Python attribute for a property: `from` -> `from_`, `Content-Type` -> `Content_Type`."""
     name = _identifier(wire, "field")
@@ -86,8 +88,13 @@ def module_name(tool: str) -> str:
 def _camel_words(*parts: str) -> list[str]:
     words: list[str] = []
     for part in parts:
-        words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
+        words.extend(_capitalized(part))
     return words
+
+
+@lru_cache(maxsize=4096)  # a class's name, then each of its fields' class names, start alike
+def _capitalized(part: str) -> tuple[str, ...]:
+    return tuple(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
 
 
 def _class_name(words: list[str]) -> str:
