@@ -12,7 +12,6 @@ schema, which is what the renderer and the provider exporters consume.
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -258,7 +257,7 @@ class _Bundle:
         self,
         schema: Any,
         base: str | None,
-        pointer: str,
+        at: At,
         level: int = 0,
         chain: tuple[str, ...] = (),
     ) -> Any:
@@ -266,7 +265,7 @@ class _Bundle:
         Scalars are taken as they are without a call of their own (most values are)."""
         if isinstance(schema, list):
             return [
-                self.walk(item, base, f"{pointer}/{i}", level, chain)
+                self.walk(item, base, (at, i), level, chain)
                 if isinstance(item, (dict, list))
                 else item
                 for i, item in enumerate(schema)
@@ -276,36 +275,59 @@ class _Bundle:
         if level > self.deepest:
             self.deepest = level
         if level > MAX_SCHEMA_DEPTH:
-            self.reach(level, pointer)
+            self.reach(level, _pointer(at))
         out: dict[str, Any] = {}
         for key, value in schema.items():
             if key in UNSUPPORTED_KEYWORDS:
                 raise RefError(
                     self.doc,
-                    child(pointer, key),
+                    _pointer((at, key)),
                     "unsupported-keyword",
                     f"{key} is not supported in tool schemas",
                     "use $defs and $ref with relative paths",
                 )
             if key == "$ref" and isinstance(value, str):
-                out[key] = self.follow(value, base, child(pointer, key), level, chain)
+                out[key] = self.follow(value, base, _pointer((at, key)), level, chain)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
             elif not isinstance(value, (dict, list)):
                 out[key] = value  # a scalar: no schema inside, and nothing to copy
             elif key in SCHEMA_MAPS and isinstance(value, dict):
-                here = child(pointer, key)
+                here = (at, key)
                 inner = chain if key in IN_PLACE else ()
                 out[key] = {
-                    k: self.walk(v, base, child(here, k), level + 1, inner)
-                    for k, v in value.items()
+                    k: self.walk(v, base, (here, k), level + 1, inner) for k, v in value.items()
                 }
             elif key in DATA_KEYWORDS:
-                out[key] = copy.deepcopy(value)  # data, not schemas
+                out[key] = _copied(value)  # data, not schemas
             else:
                 inner = chain if key in IN_PLACE else ()
-                out[key] = self.walk(value, base, child(pointer, key), level + 1, inner)
+                out[key] = self.walk(value, base, (at, key), level + 1, inner)
         return out
+
+
+# Where the walk is: a JSON pointer, or the place of its parent and one more token. Made a
+# pointer (`_pointer`) only where something is reported or followed: most nodes never are.
+At = str | tuple["At", str | int]
+
+
+def _pointer(at: At) -> str:
+    tokens: list[str | int] = []
+    while isinstance(at, tuple):
+        at, token = at
+        tokens.append(token)
+    for token in reversed(tokens):
+        at = child(at, token)
+    return at
+
+
+def _copied(value: Any) -> Any:
+    """A copy of JSON data (its scalars are immutable: shared)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 def safe_name(text: str) -> str:
