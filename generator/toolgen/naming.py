@@ -153,9 +153,10 @@ def tool_classes(tool: str) -> ToolClasses:
     return ToolClasses(prefix, *roles, implementation=f"{prefix}Impl" if clash else prefix)
 
 
-def unique(names: Iterable[str]) -> list[str]:
-    """Make names distinct in order: the second `x` becomes `x_2`."""
-    seen: set[str] = set()
+def unique(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:
+    """Make names distinct in order: the second `x` becomes `x_2`. `taken`: names already in
+    use (distinct), which none of `names` may become."""
+    seen: set[str] = set(taken)
     out: list[str] = []
     for name in names:
         candidate, n = name, 2

@@ -15,7 +15,7 @@ from typing import Any
 from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
-from toolgen.lower.annotation import ANY_TYPE
+from toolgen.lower.annotation import ANY_TYPE, Annotation
 from toolgen.lower.typemap import TypeMapper
 from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
@@ -90,7 +90,9 @@ def view_of(
     )
 
 
-def lower_tool(tool: CheckedTool) -> ToolIR:
+def lower_tool(tool: CheckedTool, leaves: dict[Any, Annotation] | None = None) -> ToolIR:
+    """`leaves`: the leaf annotations the type mappers of a whole `lower` share (TypeMapper.leaf)."""
+    leaves = {} if leaves is None else leaves
     spec = tool.spec
     seen = view(tool)
     name = spec.name
@@ -101,14 +103,14 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     recursive: list[str] = []
 
     defs = parameters.get("$defs", {})
-    args = TypeMapper(classes.arguments, defs, role="arguments")
+    args = TypeMapper(classes.arguments, defs, role="arguments", leaves=leaves)
     args.taken.add(classes.arguments)
     args.object_model(root_object(parameters, defs), classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
     result_defs = returns.get("$defs", {}) if isinstance(returns, dict) else {}
-    result = TypeMapper(classes.result, result_defs, role="result")
+    result = TypeMapper(classes.result, result_defs, role="result", leaves=leaves)
     result.taken.update(m.class_name for m in models)
     result.taken.add(classes.result)
     if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
@@ -140,7 +142,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
-        injected = TypeMapper(classes.injected, {}, role="injected")
+        injected = TypeMapper(classes.injected, {}, role="injected", leaves=leaves)
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(classes.injected)
         injected.object_model(
@@ -297,7 +299,8 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
 
 def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
     """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
-    lowered = sorted((lower_tool(t) for t in tools), key=lambda t: t.name)
+    leaves: dict[Any, Annotation] = {}
+    lowered = sorted((lower_tool(t, leaves) for t in tools), key=lambda t: t.name)
     return PackageIR(
         name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256
     )

@@ -9,6 +9,7 @@ of the annotations it commits to fields, so a tool module imports exactly what i
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -50,13 +51,16 @@ class TypeMapper:
     coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
     root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
     names: set[str] = field(default_factory=set)  # imports the committed annotations need
+    # The annotations of leaf schemas (`leaf`), by role, coercions and keywords: one for each
+    # distinct leaf of a whole `lower` run when its mappers share it.
+    leaves: dict[tuple[str, frozenset[str], str], Annotation] = field(default_factory=dict)
 
     # --- classes ---------------------------------------------------------------
 
     def new_class_name(self, hint: str) -> str:
         """A class name from a CamelCase hint (already prefixed), unique in this module."""
         base = class_name(hint)
-        name = unique([*sorted(self.taken), base])[-1]
+        (name,) = unique([base], self.taken)
         self.taken.add(name)
         return name
 
@@ -72,10 +76,7 @@ class TypeMapper:
         extra, extra_values = self.extras(schema, name)
         # Python names are chosen once the nested classes exist: a field named like a class
         # would shadow it for the annotations after it in the class body.
-        classes = sorted(self.taken)
-        python_names = unique([*classes, *(field_name(wire) for wire in properties)])[
-            len(classes) :
-        ]
+        python_names = unique([field_name(wire) for wire in properties], self.taken)
         fields = tuple(
             FieldIR(f[0], python, *f[1:]) for f, python in zip(built, python_names, strict=True)
         )
@@ -124,8 +125,10 @@ class TypeMapper:
         """FieldIR's arguments but its Python name (chosen once the nested classes exist)."""
         # The hint names a class this field's type may need: deriving it is skipped for the
         # types that never need one (most fields).
-        hint = class_name(owner, wire) if owner and _may_name(schema) else wire
-        annotation = self.annotation(schema, hint)
+        if _may_name(schema):
+            annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
+        else:
+            annotation = self.leaf(schema, wire)
         nullable = annotation.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = (
@@ -165,6 +168,29 @@ class TypeMapper:
                 self.coerce = saved
         return self.secret(schema, self._annotation(schema, hint))
 
+    def leaf(self, schema: Any, hint: str) -> Annotation:
+        """`annotation` of a schema that names no class (`_may_name` is False: a scalar type,
+        an enum, a const), worked out once per distinct leaf: descriptions and defaults aside,
+        the same few recur across a spec set's properties (`type: string`). Only a leaf of
+        scalar values (and lists of them) is looked up, by its keywords as JSON (which tells
+        1, 1.0, true and -0.0 apart, as the annotation does)."""
+        if not isinstance(schema, dict):
+            return self.annotation(schema, hint)
+        read = {}
+        for key, value in schema.items():
+            if key in _NOT_READ:
+                continue
+            if not isinstance(value, _SCALARS) and not (
+                isinstance(value, list) and all(isinstance(item, _SCALARS) for item in value)
+            ):
+                return self.annotation(schema, hint)
+            read[key] = value
+        index = (self.role, self.coerce, json.dumps(read))
+        found = self.leaves.get(index)
+        if found is None:
+            found = self.leaves[index] = self.annotation(schema, hint)
+        return found
+
     # --- secrets -----------------------------------------------------------------
 
     def secret(self, schema: Any, annotation: Annotation) -> Annotation:
@@ -173,7 +199,11 @@ class TypeMapper:
         (a union with `Any`, an unresolvable `allOf`, a recursive definition), the whole is marked."""
         if self.role == "result" or not isinstance(schema, dict):
             return annotation
-        if schema.get("x-secret") is True or (annotation == ANY_TYPE and self.holds_secret(schema)):
+        if schema.get("x-secret") is True or (
+            annotation.parts == ANY_TYPE.parts  # first: dataclass equality reads every field
+            and annotation == ANY_TYPE
+            and self.holds_secret(schema)
+        ):
             return secret_annotation(annotation)
         return annotation
 
@@ -381,6 +411,9 @@ class TypeMapper:
 
 
 _SCALAR_TYPES = frozenset(("string", "integer", "number", "boolean", "null"))
+# What the annotation of a leaf never reads (`field` reads the description and the default).
+_NOT_READ = frozenset(("description", "title", "default", "examples", "example"))
+_SCALARS = (str, int, float, type(None))  # bool is an int
 
 
 def _may_name(schema: Any) -> bool:
