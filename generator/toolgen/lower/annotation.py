@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 ANY = "Any"
 # The runtime's JSON Schema types (runtime/types.py), imported by tool modules as `_types`:
@@ -31,14 +32,16 @@ class Annotation:
     def of(cls, text: str, forward: bool = False, uses: frozenset[str] = frozenset()) -> Annotation:
         return cls((text,), forward, uses=(uses,))
 
-    @property
+    # Each worked out once: a leaf's annotation is shared by every field of its kind (typemap.py).
+    @cached_property
     def text(self) -> str:
         return " | ".join(self.parts)
 
-    @property
+    @cached_property
     def names(self) -> frozenset[str]:
         return frozenset().union(*self.uses)
 
+    @cached_property
     def lifted(self) -> tuple[str, frozenset[str]]:
         """The text with the constrained part written bare (its constraints go to the field's Field)."""
         assert self.bare is not None

@@ -9,7 +9,6 @@ of the annotations it commits to fields, so a tool module imports exactly what i
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -137,7 +136,7 @@ class TypeMapper:
         text, names = annotation.text, annotation.names
         constraints: tuple[str, ...] = ()
         if annotation.constraints and annotation.bare is not None:
-            text, names = annotation.lifted()
+            text, names = annotation.lifted
             constraints = annotation.constraints
         self.names |= names
         if not required and default is MISSING and not nullable:
@@ -172,8 +171,8 @@ class TypeMapper:
         """`annotation` of a schema that names no class (`_may_name` is False: a scalar type,
         an enum, a const), worked out once per distinct leaf: descriptions and defaults aside,
         the same few recur across a spec set's properties (`type: string`). Only a leaf of
-        scalar values (and lists of them) is looked up, by its keywords as JSON (which tells
-        1, 1.0, true and -0.0 apart, as the annotation does)."""
+        scalar values (and lists of them) is looked up, by the repr of its keywords (which
+        tells 1, 1.0, True and -0.0 apart, as the annotation does)."""
         if not isinstance(schema, dict):
             return self.annotation(schema, hint)
         read = {}
@@ -185,7 +184,7 @@ class TypeMapper:
             ):
                 return self.annotation(schema, hint)
             read[key] = value
-        index = (self.role, self.coerce, json.dumps(read))
+        index = (self.role, self.coerce, repr(read))
         found = self.leaves.get(index)
         if found is None:
             found = self.leaves[index] = self.annotation(schema, hint)
