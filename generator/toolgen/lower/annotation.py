@@ -32,16 +32,15 @@ class Annotation:
     def of(cls, text: str, forward: bool = False, uses: frozenset[str] = frozenset()) -> Annotation:
         return cls((text,), forward, uses=(uses,))
 
-    # Each worked out once: a leaf's annotation is shared by every field of its kind (typemap.py).
-    @cached_property
+    @property
     def text(self) -> str:
         return " | ".join(self.parts)
 
-    @cached_property
+    @property
     def names(self) -> frozenset[str]:
         return frozenset().union(*self.uses)
 
-    @cached_property
+    @cached_property  # once: a leaf's annotation is shared by every field of its kind (typemap.py)
     def lifted(self) -> tuple[str, frozenset[str]]:
         """The text with the constrained part written bare (its constraints go to the field's Field)."""
         assert self.bare is not None

@@ -16,6 +16,7 @@ from typing import Any
 
 from toolgen.schema.keywords import PARTIAL, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 
+_SUBSCHEMAS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES
 # Subschemas that apply to the object itself, whose keys are the object's keys (not `not`:
 # the keys it names are the ones refused).
 IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
@@ -56,9 +57,13 @@ class _Closing:
     def closed(self, schema: Any, close: bool, outer: tuple[str, ...]) -> Any:
         if not isinstance(schema, dict):
             return schema
+        if _SUBSCHEMAS.isdisjoint(schema):  # a leaf (most nodes): no properties to close
+            return dict(schema)
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            if key in SCHEMA_MAPS and isinstance(value, dict):
+            if not isinstance(value, (dict, list)):
+                out[key] = value  # a keyword's value, or a boolean schema: as it is
+            elif key in SCHEMA_MAPS and isinstance(value, dict):
                 out[key] = {
                     name: self.closed(
                         sub,
