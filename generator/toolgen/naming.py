@@ -79,6 +79,7 @@ def field_name(wire: str) -> str:
     return name
 
 
+@lru_cache(maxsize=16384)  # derived by the name-collision rule, then again by lower
 def module_name(tool: str) -> str:
     """The module of a tool: `math.factorial` -> `math_factorial`; lower case, so case-insensitive file systems agree."""
     name = _identifier(tool, "tool").lower()
@@ -129,6 +130,7 @@ class ToolClasses:
     implementation: str  # SearchToolImpl: the class name `toolgen scaffold` gives a stub
 
 
+@lru_cache(maxsize=16384)  # derived by the name-collision rule, then again by lower
 def class_prefix(tool: str) -> str:
     """The CamelCase stem of a tool's classes: `get_weather` -> `GetWeather`, `search_tool` -> `SearchTool`."""
     return _class_name(_camel_words(tool))
