@@ -29,12 +29,13 @@ def _has_ref(node: Any) -> bool:
 
 
 _SAMPLE_KEYS = frozenset(("default", "example", "examples"))
+_PROSE = frozenset(("description", "title"))  # read by no validator
 
 
 def check(context: Context) -> Iterator[Diagnostic]:
     # Equal subjects recur across tools (`type: integer, minimum: 1` with a default): each
-    # distinct one, by its repr (which tells 1, 1.0 and True apart), gets one validator, and
-    # each distinct sample of it one verdict.
+    # distinct one, by the repr of what validation reads (1, 1.0 and True told apart; not
+    # its description or title), gets one validator, and each distinct sample one verdict.
     judged: dict[str, tuple[Any, list[str]]] = {}  # subject -> validator, unchecked patterns
     verdicts: dict[tuple[str, str], Any] = {}  # (subject, sample) -> the best error, or None
     for tool in context.tools:
@@ -59,7 +60,7 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 )  # its references resolved, as the package reads them
                 if subject is None:
                     continue
-            text = repr(subject)
+            text = repr({k: v for k, v in subject.items() if k not in _PROSE})
             if text not in judged:
                 judged[text] = (
                     patterns.validator(subject),
