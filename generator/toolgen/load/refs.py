@@ -12,6 +12,7 @@ schema, which is what the renderer and the provider exporters consume.
 
 from __future__ import annotations
 
+import copy
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -299,7 +300,7 @@ class _Bundle:
                     k: self.walk(v, base, (here, k), level + 1, inner) for k, v in value.items()
                 }
             elif key in DATA_KEYWORDS:
-                out[key] = _copied(value)  # data, not schemas
+                out[key] = copy.deepcopy(value)  # data, not schemas
             else:
                 inner = chain if key in IN_PLACE else ()
                 out[key] = self.walk(value, base, (at, key), level + 1, inner)
@@ -319,15 +320,6 @@ def _pointer(at: At) -> str:
     for token in reversed(tokens):
         at = child(at, token)
     return at
-
-
-def _copied(value: Any) -> Any:
-    """A copy of JSON data (its scalars are immutable: shared)."""
-    if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    return value
 
 
 def safe_name(text: str) -> str:
