@@ -15,8 +15,8 @@ from typing import Any
 from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
-from toolgen.lower.annotation import ANY_TYPE, Annotation
-from toolgen.lower.typemap import TypeMapper
+from toolgen.lower.annotation import ANY_TYPE
+from toolgen.lower.typemap import Leaves, TypeMapper
 from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.runtime.validation import repair
@@ -90,7 +90,7 @@ def view_of(
     )
 
 
-def lower_tool(tool: CheckedTool, leaves: dict[Any, Annotation] | None = None) -> ToolIR:
+def lower_tool(tool: CheckedTool, leaves: Leaves | None = None) -> ToolIR:
     """`leaves`: the leaf annotations the type mappers of a whole `lower` share (TypeMapper.leaf)."""
     leaves = {} if leaves is None else leaves
     spec = tool.spec
@@ -299,7 +299,7 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
 
 def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
     """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
-    leaves: dict[Any, Annotation] = {}
+    leaves: Leaves = {}
     lowered = sorted((lower_tool(t, leaves) for t in tools), key=lambda t: t.name)
     return PackageIR(
         name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256

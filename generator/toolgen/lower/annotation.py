@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 ANY = "Any"
 # The runtime's JSON Schema types (runtime/types.py), imported by tool modules as `_types`:
@@ -40,7 +39,6 @@ class Annotation:
     def names(self) -> frozenset[str]:
         return frozenset().union(*self.uses)
 
-    @cached_property  # once: a leaf's annotation is shared by every field of its kind (typemap.py)
     def lifted(self) -> tuple[str, frozenset[str]]:
         """The text with the constrained part written bare (its constraints go to the field's Field)."""
         assert self.bare is not None

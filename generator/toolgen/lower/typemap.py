@@ -10,7 +10,7 @@ of the annotations it commits to fields, so a tool module imports exactly what i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
@@ -37,6 +37,28 @@ from toolgen.naming import class_name, field_name, unique
 from toolgen.schema.exactness import compiled_multiple, compiled_pattern, compiled_unique
 
 
+class FieldType(NamedTuple):
+    """What a field takes of its annotation: the text, with the constraints of a constrained
+    part lifted into the field's own Field(), and the names it needs imported."""
+
+    text: str
+    names: frozenset[str]
+    constraints: tuple[str, ...]
+    nullable: bool
+    forward: bool
+
+    @classmethod
+    def of(cls, annotation: Annotation) -> FieldType:
+        nullable, forward = annotation.nullable, annotation.forward
+        if annotation.constraints and annotation.bare is not None:
+            text, names = annotation.lifted()
+            return cls(text, names, annotation.constraints, nullable, forward)
+        return cls(annotation.text, annotation.names, (), nullable, forward)
+
+
+Leaves = dict[tuple[str, frozenset[str], str], FieldType]
+
+
 @dataclass
 class TypeMapper:
     prefix: str  # e.g. "GetWeatherArguments"
@@ -50,9 +72,9 @@ class TypeMapper:
     coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
     root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
     names: set[str] = field(default_factory=set)  # imports the committed annotations need
-    # The annotations of leaf schemas (`leaf`), by role, coercions and keywords: one for each
+    # The field types of leaf schemas (`leaf`), by role, coercions and keywords: one for each
     # distinct leaf of a whole `lower` run when its mappers share it.
-    leaves: dict[tuple[str, frozenset[str], str], Annotation] = field(default_factory=dict)
+    leaves: Leaves = field(default_factory=dict)
 
     # --- classes ---------------------------------------------------------------
 
@@ -125,23 +147,19 @@ class TypeMapper:
         # The hint names a class this field's type may need: deriving it is skipped for the
         # types that never need one (most fields).
         if _may_name(schema):
-            annotation = self.annotation(schema, class_name(owner, wire) if owner else wire)
+            kind = FieldType.of(self.annotation(schema, class_name(owner, wire) if owner else wire))
         else:
-            annotation = self.leaf(schema, wire)
-        nullable = annotation.nullable
+            kind = self.leaf(schema, wire)
+        nullable = kind.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = (
             schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
         )
-        text, names = annotation.text, annotation.names
-        constraints: tuple[str, ...] = ()
-        if annotation.constraints and annotation.bare is not None:
-            text, names = annotation.lifted
-            constraints = annotation.constraints
-        self.names |= names
+        text = kind.text
+        self.names |= kind.names
         if not required and default is MISSING and not nullable:
             text = f"{text} | None"  # absent reads as None; an explicit null means absent too
-        if annotation.forward:
+        if kind.forward:
             text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
@@ -153,7 +171,7 @@ class TypeMapper:
             default,
             description if isinstance(description, str) else None,
             secret,
-            constraints,
+            kind.constraints,
         )
 
     # --- annotations ------------------------------------------------------------
@@ -167,14 +185,14 @@ class TypeMapper:
                 self.coerce = saved
         return self.secret(schema, self._annotation(schema, hint))
 
-    def leaf(self, schema: Any, hint: str) -> Annotation:
-        """`annotation` of a schema that names no class (`_may_name` is False: a scalar type,
+    def leaf(self, schema: Any, hint: str) -> FieldType:
+        """The field type of a schema that names no class (`_may_name` is False: a scalar type,
         an enum, a const), worked out once per distinct leaf: descriptions and defaults aside,
         the same few recur across a spec set's properties (`type: string`). Only a leaf of
         scalar values (and lists of them) is looked up, by the repr of its keywords (which
         tells 1, 1.0, True and -0.0 apart, as the annotation does)."""
         if not isinstance(schema, dict):
-            return self.annotation(schema, hint)
+            return FieldType.of(self.annotation(schema, hint))
         read = {}
         for key, value in schema.items():
             if key in _NOT_READ:
@@ -182,12 +200,12 @@ class TypeMapper:
             if not isinstance(value, _SCALARS) and not (
                 isinstance(value, list) and all(isinstance(item, _SCALARS) for item in value)
             ):
-                return self.annotation(schema, hint)
+                return FieldType.of(self.annotation(schema, hint))
             read[key] = value
         index = (self.role, self.coerce, repr(read))
         found = self.leaves.get(index)
         if found is None:
-            found = self.leaves[index] = self.annotation(schema, hint)
+            found = self.leaves[index] = FieldType.of(self.annotation(schema, hint))
         return found
 
     # --- secrets -----------------------------------------------------------------
