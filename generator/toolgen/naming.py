@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolgen.leaves import kinds
 
@@ -64,6 +65,7 @@ def _identifier(text: str, prefix: str) -> str:
     return _stable(name, prefix)
 
 
+@lru_cache(maxsize=4096)  # the same property names recur across a spec set's tools
 def field_name(wire: str) -> str:
     """The Python attribute for a property: `from` -> `from_`, `Content-Type` -> `Content_Type`."""
     name = _identifier(wire, "field")
@@ -77,6 +79,7 @@ def field_name(wire: str) -> str:
     return name
 
 
+@lru_cache(maxsize=16384)  # derived by the name-collision rule, then again by lower
 def module_name(tool: str) -> str:
     """The module of a tool: `math.factorial` -> `math_factorial`; lower case, so case-insensitive file systems agree."""
     name = _identifier(tool, "tool").lower()
@@ -86,8 +89,13 @@ def module_name(tool: str) -> str:
 def _camel_words(*parts: str) -> list[str]:
     words: list[str] = []
     for part in parts:
-        words.extend(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
+        words.extend(_capitalized(part))
     return words
+
+
+@lru_cache(maxsize=4096)  # a class's name, then each of its fields' class names, start alike
+def _capitalized(part: str) -> tuple[str, ...]:
+    return tuple(w[:1].upper() + w[1:] for w in _WORDS.findall(_identifier_chars(part, " ")))
 
 
 def _class_name(words: list[str]) -> str:
@@ -122,6 +130,7 @@ class ToolClasses:
     implementation: str  # SearchToolImpl: the class name `toolgen scaffold` gives a stub
 
 
+@lru_cache(maxsize=16384)  # derived by the name-collision rule, then again by lower
 def class_prefix(tool: str) -> str:
     """The CamelCase stem of a tool's classes: `get_weather` -> `GetWeather`, `search_tool` -> `SearchTool`."""
     return _class_name(_camel_words(tool))
@@ -146,9 +155,10 @@ def tool_classes(tool: str) -> ToolClasses:
     return ToolClasses(prefix, *roles, implementation=f"{prefix}Impl" if clash else prefix)
 
 
-def unique(names: Iterable[str]) -> list[str]:
-    """Make names distinct in order: the second `x` becomes `x_2`."""
-    seen: set[str] = set()
+def unique(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:
+    """Make names distinct in order: the second `x` becomes `x_2`. `taken`: names already in
+    use (distinct), which none of `names` may become."""
+    seen: set[str] = set(taken)
     out: list[str] = []
     for name in names:
         candidate, n = name, 2

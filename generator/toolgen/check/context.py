@@ -66,6 +66,16 @@ class CheckedTool:
         defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
         return exact(schema, defs if isinstance(defs, dict) else {})
 
+    @cached_property
+    def exact_returns(self) -> bool:
+        """Whether the result model enforces the bundled `returns` exactly (True when there is
+        none): judged once, for the rules and for lower."""
+        schema = self.schema("returns")
+        if schema is None:
+            return True
+        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+        return exact(schema, defs if isinstance(defs, dict) else {})
+
     def schema(self, key: str) -> Any:
         """The bundled `parameters` or `returns` (None when the spec has none)."""
         return self.schemas.get(self.source.at(f"/{key}"))

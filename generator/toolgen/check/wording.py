@@ -132,6 +132,9 @@ FAILURE_WORDS = frozenset(
 KIND_FILLER = frozenset("error err failed failure exception".split())
 
 
+_ASCII_LETTER = re.compile("[A-Za-z]")  # str.isalpha() of an ASCII character
+
+
 def words(text: str) -> list[str]:
     """The words of prose, lowercased."""
     return [w.lower() for w in _WORD.findall(text)]
@@ -177,6 +180,8 @@ def within(word: str, vocabulary: frozenset[str]) -> bool:
 
 
 def in_english(text: str) -> bool:
+    if text.isascii():  # most descriptions: every letter is an ASCII one
+        return _ASCII_LETTER.search(text) is not None
     letters = [ch for ch in text if ch.isalpha()]
     return bool(letters) and sum(ch.isascii() for ch in letters) >= 0.9 * len(letters)
 

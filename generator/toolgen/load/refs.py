@@ -16,6 +16,7 @@ import copy
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 
@@ -68,32 +69,40 @@ def schema_uri(doc: Document, pointer: str) -> str:
     return f"{document_uri(doc)}?schema={quote(pointer, safe='')}"
 
 
-@dataclass
 class RefIndex:
-    """All documents and schema roots of a spec set, as one `referencing` registry."""
+    """All documents and schema roots of a spec set, as one `referencing` registry: made when
+    a `$ref` is first followed (most spec sets' tools bundle without one)."""
 
-    registry: referencing.Registry[Any]
-    documents: dict[str, Document]
+    def __init__(self, specs: SpecSet) -> None:
+        self.specs = specs
 
     @classmethod
     def build(cls, specs: SpecSet) -> RefIndex:
-        resources: list[tuple[str, referencing.Resource[Any]]] = []
-        documents: dict[str, Document] = {}
+        return cls(specs)
+
+    @cached_property
+    def documents(self) -> dict[str, Document]:
+        """Resource URI -> the document it is in (a document, or a schema root in one)."""
+        return {uri: doc for uri, doc, _ in self._resources}
+
+    @cached_property
+    def registry(self) -> referencing.Registry[Any]:
         spec = referencing.jsonschema.DRAFT202012
-        for doc in specs.documents:
-            documents[document_uri(doc)] = doc
-            resources.append((document_uri(doc), spec.create_resource(doc.data)))
-        for tool in specs.tools:
-            for pointer, schema in schema_roots(tool):
-                uri = schema_uri(tool.doc, pointer)
-                documents[uri] = tool.doc
-                resources.append((uri, spec.create_resource(schema)))
+        resources = [(uri, spec.create_resource(data)) for uri, _, data in self._resources]
 
         def refuse(uri: str) -> referencing.Resource[Any]:
             raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs class
 
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)  # type: ignore[call-arg]
-        return cls(registry.with_resources(resources), documents)
+        return registry.with_resources(resources)
+
+    @cached_property
+    def _resources(self) -> list[tuple[str, Document, Any]]:
+        found = [(document_uri(doc), doc, doc.data) for doc in self.specs.documents]
+        for tool in self.specs.tools:
+            for pointer, schema in schema_roots(tool):
+                found.append((schema_uri(tool.doc, pointer), tool.doc, schema))
+        return found
 
 
 def schema_roots(tool: ToolSource) -> list[tuple[str, Any]]:
@@ -113,6 +122,7 @@ def schema_roots(tool: ToolSource) -> list[tuple[str, Any]]:
 class _Bundle:
     index: RefIndex
     doc: Document
+    root: str  # the pointer of the schema root bundled: its URI is the base of its references
     defs: dict[str, Any] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
     heights: dict[str, int] = field(default_factory=dict)  # def name -> levels below its root
@@ -146,9 +156,12 @@ class _Bundle:
         return name
 
     def follow(
-        self, ref: str, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
+        self, ref: str, base: str | None, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
     ) -> str:
-        """Resolve one `$ref` found at `pointer`; returns the local `#/$defs/<Name>`."""
+        """Resolve one `$ref` found at `pointer` (`base` None: in the root's own resource);
+        returns the local `#/$defs/<Name>`."""
+        if base is None:  # its URI made only for a schema that refers to anything
+            base = schema_uri(self.doc, self.root)
         scheme = urlsplit(ref).scheme
         if scheme and scheme != "file" or ref.startswith("//"):
             raise RefError(
@@ -242,13 +255,18 @@ class _Bundle:
         return None
 
     def walk(
-        self, schema: Any, base: str, pointer: str, level: int = 0, chain: tuple[str, ...] = ()
+        self,
+        schema: Any,
+        base: str | None,
+        at: At,
+        level: int = 0,
+        chain: tuple[str, ...] = (),
     ) -> Any:
         """`chain`: the definitions this schema is reached from in place (see IN_PLACE).
         Scalars are taken as they are without a call of their own (most values are)."""
         if isinstance(schema, list):
             return [
-                self.walk(item, base, f"{pointer}/{i}", level, chain)
+                self.walk(item, base, (at, i), level, chain)
                 if isinstance(item, (dict, list))
                 else item
                 for i, item in enumerate(schema)
@@ -258,36 +276,50 @@ class _Bundle:
         if level > self.deepest:
             self.deepest = level
         if level > MAX_SCHEMA_DEPTH:
-            self.reach(level, pointer)
+            self.reach(level, _pointer(at))
         out: dict[str, Any] = {}
         for key, value in schema.items():
             if key in UNSUPPORTED_KEYWORDS:
                 raise RefError(
                     self.doc,
-                    child(pointer, key),
+                    _pointer((at, key)),
                     "unsupported-keyword",
                     f"{key} is not supported in tool schemas",
                     "use $defs and $ref with relative paths",
                 )
             if key == "$ref" and isinstance(value, str):
-                out[key] = self.follow(value, base, child(pointer, key), level, chain)
+                out[key] = self.follow(value, base, _pointer((at, key)), level, chain)
             elif key == "$defs":
                 continue  # definitions are re-collected as they are referenced
             elif not isinstance(value, (dict, list)):
                 out[key] = value  # a scalar: no schema inside, and nothing to copy
             elif key in SCHEMA_MAPS and isinstance(value, dict):
-                here = child(pointer, key)
+                here = (at, key)
                 inner = chain if key in IN_PLACE else ()
                 out[key] = {
-                    k: self.walk(v, base, child(here, k), level + 1, inner)
-                    for k, v in value.items()
+                    k: self.walk(v, base, (here, k), level + 1, inner) for k, v in value.items()
                 }
             elif key in DATA_KEYWORDS:
                 out[key] = copy.deepcopy(value)  # data, not schemas
             else:
                 inner = chain if key in IN_PLACE else ()
-                out[key] = self.walk(value, base, child(pointer, key), level + 1, inner)
+                out[key] = self.walk(value, base, (at, key), level + 1, inner)
         return out
+
+
+# Where the walk is: a JSON pointer, or the place of its parent and one more token. Made a
+# pointer (`_pointer`) only where something is reported or followed: most nodes never are.
+At = str | tuple["At", str | int]
+
+
+def _pointer(at: At) -> str:
+    tokens: list[str | int] = []
+    while isinstance(at, tuple):
+        at, token = at
+        tokens.append(token)
+    for token in reversed(tokens):
+        at = child(at, token)
+    return at
 
 
 def safe_name(text: str) -> str:
@@ -306,8 +338,8 @@ def bundle_located(
 ) -> tuple[Any, dict[str, tuple[Document, str]]]:
     """`bundle`, and where each definition of the bundle's `$defs` was written: name ->
     (document, JSON pointer), so a finding inside a definition can name its source line."""
-    state = _Bundle(index, tool.doc)
-    body = state.walk(schema, schema_uri(tool.doc, pointer), pointer)
+    state = _Bundle(index, tool.doc, pointer)
+    body = state.walk(schema, None, pointer)
     if state.defs and isinstance(body, dict):
         body["$defs"] = dict(sorted(state.defs.items()))
     places: dict[str, tuple[Document, str]] = {}

@@ -16,7 +16,7 @@ from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
 from toolgen.lower.annotation import ANY_TYPE
-from toolgen.lower.typemap import TypeMapper
+from toolgen.lower.typemap import Leaves, TypeMapper
 from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import (
@@ -89,7 +89,9 @@ def view_of(
     )
 
 
-def lower_tool(tool: CheckedTool) -> ToolIR:
+def lower_tool(tool: CheckedTool, leaves: Leaves | None = None) -> ToolIR:
+    """`leaves`: the leaf annotations the type mappers of a whole `lower` share (TypeMapper.leaf)."""
+    leaves = {} if leaves is None else leaves
     spec = tool.spec
     seen = view(tool)
     name = spec.name
@@ -100,14 +102,14 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     recursive: list[str] = []
 
     defs = parameters.get("$defs", {})
-    args = TypeMapper(classes.arguments, defs, role="arguments")
+    args = TypeMapper(classes.arguments, defs, role="arguments", leaves=leaves)
     args.taken.add(classes.arguments)
     args.object_model(root_object(parameters, defs), classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
     result_defs = returns.get("$defs", {}) if isinstance(returns, dict) else {}
-    result = TypeMapper(classes.result, result_defs, role="result")
+    result = TypeMapper(classes.result, result_defs, role="result", leaves=leaves)
     result.taken.update(m.class_name for m in models)
     result.taken.add(classes.result)
     if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
@@ -139,7 +141,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
-        injected = TypeMapper(classes.injected, {}, role="injected")
+        injected = TypeMapper(classes.injected, {}, role="injected", leaves=leaves)
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(classes.injected)
         injected.object_model(
@@ -184,7 +186,7 @@ def lower_tool(tool: CheckedTool) -> ToolIR:
         exact_parameters=tool.exact_parameters
         if parameters is tool.closed_parameters
         else exact(parameters, defs),
-        exact_returns=returns is None or exact(returns, result_defs),
+        exact_returns=tool.exact_returns,  # `returns` is the tool's bundled one
         injected=injected_fields,
         models=tuple(models),
         recursive=tuple(recursive),
@@ -299,7 +301,8 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
 
 def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
     """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
-    lowered = sorted((lower_tool(t) for t in tools), key=lambda t: t.name)
+    leaves: Leaves = {}
+    lowered = sorted((lower_tool(t, leaves) for t in tools), key=lambda t: t.name)
     return PackageIR(
         name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256
     )

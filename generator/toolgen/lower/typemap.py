@@ -10,7 +10,7 @@ of the annotations it commits to fields, so a tool module imports exactly what i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolgen.ir import MISSING, FieldIR, ModelIR
 from toolgen.literals import py_literal, py_string
@@ -37,6 +37,28 @@ from toolgen.naming import class_name, field_name, unique
 from toolgen.schema.exactness import compiled_multiple, compiled_pattern, compiled_unique
 
 
+class FieldType(NamedTuple):
+    """What a field takes of its annotation: the text, with the constraints of a constrained
+    part lifted into the field's own Field(), and the names it needs imported."""
+
+    text: str
+    names: frozenset[str]
+    constraints: tuple[str, ...]
+    nullable: bool
+    forward: bool
+
+    @classmethod
+    def of(cls, annotation: Annotation) -> FieldType:
+        nullable, forward = annotation.nullable, annotation.forward
+        if annotation.constraints and annotation.bare is not None:
+            text, names = annotation.lifted()
+            return cls(text, names, annotation.constraints, nullable, forward)
+        return cls(annotation.text, annotation.names, (), nullable, forward)
+
+
+Leaves = dict[tuple[str, frozenset[str], str], FieldType]
+
+
 @dataclass
 class TypeMapper:
     prefix: str  # e.g. "GetWeatherArguments"
@@ -50,13 +72,16 @@ class TypeMapper:
     coerce: frozenset[str] = frozenset()  # `x-coerce` in force where the mapper is
     root_coerce: frozenset[str] = frozenset()  # the root's, which definitions take
     names: set[str] = field(default_factory=set)  # imports the committed annotations need
+    # The field types of leaf schemas (`leaf`), by role, coercions and keywords: one for each
+    # distinct leaf of a whole `lower` run when its mappers share it.
+    leaves: Leaves = field(default_factory=dict)
 
     # --- classes ---------------------------------------------------------------
 
     def new_class_name(self, hint: str) -> str:
         """A class name from a CamelCase hint (already prefixed), unique in this module."""
         base = class_name(hint)
-        name = unique([*sorted(self.taken), base])[-1]
+        (name,) = unique([base], self.taken)
         self.taken.add(name)
         return name
 
@@ -72,10 +97,7 @@ class TypeMapper:
         extra, extra_values = self.extras(schema, name)
         # Python names are chosen once the nested classes exist: a field named like a class
         # would shadow it for the annotations after it in the class body.
-        classes = sorted(self.taken)
-        python_names = unique([*classes, *(field_name(wire) for wire in properties)])[
-            len(classes) :
-        ]
+        python_names = unique([field_name(wire) for wire in properties], self.taken)
         fields = tuple(
             FieldIR(f[0], python, *f[1:]) for f, python in zip(built, python_names, strict=True)
         )
@@ -124,22 +146,20 @@ class TypeMapper:
         """FieldIR's arguments but its Python name (chosen once the nested classes exist)."""
         # The hint names a class this field's type may need: deriving it is skipped for the
         # types that never need one (most fields).
-        hint = class_name(owner, wire) if owner and _may_name(schema) else wire
-        annotation = self.annotation(schema, hint)
-        nullable = annotation.nullable
+        if _may_name(schema):
+            kind = FieldType.of(self.annotation(schema, class_name(owner, wire) if owner else wire))
+        else:
+            kind = self.leaf(schema, wire)
+        nullable = kind.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = (
             schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
         )
-        text, names = annotation.text, annotation.names
-        constraints: tuple[str, ...] = ()
-        if annotation.constraints and annotation.bare is not None:
-            text, names = annotation.lifted()
-            constraints = annotation.constraints
-        self.names |= names
+        text = kind.text
+        self.names |= kind.names
         if not required and default is MISSING and not nullable:
             text = f"{text} | None"  # absent reads as None; an explicit null means absent too
-        if annotation.forward:
+        if kind.forward:
             text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
@@ -151,7 +171,7 @@ class TypeMapper:
             default,
             description if isinstance(description, str) else None,
             secret,
-            constraints,
+            kind.constraints,
         )
 
     # --- annotations ------------------------------------------------------------
@@ -165,6 +185,29 @@ class TypeMapper:
                 self.coerce = saved
         return self.secret(schema, self._annotation(schema, hint))
 
+    def leaf(self, schema: Any, hint: str) -> FieldType:
+        """The field type of a schema that names no class (`_may_name` is False: a scalar type,
+        an enum, a const), worked out once per distinct leaf: descriptions and defaults aside,
+        the same few recur across a spec set's properties (`type: string`). Only a leaf of
+        scalar values (and lists of them) is looked up, by the repr of its keywords (which
+        tells 1, 1.0, True and -0.0 apart, as the annotation does)."""
+        if not isinstance(schema, dict):
+            return FieldType.of(self.annotation(schema, hint))
+        read = {}
+        for key, value in schema.items():
+            if key in _NOT_READ:
+                continue
+            if not isinstance(value, _SCALARS) and not (
+                isinstance(value, list) and all(isinstance(item, _SCALARS) for item in value)
+            ):
+                return FieldType.of(self.annotation(schema, hint))
+            read[key] = value
+        index = (self.role, self.coerce, repr(read))
+        found = self.leaves.get(index)
+        if found is None:
+            found = self.leaves[index] = FieldType.of(self.annotation(schema, hint))
+        return found
+
     # --- secrets -----------------------------------------------------------------
 
     def secret(self, schema: Any, annotation: Annotation) -> Annotation:
@@ -173,7 +216,11 @@ class TypeMapper:
         (a union with `Any`, an unresolvable `allOf`, a recursive definition), the whole is marked."""
         if self.role == "result" or not isinstance(schema, dict):
             return annotation
-        if schema.get("x-secret") is True or (annotation == ANY_TYPE and self.holds_secret(schema)):
+        if schema.get("x-secret") is True or (
+            annotation.parts == ANY_TYPE.parts  # first: dataclass equality reads every field
+            and annotation == ANY_TYPE
+            and self.holds_secret(schema)
+        ):
             return secret_annotation(annotation)
         return annotation
 
@@ -381,6 +428,9 @@ class TypeMapper:
 
 
 _SCALAR_TYPES = frozenset(("string", "integer", "number", "boolean", "null"))
+# What the annotation of a leaf never reads (`field` reads the description and the default).
+_NOT_READ = frozenset(("description", "title", "default", "examples", "example"))
+_SCALARS = (str, int, float, type(None))  # bool is an int
 
 
 def _may_name(schema: Any) -> bool:

@@ -16,19 +16,14 @@ from typing import Any
 
 from toolgen.schema.keywords import PARTIAL, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 
+_SUBSCHEMAS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES
 # Subschemas that apply to the object itself, whose keys are the object's keys (not `not`:
 # the keys it names are the ones refused).
 IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 IN_PLACE_VALUES = ("if", "then", "else")
 
 
-def closed(
-    schema: Any,
-    close: bool = True,
-    open_defs: frozenset[str] | None = None,
-    defs: dict[str, Any] | None = None,
-    outer: tuple[str, ...] = (),
-) -> Any:
+def closed(schema: Any) -> Any:
     """Arguments are closed wherever properties are declared (no silent drops of a typo).
 
     Not an `allOf` branch, nor a definition an `allOf` branch refers to: closed, each
@@ -39,40 +34,62 @@ def closed(
     """
     if not isinstance(schema, dict):
         return schema
-    if open_defs is None:
-        open_defs = frozenset(_all_of_refs(schema))
-    if defs is None:
-        found = schema.get("$defs")
-        defs = found if isinstance(found, dict) else {}
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {
-                name: closed(
-                    sub,
-                    key != "dependentSchemas" and not (key == "$defs" and name in open_defs),
-                    open_defs,
-                    defs,
-                )
-                for name, sub in value.items()
-            }
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            around = _declared(schema) if key in ("anyOf", "oneOf") else ()
-            out[key] = [closed(sub, key != "allOf", open_defs, defs, around) for sub in value]
-        elif key in SCHEMA_VALUES:
-            out[key] = closed(value, key not in PARTIAL, open_defs, defs)
-        else:
-            out[key] = value
-    if close and isinstance(out.get("properties"), dict) and "additionalProperties" not in out:
-        named = [
-            k
-            for k in dict.fromkeys([*_named_keys(schema, defs, frozenset()), *outer])
-            if k not in out["properties"]
-        ]
-        if named:
-            out["properties"] = {**out["properties"], **{k: {} for k in named}}
-        out["additionalProperties"] = False
-    return out
+    found = schema.get("$defs")
+    return _Closing(schema, found if isinstance(found, dict) else {}).closed(schema, True, ())
+
+
+class _Closing:
+    """One closing of a root schema: its `$defs`, and which of them stay open."""
+
+    def __init__(self, root: dict[str, Any], defs: dict[str, Any]) -> None:
+        self.root = root
+        self.defs = defs
+        self._open_defs: frozenset[str] | None = None
+
+    @property
+    def open_defs(self) -> frozenset[str]:
+        """The definitions some `allOf` refers to: found when a `$defs` is first met (the
+        walk for them is skipped where there are none, as in most schemas)."""
+        if self._open_defs is None:
+            self._open_defs = frozenset(_all_of_refs(self.root))
+        return self._open_defs
+
+    def closed(self, schema: Any, close: bool, outer: tuple[str, ...]) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        if _SUBSCHEMAS.isdisjoint(schema):  # a leaf (most nodes): no properties to close
+            return dict(schema)
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            if not isinstance(value, (dict, list)):
+                out[key] = value  # a keyword's value, or a boolean schema: as it is
+            elif key in SCHEMA_MAPS and isinstance(value, dict):
+                out[key] = {
+                    name: self.closed(
+                        sub,
+                        key != "dependentSchemas"
+                        and not (key == "$defs" and name in self.open_defs),
+                        (),
+                    )
+                    for name, sub in value.items()
+                }
+            elif key in SCHEMA_LISTS and isinstance(value, list):
+                around = _declared(schema) if key in ("anyOf", "oneOf") else ()
+                out[key] = [self.closed(sub, key != "allOf", around) for sub in value]
+            elif key in SCHEMA_VALUES:
+                out[key] = self.closed(value, key not in PARTIAL, ())
+            else:
+                out[key] = value
+        if close and isinstance(out.get("properties"), dict) and "additionalProperties" not in out:
+            named = [
+                k
+                for k in dict.fromkeys([*_named_keys(schema, self.defs, frozenset()), *outer])
+                if k not in out["properties"]
+            ]
+            if named:
+                out["properties"] = {**out["properties"], **{k: {} for k in named}}
+            out["additionalProperties"] = False
+        return out
 
 
 def _declared(schema: dict[str, Any]) -> tuple[str, ...]:

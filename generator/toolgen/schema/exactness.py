@@ -108,8 +108,7 @@ class _Exactness:
             return (
                 True  # `true`: Any (NaN and Infinity are refused where JSON is read: validation.py)
             )
-        keys = set(schema) - _INERT
-        keys = {k for k in keys if not k.startswith("x-")}
+        keys = {k for k in schema if k not in _INERT and not k.startswith("x-")}
         if not keys:
             return True
         if "$ref" in schema:  # typemap.reference: the target only, siblings left out
@@ -135,8 +134,8 @@ class _Exactness:
         return False
 
     def typed(self, kind: str, schema: dict[str, Any], keys: set[str]) -> bool:
-        allowed = _BY_TYPE.get(kind)
-        if allowed is None or not keys <= allowed | (_EVERY_TYPE_KEYWORD - allowed):
+        # Another type's keywords are ignored on this type (keywords.BY_TYPE): any of them may be here.
+        if kind not in _BY_TYPE or not keys <= _EVERY_TYPE_KEYWORD:
             return False
         if kind == "string":
             pattern = schema.get("pattern")
@@ -183,7 +182,10 @@ class _Exactness:
         ):
             return False
         # An optional key takes `null` as absent (a documented repair): exact only where null is valid.
-        return all(self.schema(sub) for sub in properties.values())
+        for sub in properties.values():
+            if not self.schema(sub):
+                return False
+        return True
 
     def values(self, schema: dict[str, Any], keys: set[str]) -> bool:
         """typemap.literal: JSON-equality membership; the type and other keywords are left out."""

@@ -28,9 +28,20 @@ def _has_ref(node: Any) -> bool:
     return False
 
 
+_SAMPLE_KEYS = frozenset(("default", "example", "examples"))
+_PROSE = frozenset(("description", "title"))  # read by no validator
+
+
 def check(context: Context) -> Iterator[Diagnostic]:
+    # Equal subjects recur across tools (`type: integer, minimum: 1` with a default): each
+    # distinct one, by the repr of what validation reads (1, 1.0 and True told apart; not
+    # its description or title), gets one validator, and each distinct sample one verdict.
+    judged: dict[str, tuple[Any, list[str]]] = {}  # subject -> validator, unchecked patterns
+    verdicts: dict[tuple[str, str], Any] = {}  # (subject, sample) -> the best error, or None
     for tool in context.tools:
         for pointer, node in tool.subschemas:
+            if _SAMPLE_KEYS.isdisjoint(node):
+                continue  # most nodes: no sample to check
             samples: list[tuple[str, Any]] = []
             if "default" in node:
                 samples.append(("default", node["default"]))
@@ -49,8 +60,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 )  # its references resolved, as the package reads them
                 if subject is None:
                     continue
-            validator = patterns.validator(subject)
-            skipped = list(dict.fromkeys(p for _, p in patterns.unchecked(subject)))
+            text = repr({k: v for k, v in subject.items() if k not in _PROSE})
+            if text not in judged:
+                judged[text] = (
+                    patterns.validator(subject),
+                    list(dict.fromkeys(p for _, p in patterns.unchecked(subject))),
+                )
+            validator, skipped = judged[text]
             for where, value in samples:
                 for pattern in skipped:
                     yield tool.doc.diagnostic(
@@ -60,7 +76,12 @@ def check(context: Context) -> Iterator[Diagnostic]:
                         hint=patterns.HINT,
                         severity=Severity.WARNING,
                     )
-                error = jsonschema.exceptions.best_match(patterns.errors(validator, value))
+                sample = (text, repr(value))
+                if sample not in verdicts:
+                    verdicts[sample] = jsonschema.exceptions.best_match(
+                        patterns.errors(validator, value)
+                    )
+                error = verdicts[sample]
                 if error is not None:
                     yield tool.doc.diagnostic(
                         f"{pointer}/{where}",

@@ -106,13 +106,18 @@ def _schemas(tool: CheckedTool) -> Iterator[Diagnostic]:
     parameters = tool.source.data.get("parameters")
     declared = parameters.get("properties") if isinstance(parameters, dict) else None
     declared = declared if isinstance(declared, dict) else {}
-    at_root = {child(child(root, "properties"), name): name for name in declared}
+    at_root: dict[str, str] | None = None  # made at the first rename (most tools have none)
     claimed: dict[str, str] = {}  # old name -> the property that claims it
     for pointer, node in tool.subschemas:
-        yield from _sunset(doc, pointer, node)
-        renamed = node.get("x-renamed-from")
+        if "x-sunset" in node:  # rare: no generator made for the other nodes
+            yield from _sunset(doc, pointer, node)
+        if "x-renamed-from" not in node:
+            continue
+        renamed = node["x-renamed-from"]
         if not isinstance(renamed, dict):
             continue
+        if at_root is None:
+            at_root = {child(child(root, "properties"), name): name for name in declared}
         if pointer not in at_root:
             yield _misplaced(doc, pointer)
             continue

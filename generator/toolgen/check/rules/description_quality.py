@@ -17,6 +17,7 @@ language gets the name and length checks alone.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from toolgen.check.context import CheckedTool, Context, Rule, warn
 from toolgen.check.wording import (
@@ -39,7 +40,6 @@ from toolgen.check.wording import (
 )
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.schema.pointer import child
-from toolgen.schema.walk import walk
 
 ID = "description-purpose"
 SUMMARY = (
@@ -214,7 +214,11 @@ def _mentions(said: list[str], text: str, kind: str) -> bool:
 
 
 def _parameters(tool: CheckedTool) -> Iterator[Diagnostic]:
-    for pointer, node in walk(tool.spec.parameters, tool.at("/parameters")):
+    root = tool.at("/parameters")
+    inside = root + "/"
+    for pointer, node in tool.subschemas:  # those of `parameters` come first
+        if pointer != root and not pointer.startswith(inside):
+            break
         for name, sub in (node.get("properties") or {}).items():
             if not isinstance(sub, dict) or not isinstance(sub.get("description"), str):
                 continue
@@ -233,6 +237,7 @@ def _parameters(tool: CheckedTool) -> Iterator[Diagnostic]:
                 )
 
 
+@lru_cache(maxsize=4096)  # the same property names and descriptions recur across tools
 def parameter_problem(name: str, text: str) -> str:
     """What is wrong with a parameter's description ("" when nothing this rule sees)."""
     said = words(text)

@@ -24,10 +24,13 @@ def check(context: Context) -> Iterator[Diagnostic]:
                 hint="say what the tool does and when to use it",
             )
         root = tool.at("/parameters")
+        inside = f"{root}/"
         for pointer, node in tool.subschemas:  # those of `parameters` come first
-            if pointer != root and not pointer.startswith(f"{root}/"):
+            if pointer != root and not pointer.startswith(inside):
                 break
-            for name, sub in (node.get("properties") or {}).items():
+            if "properties" not in node:
+                continue
+            for name, sub in (node["properties"] or {}).items():
                 if (
                     isinstance(sub, dict)
                     and not str(sub.get("description", "")).strip()

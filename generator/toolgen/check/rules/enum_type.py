@@ -20,6 +20,8 @@ SEVERITY = Severity.WARNING
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for pointer, node in tool.subschemas:
+            if "enum" not in node and "const" not in node:
+                continue  # most nodes: nothing to compare with the type
             types = node.get("type")
             kinds = (
                 [types] if isinstance(types, str) else types if isinstance(types, list) else None

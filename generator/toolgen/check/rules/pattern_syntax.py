@@ -30,6 +30,8 @@ SEVERITY = Severity.ERROR
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for pointer, node in tool.subschemas:
+            if "pattern" not in node and "patternProperties" not in node:
+                continue  # most nodes
             pattern = node.get("pattern")
             if isinstance(pattern, str) and ecma(pattern) is None:
                 why, instead = refusal(pattern)

@@ -15,7 +15,9 @@ SEVERITY = Severity.ERROR
 def check(context: Context) -> Iterator[Diagnostic]:
     for tool in context.tools:
         for pointer, node in tool.subschemas:
-            required, properties = node.get("required"), node.get("properties")
+            if "required" not in node:
+                continue  # most nodes
+            required, properties = node["required"], node.get("properties")
             if not isinstance(required, list) or not isinstance(properties, dict):
                 continue
             for i, name in enumerate(required):
