@@ -19,7 +19,7 @@ from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.runtime import kinds
-from toolgen.schema.walk import nodes, transform
+from toolgen.schema.walk import nodes, rebuild
 
 __all__ = [
     "PROVIDERS",
@@ -136,7 +136,7 @@ def deprecated_parameter_text(schema: dict[str, Any]) -> str:
     return f"Deprecated (sunset {sunset})." if isinstance(sunset, str) else "Deprecated."
 
 
-def _marked_node(node: dict[str, Any], path: str) -> dict[str, Any]:
+def _marked_node(node: dict[str, Any]) -> dict[str, Any]:
     if node.get("deprecated") is not True:
         return node
     text = node.get("description")
@@ -149,7 +149,7 @@ def _marked(parameters: dict[str, Any]) -> dict[str, Any]:
     object when none is (so that the exporters' memo of each `parameters` still hits)."""
     if not any(node.get("deprecated") is True for node in nodes(parameters)):
         return parameters
-    marked: dict[str, Any] = transform(parameters, _marked_node)
+    marked: dict[str, Any] = rebuild(parameters, _marked_node)
     return marked
 
 

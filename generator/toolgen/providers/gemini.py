@@ -17,11 +17,17 @@ from typing import Any
 from toolgen.providers import dropped, patterns, root
 from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
 from toolgen.providers.describe import describe
-from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
+from toolgen.providers.portable import (
+    defs_free,
+    portable,
+    restrict,
+    type_arrays_to_any_of,
+    typed_enums,
+)
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
 from toolgen.runtime import kinds
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, transform, walk
+from toolgen.schema.walk import Node, nodes, rebuild, transform, walk
 
 JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties
@@ -62,7 +68,7 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
 
 def json_schema(tool: ToolLike, notes: list[Note]) -> Node:
     schema = portable(tool.parameters)
-    for path, node in walk(schema):
+    for path, node in walk(schema) if any("allOf" in node for node in nodes(schema)) else ():
         if "allOf" in node:
             notes.append(
                 Note(
@@ -80,7 +86,7 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     """The OpenAPI-subset schema; None for no parameters; False when the tool is refused."""
     target = "gemini parameters (OpenAPI)"
     schema = portable(tool.parameters)
-    for path, node in walk(schema):
+    for path, node in walk(schema) if _refused_name(schema) else ():
         properties = node.get("properties")
         for name in properties if isinstance(properties, dict) else ():
             if not PROPERTY_NAME.match(name):
@@ -102,17 +108,31 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     for path, what in lossy:
         notes.append(Note(tool.name, target, LOSSY, what, path))
     schema = restrict(schema, OPENAPI_KEYWORDS, OPENAPI_FORMATS)
-    schema = transform(
+    schema = rebuild(
         schema,
-        lambda node, path: (
+        lambda node: (
             {**node, "type": node["type"].upper()} if isinstance(node.get("type"), str) else node
         ),
     )
     return schema if schema.get("properties") else None
 
 
+def _refused_name(schema: Node) -> bool:
+    """Whether a property name of `schema` is one `parameters` refuses (most have none)."""
+    return any(
+        not PROPERTY_NAME.match(name)
+        for node in nodes(schema)
+        if isinstance(node.get("properties"), dict)
+        for name in node["properties"]
+    )
+
+
 def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
-    """References inlined; a recursive definition spelled out UNROLL levels deep, then cut."""
+    """References inlined; a recursive definition spelled out UNROLL levels deep, then cut.
+    A schema with no `$defs` anywhere is returned as it is (the same object as `portable`'s,
+    whose memoised rewrites it then shares)."""
+    if defs_free(schema):
+        return schema
     defs = schema.get("$defs") or {}
     cycles = recursive(schema)
     for name in sorted(cycles):

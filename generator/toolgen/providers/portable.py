@@ -30,7 +30,7 @@ from toolgen.providers.schema import (
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, transform
+from toolgen.schema.walk import Node, rebuild
 
 MERGE_ROUNDS = 8
 
@@ -44,22 +44,20 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
-    schema = transform(flatten(without_booleans(readable_public(parameters))), _local)
+    schema = rebuild(flatten(without_booleans(readable_public(parameters))), _local)
     defs = dict(schema.get("$defs") or {})
     # A definition is never inlined into one it is part of a cycle with: each round would
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
     cycle = _cycles(defs)
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
         merged = {
-            name: _resolve_node(
-                body, {k: v for k, v in defs.items() if k not in cycle[name]}, f"/$defs/{name}"
-            )
+            name: _resolve_node(body, {k: v for k, v in defs.items() if k not in cycle[name]})
             for name, body in defs.items()
         }
         if merged == defs:
             break
         defs = merged
-    body = _resolve_node({k: v for k, v in schema.items() if k != "$defs"}, defs, "")
+    body = _resolve_node({k: v for k, v in schema.items() if k != "$defs"}, defs)
     if defs:
         body["$defs"] = defs
     return prune_defs(object_root(body))
@@ -102,7 +100,7 @@ def object_root(schema: Node) -> Node:
     return describe(out, moved)
 
 
-def _local(node: Node, path: str) -> Node:
+def _local(node: Node) -> Node:
     """Rewrites that need no reference: oneOf, const, prefixItems."""
     moved: dict[str, Any] = {}
     out = dict(node)
@@ -139,12 +137,12 @@ def _replace_key(node: Node, old: str, new: str, value: Any) -> Node:
     return {(new if k == old else k): (value if k == old else v) for k, v in node.items()}
 
 
-def _resolve_node(schema: Any, defs: Node, path: str) -> Any:
+def _resolve_node(schema: Any, defs: Node) -> Any:
     """Merge `allOf` and inline `$ref`s that carry siblings, everywhere below `schema`."""
-    return transform(schema, lambda node, here: _resolve(node, defs, path + here))
+    return rebuild(schema, lambda node: _resolve(node, defs))
 
 
-def _resolve(node: Node, defs: Node, path: str) -> Node:
+def _resolve(node: Node, defs: Node) -> Node:
     for _ in range(MERGE_ROUNDS):
         ref = node.get("$ref")
         if isinstance(ref, str) and len(node) > 1 and isinstance(defs.get(ref_name(ref)), dict):
@@ -194,8 +192,7 @@ def restrict(
     keywords of a node to move (say, `minItems` above 1) before the allow-list applies.
     """
 
-    def one(node: Node, path: str) -> Node:
-        root = path == ""
+    def one(node: Node, root: bool = False) -> Node:
         moved = dict(moved_first(node)) if moved_first else {}
         out: Node = {}
         for key, value in node.items():
@@ -211,12 +208,15 @@ def restrict(
                 moved[key] = value
         return describe(out, moved)
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one, root=lambda node: one(node, root=True))
     return out
 
 
 def inline_refs(schema: Node, keep_recursive: bool) -> Node:
-    """Every `$ref` replaced by its definition; recursive ones kept (or refused) as the target allows."""
+    """Every `$ref` replaced by its definition; recursive ones kept (or refused) as the target allows.
+    A schema with no `$defs` anywhere is returned as it is (there is nothing to replace)."""
+    if defs_free(schema):
+        return schema
     defs = schema.get("$defs") or {}
     cycles = recursive(schema)
     if cycles and not keep_recursive:
@@ -248,10 +248,32 @@ def inline_refs(schema: Node, keep_recursive: bool) -> Node:
     return prune_defs(body)
 
 
-def type_arrays_to_any_of(schema: Node) -> Node:
-    """`type: [string, null]` as `anyOf` (for targets that take one type per schema)."""
+@memoised_by_identity
+def defs_free(schema: Any) -> bool:
+    """Whether no `$defs` key is anywhere in `schema`, data included: then the expansions of
+    references (`inline_refs`, Gemini's unrolling) have nothing to replace and nothing to
+    drop, and every variant that expands the same lowering asks once."""
+    return not _mentions_defs(schema)
 
-    def one(node: Node, path: str) -> Node:
+
+def _mentions_defs(value: Any) -> bool:
+    if isinstance(value, dict):
+        if "$defs" in value:
+            return True
+        values: Any = value.values()
+    elif isinstance(value, list):
+        values = value
+    else:
+        return False
+    return any(_mentions_defs(v) for v in values if isinstance(v, (dict, list)))
+
+
+@memoised_by_identity
+def type_arrays_to_any_of(schema: Node) -> Node:
+    """`type: [string, null]` as `anyOf` (for targets that take one type per schema). Once per
+    schema object: Anthropic strict and Gemini `parameters` rewrite the same portable form."""
+
+    def one(node: Node) -> Node:
         kinds = node.get("type")
         if not isinstance(kinds, list):
             return node
@@ -278,7 +300,7 @@ def type_arrays_to_any_of(schema: Node) -> Node:
             branches.append(branch)
         return {"anyOf": branches, **keep}
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one)
     return out
 
 
@@ -296,7 +318,7 @@ def _matches(value: Any, kind: str) -> bool:
 def typed_enums(schema: Node) -> Node:
     """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums."""
 
-    def one(node: Node, path: str) -> Node:
+    def one(node: Node) -> Node:
         values = node.get("enum")
         if not isinstance(values, list) or not values or types_of(node) or "anyOf" in node:
             return node
@@ -310,7 +332,7 @@ def typed_enums(schema: Node) -> Node:
             branches.append({"type": "null"} if kind == "null" else {"type": kind, "enum": members})
         return {"anyOf": branches, **rest}
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one)
     return out
 
 

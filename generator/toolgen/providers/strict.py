@@ -103,7 +103,7 @@ def openai_strict(parameters: Node) -> Node:
 
 def _openai_limits(schema: Node) -> None:
     properties = enum_values = text = 0
-    for path, node in walk(schema):
+    for node in nodes(schema):
         if isinstance(node.get("properties"), dict):
             properties += len(node["properties"])
             text += sum(len(name) for name in node["properties"])
@@ -114,7 +114,7 @@ def _openai_limits(schema: Node) -> None:
             text += length
             if len(values) > LONG_ENUM and length > LONG_ENUM_TEXT:
                 raise Inexpressible(
-                    path,
+                    next(path for path, found in walk(schema) if found is node),
                     f"an enum of {len(values)} values longer than {LONG_ENUM_TEXT:,} characters",
                 )
     text += sum(len(name) for name in schema.get("$defs") or {})
