@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from toolgen.naming import provider_name
@@ -229,10 +230,14 @@ def export_all(
     }
 
 
+_FIELDS = attrgetter(*(f.name for f in fields(Note)))
+
+
 def notes_of(exports: Exports) -> list[Note]:
     """Every note of every variant of every provider, once each."""
     return sorted(
-        {note for done in exports.values() for _, export in done for note in export.notes}
+        {note for done in exports.values() for _, export in done for note in export.notes},
+        key=_FIELDS,  # `Note`'s order, without a call of its comparison method per pair
     )
 
 

@@ -27,7 +27,7 @@ from toolgen.providers.portable import (
 from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
 from toolgen.runtime import kinds
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, nodes, rebuild, transform, walk
+from toolgen.schema.walk import Node, nodes, transform, walk
 
 JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties
@@ -108,12 +108,9 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     for path, what in lossy:
         notes.append(Note(tool.name, target, LOSSY, what, path))
     schema = restrict(schema, OPENAPI_KEYWORDS, OPENAPI_FORMATS)
-    schema = rebuild(
-        schema,
-        lambda node: (
-            {**node, "type": node["type"].upper()} if isinstance(node.get("type"), str) else node
-        ),
-    )
+    for node in nodes(schema):  # every subschema is restrict's new dict, this function's own
+        if isinstance(node.get("type"), str):
+            node["type"] = node["type"].upper()
     return schema if schema.get("properties") else None
 
 

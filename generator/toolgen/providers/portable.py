@@ -30,7 +30,7 @@ from toolgen.providers.schema import (
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, rebuild
+from toolgen.schema.walk import Node, nodes, rebuild
 
 MERGE_ROUNDS = 8
 
@@ -45,6 +45,9 @@ def portable(parameters: Node) -> Node:
 
 def _portable(parameters: Node) -> Node:
     schema = rebuild(flatten(without_booleans(readable_public(parameters))), _local)
+    if not schema.get("$defs") and not any("allOf" in node for node in nodes(schema)):
+        # Nothing to merge nor inline (most schemas): `_resolve` would leave every node as it is.
+        return prune_defs(object_root({k: v for k, v in schema.items() if k != "$defs"}))
     defs = dict(schema.get("$defs") or {})
     # A definition is never inlined into one it is part of a cycle with: each round would
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
@@ -193,6 +196,12 @@ def restrict(
     """
 
     def one(node: Node, root: bool = False) -> Node:
+        if (
+            moved_first is None
+            and allowed.issuperset(node)
+            and (formats is None or "format" not in node or node["format"] in formats)
+        ):
+            return node  # nothing to move (most nodes); `rebuild` hands each node over as a copy
         moved = dict(moved_first(node)) if moved_first else {}
         out: Node = {}
         for key, value in node.items():

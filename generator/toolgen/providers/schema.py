@@ -115,10 +115,12 @@ def is_any(schema: Any) -> bool:
         return True
     if not isinstance(schema, dict):
         return False
-    return not (
-        {"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"}
-        & set(schema)
-    )
+    return _TYPING.isdisjoint(schema)
+
+
+_TYPING = frozenset(
+    {"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"}
+)
 
 
 # One encoder for every `compact` (`json.dumps` with options builds an encoder a call).
