@@ -72,8 +72,11 @@ _found_in = memoised_by_identity(_found)
 @memoised_by_identity
 def readable_public(schema: Any) -> Any:
     """`readable(public(schema))`, what every target starts from: once per schema object (the
-    spec's keywords for lint, the portable lowering and MCP's schemas each asked for it)."""
-    return readable(public(schema))
+    spec's keywords for lint, the portable lowering and MCP's schemas each asked for it).
+    `public` only takes keys away: where `schema` has no unreadable pattern (`_found_in`, which
+    the notes ask for anyway), neither has its public form."""
+    shown = public(schema)
+    return readable(shown) if _found_in(schema) else shown
 
 
 def notes(tool: ToolLike, target: str, found: list[Note], returns: bool = False) -> None:

@@ -280,7 +280,10 @@ def _mentions_defs(value: Any) -> bool:
 @memoised_by_identity
 def type_arrays_to_any_of(schema: Node) -> Node:
     """`type: [string, null]` as `anyOf` (for targets that take one type per schema). Once per
-    schema object: Anthropic strict and Gemini `parameters` rewrite the same portable form."""
+    schema object: Anthropic strict and Gemini `parameters` rewrite the same portable form.
+    A schema without a type array is returned as it is (then `typed_enums`' memo is shared)."""
+    if not any(isinstance(node.get("type"), list) for node in nodes(schema)):
+        return schema
 
     def one(node: Node) -> Node:
         kinds = node.get("type")
@@ -324,13 +327,19 @@ def _matches(value: Any, kind: str) -> bool:
     return actual == kind or kind == "number" and actual == "integer"
 
 
+@memoised_by_identity
 def typed_enums(schema: Node) -> Node:
-    """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums."""
+    """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums.
+
+    Once per schema object (OpenAI strict and Gemini `parameters` both ask, of the same portable
+    form where it has no type array); a schema with no such enum is returned as it is."""
+    if not any(_untyped_enum(node) for node in nodes(schema)):
+        return schema
 
     def one(node: Node) -> Node:
-        values = node.get("enum")
-        if not isinstance(values, list) or not values or types_of(node) or "anyOf" in node:
+        if not _untyped_enum(node):
             return node
+        values = node["enum"]
         kinds = list(dict.fromkeys(json_type(v) for v in values))
         if len(kinds) == 1:
             return {"type": kinds[0], **node}
@@ -343,6 +352,11 @@ def typed_enums(schema: Node) -> Node:
 
     out: Node = rebuild(schema, one)
     return out
+
+
+def _untyped_enum(node: Node) -> bool:
+    values = node.get("enum")
+    return isinstance(values, list) and bool(values) and not types_of(node) and "anyOf" not in node
 
 
 def nullable(schema: Node, defs: Node) -> Node:

@@ -1,10 +1,11 @@
-"""providers/portable.py: the expansions of references skip a schema with no `$defs` anywhere."""
+"""providers/portable.py: a rewrite with nothing to rewrite in a schema returns the schema itself
+(so that the memos of the rewrites after it are shared), and rewrites it otherwise."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolgen.providers.portable import defs_free, inline_refs
+from toolgen.providers.portable import defs_free, inline_refs, type_arrays_to_any_of, typed_enums
 
 PLAIN: dict[str, Any] = {
     "type": "object",
@@ -33,3 +34,16 @@ def test_inline_refs_returns_a_schema_without_definitions_as_it_is() -> None:
         "properties": {"a": {"type": "integer"}},
     }
     assert inline_refs(HIDDEN, keep_recursive=False) == {"type": "object", "x": [{"y": {}}]}
+
+
+def test_type_arrays_to_any_of_and_typed_enums_return_a_schema_without_either_as_it_is() -> None:
+    assert type_arrays_to_any_of(PLAIN) is PLAIN
+    assert typed_enums(PLAIN) is PLAIN
+    arrays = {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}
+    assert type_arrays_to_any_of(arrays)["properties"]["a"] == {
+        "anyOf": [{"type": "string"}, {"type": "null"}]
+    }
+    untyped = {"type": "object", "properties": {"a": {"enum": ["x", 1]}}}
+    assert typed_enums(untyped)["properties"]["a"] == {
+        "anyOf": [{"type": "string", "enum": ["x"]}, {"type": "integer", "enum": [1]}]
+    }
