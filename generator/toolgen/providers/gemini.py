@@ -17,6 +17,7 @@ from typing import Any
 from toolgen.providers import dropped, patterns, root
 from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
 from toolgen.providers.describe import describe
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.portable import (
     defs_free,
     portable,
@@ -68,7 +69,7 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
 
 def json_schema(tool: ToolLike, notes: list[Note]) -> Node:
     schema = portable(tool.parameters)
-    for path, node in walk(schema) if any("allOf" in node for node in nodes(schema)) else ():
+    for path, node in walk(schema) if _findings(schema)[0] else ():
         if "allOf" in node:
             notes.append(
                 Note(
@@ -86,7 +87,7 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     """The OpenAPI-subset schema; None for no parameters; False when the tool is refused."""
     target = "gemini parameters (OpenAPI)"
     schema = portable(tool.parameters)
-    for path, node in walk(schema) if _refused_name(schema) else ():
+    for path, node in walk(schema) if _findings(schema)[1] else ():
         properties = node.get("properties")
         for name in properties if isinstance(properties, dict) else ():
             if not PROPERTY_NAME.match(name):
@@ -114,14 +115,17 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     return schema if schema.get("properties") else None
 
 
-def _refused_name(schema: Node) -> bool:
-    """Whether a property name of `schema` is one `parameters` refuses (most have none)."""
-    return any(
-        not PROPERTY_NAME.match(name)
-        for node in nodes(schema)
-        if isinstance(node.get("properties"), dict)
-        for name in node["properties"]
-    )
+@memoised_by_identity
+def _findings(schema: Node) -> tuple[bool, bool]:
+    """Whether `schema` (the portable form both variants start from) has an `allOf` left, and
+    a property name `parameters` refuses: one look, no pointer (most schemas have neither)."""
+    all_of = refused = False
+    for node in nodes(schema):
+        all_of = all_of or "allOf" in node
+        properties = node.get("properties")
+        if not refused and isinstance(properties, dict):
+            refused = any(not PROPERTY_NAME.match(name) for name in properties)
+    return all_of, refused
 
 
 def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:

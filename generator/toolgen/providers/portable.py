@@ -282,7 +282,7 @@ def type_arrays_to_any_of(schema: Node) -> Node:
     """`type: [string, null]` as `anyOf` (for targets that take one type per schema). Once per
     schema object: Anthropic strict and Gemini `parameters` rewrite the same portable form.
     A schema without a type array is returned as it is (then `typed_enums`' memo is shared)."""
-    if not any(isinstance(node.get("type"), list) for node in nodes(schema)):
+    if not _shape(schema)[0]:
         return schema
 
     def one(node: Node) -> Node:
@@ -333,7 +333,7 @@ def typed_enums(schema: Node) -> Node:
 
     Once per schema object (OpenAI strict and Gemini `parameters` both ask, of the same portable
     form where it has no type array); a schema with no such enum is returned as it is."""
-    if not any(_untyped_enum(node) for node in nodes(schema)):
+    if not _shape(schema)[1]:
         return schema
 
     def one(node: Node) -> Node:
@@ -352,6 +352,17 @@ def typed_enums(schema: Node) -> Node:
 
     out: Node = rebuild(schema, one)
     return out
+
+
+@memoised_by_identity
+def _shape(schema: Node) -> tuple[bool, bool]:
+    """Whether some subschema has a type array, and whether one has an enum without a type:
+    one look for both rewrites (the second asks of what the first returned as it was)."""
+    arrays = untyped = False
+    for node in nodes(schema):
+        arrays = arrays or isinstance(node.get("type"), list)
+        untyped = untyped or _untyped_enum(node)
+    return arrays, untyped
 
 
 def _untyped_enum(node: Node) -> bool:

@@ -129,7 +129,8 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 def compact(value: Any, limit: int = 300) -> str:
     """A JSON value as short text for a description."""
-    text = _COMPACT(value)
+    # An integer (most moved values: bounds, lengths) is its digits, as the encoder writes it.
+    text = int.__repr__(value) if type(value) is int else _COMPACT(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -102,8 +102,10 @@ def openai_strict(parameters: Node) -> Node:
 
 
 def _openai_limits(schema: Node) -> None:
-    properties = enum_values = text = 0
+    properties = enum_values = text = containers = 0
     for node in nodes(schema):
+        if "properties" in node or {"object", "array"}.intersection(types_of(node)):
+            containers += 1
         if isinstance(node.get("properties"), dict):
             properties += len(node["properties"])
             text += sum(len(name) for name in node["properties"])
@@ -125,7 +127,8 @@ def _openai_limits(schema: Node) -> None:
     ):
         if count > limit:
             raise Inexpressible("", f"{count:,} {what} (OpenAI strict allows {limit:,})")
-    depth = nesting(schema)
+    # Without definitions no path can nest more levels than there are objects and arrays.
+    depth = nesting(schema) if containers > MAX_NESTING or "$defs" in schema else 0
     if depth > MAX_NESTING:
         raise Inexpressible("", f"{depth} levels of nesting (OpenAI strict allows {MAX_NESTING})")
 
