@@ -59,12 +59,17 @@ def _asserted(parameters: dict[str, Any]) -> dict[str, Any]:
 def _emitted(schema: Any) -> frozenset[str]:
     """The keywords of an emitted schema (only which, not where): variants emit the same
     memoised lowering (`portable`, the strict forms) again and again, so each is walked once."""
-    found: set[str] = set()
-    for node in nodes(schema):
-        found.update(_ASSERTIONS_BUT_EXTRA.intersection(node))
-        if node.get("additionalProperties", False) is not False:  # `false` is toolgen's closing
-            found.add("additionalProperties")
-    return frozenset(found)
+    every = nodes(schema)
+    keys: set[str] = set()
+    for node in every:
+        keys.update(node)
+    found = _ASSERTIONS_BUT_EXTRA.intersection(keys)
+    if "additionalProperties" in keys and any(
+        node.get("additionalProperties", False) is not False  # `false` is toolgen's closing
+        for node in every
+    ):
+        found |= {"additionalProperties"}
+    return found
 
 
 def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:

@@ -44,8 +44,15 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
-    schema = rebuild(flatten(without_booleans(readable_public(parameters))), _local)
-    if not schema.get("$defs") and not any("allOf" in node for node in nodes(schema)):
+    merges: list[Node] = []  # the nodes with an `allOf`, as `_local` meets them
+
+    def local(node: Node) -> Node:
+        if "allOf" in node:
+            merges.append(node)
+        return _local(node)
+
+    schema = rebuild(flatten(without_booleans(readable_public(parameters))), local)
+    if not schema.get("$defs") and not merges:
         # Nothing to merge nor inline (most schemas): `_resolve` would leave every node as it is.
         return prune_defs(object_root({k: v for k, v in schema.items() if k != "$defs"}))
     defs = dict(schema.get("$defs") or {})

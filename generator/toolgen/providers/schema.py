@@ -21,7 +21,7 @@ def public(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     return {
-        k: (v if k in DATA_KEYWORDS else public(v))
+        k: (public(v) if isinstance(v, (dict, list)) and k not in DATA_KEYWORDS else v)
         for k, v in schema.items()
         if not k.startswith("x-") and k != "$schema"
     }
