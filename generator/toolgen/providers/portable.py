@@ -18,12 +18,13 @@ from toolgen.providers.describe import describe
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.merge import merge
 from toolgen.providers.patterns import readable_public
-from toolgen.providers.root import flatten
+from toolgen.providers.root import flatten, needs_flattening
 from toolgen.providers.schema import (
     accepts_null,
     prune_defs,
     recursive,
     references,
+    rewrites_booleans,
     types_of,
     without_booleans,
 )
@@ -44,6 +45,10 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
+    shown = readable_public(parameters)
+    if not needs_flattening(shown) and not shown.get("$defs") and _settled(shown):
+        # Most schemas: every step below would copy every node as it is.
+        return prune_defs(object_root({k: v for k, v in shown.items() if k != "$defs"}))
     merges: list[Node] = []  # the nodes with an `allOf`, as `_local` meets them
 
     def local(node: Node) -> Node:
@@ -51,7 +56,7 @@ def _portable(parameters: Node) -> Node:
             merges.append(node)
         return _local(node)
 
-    schema = rebuild(flatten(without_booleans(readable_public(parameters))), local)
+    schema = rebuild(flatten(without_booleans(shown)), local)
     if not schema.get("$defs") and not merges:
         # Nothing to merge nor inline (most schemas): `_resolve` would leave every node as it is.
         return prune_defs(object_root({k: v for k, v in schema.items() if k != "$defs"}))
@@ -71,6 +76,19 @@ def _portable(parameters: Node) -> Node:
     if defs:
         body["$defs"] = defs
     return prune_defs(object_root(body))
+
+
+# What `_local` rewrites, and what the merges of `_resolve` act on.
+_UNSETTLED = frozenset({"oneOf", "const", "prefixItems", "allOf"})
+
+
+def _settled(schema: Node) -> bool:
+    """Whether `without_booleans`, `_local` and the merges would leave every node of `schema`
+    as it is: no boolean subschema to rewrite, no `oneOf`, `const`, tuple or `allOf`."""
+    return not any(
+        not _UNSETTLED.isdisjoint(node) or node.get("items") is False or rewrites_booleans(node)
+        for node in nodes(schema)
+    )
 
 
 def _cycles(defs: Node) -> dict[str, set[str]]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolgen.schema.keywords import DATA_KEYWORDS
+from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, nodes
+from toolgen.schema.walk import SUBSCHEMA_KEYWORDS, Node, nodes
 
 
 def public(schema: Any) -> Any:
@@ -215,6 +215,26 @@ def without_booleans(schema: Any) -> Any:
         else:
             out[key] = value
     return out
+
+
+def rewrites_booleans(node: Node) -> bool:
+    """Whether `without_booleans` rewrites a subschema right below `node` (a boolean it writes
+    as an object or drops); a node with no boolean subschema it copies as it is."""
+    if SUBSCHEMA_KEYWORDS.isdisjoint(node):
+        return False
+    for key, value in node.items():
+        if isinstance(value, bool):
+            if key in SCHEMA_VALUES and not (
+                key in BOOLEAN_KEYWORDS and not (key == "items" and value)
+            ):
+                return True
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            if any(isinstance(sub, bool) for sub in value.values()):
+                return True
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            if any(isinstance(sub, bool) for sub in value):
+                return True
+    return False
 
 
 def admits_nothing(schema: Any) -> bool:

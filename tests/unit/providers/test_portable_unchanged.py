@@ -1,11 +1,16 @@
 """providers/portable.py: a rewrite with nothing to rewrite in a schema returns the schema itself
-(so that the memos of the rewrites after it are shared), and rewrites it otherwise."""
+(so that the memos of the rewrites after it are shared), and rewrites it otherwise; the portable
+lowering skips the steps that would copy a schema as it is."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from toolgen.providers import portable as portable_module
 from toolgen.providers.portable import defs_free, inline_refs, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import rewrites_booleans
 
 PLAIN: dict[str, Any] = {
     "type": "object",
@@ -47,3 +52,37 @@ def test_type_arrays_to_any_of_and_typed_enums_return_a_schema_without_either_as
     assert typed_enums(untyped)["properties"]["a"] == {
         "anyOf": [{"type": "string", "enum": ["x"]}, {"type": "integer", "enum": [1]}]
     }
+
+
+SCHEMAS: list[dict[str, Any]] = [
+    PLAIN,
+    DEFINED,
+    {"type": "object", "properties": {"a": {"type": "array", "items": True}}},
+    {"type": "object", "properties": {"a": {"type": "array", "items": False}}},
+    {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, False]}}},
+    {"type": "object", "properties": {"a": {"not": False}, "b": False}, "required": ["b"]},
+    {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}}},
+    {"type": "object", "properties": {"a": {"const": 1}}, "additionalProperties": False},
+    {"type": "object", "properties": {"a": {"allOf": [{"minimum": 1}, {"maximum": 2}]}}},
+    {"type": "object", "properties": {"a": {"prefixItems": [{"type": "string"}]}}},
+    {"anyOf": [{"properties": {"a": {"type": "string"}}}]},
+]
+
+
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_portable_takes_its_shortcut_only_where_the_full_lowering_says_the_same(
+    schema: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    short = portable_module._portable(schema)
+    monkeypatch.setattr(portable_module, "_settled", lambda schema: False)
+    assert short == portable_module._portable(schema)
+
+
+def test_rewrites_booleans_names_what_without_booleans_rewrites() -> None:
+    assert not rewrites_booleans({"type": "array", "items": False})
+    assert not rewrites_booleans({"type": "object", "additionalProperties": True})
+    assert rewrites_booleans({"type": "array", "items": True})
+    assert rewrites_booleans({"not": False})
+    assert rewrites_booleans({"properties": {"a": True}})
+    assert rewrites_booleans({"anyOf": [{"type": "string"}, False]})
+    assert not rewrites_booleans({"type": "string", "deprecated": True})
