@@ -12,7 +12,8 @@ from typing import Any
 
 from toolgen.providers import catalog, dropped, patterns, root
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
-from toolgen.providers.portable import defs_free, inline_refs, portable
+from toolgen.providers.portable import inline_refs, portable
+from toolgen.providers.schema import defs_free
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 from toolgen.runtime import kinds
 

@@ -19,13 +19,12 @@ from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolL
 from toolgen.providers.describe import describe
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.portable import (
-    defs_free,
     portable,
     restrict,
     type_arrays_to_any_of,
     typed_enums,
 )
-from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
+from toolgen.providers.schema import admits_nothing, defs_free, is_any, recursive, types_of
 from toolgen.runtime import kinds
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import Node, nodes, transform, walk

@@ -21,6 +21,7 @@ from toolgen.providers.patterns import readable_public
 from toolgen.providers.root import flatten, needs_flattening
 from toolgen.providers.schema import (
     accepts_null,
+    defs_free,
     prune_defs,
     recursive,
     references,
@@ -280,26 +281,6 @@ def inline_refs(schema: Node, keep_recursive: bool) -> Node:
     if cycles:
         body["$defs"] = {name: expand(defs[name], (name,)) for name in defs if name in cycles}
     return prune_defs(body)
-
-
-@memoised_by_identity
-def defs_free(schema: Any) -> bool:
-    """Whether no `$defs` key is anywhere in `schema`, data included: then the expansions of
-    references (`inline_refs`, Gemini's unrolling) have nothing to replace and nothing to
-    drop, and every variant that expands the same lowering asks once."""
-    return not _mentions_defs(schema)
-
-
-def _mentions_defs(value: Any) -> bool:
-    if isinstance(value, dict):
-        if "$defs" in value:
-            return True
-        values: Any = value.values()
-    elif isinstance(value, list):
-        values = value
-    else:
-        return False
-    return any(_mentions_defs(v) for v in values if isinstance(v, (dict, list)))
 
 
 @memoised_by_identity

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 from toolgen.schema.pointer import ref_name
 from toolgen.schema.walk import SUBSCHEMA_KEYWORDS, Node, nodes
@@ -80,6 +81,26 @@ def prune_defs(schema: Node) -> Node:
     if used:
         out["$defs"] = {name: schema["$defs"][name] for name in used}
     return out
+
+
+@memoised_by_identity
+def defs_free(schema: Any) -> bool:
+    """Whether no `$defs` key is anywhere in `schema`, data included: then the expansions of
+    references (`inline_refs`, Gemini's unrolling) have nothing to replace and nothing to
+    drop, and every variant that expands the same lowering asks once."""
+    return not _mentions_defs(schema)
+
+
+def _mentions_defs(value: Any) -> bool:
+    if isinstance(value, dict):
+        if "$defs" in value:
+            return True
+        values: Any = value.values()
+    elif isinstance(value, list):
+        values = value
+    else:
+        return False
+    return any(_mentions_defs(v) for v in values if isinstance(v, (dict, list)))
 
 
 def accepts_null(schema: Any, defs: Node, seen: frozenset[str] = frozenset()) -> bool:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from toolgen.providers import portable as portable_module
-from toolgen.providers.portable import defs_free, inline_refs, type_arrays_to_any_of, typed_enums
-from toolgen.providers.schema import rewrites_booleans
+from toolgen.providers.portable import inline_refs, type_arrays_to_any_of, typed_enums
+from toolgen.providers.schema import defs_free, rewrites_booleans
 
 PLAIN: dict[str, Any] = {
     "type": "object",
