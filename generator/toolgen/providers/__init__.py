@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from toolgen.naming import provider_name
@@ -19,7 +20,7 @@ from toolgen.providers import anthropic, catalog, gemini, mcp, openai
 from toolgen.providers.base import Export, Note, ToolLike, Tools
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.runtime import kinds
-from toolgen.schema.walk import nodes, transform
+from toolgen.schema.walk import nodes, rebuild
 
 __all__ = [
     "PROVIDERS",
@@ -136,7 +137,7 @@ def deprecated_parameter_text(schema: dict[str, Any]) -> str:
     return f"Deprecated (sunset {sunset})." if isinstance(sunset, str) else "Deprecated."
 
 
-def _marked_node(node: dict[str, Any], path: str) -> dict[str, Any]:
+def _marked_node(node: dict[str, Any]) -> dict[str, Any]:
     if node.get("deprecated") is not True:
         return node
     text = node.get("description")
@@ -149,7 +150,7 @@ def _marked(parameters: dict[str, Any]) -> dict[str, Any]:
     object when none is (so that the exporters' memo of each `parameters` still hits)."""
     if not any(node.get("deprecated") is True for node in nodes(parameters)):
         return parameters
-    marked: dict[str, Any] = transform(parameters, _marked_node)
+    marked: dict[str, Any] = rebuild(parameters, _marked_node)
     return marked
 
 
@@ -229,10 +230,14 @@ def export_all(
     }
 
 
+_FIELDS = attrgetter(*(f.name for f in fields(Note)))
+
+
 def notes_of(exports: Exports) -> list[Note]:
     """Every note of every variant of every provider, once each."""
     return sorted(
-        {note for done in exports.values() for _, export in done for note in export.notes}
+        {note for done in exports.values() for _, export in done for note in export.notes},
+        key=_FIELDS,  # `Note`'s order, without a call of its comparison method per pair
     )
 
 

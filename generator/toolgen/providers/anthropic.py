@@ -13,6 +13,7 @@ from typing import Any
 from toolgen.providers import catalog, dropped, patterns, root
 from toolgen.providers.base import FALLBACK, Export, Inexpressible, Note, ToolLike, Tools
 from toolgen.providers.portable import inline_refs, portable
+from toolgen.providers.schema import defs_free
 from toolgen.providers.strict import anthropic_budget, anthropic_strict
 from toolgen.runtime import kinds
 
@@ -144,7 +145,9 @@ def bedrock(tools: Tools, *, strict: bool = False) -> Export:
         if tool.description:
             spec["description"] = tool.description  # Bedrock: min length 1, so never ""
         body = schema if schema is not None else portable(tool.parameters)
-        spec["inputSchema"] = {"json": inline_refs(body, keep_recursive=True)}
+        # No definitions in the portable form, none in its strict form: nothing to inline.
+        plain = defs_free(portable(tool.parameters))
+        spec["inputSchema"] = {"json": body if plain else inline_refs(body, keep_recursive=True)}
         dropped_notes(tool, kinds.BEDROCK, strict, body, out.notes)
         if schema is not None:
             spec["strict"] = True

@@ -36,9 +36,11 @@ def describe(node: Node, moved: dict[str, Any]) -> Node:
     """`node` with the moved keywords written at the end of its description."""
     if not moved:
         return node
-    phrases = "; ".join(
-        PHRASES.get(k, lambda v, k=k: f"{k}: {compact(v)}")(v) for k, v in moved.items()
-    )
+    said = []
+    for key, value in moved.items():
+        phrase = PHRASES.get(key)
+        said.append(phrase(value) if phrase is not None else f"{key}: {compact(value)}")
+    phrases = "; ".join(said)
     text = node.get("description")
     out = dict(node)
     out["description"] = (

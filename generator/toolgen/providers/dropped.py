@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import LOSSY, Note, ToolLike
-from toolgen.providers.memo import memoised_by_identity
+from toolgen.providers.memo import MEMO_LIMIT, memoised_by_identity
 from toolgen.providers.patterns import readable_public
 from toolgen.providers.root import DESCRIBED, FLATTENED
 from toolgen.schema.walk import nodes, walk
@@ -59,27 +59,50 @@ def _asserted(parameters: dict[str, Any]) -> dict[str, Any]:
 def _emitted(schema: Any) -> frozenset[str]:
     """The keywords of an emitted schema (only which, not where): variants emit the same
     memoised lowering (`portable`, the strict forms) again and again, so each is walked once."""
-    found: set[str] = set()
-    for node in nodes(schema):
-        found.update(_ASSERTIONS_BUT_EXTRA.intersection(node))
-        if node.get("additionalProperties", False) is not False:  # `false` is toolgen's closing
-            found.add("additionalProperties")
-    return frozenset(found)
+    every = nodes(schema)
+    keys: set[str] = set()
+    for node in every:
+        keys.update(node)
+    found = _ASSERTIONS_BUT_EXTRA.intersection(keys)
+    if "additionalProperties" in keys and any(
+        node.get("additionalProperties", False) is not False  # `false` is toolgen's closing
+        for node in every
+    ):
+        found |= {"additionalProperties"}
+    return found
 
 
 def notes(tool: ToolLike, target: str, emitted: Any, found: list[Note]) -> None:
     """A note naming the keywords of `tool.parameters` that `emitted` does not have."""
-    before = _asserted(tool.parameters)
+    lost = _lost(tool.parameters, emitted)
+    if lost is not None:
+        found.append(Note(tool.name, target, LOSSY, *lost))
+
+
+# emitted schema's id -> (it, the parameters it was compared with, what `_lost` found)
+_LOST: dict[int, tuple[Any, Any, tuple[str, str] | None]] = {}
+
+
+def _lost(parameters: Any, emitted: Any) -> tuple[str, str] | None:
+    """(the note's message, its pointer) when `emitted` lacks keywords of `parameters`, else
+    None. Variants emit the same memoised lowering of the same parameters again and again
+    (the portable form four times a tool): compared once per pair, kept as `memo.py` keeps."""
+    hit = _LOST.get(id(emitted))
+    if hit is not None and hit[0] is emitted and hit[1] is parameters:
+        return hit[2]
+    before = _asserted(parameters)
     after = _emitted(emitted)
     lost = [key for key in before if key not in after and not (key in SAME and SAME[key] in after)]
-    if lost:
-        found.append(
-            Note(
-                tool.name,
-                target,
-                LOSSY,
-                f"does not take {', '.join(f'`{k}`' for k in lost)}: written "
-                "into the descriptions (the runtime still enforces them)",
-                before[lost[0]],
-            )
+    said = (
+        (
+            f"does not take {', '.join(f'`{k}`' for k in lost)}: written "
+            "into the descriptions (the runtime still enforces them)",
+            before[lost[0]],
         )
+        if lost
+        else None
+    )
+    if len(_LOST) >= MEMO_LIMIT:
+        _LOST.clear()
+    _LOST[id(emitted)] = (emitted, parameters, said)
+    return said

@@ -17,11 +17,17 @@ from typing import Any
 from toolgen.providers import dropped, patterns, root
 from toolgen.providers.base import FALLBACK, LOSSY, REFUSED, Export, Note, ToolLike, Tools
 from toolgen.providers.describe import describe
-from toolgen.providers.portable import portable, restrict, type_arrays_to_any_of, typed_enums
-from toolgen.providers.schema import admits_nothing, is_any, recursive, types_of
+from toolgen.providers.memo import memoised_by_identity
+from toolgen.providers.portable import (
+    portable,
+    restrict,
+    type_arrays_to_any_of,
+    typed_enums,
+)
+from toolgen.providers.schema import admits_nothing, defs_free, is_any, recursive, types_of
 from toolgen.runtime import kinds
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, transform, walk
+from toolgen.schema.walk import Node, nodes, transform, walk
 
 JSON_KEYWORDS = frozenset(
     """anyOf $ref $defs enum format minimum maximum items prefixItems minItems maxItems additionalProperties
@@ -62,7 +68,7 @@ def declarations(tools: Tools, *, openapi: bool = False) -> Export:
 
 def json_schema(tool: ToolLike, notes: list[Note]) -> Node:
     schema = portable(tool.parameters)
-    for path, node in walk(schema):
+    for path, node in walk(schema) if _findings(schema)[0] else ():
         if "allOf" in node:
             notes.append(
                 Note(
@@ -80,7 +86,7 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     """The OpenAPI-subset schema; None for no parameters; False when the tool is refused."""
     target = "gemini parameters (OpenAPI)"
     schema = portable(tool.parameters)
-    for path, node in walk(schema):
+    for path, node in walk(schema) if _findings(schema)[1] else ():
         properties = node.get("properties")
         for name in properties if isinstance(properties, dict) else ():
             if not PROPERTY_NAME.match(name):
@@ -102,17 +108,31 @@ def openapi_schema(tool: ToolLike, notes: list[Note]) -> Node | None | bool:
     for path, what in lossy:
         notes.append(Note(tool.name, target, LOSSY, what, path))
     schema = restrict(schema, OPENAPI_KEYWORDS, OPENAPI_FORMATS)
-    schema = transform(
-        schema,
-        lambda node, path: (
-            {**node, "type": node["type"].upper()} if isinstance(node.get("type"), str) else node
-        ),
-    )
+    for node in nodes(schema):  # every subschema is restrict's new dict, this function's own
+        if isinstance(node.get("type"), str):
+            node["type"] = node["type"].upper()
     return schema if schema.get("properties") else None
 
 
+@memoised_by_identity
+def _findings(schema: Node) -> tuple[bool, bool]:
+    """Whether `schema` (the portable form both variants start from) has an `allOf` left, and
+    a property name `parameters` refuses: one look, no pointer (most schemas have neither)."""
+    all_of = refused = False
+    for node in nodes(schema):
+        all_of = all_of or "allOf" in node
+        properties = node.get("properties")
+        if not refused and isinstance(properties, dict):
+            refused = any(not PROPERTY_NAME.match(name) for name in properties)
+    return all_of, refused
+
+
 def _unroll(schema: Node, tool: str, target: str, notes: list[Note]) -> Node:
-    """References inlined; a recursive definition spelled out UNROLL levels deep, then cut."""
+    """References inlined; a recursive definition spelled out UNROLL levels deep, then cut.
+    A schema with no `$defs` anywhere is returned as it is (the same object as `portable`'s,
+    whose memoised rewrites it then shares)."""
+    if defs_free(schema):
+        return schema
     defs = schema.get("$defs") or {}
     cycles = recursive(schema)
     for name in sorted(cycles):

@@ -17,7 +17,7 @@ from toolgen.providers.describe import describe
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.schema import public
 from toolgen.schema.patterns import python_compiles
-from toolgen.schema.walk import Node, nodes, transform, walk
+from toolgen.schema.walk import Node, nodes, rebuild, walk
 
 
 def _unreadable(node: Node) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def readable(schema: Any) -> Any:
     if not any(_unreadable(node) for node in nodes(schema)):
         return schema
 
-    def one(node: Node, path: str) -> Node:
+    def one(node: Node) -> Node:
         moved = _unreadable(node)
         if not moved:
             return node
@@ -47,11 +47,13 @@ def readable(schema: Any) -> Any:
             out["additionalProperties"] = values[0] if len(values) == 1 else {"anyOf": values}
         return describe(out, moved)
 
-    return transform(schema, one)
+    return rebuild(schema, one)
 
 
 def _found(schema: Any) -> tuple[tuple[str, str, str], ...]:
     """(path, keyword, the first pattern `re` cannot read) of each node that has one."""
+    if not any(_unreadable(node) for node in nodes(schema)):  # most schemas: no pointer built
+        return ()
     return tuple(
         (
             path,
@@ -70,8 +72,11 @@ _found_in = memoised_by_identity(_found)
 @memoised_by_identity
 def readable_public(schema: Any) -> Any:
     """`readable(public(schema))`, what every target starts from: once per schema object (the
-    spec's keywords for lint, the portable lowering and MCP's schemas each asked for it)."""
-    return readable(public(schema))
+    spec's keywords for lint, the portable lowering and MCP's schemas each asked for it).
+    `public` only takes keys away: where `schema` has no unreadable pattern (`_found_in`, which
+    the notes ask for anyway), neither has its public form."""
+    shown = public(schema)
+    return readable(shown) if _found_in(schema) else shown
 
 
 def notes(tool: ToolLike, target: str, found: list[Note], returns: bool = False) -> None:

@@ -18,19 +18,21 @@ from toolgen.providers.describe import describe
 from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.merge import merge
 from toolgen.providers.patterns import readable_public
-from toolgen.providers.root import flatten
+from toolgen.providers.root import flatten, needs_flattening
 from toolgen.providers.schema import (
     accepts_null,
+    defs_free,
     prune_defs,
     recursive,
     references,
+    rewrites_booleans,
     types_of,
     without_booleans,
 )
 from toolgen.runtime.types import json_equal, json_type
 from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, transform
+from toolgen.schema.walk import Node, nodes, rebuild
 
 MERGE_ROUNDS = 8
 
@@ -44,25 +46,50 @@ def portable(parameters: Node) -> Node:
 
 
 def _portable(parameters: Node) -> Node:
-    schema = transform(flatten(without_booleans(readable_public(parameters))), _local)
+    shown = readable_public(parameters)
+    if not needs_flattening(shown) and not shown.get("$defs") and _settled(shown):
+        # Most schemas: every step below would copy every node as it is.
+        return prune_defs(object_root({k: v for k, v in shown.items() if k != "$defs"}))
+    merges: list[Node] = []  # the nodes with an `allOf`, as `_local` meets them
+
+    def local(node: Node) -> Node:
+        if "allOf" in node:
+            merges.append(node)
+        return _local(node)
+
+    schema = rebuild(flatten(without_booleans(shown)), local)
+    if not schema.get("$defs") and not merges:
+        # Nothing to merge nor inline (most schemas): `_resolve` would leave every node as it is.
+        return prune_defs(object_root({k: v for k, v in schema.items() if k != "$defs"}))
     defs = dict(schema.get("$defs") or {})
     # A definition is never inlined into one it is part of a cycle with: each round would
     # nest it one level deeper into itself (a `$ref` with siblings to its own definition).
     cycle = _cycles(defs)
     for _ in range(MERGE_ROUNDS):  # definitions that merge other definitions settle in a few rounds
         merged = {
-            name: _resolve_node(
-                body, {k: v for k, v in defs.items() if k not in cycle[name]}, f"/$defs/{name}"
-            )
+            name: _resolve_node(body, {k: v for k, v in defs.items() if k not in cycle[name]})
             for name, body in defs.items()
         }
         if merged == defs:
             break
         defs = merged
-    body = _resolve_node({k: v for k, v in schema.items() if k != "$defs"}, defs, "")
+    body = _resolve_node({k: v for k, v in schema.items() if k != "$defs"}, defs)
     if defs:
         body["$defs"] = defs
     return prune_defs(object_root(body))
+
+
+# What `_local` rewrites, and what the merges of `_resolve` act on.
+_UNSETTLED = frozenset({"oneOf", "const", "prefixItems", "allOf"})
+
+
+def _settled(schema: Node) -> bool:
+    """Whether `without_booleans`, `_local` and the merges would leave every node of `schema`
+    as it is: no boolean subschema to rewrite, no `oneOf`, `const`, tuple or `allOf`."""
+    return not any(
+        not _UNSETTLED.isdisjoint(node) or node.get("items") is False or rewrites_booleans(node)
+        for node in nodes(schema)
+    )
 
 
 def _cycles(defs: Node) -> dict[str, set[str]]:
@@ -102,7 +129,7 @@ def object_root(schema: Node) -> Node:
     return describe(out, moved)
 
 
-def _local(node: Node, path: str) -> Node:
+def _local(node: Node) -> Node:
     """Rewrites that need no reference: oneOf, const, prefixItems."""
     moved: dict[str, Any] = {}
     out = dict(node)
@@ -139,12 +166,12 @@ def _replace_key(node: Node, old: str, new: str, value: Any) -> Node:
     return {(new if k == old else k): (value if k == old else v) for k, v in node.items()}
 
 
-def _resolve_node(schema: Any, defs: Node, path: str) -> Any:
+def _resolve_node(schema: Any, defs: Node) -> Any:
     """Merge `allOf` and inline `$ref`s that carry siblings, everywhere below `schema`."""
-    return transform(schema, lambda node, here: _resolve(node, defs, path + here))
+    return rebuild(schema, lambda node: _resolve(node, defs))
 
 
-def _resolve(node: Node, defs: Node, path: str) -> Node:
+def _resolve(node: Node, defs: Node) -> Node:
     for _ in range(MERGE_ROUNDS):
         ref = node.get("$ref")
         if isinstance(ref, str) and len(node) > 1 and isinstance(defs.get(ref_name(ref)), dict):
@@ -194,8 +221,13 @@ def restrict(
     keywords of a node to move (say, `minItems` above 1) before the allow-list applies.
     """
 
-    def one(node: Node, path: str) -> Node:
-        root = path == ""
+    def one(node: Node, root: bool = False) -> Node:
+        if (
+            moved_first is None
+            and allowed.issuperset(node)
+            and (formats is None or "format" not in node or node["format"] in formats)
+        ):
+            return node  # nothing to move (most nodes); `rebuild` hands each node over as a copy
         moved = dict(moved_first(node)) if moved_first else {}
         out: Node = {}
         for key, value in node.items():
@@ -211,12 +243,15 @@ def restrict(
                 moved[key] = value
         return describe(out, moved)
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one, root=lambda node: one(node, root=True))
     return out
 
 
 def inline_refs(schema: Node, keep_recursive: bool) -> Node:
-    """Every `$ref` replaced by its definition; recursive ones kept (or refused) as the target allows."""
+    """Every `$ref` replaced by its definition; recursive ones kept (or refused) as the target allows.
+    A schema with no `$defs` anywhere is returned as it is (there is nothing to replace)."""
+    if defs_free(schema):
+        return schema
     defs = schema.get("$defs") or {}
     cycles = recursive(schema)
     if cycles and not keep_recursive:
@@ -248,10 +283,15 @@ def inline_refs(schema: Node, keep_recursive: bool) -> Node:
     return prune_defs(body)
 
 
+@memoised_by_identity
 def type_arrays_to_any_of(schema: Node) -> Node:
-    """`type: [string, null]` as `anyOf` (for targets that take one type per schema)."""
+    """`type: [string, null]` as `anyOf` (for targets that take one type per schema). Once per
+    schema object: Anthropic strict and Gemini `parameters` rewrite the same portable form.
+    A schema without a type array is returned as it is (then `typed_enums`' memo is shared)."""
+    if not _shape(schema)[0]:
+        return schema
 
-    def one(node: Node, path: str) -> Node:
+    def one(node: Node) -> Node:
         kinds = node.get("type")
         if not isinstance(kinds, list):
             return node
@@ -278,7 +318,7 @@ def type_arrays_to_any_of(schema: Node) -> Node:
             branches.append(branch)
         return {"anyOf": branches, **keep}
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one)
     return out
 
 
@@ -293,13 +333,19 @@ def _matches(value: Any, kind: str) -> bool:
     return actual == kind or kind == "number" and actual == "integer"
 
 
+@memoised_by_identity
 def typed_enums(schema: Node) -> Node:
-    """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums."""
+    """An `enum` without `type` gets one; an enum of several JSON types becomes an `anyOf` of typed enums.
 
-    def one(node: Node, path: str) -> Node:
-        values = node.get("enum")
-        if not isinstance(values, list) or not values or types_of(node) or "anyOf" in node:
+    Once per schema object (OpenAI strict and Gemini `parameters` both ask, of the same portable
+    form where it has no type array); a schema with no such enum is returned as it is."""
+    if not _shape(schema)[1]:
+        return schema
+
+    def one(node: Node) -> Node:
+        if not _untyped_enum(node):
             return node
+        values = node["enum"]
         kinds = list(dict.fromkeys(json_type(v) for v in values))
         if len(kinds) == 1:
             return {"type": kinds[0], **node}
@@ -310,8 +356,24 @@ def typed_enums(schema: Node) -> Node:
             branches.append({"type": "null"} if kind == "null" else {"type": kind, "enum": members})
         return {"anyOf": branches, **rest}
 
-    out: Node = transform(schema, one)
+    out: Node = rebuild(schema, one)
     return out
+
+
+@memoised_by_identity
+def _shape(schema: Node) -> tuple[bool, bool]:
+    """Whether some subschema has a type array, and whether one has an enum without a type:
+    one look for both rewrites (the second asks of what the first returned as it was)."""
+    arrays = untyped = False
+    for node in nodes(schema):
+        arrays = arrays or isinstance(node.get("type"), list)
+        untyped = untyped or _untyped_enum(node)
+    return arrays, untyped
+
+
+def _untyped_enum(node: Node) -> bool:
+    values = node.get("enum")
+    return isinstance(values, list) and bool(values) and not types_of(node) and "anyOf" not in node
 
 
 def nullable(schema: Node, defs: Node) -> Node:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.providers.base import ROOT, Note, ToolLike
+from toolgen.providers.memo import memoised_by_identity
 from toolgen.providers.merge import merge
 from toolgen.runtime.types import json_equal
 from toolgen.schema.pointer import escape, ref_name, unescape
@@ -30,7 +31,10 @@ DESCRIBED = ("not", "dependentRequired")
 
 
 def needs_flattening(schema: Node) -> bool:
-    return any(key in schema for key in FLATTENED)
+    return not _FLATTENED.isdisjoint(schema)
+
+
+_FLATTENED = frozenset(FLATTENED)
 
 
 def flatten(schema: Node) -> Node:
@@ -68,8 +72,12 @@ def losses(schema: Node) -> list[tuple[str, str]]:
 
 def notes(tool: ToolLike, target: str, found: list[Note]) -> None:
     """What `target` loses where the root of the tool's `parameters` is merged into one object."""
-    for path, what in losses(tool.parameters):
+    for path, what in _losses_of(tool.parameters):
         found.append(Note(tool.name, target, ROOT, what, path))
+
+
+# Every variant of every target asks about the same `parameters` objects: worked out once each.
+_losses_of = memoised_by_identity(losses)
 
 
 def _flat(

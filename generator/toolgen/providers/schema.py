@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolgen.schema.keywords import DATA_KEYWORDS
+from toolgen.providers.memo import memoised_by_identity
+from toolgen.schema.keywords import DATA_KEYWORDS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES
 from toolgen.schema.pointer import ref_name
-from toolgen.schema.walk import Node, nodes
+from toolgen.schema.walk import SUBSCHEMA_KEYWORDS, Node, nodes
 
 
 def public(schema: Any) -> Any:
@@ -21,7 +22,7 @@ def public(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     return {
-        k: (v if k in DATA_KEYWORDS else public(v))
+        k: (public(v) if isinstance(v, (dict, list)) and k not in DATA_KEYWORDS else v)
         for k, v in schema.items()
         if not k.startswith("x-") and k != "$schema"
     }
@@ -82,6 +83,26 @@ def prune_defs(schema: Node) -> Node:
     return out
 
 
+@memoised_by_identity
+def defs_free(schema: Any) -> bool:
+    """Whether no `$defs` key is anywhere in `schema`, data included: then the expansions of
+    references (`inline_refs`, Gemini's unrolling) have nothing to replace and nothing to
+    drop, and every variant that expands the same lowering asks once."""
+    return not _mentions_defs(schema)
+
+
+def _mentions_defs(value: Any) -> bool:
+    if isinstance(value, dict):
+        if "$defs" in value:
+            return True
+        values: Any = value.values()
+    elif isinstance(value, list):
+        values = value
+    else:
+        return False
+    return any(_mentions_defs(v) for v in values if isinstance(v, (dict, list)))
+
+
 def accepts_null(schema: Any, defs: Node, seen: frozenset[str] = frozenset()) -> bool:
     """Whether null is a valid instance (the spec made it nullable, as opposed to optional)."""
     if not isinstance(schema, dict):
@@ -115,10 +136,12 @@ def is_any(schema: Any) -> bool:
         return True
     if not isinstance(schema, dict):
         return False
-    return not (
-        {"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"}
-        & set(schema)
-    )
+    return _TYPING.isdisjoint(schema)
+
+
+_TYPING = frozenset(
+    {"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items"}
+)
 
 
 # One encoder for every `compact` (`json.dumps` with options builds an encoder a call).
@@ -127,7 +150,8 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 def compact(value: Any, limit: int = 300) -> str:
     """A JSON value as short text for a description."""
-    text = _COMPACT(value)
+    # An integer (most moved values: bounds, lengths) is its digits, as the encoder writes it.
+    text = int.__repr__(value) if type(value) is int else _COMPACT(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -212,6 +236,26 @@ def without_booleans(schema: Any) -> Any:
         else:
             out[key] = value
     return out
+
+
+def rewrites_booleans(node: Node) -> bool:
+    """Whether `without_booleans` rewrites a subschema right below `node` (a boolean it writes
+    as an object or drops); a node with no boolean subschema it copies as it is."""
+    if SUBSCHEMA_KEYWORDS.isdisjoint(node):
+        return False
+    for key, value in node.items():
+        if isinstance(value, bool):
+            if key in SCHEMA_VALUES and not (
+                key in BOOLEAN_KEYWORDS and not (key == "items" and value)
+            ):
+                return True
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            if any(isinstance(sub, bool) for sub in value.values()):
+                return True
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            if any(isinstance(sub, bool) for sub in value):
+                return True
+    return False
 
 
 def admits_nothing(schema: Any) -> bool:

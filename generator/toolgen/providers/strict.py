@@ -46,12 +46,12 @@ def _closed_objects(node: Node, path: str) -> Node:
         raise Inexpressible(path, "a schema no value satisfies (`false`)")
     if is_any(node):
         raise Inexpressible(path, "a value of any type (no `type`)")
-    kinds = [kind for kind, key in (("object", "properties"), ("array", "items")) if key in node]
-    if kinds and not types_of(node) and not ({"enum", "$ref"} & set(node)):
+    shaped = "properties" in node, "items" in node
+    if any(shaped) and not types_of(node) and "enum" not in node and "$ref" not in node:
         # `properties` or `items` without `type`: the model sends that kind of value
-        if len(kinds) != 1:
+        if all(shaped):
             raise Inexpressible(path, "a schema without a `type` (both `properties` and `items`)")
-        node = {"type": kinds[0], **node}
+        node = {"type": "object" if shaped[0] else "array", **node}
     if "allOf" in node:
         raise Inexpressible(path, "an `allOf` whose branches cannot be merged into one schema")
     if "$ref" in node and len(node) > 1:
@@ -102,8 +102,10 @@ def openai_strict(parameters: Node) -> Node:
 
 
 def _openai_limits(schema: Node) -> None:
-    properties = enum_values = text = 0
-    for path, node in walk(schema):
+    properties = enum_values = text = containers = 0
+    for node in nodes(schema):
+        if "properties" in node or {"object", "array"}.intersection(types_of(node)):
+            containers += 1
         if isinstance(node.get("properties"), dict):
             properties += len(node["properties"])
             text += sum(len(name) for name in node["properties"])
@@ -114,7 +116,7 @@ def _openai_limits(schema: Node) -> None:
             text += length
             if len(values) > LONG_ENUM and length > LONG_ENUM_TEXT:
                 raise Inexpressible(
-                    path,
+                    next(path for path, found in walk(schema) if found is node),
                     f"an enum of {len(values)} values longer than {LONG_ENUM_TEXT:,} characters",
                 )
     text += sum(len(name) for name in schema.get("$defs") or {})
@@ -125,7 +127,8 @@ def _openai_limits(schema: Node) -> None:
     ):
         if count > limit:
             raise Inexpressible("", f"{count:,} {what} (OpenAI strict allows {limit:,})")
-    depth = nesting(schema)
+    # Without definitions no path can nest more levels than there are objects and arrays.
+    depth = nesting(schema) if containers > MAX_NESTING or "$defs" in schema else 0
     if depth > MAX_NESTING:
         raise Inexpressible("", f"{depth} levels of nesting (OpenAI strict allows {MAX_NESTING})")
 
@@ -183,23 +186,32 @@ def _anthropic_node(node: Node, path: str) -> Node:
         kinds = types_of(node)
         if len(kinds) != 1:
             raise Inexpressible(path, "a schema without a single `type`")
-        keep = (
-            "type",
-            *ANTHROPIC_COMMON,
-            *{
-                "object": ("properties", "additionalProperties", "required"),
-                "string": ("format",) if node.get("format") in ANTHROPIC_FORMATS else (),
-                "array": ("items", "minItems") if node.get("minItems") in (0, 1) else ("items",),
-            }.get(kinds[0], ()),
-        )
-    out = {k: v for k, v in node.items() if k in keep or k == "$defs" and path == ""}
-    dropped = {"type"} if literal or "anyOf" in node else set()
-    moved = {
-        k: v for k, v in node.items() if k not in out and k not in dropped and k not in _SILENT
-    }
+        kind = kinds[0]
+        if kind == "object":
+            keep = _KEEP_OBJECT
+        elif kind == "string" and node.get("format") in ANTHROPIC_FORMATS:
+            keep = _KEEP_FORMAT
+        elif kind == "array":
+            keep = _KEEP_MIN_ITEMS if node.get("minItems") in (0, 1) else _KEEP_ITEMS
+        else:
+            keep = _KEEP_TYPE
+    root = path == ""
+    dropped = "type" if literal or "anyOf" in node else None
+    out: Node = {}
+    moved: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in keep or key == "$defs" and root:
+            out[key] = value
+        elif key != dropped and key not in _SILENT:
+            moved[key] = value
     return describe(out, moved)
 
 
+_KEEP_TYPE = ("type", *ANTHROPIC_COMMON)
+_KEEP_OBJECT = (*_KEEP_TYPE, "properties", "additionalProperties", "required")
+_KEEP_FORMAT = (*_KEEP_TYPE, "format")
+_KEEP_ITEMS = (*_KEEP_TYPE, "items")
+_KEEP_MIN_ITEMS = (*_KEEP_ITEMS, "minItems")
 _SILENT = frozenset(
     {"$comment", "readOnly", "writeOnly", "deprecated", "contentMediaType", "contentEncoding"}
 )
@@ -209,6 +221,7 @@ def _primitive(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+@memoised_by_identity  # both strict variants (Anthropic, Bedrock) spend the same schemas
 def anthropic_budget(schema: Node) -> tuple[int, int]:
     """(optional parameters, unions) one strict schema spends of the per-request budget."""
     optional = unions = 0

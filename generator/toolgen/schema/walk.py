@@ -30,6 +30,14 @@ def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
             yield from walk(value, f"{path}/{key}")
 
 
+# Where a keyword's subschemas are: in a map (0), a list (1), or the value itself (2).
+_PLACES = {
+    **dict.fromkeys(SCHEMA_MAPS, 0),
+    **dict.fromkeys(SCHEMA_LISTS, 1),
+    **dict.fromkeys(SCHEMA_VALUES, 2),
+}
+
+
 def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> Any:
     """Rebuild a schema bottom-up: children first, then `fn(node, path)` on each subschema."""
     if not isinstance(schema, dict):
@@ -38,18 +46,50 @@ def transform(schema: Any, fn: Callable[[Node, str], Any], path: str = "") -> An
         return fn(dict(schema), path)
     out: Node = {}
     for key, value in schema.items():
-        if key in SCHEMA_MAPS and isinstance(value, dict):
+        place = _PLACES.get(key)
+        if place == 0 and isinstance(value, dict):
             out[key] = {
                 name: transform(sub, fn, f"{path}/{key}/{escape(name)}")
                 for name, sub in value.items()
             }
-        elif key in SCHEMA_LISTS and isinstance(value, list):
+        elif place == 1 and isinstance(value, list):
             out[key] = [transform(sub, fn, f"{path}/{key}/{i}") for i, sub in enumerate(value)]
-        elif key in SCHEMA_VALUES and isinstance(value, dict):
+        elif place == 2 and isinstance(value, dict):
             out[key] = transform(value, fn, f"{path}/{key}")
         else:
             out[key] = value
     return fn(out, path)
+
+
+def rebuild(
+    schema: Any, fn: Callable[[Node], Any], root: Callable[[Node], Any] | None = None
+) -> Any:
+    """`transform` for a rewrite that needs no pointer: `fn(node)` on each subschema, bottom-up
+    (`root`, when given, instead of `fn` on the root). No pointer string is built."""
+    if not isinstance(schema, dict):
+        return schema
+    return (root or fn)(_rebuilt(schema, fn))
+
+
+def _rebuilt(schema: Node, fn: Callable[[Node], Any]) -> Node:
+    """A copy of `schema` whose subschemas have been rewritten by `fn` (not `schema` itself)."""
+    if SUBSCHEMA_KEYWORDS.isdisjoint(schema):
+        return dict(schema)
+    out: Node = {}
+    for key, value in schema.items():
+        place = _PLACES.get(key)
+        if place == 0 and isinstance(value, dict):
+            out[key] = {
+                name: fn(_rebuilt(sub, fn)) if isinstance(sub, dict) else sub
+                for name, sub in value.items()
+            }
+        elif place == 1 and isinstance(value, list):
+            out[key] = [fn(_rebuilt(sub, fn)) if isinstance(sub, dict) else sub for sub in value]
+        elif place == 2 and isinstance(value, dict):
+            out[key] = fn(_rebuilt(value, fn))
+        else:
+            out[key] = value
+    return out
 
 
 def nodes(schema: Any) -> list[Node]:
