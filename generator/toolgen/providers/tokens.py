@@ -41,8 +41,10 @@ BUDGET = 10_000  # estimated tokens of definitions sent up front, per provider
 SHOWN = 3  # the biggest tools a warning names
 
 # [^\W\d_A-Z]: a letter but a capital A-Z (other scripts' letters count as lower case).
+# Possessive quantifiers (`*+`, `++`, `?+`): giving back a character never lets a piece match
+# (each part's characters cannot start what follows it), so the engine keeps no way back.
 _PIECE = re.compile(
-    r"(?:[^\w\r\n]|_)?(?:[A-Z]*[^\W\d_A-Z]+|[A-Z]+)|\d{1,3}| ?(?:[^\w\s]|_)+[\r\n/]*|\s+"
+    r"(?:[^\w\r\n]|_)?+(?:[A-Z]*+[^\W\d_A-Z]++|[A-Z]++)|\d{1,3}| ?+(?:[^\w\s]|_)++[\r\n/]*+|\s++"
 )
 # Average o200k_base tokens of a piece by its length in characters (index), then a tail formula.
 _WORD = (
@@ -99,16 +101,27 @@ def _cost(piece: str) -> float:
 # word or a number ends there, and `"` starts the next piece), so the pieces of a text are
 # those of its segments, in order. Definitions repeat their segments (`":{"type":"string`,
 # a description in every provider's shape), so each distinct segment is split once.
-_SEGMENT = re.compile(r'"?[^"]*(?:(?<=[\W_])"[^"]*)*')
+# Possessive as `_PIECE`: a segment ends only before a `"` that follows a letter or a digit.
+_SEGMENT = re.compile(r'"?[^"]*+(?:(?<![^\W_])"[^"]*+)*+')
 
 
-@lru_cache(maxsize=1 << 16)
-def _costs(segment: str) -> tuple[float, ...]:
-    return tuple(map(_cost, _PIECE.findall(segment)))
+class _Costs(dict[str, tuple[float, ...]]):
+    """Each distinct segment's pieces' costs, in order: found on first sight (a dict's own
+    lookup, not a cached function's call, for the segments of every definition)."""
+
+    def __missing__(self, segment: str) -> tuple[float, ...]:
+        if len(self) >= 1 << 16:  # bounded in a long-lived process
+            self.clear()
+        costs = self[segment] = tuple(map(_cost, _PIECE.findall(segment)))
+        return costs
+
+
+_costs = _Costs().__getitem__
 
 
 def estimate(text: str) -> int:
     """Estimated tokens of a text (the sum of its pieces' costs in order, rounded)."""
+    # The float additions run in the pieces' order: another order may round otherwise.
     return round(sum(chain.from_iterable(map(_costs, _SEGMENT.findall(text)))))
 
 
