@@ -7,6 +7,7 @@ escapes, other scripts)."""
 from __future__ import annotations
 
 import itertools
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,6 +43,26 @@ JSON = st.recursive(
     ),
     max_leaves=12,
 )
+
+
+# The patterns as written before their quantifiers were made possessive (for speed only).
+BACKTRACKING_PIECE = re.compile(
+    r"(?:[^\w\r\n]|_)?(?:[A-Z]*[^\W\d_A-Z]+|[A-Z]+)|\d{1,3}| ?(?:[^\w\s]|_)+[\r\n/]*|\s+"
+)
+BACKTRACKING_SEGMENT = re.compile(r'"?[^"]*(?:(?<=[\W_])"[^"]*)*')
+
+
+@settings(max_examples=300)
+@given(st.one_of(TEXT, JSON.map(tokens.compact)))
+def test_the_possessive_patterns_find_what_backtracking_ones_do(text: str) -> None:
+    assert tokens._PIECE.findall(text) == BACKTRACKING_PIECE.findall(text)
+    assert tokens._SEGMENT.findall(text) == BACKTRACKING_SEGMENT.findall(text)
+
+
+def test_the_possessive_patterns_on_every_three_fragments() -> None:
+    for text in map("".join, itertools.product(FRAGMENTS, repeat=3)):
+        assert tokens._PIECE.findall(text) == BACKTRACKING_PIECE.findall(text), text
+        assert tokens._SEGMENT.findall(text) == BACKTRACKING_SEGMENT.findall(text), text
 
 
 @settings(max_examples=100)
