@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolgen.check.context import CheckedTool, warn
 from toolgen.diagnostics import Diagnostic
@@ -75,11 +74,11 @@ tool tools output min max length pattern ref defs inputschema annotations hint r
 world
 """.split()
 )
+_V = TypeVar("_V")
 _WIDE = "\u2e80"  # from here on: CJK, kana, hangul (about 3 characters in 4 are a token each)
 
 
-@lru_cache(maxsize=1 << 16)
-def _cost(piece: str) -> float:
+def _piece_cost(piece: str) -> float:
     first = piece[0]
     if first.isdigit() or piece.isspace():
         return 1.0
@@ -105,18 +104,25 @@ def _cost(piece: str) -> float:
 _SEGMENT = re.compile(r'"?[^"]*+(?:(?<![^\W_])"[^"]*+)*+')
 
 
-class _Costs(dict[str, tuple[float, ...]]):
-    """Each distinct segment's pieces' costs, in order: found on first sight (a dict's own
-    lookup, not a cached function's call, for the segments of every definition)."""
+class _Memo(dict[str, _V]):
+    """`make(key)`, made on first sight of each key: a dict's own lookup rather than a
+    cached function's call, for the pieces and segments of every definition; bounded, for a
+    long-lived process."""
 
-    def __missing__(self, segment: str) -> tuple[float, ...]:
-        if len(self) >= 1 << 16:  # bounded in a long-lived process
+    def __init__(self, make: Callable[[str], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: str) -> _V:
+        if len(self) >= 1 << 16:
             self.clear()
-        costs = self[segment] = tuple(map(_cost, _PIECE.findall(segment)))
-        return costs
+        value = self[key] = self.make(key)
+        return value
 
 
-_costs = _Costs().__getitem__
+_cost = _Memo(_piece_cost).__getitem__
+# Each distinct segment's pieces' costs, in order.
+_costs = _Memo(lambda segment: tuple(map(_cost, _PIECE.findall(segment)))).__getitem__
 
 
 def estimate(text: str) -> int:
