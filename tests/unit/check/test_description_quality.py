@@ -234,6 +234,13 @@ def test_the_estimate_of_hand_counted_texts(text: str, counted: int) -> None:
     assert tokens.estimate(text) == counted
 
 
+def test_the_estimate_rounds_the_exact_sum_of_its_pieces() -> None:
+    """25 pieces of 1.02 (` abcd`): their exact sum is 25.5, which rounds half to even to 26;
+    added in order, as floats, they make 25.499999999999993 (and 25), and Python 3.12's `sum`
+    would have made 25.5: the estimate must not depend on either."""
+    assert tokens.estimate(" abcd" * 25) == 26
+
+
 def test_the_estimate_is_deterministic_and_near_for_other_scripts() -> None:
     text = "获取指定城市的当前天气，并以摄氏度返回温度。"  # o200k_base: 15
     assert tokens.estimate(text) == tokens.estimate(text) and 12 <= tokens.estimate(text) <= 18
