@@ -92,5 +92,6 @@ def testing_module(tool: ToolIR) -> TestingModule:
     )
 
 
-def render_testing(tool: ToolIR, env: jinja2.Environment) -> str:
-    return env.get_template("testing_tool.py.jinja").render(tool=tool, module=testing_module(tool))
+def render_testing(tool: ToolIR, template: jinja2.Template) -> str:
+    """`template`: testing_tool.py.jinja, looked up once for all the tools."""
+    return template.render(tool=tool, module=testing_module(tool))
