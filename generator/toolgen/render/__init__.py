@@ -80,9 +80,10 @@ def tool_files(
             env.get_template("client.py.jinja").render(package=package)
         )
     }
+    module, testing = env.get_template("tool.py.jinja"), env.get_template("testing_tool.py.jinja")
     for tool in package.tools:
-        files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, env)
-        files[f"{root}/testing/tools/{tool.module}.py"] = with_header(render_testing(tool, env))
+        files[f"{root}/tools/{tool.module}.py"] = render_tool(tool, module)
+        files[f"{root}/testing/tools/{tool.module}.py"] = with_header(render_testing(tool, testing))
     if mcp is None:
         mcp = (
             export(kinds.MCP, package.tools, examples_budget=options.examples_budget).definitions

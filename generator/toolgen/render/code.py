@@ -103,8 +103,8 @@ def _columns(text: str) -> int:
 def _fit(node: Node, room: int) -> str | None:
     """The one-line text of `node` when it is at most `room` columns wide, else None: the
     measuring stops at the first item that does not fit (of a large value, within a line)."""
-    if isinstance(node, str):
-        return node if _columns(node) <= room else None
+    if isinstance(node, str):  # `_columns`, inline: the most frequent call of a layout
+        return node if (len(node) if node.isascii() else width(node)) <= room else None
     if isinstance(node, Value):
         return _json_fit(node.value, room)
     inner: list[str] = []
@@ -135,12 +135,13 @@ def _fit(node: Node, room: int) -> str | None:
 def _fit_item(prefix: str, value: Node, room: int, inner: list[str]) -> int:
     """Append `prefix` and the flat text of `value` to `inner` when they fit in `room`; the
     room left after them, or -1 when they do not fit."""
-    room -= _columns(prefix)
+    if prefix:
+        room -= len(prefix) if prefix.isascii() else width(prefix)
     text = _fit(value, room)
     if text is None:
         return -1
     inner.append(prefix + text)
-    return room - _columns(text)
+    return room - (len(text) if text.isascii() else width(text))
 
 
 def _json_fit(value: Any, room: int) -> str | None:
@@ -210,7 +211,8 @@ def _json_lines(value: Any, indent: int, prefix: str, suffix: str, out: list[str
     one item a line, as a display is."""
     head = " " * indent + prefix
     written = [head]
-    if _json_write(value, LINE_LENGTH - _columns(head) - _columns(suffix), written) >= 0:
+    room = LINE_LENGTH - (len(head) if head.isascii() else width(head)) - _columns(suffix)
+    if _json_write(value, room, written) >= 0:
         written.append(suffix)
         out.append("".join(written))
     elif isinstance(value, list) and value:

@@ -9,7 +9,7 @@ this one compilation, under the names the testing module gives it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.render.code import Node
@@ -29,17 +29,32 @@ class Compiled:
     node: Node  # the root's strategy
     definitions: tuple[tuple[str, Node], ...]  # (function, body) of each `$defs` entry referenced
     impossible: tuple[tuple[str, str], ...]  # (pointer, why no value is valid there), deepest first
+    # role -> what the testing module writes of this compilation, laid out once per content
+    # (render/testing.py; a schema, such as a shared `returns`, is often many tools'): the
+    # root function's body, (function, body) of each definition, the schema's constant.
+    laid_out: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 _memo: dict[tuple[str, str], Compiled] = {}
 
 
-def compiled(schema: Any, role: str) -> Compiled:
-    """The strategies of a tool's `parameters` or `returns` (`role`), compiled once per content."""
+def content(schema: Any) -> str | None:
+    """The key of `schema`'s content: its JSON text, or None when it is not JSON."""
     try:
-        key = (role, json.dumps(schema))
-    except (TypeError, ValueError):  # not JSON: compiled every time
+        return json.dumps(schema)
+    except (TypeError, ValueError):
+        return None
+
+
+def compiled(schema: Any, role: str, text: str | None = None) -> Compiled:
+    """The strategies of a tool's `parameters` or `returns` (`role`), compiled once per content.
+    `text`: `content(schema)`, when the caller has it."""
+    text = content(schema) if text is None else text
+    if text is None:  # not JSON: compiled every time
         return _compile(schema, role)
+    key = (role, text)
     found = _memo.get(key)
     if found is None:
         if len(_memo) >= LIMIT:

@@ -15,7 +15,7 @@ from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
-from toolgen.render.compiled import compiled
+from toolgen.render.compiled import compiled, content
 from toolgen.render.scalar_strategies import NOTHING
 
 ID = "unsatisfiable"  # catalogued in check/catalogue.py (STRATEGIES)
@@ -25,13 +25,32 @@ _WHAT = {
 }
 
 
+_VALID: dict[str, bool] = {}  # a schema's JSON text -> whether it is valid JSON Schema
+_VALID_LIMIT = 20_000  # cleared whole when full
+
+
+def _valid(schema: object, text: str | None) -> bool:
+    """`is_valid_schema`, once per content (`text`: the schema's JSON text, if it has one)."""
+    if text is None:
+        return is_valid_schema(schema)
+    found = _VALID.get(text)
+    if found is None:
+        if len(_VALID) >= _VALID_LIMIT:
+            _VALID.clear()
+        found = _VALID[text] = is_valid_schema(schema)
+    return found
+
+
 def warnings(tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
     for tool in tools:
         seen = view(tool)
         for key, schema in (("parameters", seen.parameters), ("returns", seen.returns)):
-            if schema is None or not is_valid_schema(schema):
+            if schema is None:
+                continue
+            text = content(schema)
+            if not _valid(schema, text):
                 continue  # other rules report a broken schema
-            found = compiled(schema, key)  # what the testing module is rendered from
+            found = compiled(schema, key, text)  # what the testing module is rendered from
             if found.node != NOTHING:
                 continue
             pointer, why = found.impossible[0]

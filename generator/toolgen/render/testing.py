@@ -13,7 +13,7 @@ import jinja2
 
 from toolgen.ir import ToolIR
 from toolgen.render.code import Call, Node, call, literal, statement, tuple_of
-from toolgen.render.compiled import compiled
+from toolgen.render.compiled import ROLES, Compiled, compiled
 
 
 @dataclass(frozen=True)
@@ -45,29 +45,53 @@ def _with_overrides(node: Node) -> Node:
     return call("_s.overridden", node, "overrides")
 
 
+_ANNOTATIONS = {"parameters": "dict[str, Any]", "returns": "Any"}  # of the schema's constant
+
+
 def _returning(node: Node) -> str:
     return statement(node, 4, "return ")
 
 
+def _laid_out(
+    found: Compiled, schema: Any, role: str
+) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """The body of the root's function, the definitions' functions and the schema's constant
+    of a compilation (`schema` is its content), made once per compilation."""
+    cached = found.laid_out.get(role)
+    if cached is None:
+        root = _with_overrides(found.node) if role == "parameters" else found.node
+        constant = f"{ROLES[role][0]}: {_ANNOTATIONS[role]} = "
+        cached = found.laid_out[role] = (
+            _returning(root),
+            tuple((function, _returning(body)) for function, body in found.definitions),
+            statement(literal(schema), 0, constant),
+        )
+    return cached
+
+
 def testing_module(tool: ToolIR) -> TestingModule:
-    arguments = compiled(tool.parameters, "parameters")
-    arguments_node = _with_overrides(arguments.node)
-    result = compiled(tool.returns, "returns") if tool.returns is not None else None
-    result_node = result.node if result is not None else "_s.json_values()"
-    functions = [
-        Function(name, _returning(body))
-        for name, body in (*arguments.definitions, *(result.definitions if result else ()))
-    ]
+    arguments, functions, parameters = _laid_out(
+        compiled(tool.parameters, "parameters"), tool.parameters, "parameters"
+    )
+    if tool.returns is not None:
+        result, more, returns = _laid_out(
+            compiled(tool.returns, "returns"), tool.returns, "returns"
+        )
+        functions += more
+    else:
+        result = _returning("_s.json_values()")
+        returns = statement(literal(None), 0, "RETURNS: Any = ")
     examples: list[Any] = list(tool.examples)
     return TestingModule(
-        arguments=_returning(arguments_node),
-        result=_returning(result_node),
-        definitions=tuple(functions),
-        parameters=statement(literal(tool.parameters), 0, "PARAMETERS: dict[str, Any] = "),
-        returns=statement(literal(tool.returns), 0, "RETURNS: Any = "),
+        arguments=arguments,
+        result=result,
+        definitions=tuple(Function(name, body) for name, body in functions),
+        parameters=parameters,
+        returns=returns,
         examples=statement(tuple_of(examples), 0, "EXAMPLES: tuple[dict[str, Any], ...] = "),
     )
 
 
-def render_testing(tool: ToolIR, env: jinja2.Environment) -> str:
-    return env.get_template("testing_tool.py.jinja").render(tool=tool, module=testing_module(tool))
+def render_testing(tool: ToolIR, template: jinja2.Template) -> str:
+    """`template`: testing_tool.py.jinja, looked up once for all the tools."""
+    return template.render(tool=tool, module=testing_module(tool))

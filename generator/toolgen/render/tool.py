@@ -120,7 +120,8 @@ def _deprecations(tool: ToolIR) -> dict[str, str]:
     return out
 
 
-def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
+def render_tool(tool: ToolIR, template: jinja2.Template) -> str:
+    """`template`: tool.py.jinja, looked up once for all the tools (a lookup checks the file)."""
     statements, names = _exact_schemas(tool)
     imports = _imports(tool)
     if statements or "streaming" in tool.flags:  # a stream's items are typed Any
@@ -139,7 +140,7 @@ def render_tool(tool: ToolIR, env: jinja2.Environment) -> str:
             tuple_of(list(tool.call_examples)), 0, "EXAMPLES: tuple[dict[str, Any], ...] = "
         )
     return with_header(
-        env.get_template("tool.py.jinja").render(
+        template.render(
             tool=tool,
             imports=imports,
             exact_schemas=statements,
