@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from tests.support.children import counted_children
 from tests.support.generation import REPO
 from toolgen import parallel, pipeline
 from toolgen.config import BuildOptions
@@ -54,15 +55,7 @@ def _alone_and_shared(
     monkeypatch.setenv("TOOLGEN_NO_CACHE", "1")
     monkeypatch.setattr(parallel, "wanted", lambda tools: False)
     alone = pipeline.build(specs, options)
-    started: list[int] = []
-    in_child = parallel.in_child
-
-    def spied(work):  # type: ignore[no-untyped-def]
-        started.append(1)
-        return in_child(work)
-
-    monkeypatch.setattr(parallel, "wanted", lambda tools: True)
-    monkeypatch.setattr(parallel, "in_child", spied)
+    started = counted_children(monkeypatch)
     return alone, pipeline.build(specs, options), started
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.children import counted_children
 from toolgen import parallel
 from toolgen.load import specs as loading
 from toolgen.load.document import load_bytes
@@ -67,16 +68,7 @@ def _seen(loaded: SpecSet) -> dict[str, Any]:
 @pytest.fixture
 def children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Children are wanted for any set; each one started is counted."""
-    started: list[int] = []
-    in_child = parallel.in_child
-
-    def counted(work):  # type: ignore[no-untyped-def]
-        started.append(1)
-        return in_child(work)
-
-    monkeypatch.setattr(parallel, "wanted", lambda count: True)
-    monkeypatch.setattr(parallel, "in_child", counted)
-    return started
+    return counted_children(monkeypatch)
 
 
 def test_a_shared_load_is_the_load_of_one_process(
