@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from toolgen.check.context import CheckedTool, warn
 from toolgen.diagnostics import Diagnostic
+from toolgen.memo import Bounded
 from toolgen.naming import provider_name
 from toolgen.runtime import kinds
 from toolgen.runtime.calls.registry import definition_name
@@ -75,7 +76,6 @@ tool tools output min max length pattern ref defs inputschema annotations hint r
 world
 """.split()
 )
-_V = TypeVar("_V")
 _WIDE = "\u2e80"  # from here on: CJK, kana, hangul (about 3 characters in 4 are a token each)
 
 
@@ -105,25 +105,16 @@ def _piece_cost(piece: str) -> float:
 _SEGMENT = re.compile(r'"?[^"]*+(?:(?<![^\W_])"[^"]*+)*+')
 
 
-class _Memo(dict[str, _V]):
-    """`make(key)`, made on first sight of each key: a dict's own lookup rather than a
-    cached function's call, for the pieces and segments of every definition; bounded, for a
-    long-lived process."""
-
-    def __init__(self, make: Callable[[str], _V]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: str) -> _V:
-        if len(self) >= 1 << 16:
-            self.clear()
-        value = self[key] = self.make(key)
-        return value
+# Each distinct piece's cost, and each distinct segment's pieces' costs, in order (a dict's
+# own lookup rather than a cached function's call: every definition asks them).
+_cost = Bounded(1 << 16, _piece_cost).__getitem__
 
 
-_cost = _Memo(_piece_cost).__getitem__
-# Each distinct segment's pieces' costs, in order.
-_costs = _Memo(lambda segment: tuple(map(_cost, _PIECE.findall(segment)))).__getitem__
+def _pieces_costs(segment: str) -> tuple[float, ...]:
+    return tuple(map(_cost, _PIECE.findall(segment)))
+
+
+_costs = Bounded(1 << 16, _pieces_costs).__getitem__
 
 
 def estimate(text: str) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 
 from toolgen.constants import HEADER, LINE_LENGTH
 from toolgen.literals import py_literal, py_string
+from toolgen.memo import Bounded
 from toolgen.render.layout import width
 
 
@@ -63,17 +64,9 @@ def literal(value: Any) -> Node:
     return py_literal(value)
 
 
-_STRINGS: dict[str, str] = {}  # text -> its literal (`py_string`), for `literal`
-_STRINGS_LIMIT = 50_000
-
-
-def _string(text: str) -> str:
-    found = _STRINGS.get(text)
-    if found is None:
-        if len(_STRINGS) >= _STRINGS_LIMIT:
-            _STRINGS.clear()
-        found = _STRINGS[text] = py_string(text)
-    return found
+# A text -> its literal (`py_string`), for `literal` and the layout below.
+_STRINGS: Bounded[str, str] = Bounded(50_000, py_string)
+_string = _STRINGS.__getitem__
 
 
 def _parts(node: Call | Display) -> tuple[str, str, list[tuple[str, Node]]]:
@@ -154,7 +147,7 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
     """Append the literal of `value` to `out`; return the room left after it, below zero when
     it does not fit (`out` is then dropped: the writing stops there)."""
     if type(value) is str:  # most leaves
-        text = _STRINGS.get(value) or _string(value)
+        text = _STRINGS[value]
     elif isinstance(value, list) and value:
         room -= 2 * len(value)  # the brackets, and a `, ` between items
         out.append("[")
@@ -170,7 +163,7 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
         room -= 4 * len(value)  # the braces, a `: ` after each key, a `, ` between items
         out.append("{")
         for i, (key, item) in enumerate(value.items()):
-            written = _STRINGS.get(key) or _string(str(key))
+            written = _STRINGS[str(key)]
             room -= len(written) if written.isascii() else width(written)
             out.append(f", {written}: " if i else f"{written}: ")
             room = _json_write(item, room, out)

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgen.memo import Bounded
 from toolgen.render.code import Node
 from toolgen.render.strategies import StrategyCompiler
 
@@ -37,7 +38,7 @@ class Compiled:
     )
 
 
-_memo: dict[tuple[str, str], Compiled] = {}
+_memo: Bounded[tuple[str, str], Compiled] = Bounded(LIMIT)
 
 
 def content(schema: Any) -> str | None:
@@ -56,11 +57,7 @@ def compiled(schema: Any, role: str, text: str | None = None) -> Compiled:
         return _compile(schema, role)
     key = (role, text)
     found = _memo.get(key)
-    if found is None:
-        if len(_memo) >= LIMIT:
-            _memo.clear()
-        found = _memo[key] = _compile(schema, role)
-    return found
+    return _memo.keep(key, _compile(schema, role)) if found is None else found
 
 
 def _compile(schema: Any, role: str) -> Compiled:

@@ -15,6 +15,7 @@ from toolgen.check.context import CheckedTool, warn
 from toolgen.check.rules.meta_schema import is_valid_schema
 from toolgen.diagnostics import Diagnostic
 from toolgen.lower import view
+from toolgen.memo import Bounded
 from toolgen.render.compiled import compiled, content
 from toolgen.render.scalar_strategies import NOTHING
 
@@ -25,8 +26,7 @@ _WHAT = {
 }
 
 
-_VALID: dict[str, bool] = {}  # a schema's JSON text -> whether it is valid JSON Schema
-_VALID_LIMIT = 20_000  # cleared whole when full
+_VALID: Bounded[str, bool] = Bounded(20_000)  # a schema's JSON text -> whether it is valid
 
 
 def _valid(schema: object, text: str | None) -> bool:
@@ -34,11 +34,7 @@ def _valid(schema: object, text: str | None) -> bool:
     if text is None:
         return is_valid_schema(schema)
     found = _VALID.get(text)
-    if found is None:
-        if len(_VALID) >= _VALID_LIMIT:
-            _VALID.clear()
-        found = _VALID[text] = is_valid_schema(schema)
-    return found
+    return _VALID.keep(text, is_valid_schema(schema)) if found is None else found
 
 
 def warnings(tools: Iterable[CheckedTool]) -> Iterator[Diagnostic]:
