@@ -74,7 +74,8 @@ class _Guard:
         self.seen: set[str] = set()
         self.absent: set[str] = set()  # folders looked at and not there
 
-    def __call__(self, relative: str) -> Path:
+    def __call__(self, relative: str) -> tuple[Path, bool]:
+        """The path to write, and whether a folder holding it was found missing."""
         parts = relative.split("/")
         if relative.startswith("/") or any(part in ("", ".", "..") for part in parts):
             raise WriteError(f"refusing to write outside the output directory: {relative}")
@@ -82,7 +83,7 @@ class _Guard:
             prefix = "/".join(parts[:depth])
             if prefix in self.seen:
                 if prefix in self.absent:
-                    break  # nothing below a missing folder: no link to find
+                    return self.out / relative, True  # nothing below it: no link to find
                 continue
             path = self.out / prefix
             try:
@@ -100,13 +101,8 @@ class _Guard:
                 self.seen.add(prefix)
                 if mode is None:
                     self.absent.add(prefix)
-                    break
-        return self.out / relative
-
-    def missing(self, relative: str) -> bool:
-        """Whether a folder holding `relative` (already guarded) was found missing."""
-        parts = relative.split("/")
-        return any("/".join(parts[:depth]) in self.absent for depth in range(1, len(parts)))
+                    return self.out / relative, True
+        return self.out / relative, False
 
 
 def is_generated(path: Path) -> bool:
@@ -123,8 +119,8 @@ def plan(out: Path, files: dict[str, str], options: BuildOptions) -> Plan:
     result = Plan()
     guard = _Guard(out)
     for relative, text in files.items():
-        target = guard(relative)
-        if guard.missing(relative):  # (a first generation: no file to open)
+        target, absent = guard(relative)
+        if absent:  # (a first generation: no file to open)
             result.missing[relative] = text
             continue
         try:
