@@ -7,7 +7,7 @@ temporary PYTHONPYCACHEPREFIX). Wall times are medians of the repeats; CPU is us
 the process and its children (the formatter's worker processes included).
 
 toolgen rows:
-  cold                 empty output folder and an empty cache folder (TOOLGEN_CACHE_DIR)
+  cold                 a new output folder and a new cache folder (TOOLGEN_CACHE_DIR)
   cold, one process    the same with TOOLGEN_JOBS=1: no tool modules rendered in a forked
                        child (toolgen/parallel.py; below 200 tools the two rows are the same)
   unchanged            a second run with nothing changed (the build cache answers)
@@ -22,6 +22,12 @@ dcg rows (the baselines):
   CLI --check          the same call with --check on the unchanged output
 
     python benchmarks/generate.py [--sizes 10,100,1000] [--repeats 3] [--large-repeats 1] [--no-dcg]
+
+Every run that writes a tree from nothing writes into a folder of its own, and the folders are
+deleted when the benchmark ends, not between runs: on ext4 (no journal, mounted with `discard`
+here) making a file in the half minute after thousands were deleted costs up to ten times
+the system time (see cold.py), which deleting the last run's tree just before a run would
+add to it, for toolgen and dcg alike.
 """
 
 from __future__ import annotations
@@ -40,6 +46,17 @@ from dcg import CLI_FLAGS  # noqa: E402
 from synthetic import write_parameter_schemas, write_specs  # noqa: E402
 
 DCG_WORKER = str(Path(__file__).resolve().parent / "dcg.py")
+
+
+class Fresh:
+    """A new folder name under `work` at each call (made by whoever writes there)."""
+
+    def __init__(self, work: Path) -> None:
+        self.work, self.count = work, 0
+
+    def __call__(self, name: str) -> Path:
+        self.count += 1
+        return self.work / "runs" / f"{name}-{self.count}"
 
 
 def toolgen(
@@ -76,17 +93,14 @@ def measure(
     def record(label: str, wall: float, cpu: float) -> None:
         results.setdefault(label, Timing()).add(wall, cpu)
 
-    cache = work / "cache"
-    out = work / "out"
+    fresh = Fresh(work)
     for _i in range(repeats):  # cold: nothing on disk, nothing cached
-        shutil.rmtree(cache, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
+        out, cache = fresh("out"), fresh("cache")
         record(
             "toolgen generate, cold",
             *toolgen("generate", specs, out, bench_env(pycache, TOOLGEN_CACHE_DIR=str(cache))),
         )
-        shutil.rmtree(cache, ignore_errors=True)  # the same, the build kept in one process
-        shutil.rmtree(out, ignore_errors=True)
+        out, cache = fresh("out"), fresh("cache")  # the same, the build kept in one process
         record(
             "toolgen generate, cold, one process (TOOLGEN_JOBS=1)",
             *toolgen(
@@ -114,8 +128,7 @@ def measure(
     dcg_env = bench_env(pycache)
     for formatter in ("builtin", "black"):
         for _i in range(repeats):
-            target = work / f"dcg-{formatter}"
-            shutil.rmtree(target, ignore_errors=True)
+            target = fresh(f"dcg-{formatter}")
             wall, cpu, stdout = run(
                 [PYTHON, DCG_WORKER, str(schemas), str(target), formatter], dcg_env
             )
@@ -123,26 +136,28 @@ def measure(
             per_call = json.loads(stdout.strip().splitlines()[-1])["per_call_ms"]
             results.setdefault(f"dcg per call ms, {formatter}", Timing()).add(per_call, per_call)
     for _i in range(repeats):
-        target = work / "dcg-combined"
-        shutil.rmtree(target, ignore_errors=True)
+        target = fresh("dcg-combined")
         wall, cpu, _ = run([PYTHON, DCG_WORKER, str(schemas), str(target), "combined"], dcg_env)
         record("dcg in process, one combined schema (parent-prefixed), builtin", wall, cpu)
-    cli = [
-        str(BIN / "datamodel-codegen"),
-        "--input",
-        str(schemas),
-        "--output",
-        str(work / "dcg-cli"),
-        *CLI_FLAGS,
-        "--formatters",
-        "builtin",
-    ]
+
+    def cli(target: Path) -> list[str]:
+        return [
+            str(BIN / "datamodel-codegen"),
+            "--input",
+            str(schemas),
+            "--output",
+            str(target),
+            *CLI_FLAGS,
+            "--formatters",
+            "builtin",
+        ]
+
     for _i in range(repeats):
-        shutil.rmtree(work / "dcg-cli", ignore_errors=True)
-        wall, cpu, _ = run(cli, dcg_env)
+        target = fresh("dcg-cli")
+        wall, cpu, _ = run(cli(target), dcg_env)
         record("dcg CLI, one call, builtin", wall, cpu)
     for _i in range(repeats):
-        wall, cpu, _ = run([*cli, "--check"], dcg_env)
+        wall, cpu, _ = run([*cli(target), "--check"], dcg_env)
         record("dcg CLI --check, unchanged", wall, cpu)
     return {
         label: {"wall": t.wall, "cpu": t.cpu, "runs": len(t.walls)} for label, t in results.items()
