@@ -78,7 +78,7 @@ __version__ = "0.1.0"  # of this generated distribution ([tool.toolgen] version)
 SPEC_VERSION = "0.1.0"
 SPEC_SHA256 = "cca736ad43361e4f7a099682e47e4a69426a5804c1c2c2b4580aae7faccaaeb7"
 # The runtime this package was generated with (_runtime/_stamp.py says which one it holds).
-_RUNTIME_SHA256 = "77b94f30bc2d9740dd895c2095e9e99b2f3c20b7eb0487eff45c0b17dc3f5836"
+_RUNTIME_SHA256 = "25cdb0ff844bbdecf7640786cbddb201ec804f50695b8b41c3b7d20be6725586"
 TOOL_NAMES: tuple[str, ...] = tuple(MODULES)
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock")
 

@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "77b94f30bc2d9740dd895c2095e9e99b2f3c20b7eb0487eff45c0b17dc3f5836"
+RUNTIME_SHA256 = "25cdb0ff844bbdecf7640786cbddb201ec804f50695b8b41c3b7d20be6725586"

@@ -11,7 +11,6 @@ from typing import Any
 
 from toolgen.lower import ToolView, view_of
 from toolgen.runtime import kinds
-from toolgen.runtime.calls.registry import definition_name
 from toolgen.spec.model import ToolSpec
 
 
@@ -84,8 +83,8 @@ def _renamed(pairs: Sequence[tuple[ToolView, ToolView]]) -> Iterator[tuple[str, 
         for provider in PROVIDERS:
             if provider == kinds.MCP:
                 continue
-            was = [definition_name(d) for d in export(provider, [before]).definitions]
-            now = [definition_name(d) for d in export(provider, [after]).definitions]
+            was = [kinds.definition_name(d) for d in export(provider, [before]).definitions]
+            now = [kinds.definition_name(d) for d in export(provider, [after]).definitions]
             if was and now and was[0] and now[0] and was != now:
                 changed.setdefault((was[0], now[0]), []).append(provider)
         for (was_name, now_name), providers in changed.items():

@@ -15,7 +15,7 @@ from toolgen.ir import ToolIR
 from toolgen.providers import export, variants
 from toolgen.providers.base import REFUSED
 from toolgen.providers.tokens import Catalog, catalog, definition_tokens
-from toolgen.runtime.calls.registry import definition_name
+from toolgen.runtime import kinds
 
 UP_FRONT = "sent up front"
 DEFERRED = "deferred: loaded by the provider's own tool search"
@@ -64,7 +64,7 @@ def _named(definitions: Sequence[Any]) -> Iterator[tuple[str, Any]]:
         ):
             yield from _named(members)
             continue
-        name = definition_name(entry)
+        name = kinds.definition_name(entry)
         if name is not None:
             yield name, entry
 

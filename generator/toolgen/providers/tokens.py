@@ -31,7 +31,6 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.memo import Bounded
 from toolgen.naming import provider_name
 from toolgen.runtime import kinds
-from toolgen.runtime.calls.registry import definition_name
 
 if TYPE_CHECKING:
     from toolgen.providers import Exports
@@ -202,7 +201,7 @@ def _record(
     """Note a definition's tokens under its tool; return what it costs up front (`named`: a
     deferred definition still shows its name and description)."""
     tokens = definition_tokens(definition)
-    written = definition_name(definition)
+    written = kinds.definition_name(definition)
     name = canonical.get(written) if written is not None else None
     if name is not None:
         out.tools[name] = tokens

@@ -20,7 +20,7 @@ from toolgen.lower import lower
 from toolgen.pipeline import check_specs
 from toolgen.providers import PROVIDERS, export, variants
 from toolgen.providers.catalog import PAIR_NAMES, namespace_description
-from toolgen.runtime.calls.registry import definition_name
+from toolgen.runtime.kinds import definition_name
 from toolgen.runtime.search.definitions import CALL_TOOL, SEARCH_TOOLS
 
 NATIVE = {"openai-responses", "anthropic"}

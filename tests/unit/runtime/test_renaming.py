@@ -14,7 +14,8 @@ import pytest
 
 from tests.support import renaming_support
 from toolgen.runtime import kinds
-from toolgen.runtime.calls.registry import Registry, definition_name
+from toolgen.runtime.calls.registry import Registry
+from toolgen.runtime.kinds import definition_name
 
 RENAMES = {"read_file": "fs_read", "archive_file": "fs_archive"}
 PAIR = ["call_tool", "search_tools"]

@@ -349,7 +349,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
             package, names = package_of(info), {info.name, info.provider_name}
             for definition in by_package[package]:
                 if definition.get("type") != "namespace":
-                    if definition_name(definition) in names:
+                    if kinds.definition_name(definition) in names:
                         out.append(renaming.shown(definition, package, new))
                 elif definition["name"] not in placed:
                     inner = [
@@ -364,7 +364,7 @@ class Registry(Dispatcher, Mapping[str, Any]):
             seen: set[tuple[Any, ...]] = set()
             for definitions in by_package.values():
                 for definition in definitions:
-                    key = (definition.get("type"), definition_name(definition))
+                    key = (definition.get("type"), kinds.definition_name(definition))
                     if _search_entry(definition, self._pair) and key not in seen:
                         seen.add(key)
                         out.append(definition)
@@ -412,19 +412,6 @@ def _info(impl: Any) -> ToolInfo:
     return found
 
 
-def definition_name(definition: Any) -> str | None:
-    """The tool name of one provider definition (OpenAI Chat nests it under `function`,
-    Bedrock under `toolSpec`; the others have it at the top); None where it has none."""
-    if not isinstance(definition, Mapping):
-        return None
-    for holder in renaming.HOLDERS:
-        if isinstance(definition.get(holder), Mapping):
-            definition = definition[holder]
-            break
-    name = definition.get("name")
-    return name if isinstance(name, str) else None
-
-
 def _search_entry(definition: Mapping[str, Any], pair: frozenset[str]) -> bool:
     """A definition that is there for tool search, not a tool of the spec: a provider's search
     tool (OpenAI's `tool_search`, Anthropic's `tool_search_tool_*`), or one of the pair."""
@@ -432,5 +419,5 @@ def _search_entry(definition: Mapping[str, Any], pair: frozenset[str]) -> bool:
     return (
         kind == "tool_search"
         or kind.startswith("tool_search_tool")
-        or definition_name(definition) in pair
+        or kinds.definition_name(definition) in pair
     )

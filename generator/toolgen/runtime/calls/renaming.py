@@ -23,7 +23,6 @@ from ..errors import ToolgenError, short
 from ..results.result import package_of
 
 PROVIDER_NAME = re.compile(kinds.TOOL_NAME)  # matched whole
-HOLDERS = ("function", "toolSpec")  # where a definition nests its name (OpenAI Chat, Bedrock)
 
 
 class RenameError(ToolgenError, ValueError):
@@ -107,7 +106,7 @@ def specs(tools: Mapping[str, Any]) -> tuple[list[Any], Names]:
 def shown(definition: dict[str, Any], package: str, new: Names) -> dict[str, Any]:
     """A definition of `package` as it is, or a copy under its tool's new name, where its
     provider writes it (`function.name`, `toolSpec.name`, `name`)."""
-    holder = next((h for h in HOLDERS if isinstance(definition.get(h), Mapping)), None)
+    holder = next((h for h in kinds.HOLDERS if isinstance(definition.get(h), Mapping)), None)
     held = definition if holder is None else definition[holder]
     name = new.get((package, str(held.get("name"))))
     if name is None:
