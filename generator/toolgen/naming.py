@@ -137,6 +137,8 @@ def class_prefix(tool: str) -> str:
 
 
 def _ends_with_interface_word(prefix: str) -> bool:
+    if prefix.isascii() and INTERFACE_WORD.lower() not in prefix.lower():
+        return False  # most names: an ASCII word that casefolds to `tool` is `tool` in any case
     words = _camel_words(prefix)
     return (
         bool(words)
