@@ -105,9 +105,24 @@ def _class_name(words: list[str]) -> str:
     return _stable(name, "Model")
 
 
+_DIGIT_LOWER = re.compile(r"[0-9][a-z]")
+
+
+def _camel(part: str) -> bool:
+    """A part that is CamelCase already (a class name, or one with a suffix): ASCII letters and
+    digits, a lower-case letter only after a letter. Its words, split and capitalized, join
+    back into it, so `class_name` takes it whole."""
+    return (
+        part.isascii()
+        and part.isalnum()
+        and not part[0].islower()
+        and _DIGIT_LOWER.search(part) is None
+    )
+
+
 def class_name(*parts: str) -> str:
     """CamelCase from any text: (`get_weather`, `Arguments`) -> `GetWeatherArguments`."""
-    return _class_name(_camel_words(*parts))
+    return _class_name([part if _camel(part) else "".join(_capitalized(part)) for part in parts])
 
 
 INTERFACE_WORD = "Tool"
@@ -137,6 +152,8 @@ def class_prefix(tool: str) -> str:
 
 
 def _ends_with_interface_word(prefix: str) -> bool:
+    if prefix.isascii() and INTERFACE_WORD.lower() not in prefix.lower():
+        return False  # most names: an ASCII word that casefolds to `tool` is `tool` in any case
     words = _camel_words(prefix)
     return (
         bool(words)

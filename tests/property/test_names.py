@@ -13,6 +13,7 @@ import json
 import keyword
 import re
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +35,9 @@ from tests.support._generated import (
 from tests.support.generation import RUNTIME_COPIES
 from toolgen.naming import (
     PROVIDER_NAME,
+    _camel_words,
+    _class_name,
+    _ends_with_interface_word,
     class_name,
     field_name,
     module_name,
@@ -516,6 +520,33 @@ def test_a_tools_class_names_are_distinct_and_never_double_a_word(tool: str) -> 
     assert classes.interface in (classes.prefix, classes.prefix + "Tool")
     assert not (classes.interface.endswith("ToolTool") and not classes.prefix.endswith("ToolTool"))
     assert classes.prefix == class_name(tool)
+
+
+_PIECES = st.sampled_from(["tool", "Tool", "TOOL", "tOoL", "s", "box", "_", "-", "1", "é", "Ｔ"])
+
+
+@given(st.lists(_PIECES, max_size=6).map("".join) | st.text(max_size=20))
+@settings(max_examples=300, derandomize=True)
+def test_the_interface_word_is_found_as_the_words_find_it(text: str) -> None:
+    """`_ends_with_interface_word` skips splitting an ASCII name without `tool` in it."""
+    for name in (text, class_name(text)):
+        words = _camel_words(name)
+        found = bool(words) and unicodedata.normalize("NFKC", words[-1]).casefold() == "tool"
+        assert _ends_with_interface_word(name) is found
+
+
+_CAMEL_PARTS = st.lists(st.sampled_from(["A", "Ab", "ABC", "x", "1", "20", "Tool", "é", "_"])).map(
+    "".join
+)
+_PARTS = _CAMEL_PARTS | st.text(max_size=12) | st.text(max_size=12).map(class_name)
+
+
+@given(st.lists(_PARTS, min_size=1, max_size=3), st.sampled_from(["", "Item", "Value", "_2"]))
+@settings(max_examples=400, derandomize=True)
+def test_a_class_name_part_taken_whole_is_its_words(parts: list[str], suffix: str) -> None:
+    """`class_name` takes a CamelCase part as it is: the same as splitting it into words."""
+    parts = [*parts[:-1], parts[-1] + suffix]
+    assert class_name(*parts) == _class_name(_camel_words(*parts))
 
 
 def test_reserved_names_cover_installed_pydantic() -> None:

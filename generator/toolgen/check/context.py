@@ -16,9 +16,9 @@ from toolgen.load.refs import schema_roots
 from toolgen.load.specs import SpecSet, ToolSource
 from toolgen.runtime.validation.suggest import nearest
 from toolgen.schema.closing import closed
-from toolgen.schema.exactness import exact
+from toolgen.schema.exactness import exact, exact_root
 from toolgen.schema.pointer import child
-from toolgen.schema.walk import walk
+from toolgen.schema.walk import located
 from toolgen.spec.model import ToolSpec
 
 
@@ -51,7 +51,9 @@ class CheckedTool:
     def subschemas(self) -> list[tuple[str, dict[str, Any]]]:
         """Every subschema of the entry as written (parameters, returns, injected values), with
         its pointer into the document: walked once, read by every rule that looks at schemas."""
-        return [found for root, schema in schema_roots(self.source) for found in walk(schema, root)]
+        return [
+            found for root, schema in schema_roots(self.source) for found in located(schema, root)
+        ]
 
     @cached_property
     def closed_parameters(self) -> Any:
@@ -71,10 +73,14 @@ class CheckedTool:
         """Whether the result model enforces the bundled `returns` exactly (True when there is
         none): judged once, for the rules and for lower."""
         schema = self.schema("returns")
-        if schema is None:
-            return True
-        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
-        return exact(schema, defs if isinstance(defs, dict) else {})
+        return True if schema is None else exact_root(schema, self.returns_text)
+
+    @cached_property
+    def returns_text(self) -> str:
+        """The repr of the bundled `returns`: its content as a key, for what is worked out once
+        per distinct result (its exactness; lower's result model). Results recur across a spec
+        set's tools much more than parameters do."""
+        return repr(self.schema("returns"))
 
     def schema(self, key: str) -> Any:
         """The bundled `parameters` or `returns` (None when the spec has none)."""

@@ -9,14 +9,14 @@ same function, so the two cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen import __version__
 from toolgen.check.context import CheckedTool
 from toolgen.ir import ErrorKindIR, FieldIR, ModelIR, PackageIR, ToolIR
-from toolgen.lower.annotation import ANY_TYPE
-from toolgen.lower.typemap import Leaves, TypeMapper
+from toolgen.lower.results import Results, result_models
+from toolgen.lower.typemap import Fields, Leaves, TypeMapper
 from toolgen.lower.typeparts import merged
 from toolgen.naming import module_name, provider_name, tool_classes
 from toolgen.schema.closing import (
@@ -89,9 +89,19 @@ def view_of(
     )
 
 
-def lower_tool(tool: CheckedTool, leaves: Leaves | None = None) -> ToolIR:
-    """`leaves`: the leaf annotations the type mappers of a whole `lower` share (TypeMapper.leaf)."""
-    leaves = {} if leaves is None else leaves
+@dataclass
+class Memos:
+    """What the tools of one `lower` share: answers that depend on a schema's content alone."""
+
+    leaves: Leaves = field(default_factory=dict)  # leaf annotations (TypeMapper.leaf)
+    fields: Fields = field(default_factory=dict)  # leaf fields (TypeMapper.field)
+    results: Results = field(default_factory=dict)  # result models (lower/results.py)
+
+
+def lower_tool(tool: CheckedTool, memos: Memos | None = None) -> ToolIR:
+    """`memos`: shared with the other tools of a `lower` (by default, this tool's own)."""
+    memos = Memos() if memos is None else memos
+    leaves, fields = memos.leaves, memos.fields
     spec = tool.spec
     seen = view(tool)
     name = spec.name
@@ -102,38 +112,17 @@ def lower_tool(tool: CheckedTool, leaves: Leaves | None = None) -> ToolIR:
     recursive: list[str] = []
 
     defs = parameters.get("$defs", {})
-    args = TypeMapper(classes.arguments, defs, role="arguments", leaves=leaves)
+    args = TypeMapper(classes.arguments, defs, role="arguments", leaves=leaves, fields=fields)
     args.taken.add(classes.arguments)
     args.object_model(root_object(parameters, defs), classes.arguments)
     models += args.models
     recursive += sorted(args.recursive)
 
     result_defs = returns.get("$defs", {}) if isinstance(returns, dict) else {}
-    result = TypeMapper(classes.result, result_defs, role="result", leaves=leaves)
+    result = TypeMapper(classes.result, result_defs, role="result", leaves=leaves, fields=fields)
     result.taken.update(m.class_name for m in models)
     result.taken.add(classes.result)
-    if isinstance(returns, dict) and (returns.get("type") == "object" and "properties" in returns):
-        result.object_model(returns, classes.result)
-        models += result.models
-    else:
-        root = (
-            result.annotation(returns, f"{classes.result}Value")
-            if returns is not None
-            else ANY_TYPE
-        )
-        result.names |= root.names
-        models += result.models
-        text = root.text
-        models.append(
-            ModelIR(
-                classes.result,
-                None,
-                (),
-                "allow",
-                "result",
-                root=repr(text) if root.forward else text,
-            )
-        )
+    models += result_models(result, returns, tool.returns_text, memos.results)
     recursive += sorted(result.recursive)
 
     injected_fields: tuple[FieldIR, ...] = ()
@@ -141,7 +130,7 @@ def lower_tool(tool: CheckedTool, leaves: Leaves | None = None) -> ToolIR:
     if spec.injected:
         names = list(spec.injected)
         properties = {k: tool.injected_schema(k) for k in names}
-        injected = TypeMapper(classes.injected, {}, role="injected", leaves=leaves)
+        injected = TypeMapper(classes.injected, {}, role="injected", leaves=leaves, fields=fields)
         injected.taken.update(m.class_name for m in models)
         injected.taken.add(classes.injected)
         injected.object_model(
@@ -301,8 +290,8 @@ def root_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) ->
 
 def lower(tools: Sequence[CheckedTool], package: str, spec_sha256: str = "") -> PackageIR:
     """`spec_sha256`: the spec set's digest (load.specs.SpecSet.sha256), carried into the package."""
-    leaves: Leaves = {}
-    lowered = sorted((lower_tool(t, leaves) for t in tools), key=lambda t: t.name)
+    memos = Memos()
+    lowered = sorted((lower_tool(t, memos) for t in tools), key=lambda t: t.name)
     return PackageIR(
         name=package, toolgen_version=__version__, tools=tuple(lowered), spec_sha256=spec_sha256
     )

@@ -57,6 +57,10 @@ class FieldType(NamedTuple):
 
 
 Leaves = dict[tuple[str, frozenset[str], str], FieldType]
+FieldArgs = tuple[str, str, bool, bool, Any, str | None, bool, tuple[str, ...]]
+# A leaf field's FieldIR arguments and imports, by role, coercions, required, wire name and
+# the repr of its whole schema (description and default too).
+Fields = dict[tuple[str, frozenset[str], bool, str, str], tuple[FieldArgs, frozenset[str]]]
 
 
 @dataclass
@@ -75,6 +79,7 @@ class TypeMapper:
     # The field types of leaf schemas (`leaf`), by role, coercions and keywords: one for each
     # distinct leaf of a whole `lower` run when its mappers share it.
     leaves: Leaves = field(default_factory=dict)
+    fields: Fields = field(default_factory=dict)  # whole leaf fields (`field`), shared the same way
 
     # --- classes ---------------------------------------------------------------
 
@@ -140,30 +145,45 @@ class TypeMapper:
         self.names |= values.names
         return "allow", py_string(text) if values.forward else text
 
-    def field(
-        self, wire: str, schema: Any, required: bool, owner: str
-    ) -> tuple[str, str, bool, bool, Any, str | None, bool, tuple[str, ...]]:
-        """FieldIR's arguments but its Python name (chosen once the nested classes exist)."""
+    def field(self, wire: str, schema: Any, required: bool, owner: str) -> FieldArgs:
+        """FieldIR's arguments but its Python name (chosen once the nested classes exist).
+        A leaf's (`_may_name` False: no class, nothing of the mapper but its role and
+        coercions) are worked out once per distinct field: the same recur across tools."""
         # The hint names a class this field's type may need: deriving it is skipped for the
         # types that never need one (most fields).
         if _may_name(schema):
             kind = FieldType.of(self.annotation(schema, class_name(owner, wire) if owner else wire))
+        elif isinstance(schema, dict):
+            index = (self.role, self.coerce, required, wire, repr(schema))
+            found = self.fields.get(index)
+            if found is None:
+                found = self.fields[index] = self._field(
+                    wire, schema, required, self.leaf(schema, wire)
+                )
+            self.names |= found[1]
+            return found[0]
         else:
             kind = self.leaf(schema, wire)
+        args, names = self._field(wire, schema, required, kind)
+        self.names |= names
+        return args
+
+    def _field(
+        self, wire: str, schema: Any, required: bool, kind: FieldType
+    ) -> tuple[FieldArgs, frozenset[str]]:
         nullable = kind.nullable
         # A required key must be sent, default or not (JSON Schema's `default` only annotates).
         default = (
             schema.get("default", MISSING) if isinstance(schema, dict) and not required else MISSING
         )
         text = kind.text
-        self.names |= kind.names
         if not required and default is MISSING and not nullable:
             text = f"{text} | None"  # absent reads as None; an explicit null means absent too
         if kind.forward:
             text = py_string(text)  # quoted as black quotes
         description = schema.get("description") if isinstance(schema, dict) else None
         secret = bool(isinstance(schema, dict) and schema.get("x-secret"))
-        return (
+        args = (
             wire,
             text,
             required,
@@ -173,6 +193,7 @@ class TypeMapper:
             secret,
             kind.constraints,
         )
+        return args, kind.names
 
     # --- annotations ------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import json
 import math
 from typing import Any
 
+from toolgen.memo import Bounded
 from toolgen.runtime.types import is_json_type
 from toolgen.schema.keywords import ANNOTATIONS
 from toolgen.schema.patterns import ecma, pydantic_exact
@@ -94,6 +95,22 @@ def compiled_unique(schema: dict[str, Any]) -> bool:
 def exact(schema: Any, defs: dict[str, Any]) -> bool:
     """True when the model the typemap builds for `schema` accepts exactly what `schema` accepts."""
     return _Exactness(defs).schema(schema)
+
+
+# `exact_root`'s answers, by the repr of the schema (which tells 1, 1.0 and True apart).
+_ROOTS: Bounded[str, bool] = Bounded(4096)
+
+
+def exact_root(schema: Any, text: str | None = None) -> bool:
+    """`exact` of a self-contained schema (its references into its own `$defs`), judged once
+    per distinct content: `text` is `repr(schema)` when the caller has it. Worth it where
+    contents recur (a spec set's `returns` repeat a few shapes), not where each is new."""
+    key = repr(schema) if text is None else text
+    found = _ROOTS.get(key)
+    if found is None:
+        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+        found = _ROOTS.keep(key, exact(schema, defs if isinstance(defs, dict) else {}))
+    return found
 
 
 class _Exactness:

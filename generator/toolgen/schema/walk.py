@@ -30,6 +30,31 @@ def walk(schema: Any, path: str = "") -> Iterator[tuple[str, Node]]:
             yield from walk(value, f"{path}/{key}")
 
 
+def located(schema: Any, path: str = "") -> list[tuple[str, Node]]:
+    """`walk`'s pairs as a list, made without a generator per level (cheaper where every one
+    is read: a generator's pair passes up through each level above it)."""
+    found: list[tuple[str, Node]] = []
+    _locate(schema, path, found)
+    return found
+
+
+def _locate(schema: Any, path: str, found: list[tuple[str, Node]]) -> None:
+    if not isinstance(schema, dict):
+        return
+    found.append((path, schema))
+    if SUBSCHEMA_KEYWORDS.isdisjoint(schema):
+        return
+    for key, value in schema.items():
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                _locate(sub, f"{path}/{key}/{escape(name)}", found)
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                _locate(sub, f"{path}/{key}/{i}", found)
+        elif key in SCHEMA_VALUES:
+            _locate(value, f"{path}/{key}", found)
+
+
 # Where a keyword's subschemas are: in a map (0), a list (1), or the value itself (2).
 _PLACES = {
     **dict.fromkeys(SCHEMA_MAPS, 0),

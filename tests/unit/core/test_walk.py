@@ -1,10 +1,11 @@
-"""schema/walk.py: `nodes` lists the subschemas `walk` yields, in the same order; `rebuild` is `transform` without pointers."""
+"""schema/walk.py: `nodes` and `located` list the subschemas `walk` yields, in the same order;
+`rebuild` is `transform` without pointers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolgen.schema.walk import nodes, rebuild, transform, walk
+from toolgen.schema.walk import located, nodes, rebuild, transform, walk
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -24,6 +25,15 @@ def test_nodes_are_walks_subschemas_in_order_without_pointers() -> None:
     assert [id(n) for n in nodes(SCHEMA)] == [id(n) for n in walked]
     assert len(walked) == 11
     assert nodes(True) == [] and nodes([{"type": "string"}]) == []
+
+
+def test_located_is_walk_as_a_list() -> None:
+    walked = list(walk(SCHEMA, "/parameters"))
+    found = located(SCHEMA, "/parameters")
+    assert [p for p, _ in found] == [p for p, _ in walked]
+    assert [id(n) for _, n in found] == [id(n) for _, n in walked]
+    assert "/parameters/properties/a~1b/items/anyOf/2" in [p for p, _ in found]
+    assert located(True) == [] and located([{"type": "string"}]) == []
 
 
 def test_rebuild_is_transform_without_pointers() -> None:
