@@ -145,8 +145,9 @@ def _json_fit(value: Any, room: int) -> str | None:
 
 def _json_write(value: Any, room: int, out: list[str]) -> int:
     """Append the literal of `value` to `out`; return the room left after it, below zero when
-    it does not fit (`out` is then dropped: the writing stops there)."""
-    if type(value) is str:  # most leaves
+    it does not fit (`out` is then dropped: the writing stops there). A string item (most
+    leaves) is written in place, not by a call of its own."""
+    if type(value) is str:
         text = _STRINGS[value]
     elif isinstance(value, list) and value:
         room -= 2 * len(value)  # the brackets, and a `, ` between items
@@ -154,7 +155,12 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
         for i, item in enumerate(value):
             if i:
                 out.append(", ")
-            room = _json_write(item, room, out)
+            if type(item) is str:
+                text = _STRINGS[item]
+                out.append(text)
+                room -= len(text) if text.isascii() else width(text)
+            else:
+                room = _json_write(item, room, out)
             if room < 0:
                 return room
         out.append("]")
@@ -163,10 +169,15 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
         room -= 4 * len(value)  # the braces, a `: ` after each key, a `, ` between items
         out.append("{")
         for i, (key, item) in enumerate(value.items()):
-            written = _STRINGS[str(key)]
+            written = _STRINGS[key if type(key) is str else str(key)]
             room -= len(written) if written.isascii() else width(written)
             out.append(f", {written}: " if i else f"{written}: ")
-            room = _json_write(item, room, out)
+            if type(item) is str:
+                text = _STRINGS[item]
+                out.append(text)
+                room -= len(text) if text.isascii() else width(text)
+            else:
+                room = _json_write(item, room, out)
             if room < 0:
                 return room
         out.append("}")
@@ -201,25 +212,40 @@ def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> li
 
 def _json_lines(value: Any, indent: int, prefix: str, suffix: str, out: list[str]) -> None:
     """`lines` of a JSON value, appended to `out`: a list or dict that does not fit is split,
-    one item a line, as a display is."""
+    one item a line, as a display is. A leaf is one line whether it fits or not: the items
+    of a split value that are leaves (most lines) are written in place."""
     head = " " * indent + prefix
+    if not isinstance(value, (list, dict)) or not value:  # a leaf, or an empty display
+        out.append(head + (_STRINGS[value] if type(value) is str else py_literal(value)) + suffix)
+        return
     written = [head]
     room = LINE_LENGTH - (len(head) if head.isascii() else width(head)) - _columns(suffix)
     if _json_write(value, room, written) >= 0:
         written.append(suffix)
         out.append("".join(written))
-    elif isinstance(value, list) and value:
+        return
+    pad = " " * (indent + 4)
+    if isinstance(value, list):
         out.append(head + "[")
         for item in value:
-            _json_lines(item, indent + 4, "", ",", out)
+            if type(item) is str:
+                out.append(f"{pad}{_STRINGS[item]},")
+            elif not item or not isinstance(item, (list, dict)):  # another leaf
+                out.append(f"{pad}{py_literal(item)},")
+            else:
+                _json_lines(item, indent + 4, "", ",", out)
         out.append(" " * indent + "]" + suffix)
-    elif isinstance(value, dict) and value:
+    else:
         out.append(head + "{")
         for key, item in value.items():
-            _json_lines(item, indent + 4, f"{_string(str(key))}: ", ",", out)
+            written_key = _STRINGS[key if type(key) is str else str(key)]
+            if type(item) is str:
+                out.append(f"{pad}{written_key}: {_STRINGS[item]},")
+            elif not item or not isinstance(item, (list, dict)):  # another leaf
+                out.append(f"{pad}{written_key}: {py_literal(item)},")
+            else:
+                _json_lines(item, indent + 4, f"{written_key}: ", ",", out)
         out.append(" " * indent + "}" + suffix)
-    else:  # a leaf longer than its line stays on it
-        out.append(head + flat(literal(value)) + suffix)
 
 
 def statement(node: Node, indent: int = 0, prefix: str = "") -> str:
