@@ -22,7 +22,7 @@ from typing import Any
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.render.scalar_strategies import NOTHING, SCALARS, count
+from toolgen.render.scalar_strategies import NOTHING, SCALARS, count, scalar
 from toolgen.render.schema_merge import constraints, fold_all_of, merge
 from toolgen.schema.keywords import BY_TYPE, JSON_TYPES
 from toolgen.schema.pointer import escape, resolve
@@ -142,10 +142,9 @@ class StrategyCompiler:
         exact = not (
             set(schema) - ANY_TYPE_KEYWORD - {"type"}
         )  # another type's keywords do not apply
-        scalar = SCALARS.get(kind)
         node, own_exact = (
-            scalar(schema)
-            if scalar is not None
+            scalar(kind, schema)
+            if kind in SCALARS
             else self._array(schema, pointer)
             if kind == "array"
             else self._object(schema, pointer)
