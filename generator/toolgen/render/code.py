@@ -102,6 +102,9 @@ def _fit(node: Node, room: int) -> str | None:
         return _json_fit(node.value, room)
     inner: list[str] = []
     if isinstance(node, Call):  # `f(`, `)`, and a `, ` between items: two columns an item
+        known = _CALLS.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1] if _columns(known[1]) <= room else None
         room -= _columns(node.function) + 2 * max(len(node.arguments) + len(node.keywords), 1)
         for argument in node.arguments:
             room = _fit_item("", argument, room, inner)
@@ -111,7 +114,9 @@ def _fit(node: Node, room: int) -> str | None:
             room = _fit_item(f"{keyword}=", value, room, inner)
             if room < 0:
                 return None
-        return node.function + "(" + ", ".join(inner) + ")" if room >= 0 else None
+        text = node.function + "(" + ", ".join(inner) + ")"
+        _CALLS.keep(id(node), (node, text))
+        return text if room >= 0 else None  # below zero only for an empty call too long
     items, brackets = node.items, node.brackets  # as a call's; a one-item tuple has a comma
     one_tuple = "," if brackets == "()" and len(items) == 1 else ""
     room -= 2 * max(len(items), 1) + len(one_tuple)
@@ -123,6 +128,13 @@ def _fit(node: Node, room: int) -> str | None:
         if room < 0:
             return None
     return brackets[0] + ", ".join(inner) + one_tuple + brackets[1] if room >= 0 else None
+
+
+# id(call) -> (call, its flat text): a node is laid out again wherever it recurs (the
+# strategy compiler shares the nodes of the scalar schemas written alike, thousands of
+# times in a spec set). The node is kept beside its text, so that its id names no other
+# while the entry lives; nodes are never changed.
+_CALLS: Bounded[int, tuple[Call, str]] = Bounded(50_000)
 
 
 def _fit_item(prefix: str, value: Node, room: int, inner: list[str]) -> int:
