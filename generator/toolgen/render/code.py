@@ -157,9 +157,8 @@ def _json_fit(value: Any, room: int) -> str | None:
 
 def _json_write(value: Any, room: int, out: list[str]) -> int:
     """Append the literal of `value` to `out`; return the room left after it, below zero when
-    it does not fit (`out` is then dropped: the writing stops there). A string item (most
-    leaves) is written in place, not by a call of its own."""
-    if type(value) is str:
+    it does not fit (`out` is then dropped: the writing stops there)."""
+    if type(value) is str:  # most leaves
         text = _STRINGS[value]
     elif isinstance(value, list) and value:
         room -= 2 * len(value)  # the brackets, and a `, ` between items
@@ -167,12 +166,7 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
         for i, item in enumerate(value):
             if i:
                 out.append(", ")
-            if type(item) is str:
-                text = _STRINGS[item]
-                out.append(text)
-                room -= len(text) if text.isascii() else width(text)
-            else:
-                room = _json_write(item, room, out)
+            room = _json_write(item, room, out)
             if room < 0:
                 return room
         out.append("]")
@@ -184,12 +178,7 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
             written = _STRINGS[key if type(key) is str else str(key)]
             room -= len(written) if written.isascii() else width(written)
             out.append(f", {written}: " if i else f"{written}: ")
-            if type(item) is str:
-                text = _STRINGS[item]
-                out.append(text)
-                room -= len(text) if text.isascii() else width(text)
-            else:
-                room = _json_write(item, room, out)
+            room = _json_write(item, room, out)
             if room < 0:
                 return room
         out.append("}")

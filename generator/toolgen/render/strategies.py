@@ -24,7 +24,7 @@ from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
 from toolgen.render.scalar_strategies import NOTHING, SCALARS, count, scalar
 from toolgen.render.schema_merge import constraints, fold_all_of, merge
-from toolgen.schema.keywords import BY_TYPE, JSON_TYPES
+from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE, JSON_TYPES
 from toolgen.schema.pointer import escape, resolve
 
 # Per type, the keywords the strategies build values for (a subset of keywords.BY_TYPE): a
@@ -362,19 +362,9 @@ def _one_of(nodes: list[Node]) -> Node:
     return NOTHING if not live else live[0] if len(live) == 1 else call("st.one_of", *live)
 
 
-# Keywords that restrict no value (annotations), beside `enum`/`const` and `type`.
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "$comment",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)
+# What a plain enum schema may say (`_plainly_valid`): its values and type, and keywords
+# that restrict no value (the annotations, a schema's own words and samples).
+_PLAIN = ANNOTATIONS | {"title", "description", "default", "examples", "enum", "const", "type"}
 
 
 def _plainly_valid(schema: dict[str, Any], values: list[Any]) -> list[Any] | None:
@@ -385,7 +375,7 @@ def _plainly_valid(schema: dict[str, Any], values: list[Any]) -> list[Any] | Non
         return None
     if schema.get("type", "string") != "string" or not all(type(v) is str for v in values):
         return None
-    if any(k not in _ANNOTATIONS and k not in ("enum", "const", "type") for k in schema):
+    if not schema.keys() <= _PLAIN:
         return None
     return [v for v in values if _json_literal(v)]
 
