@@ -42,8 +42,17 @@ def in_black_layout(source: str) -> bool:
     """True when a module rendered in black's layout needs no black pass: no line is too
     long, except lines black leaves long."""
     lines = source.split("\n")
-    if source.isascii() and max(map(len, lines)) <= LINE_LENGTH:
-        return True  # the common case: nothing is too long
+    if source.isascii():
+        long = [line for line in lines if len(line) > LINE_LENGTH]
+        # Nothing is too long; or (most modules) the few long lines, a description in a
+        # string of its own, are each one black leaves long, inside a docstring or not.
+        if not long or all(map(_stays_long, long)):
+            return True
+    return _scanned(lines)
+
+
+def _scanned(lines: list[str]) -> bool:
+    """`in_black_layout` line by line: a line inside a docstring may be long."""
     in_docstring = False
     for line in lines:
         stripped = line.strip()

@@ -102,6 +102,9 @@ def _fit(node: Node, room: int) -> str | None:
         return _json_fit(node.value, room)
     inner: list[str] = []
     if isinstance(node, Call):  # `f(`, `)`, and a `, ` between items: two columns an item
+        known = _CALLS.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1] if _columns(known[1]) <= room else None
         room -= _columns(node.function) + 2 * max(len(node.arguments) + len(node.keywords), 1)
         for argument in node.arguments:
             room = _fit_item("", argument, room, inner)
@@ -111,7 +114,9 @@ def _fit(node: Node, room: int) -> str | None:
             room = _fit_item(f"{keyword}=", value, room, inner)
             if room < 0:
                 return None
-        return node.function + "(" + ", ".join(inner) + ")" if room >= 0 else None
+        text = node.function + "(" + ", ".join(inner) + ")"
+        _CALLS.keep(id(node), (node, text))
+        return text if room >= 0 else None  # below zero only for an empty call too long
     items, brackets = node.items, node.brackets  # as a call's; a one-item tuple has a comma
     one_tuple = "," if brackets == "()" and len(items) == 1 else ""
     room -= 2 * max(len(items), 1) + len(one_tuple)
@@ -123,6 +128,13 @@ def _fit(node: Node, room: int) -> str | None:
         if room < 0:
             return None
     return brackets[0] + ", ".join(inner) + one_tuple + brackets[1] if room >= 0 else None
+
+
+# id(call) -> (call, its flat text): a node is laid out again wherever it recurs (the
+# strategy compiler shares the nodes of the scalar schemas written alike, thousands of
+# times in a spec set). The node is kept beside its text, so that its id names no other
+# while the entry lives; nodes are never changed.
+_CALLS: Bounded[int, tuple[Call, str]] = Bounded(50_000)
 
 
 def _fit_item(prefix: str, value: Node, room: int, inner: list[str]) -> int:
@@ -163,7 +175,7 @@ def _json_write(value: Any, room: int, out: list[str]) -> int:
         room -= 4 * len(value)  # the braces, a `: ` after each key, a `, ` between items
         out.append("{")
         for i, (key, item) in enumerate(value.items()):
-            written = _STRINGS[str(key)]
+            written = _STRINGS[key if type(key) is str else str(key)]
             room -= len(written) if written.isascii() else width(written)
             out.append(f", {written}: " if i else f"{written}: ")
             room = _json_write(item, room, out)
@@ -201,25 +213,40 @@ def lines(node: Node, indent: int = 0, prefix: str = "", suffix: str = "") -> li
 
 def _json_lines(value: Any, indent: int, prefix: str, suffix: str, out: list[str]) -> None:
     """`lines` of a JSON value, appended to `out`: a list or dict that does not fit is split,
-    one item a line, as a display is."""
+    one item a line, as a display is. A leaf is one line whether it fits or not: the items
+    of a split value that are leaves (most lines) are written in place."""
     head = " " * indent + prefix
+    if not isinstance(value, (list, dict)) or not value:  # a leaf, or an empty display
+        out.append(head + (_STRINGS[value] if type(value) is str else py_literal(value)) + suffix)
+        return
     written = [head]
     room = LINE_LENGTH - (len(head) if head.isascii() else width(head)) - _columns(suffix)
     if _json_write(value, room, written) >= 0:
         written.append(suffix)
         out.append("".join(written))
-    elif isinstance(value, list) and value:
+        return
+    pad = " " * (indent + 4)
+    if isinstance(value, list):
         out.append(head + "[")
         for item in value:
-            _json_lines(item, indent + 4, "", ",", out)
+            if type(item) is str:
+                out.append(f"{pad}{_STRINGS[item]},")
+            elif not item or not isinstance(item, (list, dict)):  # another leaf
+                out.append(f"{pad}{py_literal(item)},")
+            else:
+                _json_lines(item, indent + 4, "", ",", out)
         out.append(" " * indent + "]" + suffix)
-    elif isinstance(value, dict) and value:
+    else:
         out.append(head + "{")
         for key, item in value.items():
-            _json_lines(item, indent + 4, f"{_string(str(key))}: ", ",", out)
+            written_key = _STRINGS[key if type(key) is str else str(key)]
+            if type(item) is str:
+                out.append(f"{pad}{written_key}: {_STRINGS[item]},")
+            elif not item or not isinstance(item, (list, dict)):  # another leaf
+                out.append(f"{pad}{written_key}: {py_literal(item)},")
+            else:
+                _json_lines(item, indent + 4, f"{written_key}: ", ",", out)
         out.append(" " * indent + "}" + suffix)
-    else:  # a leaf longer than its line stays on it
-        out.append(head + flat(literal(value)) + suffix)
 
 
 def statement(node: Node, indent: int = 0, prefix: str = "") -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolgen.ir import MISSING, FieldIR, ModelIR, ToolIR
 from toolgen.literals import py_docstring, py_literal
-from toolgen.render import annotation
+from toolgen.render import annotation, runtime_source
 from toolgen.render.jsontext import SURROGATE
 from toolgen.render.layout import bracketed
 
@@ -59,12 +59,10 @@ def model_base(model: ModelIR) -> str:
 @cache
 def base_configuration() -> dict[str, dict[str, Any]]:
     """What each base already configures (pydantic merges a subclass's model_config into
-    it), read from the runtime's classes when a model is first rendered (a build's parent
-    process renders none: it need not import pydantic's model building)."""
-    from toolgen.runtime import models as runtime_models
-
+    it), read from the runtime's source (runtime_source.py: importing it would build its
+    pydantic models, which no build needs)."""
     return {
-        name: dict(getattr(runtime_models, name).model_config)
+        name: runtime_source.model_config("models.py", name)
         for name in ("ArgumentsModel", "InjectedModel", "ResultModel")
     }
 

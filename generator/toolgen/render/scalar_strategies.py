@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, TypeGuard
 
 from toolgen.literals import py_literal
+from toolgen.memo import Bounded
 from toolgen.render.code import Node, call, literal
 from toolgen.runtime.types import is_json_type
 from toolgen.schema.patterns import ecma
@@ -98,6 +99,19 @@ SCALARS: dict[str, Callable[[dict[str, Any]], tuple[Node, bool]]] = {
     "integer": integer,
     "number": number,
 }
+
+
+# (type, repr of the schema) -> its strategy: a spec set's scalar schemas are a few shapes
+# again and again (78 distinct of 7,256 in 1,000 synthetic tools). Keyed on repr, not on
+# equality: 1, 1.0 and True are equal but are written differently.
+_MADE: Bounded[tuple[str, str], tuple[Node, bool]] = Bounded(20_000)
+
+
+def scalar(kind: str, schema: dict[str, Any]) -> tuple[Node, bool]:
+    """`SCALARS[kind](schema)`, made once per schema written alike (nodes are immutable)."""
+    key = (kind, repr(schema))
+    found = _MADE.get(key)
+    return _MADE.keep(key, SCALARS[kind](schema)) if found is None else found
 
 
 def finite_number(value: Any) -> TypeGuard[int | float]:

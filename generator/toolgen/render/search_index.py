@@ -17,8 +17,9 @@ from typing import Any
 from toolgen.constants import HEADER
 from toolgen.ir import ToolIR
 from toolgen.providers import export
+from toolgen.render import runtime_source
 from toolgen.runtime import kinds
-from toolgen.runtime.search import analyzer, index
+from toolgen.runtime.search import analyzer
 
 
 def index_document(
@@ -56,7 +57,7 @@ def index_document(
         )
     return {
         "_comment": HEADER,
-        "format": index.FORMAT,
+        "format": runtime_source.constant("search/index.py", "FORMAT"),
         "analyzer": analyzer.ANALYZER,
         "fields": list(analyzer.FIELDS),
         "tools": entries,

@@ -22,10 +22,9 @@ from typing import Any
 from toolgen.literals import py_literal
 from toolgen.naming import field_name
 from toolgen.render.code import Display, Node, call, literal
-from toolgen.render.scalar_strategies import NOTHING, SCALARS, count
+from toolgen.render.scalar_strategies import NOTHING, SCALARS, count, scalar
 from toolgen.render.schema_merge import constraints, fold_all_of, merge
-from toolgen.runtime_testing.judge import json_schema_validator
-from toolgen.schema.keywords import BY_TYPE, JSON_TYPES
+from toolgen.schema.keywords import ANNOTATIONS, BY_TYPE, JSON_TYPES
 from toolgen.schema.pointer import escape, resolve
 
 # Per type, the keywords the strategies build values for (a subset of keywords.BY_TYPE): a
@@ -143,10 +142,9 @@ class StrategyCompiler:
         exact = not (
             set(schema) - ANY_TYPE_KEYWORD - {"type"}
         )  # another type's keywords do not apply
-        scalar = SCALARS.get(kind)
         node, own_exact = (
-            scalar(schema)
-            if scalar is not None
+            scalar(kind, schema)
+            if kind in SCALARS
             else self._array(schema, pointer)
             if kind == "array"
             else self._object(schema, pointer)
@@ -284,9 +282,15 @@ class StrategyCompiler:
     def enumerated(self, schema: dict[str, Any], pointer: str) -> Node:
         """The listed values the whole schema accepts (checked here, once)."""
         values = [schema["const"]] if "const" in schema else list(schema.get("enum") or [])
-        whole = {**schema, "$defs": self.defs} if self.defs else schema
-        validator = json_schema_validator(whole)
-        valid = [v for v in values if _json_literal(v) and validator.is_valid(v)]
+        valid = _plainly_valid(schema, values)
+        if valid is None:
+            # Imported here: the judge brings the runtime's pydantic models with it (about
+            # 0.2 s), which a build whose enums are all plain strings never needs.
+            from toolgen.runtime_testing.judge import json_schema_validator
+
+            whole = {**schema, "$defs": self.defs} if self.defs else schema
+            validator = json_schema_validator(whole)
+            valid = [v for v in values if _json_literal(v) and validator.is_valid(v)]
         if not valid:
             return self.nothing(pointer, "no listed value satisfies the rest of the schema")
         if len(valid) == 1:
@@ -356,6 +360,24 @@ def _types(schema: dict[str, Any]) -> set[str]:
 def _one_of(nodes: list[Node]) -> Node:
     live = [node for node in nodes if node != NOTHING]
     return NOTHING if not live else live[0] if len(live) == 1 else call("st.one_of", *live)
+
+
+# What a plain enum schema may say (`_plainly_valid`): its values and type, and keywords
+# that restrict no value (the annotations, a schema's own words and samples).
+_PLAIN = ANNOTATIONS | {"title", "description", "default", "examples", "enum", "const", "type"}
+
+
+def _plainly_valid(schema: dict[str, Any], values: list[Any]) -> list[Any] | None:
+    """The listed `values` the judge (`json_schema_validator`) accepts, decided without it for
+    the most frequent shape: strings listed by a schema that says nothing else of its values
+    but `type: string` (each listed value is then valid). None: ask the judge."""
+    if "const" in schema and "enum" in schema:
+        return None
+    if schema.get("type", "string") != "string" or not all(type(v) is str for v in values):
+        return None
+    if not schema.keys() <= _PLAIN:
+        return None
+    return [v for v in values if _json_literal(v)]
 
 
 def _json_literal(value: Any) -> bool:
