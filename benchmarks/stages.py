@@ -139,24 +139,25 @@ def _pipeline(
 ) -> tuple[dict[str, float], list[tuple[str, float]]]:
     """One `pipeline.build` (TOOLGEN_JOBS=`jobs`): this process's CPU seconds per stage it
     reports, and for each child it forked, the stage it started in and its CPU seconds."""
-    import importlib
     from contextlib import contextmanager
 
     from toolgen import parallel
     from toolgen.pipeline import build
 
-    # Cold, as a fresh process is: the memos keyed on content (the identity memos miss
-    # anyway), where the toolgen measured has them (an older commit may not).
-    for module, memo in (
-        ("toolgen.render.compiled", "_memo"),
-        ("toolgen.providers.tokens", "_costs"),
-        ("toolgen.providers.tokens", "_cost"),
-    ):
-        try:
-            found = getattr(importlib.import_module(module), memo)
-        except (ImportError, AttributeError):
+    # Cold, as a fresh process is: every bounded memo of the build (toolgen/memo.py) emptied,
+    # held by a module directly or through its bound lookup (the identity memos miss anyway).
+    # An older commit measured may have no such memos.
+    try:
+        from toolgen.memo import Bounded
+    except ImportError:
+        Bounded = None  # noqa: N806
+    for module in list(sys.modules.values()) if Bounded is not None else ():
+        if not getattr(module, "__name__", "").startswith("toolgen."):
             continue
-        found.clear() if isinstance(found, dict) else found.cache_clear()
+        for value in list(vars(module).values()):
+            held = getattr(value, "__self__", value)
+            if isinstance(held, Bounded):
+                held.clear()
     os.environ["TOOLGEN_JOBS"] = jobs
     spent: dict[str, float] = {}
     marks: list[tuple[str, float]] = []

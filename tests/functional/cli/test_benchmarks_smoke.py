@@ -122,3 +122,15 @@ def test_catalog_quick() -> None:
     ]
     assert "index.html" in out and "target: catalog at most 2 s beyond generate, CPU" in out
     assert "page: skipped" in out or "| index + search |" in out
+
+
+def test_stages_quick() -> None:
+    """The per-stage benchmark builds 200 tools (the fewest that fork children) in one process
+    and with its children, with every content memo emptied before each build, and prints a
+    row per stage: the attribution a profile of the build starts from."""
+    out = benchmark("stages.py", "--tools", "200", timeout=300)
+    lines = out.splitlines()
+    table = lines[lines.index("| stage | one process | with the children |") + 2 :]
+    stages = ["load", "check", "lower", "export", "render", "format", "total"]
+    assert [line.split(" | ")[0] for line in table[: len(stages)]] == [f"| {s}" for s in stages]
+    assert "the children:" in out, out
