@@ -89,14 +89,23 @@ def test_the_limits_are_the_deadlines_and_the_cap_below_the_descriptor_limit() -
 
 
 class _Loop:
-    """What a connection asks of its event loop: the deadlines it sets, recorded."""
+    """What a connection asks of its event loop: the deadlines it sets, recorded. Their
+    handles belong to one real loop, closed with this one (an event loop left open is a
+    ResourceWarning reported against whichever test runs next)."""
 
     def __init__(self) -> None:
         self.later: list[float] = []
+        self.real = asyncio.new_event_loop()
+
+    def __enter__(self) -> _Loop:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.real.close()
 
     def call_later(self, seconds: float, callback: object) -> asyncio.TimerHandle:
         self.later.append(seconds)
-        return asyncio.TimerHandle(seconds, lambda: None, (), asyncio.new_event_loop())
+        return asyncio.TimerHandle(seconds, lambda: None, (), self.real)
 
 
 class _Transport:
@@ -129,13 +138,14 @@ def test_a_connection_holds_to_the_limits_it_was_given_not_to_the_environment(
     monkeypatch.setenv(HEADERS_ENV, "soon")
     monkeypatch.setattr(guard, "connection_cap", lambda: pytest.fail("read per connection"))
     guard.use(Limits(0.5, 4.0, 2))
-    config, state, loop = uvicorn.Config(app, log_level="warning"), ServerState(), _Loop()
+    config, state = uvicorn.Config(app, log_level="warning"), ServerState()
     config.load()
     made = []
-    for _ in range(3):
-        connection = guard.Guarded(config, state, {}, _loop=loop)  # type: ignore[arg-type]
-        connection.connection_made(_Transport())  # type: ignore[arg-type]
-        made.append(connection)
+    with _Loop() as loop:
+        for _ in range(3):
+            connection = guard.Guarded(config, state, {}, _loop=loop)  # type: ignore[arg-type]
+            connection.connection_made(_Transport())  # type: ignore[arg-type]
+            made.append(connection)
     assert loop.later == [0.5, 0.5, 0.5]  # each waits 0.5 s for its headers
     # The third is past the cap of 2: the oldest connection waiting for a request is closed.
     assert [c.transport.is_closing() for c in made] == [True, False, False]
