@@ -1,8 +1,9 @@
 """Part of a build on the machine's second core: a function run in a forked child process.
 
-A large spec set's files are parsed mostly by a child while this process imports the later
-stages and compiles the templates (load/specs.py: the child parses the bytes this process
-read, which it has from the fork). The stages after `lower` are per tool; the tool and
+A large spec set's files are parsed by a child from the last one down while this process
+imports the later stages and compiles the templates, then parses from the first one up
+until the two meet (load/specs.py, `Split`: the child parses the bytes this process read,
+which it has from the fork). The stages after `lower` are per tool; the tool and
 testing modules need nothing of the provider exports. A large build (`MIN_TOOLS` or more)
 renders them in a child forked right after lowering, which starts with the IR in its copy
 of the memory (nothing is sent to it), while this process exports and renders the rest;
@@ -21,9 +22,11 @@ exit handlers.
 from __future__ import annotations
 
 import atexit
+import mmap
 import os
 import pickle
 import signal
+import struct
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -95,6 +98,45 @@ def in_child(work: Callable[[], T]) -> Iterator[Pending[T]]:
         yield pending
     finally:
         pending.abandon()
+
+
+class Split:
+    """A list of `count` items worked through from both ends: by this process from the first
+    up (`mine`), by a child forked after it was made from the last down (`theirs`). Each
+    claims an item in a page both share (anonymous, shared memory) before working on it, and
+    stops at the first item the other has claimed.
+
+    An item is never lost to both, but may be left by both or taken by both: each writes its
+    claim and then reads the other's, and the processor may let a read pass the write before
+    it, so that each sees the other's claim of a moment before. So the caller takes the
+    child's answer for what this process did not claim, and does itself whatever that answer
+    lacks (as it must for a child that failed); an item taken by both is only work done twice."""
+
+    _LOW, _HIGH = 0, 8  # the child's last claim (count: none yet); this process's next item
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._page = mmap.mmap(-1, 16)
+        struct.pack_into("<qq", self._page, 0, count, 0)
+
+    def mine(self, index: int) -> bool:
+        """Claim the item `index` for this process (items in increasing order): False where
+        the child has claimed it, and this process should take the child's answer from there."""
+        struct.pack_into("<q", self._page, self._HIGH, index + 1)
+        return bool(index < struct.unpack_from("<q", self._page, self._LOW)[0])
+
+    def theirs(self, index: int) -> bool:
+        """Claim the item `index` for the child (items in decreasing order): False where this
+        process has claimed it, and the child should stop."""
+        struct.pack_into("<q", self._page, self._LOW, index)
+        return bool(index >= struct.unpack_from("<q", self._page, self._HIGH)[0])
+
+    def claimed(self) -> int:
+        """The lowest item the child has claimed (`count` before its first)."""
+        return int(struct.unpack_from("<q", self._page, self._LOW)[0])
+
+    def close(self) -> None:
+        self._page.close()
 
 
 _BACKGROUND: list[int] = []  # the children `in_background` started, not yet waited for

@@ -7,11 +7,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.load.document import Document, LoadError, load_bytes
 from toolgen.load.files import SPEC_SUFFIXES, Limits, SpecFile, discover, read_specs
+
+if TYPE_CHECKING:
+    from toolgen.parallel import Split
 
 __all__ = [
     "SPEC_SUFFIXES",
@@ -76,7 +79,7 @@ def load_specs(
     """Every spec file under root, within the limits (load/files.py); refusals are diagnostics.
     `reuse`: takes a file's bytes and may answer with a document parsed from the same bytes
     before (`toolgen breaking` shares the files both sides have unchanged). `beside`: the
-    caller's work that needs none of the specs (imports), run while a child parses most of
+    caller's work that needs none of the specs (imports), run while a child starts parsing
     a large set on the second core (`_parsed_beside`), else not run. `files`: what
     `read_specs(root, limits)` returned, when the caller has read them already."""
     limits = limits or Limits.from_env()
@@ -120,46 +123,51 @@ def _load(root: Path, files: list[SpecFile], reuse: Reuse | None) -> SpecSet:
     return SpecSet(root=root, documents=documents, tools=tools, diagnostics=diagnostics)
 
 
-# Of a large set's files, the share a child parses, while this process runs the caller's
-# `beside` (the later stages' imports: about 0.25 s for a build) then parses the rest and
-# reads the child's back (about 0.1 ms a file, as the child's pickling of them).
-_CHILD_SHARE = 0.8
-
-
 @contextmanager
 def _parsed_beside(files: list[SpecFile]) -> Iterator[Reuse | None]:
-    """A `reuse` answering for the last of `files` with what a forked child parsed of them
-    (parallel.py) while this process works on; None for a set too small to share. The child
-    parses the very bytes this process read (its copy of them, from the fork) and reads
-    nothing; a document is taken only with the digest of those bytes, and a file the child
-    could not parse, or a child that fails, is parsed here."""
+    """A `reuse` answering with what a forked child parsed (parallel.py) while this process
+    works on; None for a set too small to share. The child parses from the last file down,
+    this process (its `beside` done) from the first up, until they meet (`parallel.Split`):
+    the later files are the child's. The child parses the very bytes this process read (its
+    copy of them, from the fork) and reads nothing; a document is taken only with the
+    digest of those bytes, and a file the child did not parse, or all of them when the
+    child fails, is parsed here."""
     from toolgen import parallel
 
-    later = files[len(files) - int(len(files) * _CHILD_SHARE) :]
-    if not later or not parallel.wanted(len(files)):
+    if len(files) < 2 or not parallel.wanted(len(files)):  # (one file: nothing to share)
         yield None
         return
-    with parallel.in_child(lambda: _parse(later)) as pending:
-        theirs = {file.path for file in later}
-        parsed: list[dict[str, Document]] = []  # the child's answer, once read
+    split = parallel.Split(len(files))
+    try:
+        with parallel.in_child(lambda: _parse(files, split)) as pending:
+            index = {file.path: i for i, file in enumerate(files)}
+            parsed: list[dict[str, Document]] = []  # the child's answer, once read
 
-        def reuse(path: Path, display: str, raw: bytes) -> Document | None:
-            if path not in theirs:
-                return None
-            if not parsed:
-                parsed.append(pending.result() or {})
-            doc = parsed[0].get(display)  # (taken only if parsed from these very bytes)
-            return (
-                doc if doc is not None and doc.sha256 == hashlib.sha256(raw).hexdigest() else None
-            )
+            def reuse(path: Path, display: str, raw: bytes) -> Document | None:
+                if not parsed:
+                    if split.mine(index[path]):
+                        return None  # (parsed here)
+                    parsed.append(pending.result() or {})
+                doc = parsed[0].get(display)  # (taken only if parsed from these very bytes)
+                return (
+                    doc
+                    if doc is not None and doc.sha256 == hashlib.sha256(raw).hexdigest()
+                    else None
+                )
 
-        yield reuse
+            yield reuse
+    finally:
+        split.close()
 
 
-def _parse(files: list[SpecFile]) -> dict[str, Document]:
-    """The documents of the files that parse (the child's part of `_parsed_beside`)."""
+def _parse(files: list[SpecFile], split: Split) -> dict[str, Document]:
+    """The child's part of `_parsed_beside`: the documents of the files it claimed that parse,
+    from the last file down (`split`: a parallel.Split of `files`)."""
     out: dict[str, Document] = {}
-    for file in files:
+    for index in range(len(files) - 1, -1, -1):
+        if not split.theirs(index):
+            break
+        file = files[index]
         if not isinstance(file.read, LoadError):
             try:
                 out[file.display] = load_bytes(file.read, file.path, file.display)

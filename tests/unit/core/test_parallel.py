@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support.children import counted_children
 from tests.support.generation import REPO
@@ -37,6 +39,42 @@ def test_a_child_not_waited_for_is_ended() -> None:
         pid = pending.pid
     with pytest.raises(ChildProcessError):  # reaped: no such child any more
         os.waitpid(pid, os.WNOHANG)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.integers(min_value=1, max_value=12), st.lists(st.booleans(), max_size=40))
+def test_a_split_list_is_worked_once_from_both_ends(count: int, turns: list[bool]) -> None:
+    """Turn by turn (True: this process, False: the child; then each in turn to the end),
+    each claims its next item until it meets the other's claim: this process works a first
+    part, the child the rest, every item once."""
+    split = parallel.Split(count)
+    mine: list[int] = []
+    theirs: list[int] = []
+    going = {True: True, False: True}
+    for side in [*turns, *([True, False] * count)]:
+        if not going[side]:
+            continue
+        if side:
+            index = len(mine)
+            going[side] = index < count and split.mine(index)
+            mine += [index] if going[side] else []
+        else:
+            index = count - 1 - len(theirs)
+            going[side] = index >= 0 and split.theirs(index)
+            theirs += [index] if going[side] else []
+    split.close()
+    assert mine == list(range(len(mine)))
+    assert sorted(mine + theirs) == list(range(count))
+
+
+def test_a_split_s_claims_are_shared_with_a_forked_child() -> None:
+    """The page is shared with a forked child: what it claims there, this process sees."""
+    split = parallel.Split(10)
+    with parallel.in_child(lambda: [split.theirs(i) for i in range(9, 3, -1)]) as pending:
+        assert pending.result() == [True] * 6
+    assert split.claimed() == 4
+    assert split.mine(3) and not split.mine(4)
+    split.close()
 
 
 def test_small_builds_and_jobs_1_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
