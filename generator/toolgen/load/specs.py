@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -141,14 +142,16 @@ def _parsed_beside(files: list[SpecFile]) -> Iterator[Reuse | None]:
     try:
         with parallel.in_child(lambda: _parse(files, split)) as pending:
             index = {file.path: i for i, file in enumerate(files)}
-            parsed: list[dict[str, Document]] = []  # the child's answer, once read
+            parsed: list[dict[str, bytes]] = []  # the child's answer, once read
 
             def reuse(path: Path, display: str, raw: bytes) -> Document | None:
                 if not parsed:
                     if split.mine(index[path]):
                         return None  # (parsed here)
                     parsed.append(pending.result() or {})
-                doc = parsed[0].get(display)  # (taken only if parsed from these very bytes)
+                blob = parsed[0].get(display)
+                doc = _document(blob) if blob is not None else None
+                # (taken only if parsed from these very bytes)
                 return (
                     doc
                     if doc is not None and doc.sha256 == hashlib.sha256(raw).hexdigest()
@@ -160,20 +163,31 @@ def _parsed_beside(files: list[SpecFile]) -> Iterator[Reuse | None]:
         split.close()
 
 
-def _parse(files: list[SpecFile], split: Split) -> dict[str, Document]:
+def _parse(files: list[SpecFile], split: Split) -> dict[str, bytes]:
     """The child's part of `_parsed_beside`: the documents of the files it claimed that parse,
-    from the last file down (`split`: a parallel.Split of `files`)."""
-    out: dict[str, Document] = {}
+    from the last file down (`split`: a parallel.Split of `files`), each pickled as soon as it
+    is parsed, so that where the two meet, the child has only its answer to send."""
+    out: dict[str, bytes] = {}
     for index in range(len(files) - 1, -1, -1):
         if not split.theirs(index):
             break
         file = files[index]
         if not isinstance(file.read, LoadError):
             try:
-                out[file.display] = load_bytes(file.read, file.path, file.display)
+                doc = load_bytes(file.read, file.path, file.display)
             except LoadError:
                 continue
+            out[file.display] = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
     return out
+
+
+def _document(blob: bytes) -> Document | None:
+    """A document the child pickled; None where it is not one (the file is then parsed here)."""
+    try:
+        doc = pickle.loads(blob)
+    except Exception:  # noqa: BLE001 - then parsed here
+        return None
+    return doc if isinstance(doc, Document) else None
 
 
 def entries(doc: Document) -> list[ToolSource]:

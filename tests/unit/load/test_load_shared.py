@@ -7,6 +7,7 @@ bytes, nothing at all, no claim), and the caller's `beside` runs only while a ch
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -183,24 +184,26 @@ def test_the_child_parses_only_what_this_process_read(root: Path) -> None:
 
 
 def _claiming(answer: Callable[[list[SpecFile]], dict[str, Any]]) -> Any:
-    """A child's part that claims every file, then answers `answer(files)`."""
+    """A child's part that claims every file, then answers `answer(files)`, pickled as the
+    child pickles its documents."""
 
-    def part(files: list[SpecFile], split: parallel.Split) -> dict[str, Any]:
+    def part(files: list[SpecFile], split: parallel.Split) -> dict[str, bytes]:
         for index in range(len(files) - 1, -1, -1):
             split.theirs(index)
-        return answer(files)
+        return {name: pickle.dumps(value) for name, value in answer(files).items()}
 
     return part
 
 
-def test_a_document_of_other_bytes_is_not_taken(
+def test_a_document_of_other_bytes_or_no_document_is_not_taken(
     root: Path, children: list[int], splits: list[parallel.Split], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alone = _seen(load_specs(root, LIMITS))
 
     def forged(files: list[SpecFile]) -> dict[str, Any]:
         other = TOOL.format(name="forged").encode()
-        return {f.display: load_bytes(other, f.path, f.display) for f in files}
+        answer: dict[str, Any] = {f.display: load_bytes(other, f.path, f.display) for f in files}
+        return {**answer, files[0].display: "not a document"}
 
     monkeypatch.setattr(loading, "_parse", _claiming(forged))
     shared = load_specs(root, LIMITS, beside=_until_the_child_claimed_all(splits))
