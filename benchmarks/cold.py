@@ -11,11 +11,14 @@ the median wall time, and the median CPU time of the process and its children (t
 children and the one storing the cache entry), with the load average before and after.
 
 Each run writes into folders of its own, deleted when the benchmark ends: ext4 without a
-journal (this machine's) skips inodes freed in the last 30 s when it makes a file, and in a
-folder where thousands of files had just been deleted, making one took 0.4-0.5 ms of system
-time (`recently_deleted` in a profile of the kernel) against 16-40 µs elsewhere; deleting
-the last run's output just before a run can put that into its write. `--reuse-out` deletes
-and reuses one output folder and one cache folder, as `generate.py` does.
+journal (this machine's) looks up, and skips, each inode of the block group freed in the last
+minute (the last six while its inode table block is not written back yet) when it makes a
+file (`recently_deleted` in a profile of the kernel); where thousands of files had just been
+deleted, making one took 0.4-0.5 ms of system time against 16-40 µs elsewhere. Deleting the
+last run's output just before a run puts that into its write; any mass deletion in the
+minutes before a run (a test suite, a removed checkout) can too, so read the walls of one
+run against each other. `--reuse-out` deletes and reuses one output folder and one cache
+folder, as `generate.py` did.
 """
 
 from __future__ import annotations

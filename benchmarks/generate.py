@@ -24,8 +24,8 @@ dcg rows (the baselines):
     python benchmarks/generate.py [--sizes 10,100,1000] [--repeats 3] [--large-repeats 1] [--no-dcg]
 
 Every run that writes a tree from nothing writes into a folder of its own, and the folders are
-deleted when the benchmark ends, not between runs: on ext4 (no journal, mounted with `discard`
-here) making a file in the half minute after thousands were deleted costs up to ten times
+deleted when the benchmark ends, not between runs: on ext4 without a journal (this
+machine's) making a file in the minutes after thousands were deleted costs up to ten times
 the system time (see cold.py), which deleting the last run's tree just before a run would
 add to it, for toolgen and dcg alike.
 """
