@@ -2,4 +2,4 @@
 """Which sources this folder holds: the package checks them when it is imported."""
 
 RUNTIME_VERSION = "0.1.0"
-RUNTIME_SHA256 = "25cdb0ff844bbdecf7640786cbddb201ec804f50695b8b41c3b7d20be6725586"
+RUNTIME_SHA256 = "eb13958c6903146c64ba84ea4735e38964410631c7fd810ed824b7397d86b2c9"

@@ -251,3 +251,28 @@ def test_a_loop_closed_without_ending_its_generators_has_its_client_dropped(
         gc.collect()
     assert held == [1, 1, 1]  # each new loop dropped the closed one's
     assert len(store._loops) == 0  # asyncio.run's loop closed its own as it ended
+
+
+def test_a_close_that_never_ends_is_left_and_the_next_one_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """redis.closed: each close waited for at most CLOSE_S; one that fails or hangs does not
+    stop the next, nor hold its caller (a subscription's `finally` at a loop's end)."""
+    redis_store = pytest.importorskip("toolgen.runtime.store.redis")
+    monkeypatch.setattr(redis_store, "CLOSE_S", 0.05)
+    ran: list[str] = []
+
+    async def hangs() -> None:
+        ran.append("hangs")
+        await asyncio.Event().wait()
+
+    async def fails() -> None:
+        ran.append("fails")
+        raise ConnectionError("gone")
+
+    async def ends() -> None:
+        ran.append("ends")
+
+    # (unbounded, the hanging close would never return: this test then fails after a minute)
+    asyncio.run(asyncio.wait_for(redis_store.closed(hangs, fails, ends), 60))
+    assert ran == ["hangs", "fails", "ends"]

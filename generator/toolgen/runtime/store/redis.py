@@ -31,6 +31,7 @@ client, closed when that loop ends (`asyncio.run`'s does: `_async`).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
 import os
@@ -141,6 +142,11 @@ _SCRIPTS = {
     )
 }
 _DOWN = (redis.ConnectionError, redis.TimeoutError, redis.ReadOnlyError, OSError)
+# How long a close of an asyncio client or subscription is waited for. Closing writes
+# nothing: it closes the socket, then waits for the transport to say it has ended, which
+# redis-py's asyncio client was seen never to hear of once in a while (a suite hung in a
+# cancelled subscription's `finally`); past this wait the socket is closed all the same.
+CLOSE_S = 2.0
 _OWN = ("prefix", "lease_s", "timeout_s")  # query settings of this store, not the client's
 
 
@@ -244,7 +250,7 @@ class RedisStore:
             with self._lock:
                 self._loops.pop(loop, None)
             if not loop.is_closed():
-                await client.aclose()
+                await closed(client.aclose)
 
     def reserve(self, key: str, calls: int, per_s: float, now: float) -> float:
         waited = self._run("reserve", [self._key(key)], [calls, _us(per_s), self._token()])
@@ -341,9 +347,8 @@ class RedisStore:
                     yield bytes(message["data"]).decode()
         except _DOWN as exc:
             raise self._down(exc) from None
-        finally:
-            await pubsub.aclose()
-            await client.aclose()
+        finally:  # (also when the listening task is cancelled: a server or loop ending)
+            await closed(pubsub.aclose, client.aclose)
 
     async def aget_task(self, key: str) -> str | None:
         found = await self._acall(lambda c: c.hget(self._key(key), "r"))
@@ -387,6 +392,16 @@ class RedisStore:
                     self._run("renew", [self._key(key)], [_us(self.lease_s), *tokens])
                 except StoreUnavailable:  # a lease not renewed in time is lost, not held
                     pass
+
+
+async def closed(*closes: Callable[[], Awaitable[object]]) -> None:
+    """Run each close in turn, each waited for at most CLOSE_S (a close that fails or does not
+    end in time is left: the others still run)."""
+    for close in closes:
+        try:
+            await asyncio.wait_for(close(), CLOSE_S)
+        except Exception:  # noqa: BLE001 - closing: the connection is gone either way
+            pass
 
 
 def _finish(closer: Any) -> None:
