@@ -6,8 +6,8 @@ last leaves the other core idle that minute; met first, the short tests fill in 
 the modules of the tests in LONG run first, whole (`ordered`), the heaviest first, shared out
 between the workers' first chunks (not all in the first worker's). Each entry is a test's id
 without its parameters and the seconds of its set-up and call in a full run, all its cases
-together (`--durations=100` of 2026-11-28 with the corpus, on an idle machine; only their
-order and sums matter). A test that comes to take tens of
+together (`--durations` of full runs of 2026-11-28 with the corpus; only their order and sums
+matter). A test that comes to take tens of
 seconds belongs here; tests/docs/test_long_tests.py checks that each entry names a test.
 """
 
@@ -19,7 +19,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 LONG: dict[str, float] = {
-    "tests/docs/test_getting_started.py::test_journeys_one_to_three_your_tools_served_and_checked_in_ci": 40,
+    "tests/docs/test_getting_started.py::test_journeys_one_to_three_your_tools_served_and_checked_in_ci": 49,
     "tests/property/test_suite_strategies.py::test_strategies_draw_twenty_valid_arguments_per_group": 25,
     "tests/unit/importers/test_normalize.py::test_every_corpus_record_imports_to_specs_lint_accepts": 21,
     "tests/functional/serving/test_mcp_serve.py::test_a_cancelled_call_is_cancelled_on_the_server": 21,
@@ -27,15 +27,15 @@ LONG: dict[str, float] = {
     "tests/functional/serving/test_mcp_tasks.py::test_a_worker_killed_mid_call": 12,
     "tests/unit/providers/test_corpus_providers.py::test_every_corpus_tool_has_a_definition_each_provider_accepts": 11,
     "tests/docs/test_getting_started.py::test_journey_four_the_builtin_library_in_another_project": 11,
-    "tests/property/test_fuzz_specs.py::test_what_random_specs_generate_passes_mypy_strict": 10,
+    "tests/property/test_fuzz_specs.py::test_what_random_specs_generate_passes_mypy_strict": 14,
     "tests/functional/serving/test_mcp_serve.py::test_a_cancellation_reaches_a_call_on_another_server_through_the_fleets_store": 10,
     "tests/functional/cli/test_ci_recipes.py::test_the_github_workflow_runs_as_written": 10,
     "tests/functional/cli/test_benchmarks_smoke.py::test_tasks_quick": 10,
-    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 9,
-    "tests/functional/serving/test_mcp_tasks_killed.py::test_tasks_survive_workers_killed_at_every_point": 9,
+    "tests/golden/cases/test_cases.py::test_expected_output_passes_mypy_strict": 17,
+    "tests/functional/serving/test_mcp_tasks_killed.py::test_tasks_survive_workers_killed_at_every_point": 13,
     "tests/functional/serving/test_mcp_serve.py::test_past_the_cap_requests_under_way_go_on_and_a_new_one_is_answered_503": 9,
     "tests/property/test_validation_differential.py::test_corpus_sample_agrees_with_jsonschema": 8,
-    "tests/property/test_fuzz_specs.py::test_lint_never_raises_on_random_specs": 8,
+    "tests/property/test_fuzz_specs.py::test_lint_never_raises_on_random_specs": 12,
     "tests/functional/cli/test_stale_package.py::test_editable_install_warns_until_regenerated": 8,
     "tests/functional/cli/test_benchmarks_smoke.py::test_serve_load_quick": 8,
     "tests/property/test_strategies.py::test_corpus_sample_draws_valid_arguments": 7,
