@@ -115,7 +115,6 @@ class Split:
     _LOW, _HIGH = 0, 8  # the child's last claim (count: none yet); this process's next item
 
     def __init__(self, count: int) -> None:
-        self.count = count
         self._page = mmap.mmap(-1, 16)
         struct.pack_into("<qq", self._page, 0, count, 0)
 
